@@ -1,0 +1,28 @@
+"""Errors that the command line reports as plain messages, without a traceback."""
+
+from dataclasses import dataclass
+
+
+class AccuracyDbError(Exception):
+    """A failure the user can act on; its message is printed as it is."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input file, at a line as an editor shows it (the header is line 1)."""
+
+    file: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}: line {self.line}" if self.line is not None else self.file
+        return f"{where}: {self.message}"
+
+
+class InputError(AccuracyDbError):
+    """An input file was refused; every problem found in it is listed."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line or 0))
+        super().__init__("\n".join(str(p) for p in self.problems))
