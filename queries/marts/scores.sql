@@ -1,0 +1,55 @@
+-- The scores of each submission against the gold list of its split: the definitions of every metric.
+-- Grain: one row per (submission, scope), scopes ALL, NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER.
+-- Columns: submission_id, submission, split, scope, position (of the scope), recall, precision, f1,
+-- token_recall, token_precision, token_f1, matched, gold_total, submitted_total, token_matched,
+-- gold_tokens, submitted_tokens. A ratio is NULL when its denominator is 0; an F1 is NULL when
+-- either of its ratios is, and 0 when both are 0.
+WITH counts AS (
+    SELECT
+        evaluations.submission_id,
+        evaluations.submission,
+        evaluations.split,
+        scopes.scope,
+        scopes.position,
+        coalesce(mistake_counts.matched, 0) AS matched,
+        coalesce(mistake_counts.gold_total, 0) AS gold_total,
+        coalesce(mistake_counts.submitted_total, 0) AS submitted_total,
+        coalesce(token_counts.token_matched, 0) AS token_matched,
+        coalesce(token_counts.gold_tokens, 0) AS gold_tokens,
+        coalesce(token_counts.submitted_tokens, 0) AS submitted_tokens
+    FROM evaluations
+    CROSS JOIN scopes
+    LEFT JOIN mistake_counts USING (submission_id, scope)
+    LEFT JOIN token_counts USING (submission_id, scope)
+),
+
+ratios AS (
+    SELECT
+        *,
+        matched / nullif(gold_total, 0) AS recall,
+        matched / nullif(submitted_total, 0) AS precision,
+        token_matched / nullif(gold_tokens, 0) AS token_recall,
+        token_matched / nullif(submitted_tokens, 0) AS token_precision
+    FROM counts
+)
+
+SELECT
+    submission_id,
+    submission,
+    split,
+    scope,
+    position,
+    recall,
+    precision,
+    CASE WHEN recall + precision = 0 THEN 0.0 ELSE 2 * recall * precision / (recall + precision) END AS f1,
+    token_recall,
+    token_precision,
+    CASE WHEN token_recall + token_precision = 0 THEN 0.0
+        ELSE 2 * token_recall * token_precision / (token_recall + token_precision) END AS token_f1,
+    matched,
+    gold_total,
+    submitted_total,
+    token_matched,
+    gold_tokens,
+    submitted_tokens
+FROM ratios

@@ -1,0 +1,6 @@
+-- The seven scopes a submission is scored in: ALL (every mistake) and each category alone.
+-- Grain: one row per scope. Columns: scope, position (report order: ALL 0, NAME 1 … OTHER 6).
+SELECT 'ALL' AS scope, 0 AS position
+UNION ALL
+SELECT category AS scope, position
+FROM categories
