@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import graphlib
+import re
 from importlib import resources
 from pathlib import Path
 
 import duckdb
-import sqlglot
-from sqlglot import exp
+
+from .errors import AccuracyDbError
 
 DEFAULT_DB = Path("accuracy.duckdb")
 
@@ -47,12 +48,12 @@ def view_description(sql: str) -> str:
 
 
 def views_in_dependency_order(definitions: dict[str, str]) -> list[str]:
-    """View names ordered so that each comes after the views it reads."""
+    """View names ordered so that each comes after the views it reads (a view reads another when it names
+    it outside comments; view names are distinct words, never column names)."""
     graph = {}
     for name, sql in definitions.items():
-        tree = sqlglot.parse_one(sql, read="duckdb")
-        ctes = {cte.alias_or_name for cte in tree.find_all(exp.CTE)}
-        graph[name] = {t.name for t in tree.find_all(exp.Table)} & definitions.keys() - ctes - {name}
+        words = set(re.findall(r"\w+", re.sub(r"--[^\n]*", "", sql)))
+        graph[name] = words & definitions.keys() - {name}
     return list(graphlib.TopologicalSorter(graph).static_order())
 
 
@@ -75,3 +76,14 @@ def open_new(path: Path | str | None) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(":memory:" if path is None else str(path))
     create_database(con)
     return con
+
+
+def open_existing(path: Path | str, read_only: bool = True) -> duckdb.DuckDBPyConnection:
+    """A connection to a built database; a clear error when there is none."""
+    path = Path(path)
+    if not path.is_file():
+        raise AccuracyDbError(f"no database at {path}: run `accuracy-db build` first (or give --db)")
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.Error as error:
+        raise AccuracyDbError(f"{path}: cannot open the database ({error})") from None

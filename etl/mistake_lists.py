@@ -15,6 +15,8 @@ import polars as pl
 
 from accuracy_db.errors import InputError, Problem
 
+from .frames import create_temp_table
+
 CATEGORIES = ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")
 DOC_IDS = ("DOC_TOKEN_START", "DOC_TOKEN_END")
 SENT_IDS = ("SENTENCE_ID", "SENT_TOKEN_START", "SENT_TOKEN_END")
@@ -186,7 +188,7 @@ def load_mistake_list(
     A submission's split is that of the texts it names (split=None); a gold list's is given."""
     parsed = parse_mistake_file(path)
     pending = pl.DataFrame(parsed.rows, schema=PENDING_SCHEMA)
-    con.register("pending_mistakes", pending)
+    create_temp_table(con, "pending_mistakes", pending)
     try:
         split = split or list_split(con)
         con.execute(f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}", {"split": split})
@@ -219,5 +221,5 @@ def load_mistake_list(
             raise
         return set_id
     finally:
-        con.unregister("pending_mistakes")
+        con.execute("DROP TABLE IF EXISTS pending_mistakes")
         con.execute("DROP TABLE IF EXISTS resolved_mistakes")

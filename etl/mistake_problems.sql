@@ -15,10 +15,10 @@ WHERE id_problem IS NULL
 
 UNION ALL
 
-SELECT later.line_number, format('overlaps line {}: both mark {} {}-{}',
-                                 earlier.line_number, later.text_id,
+SELECT later.line_number, format('overlaps line {}: both mark tokens {}-{} of {}',
+                                 earlier.line_number,
                                  greatest(earlier.doc_token_start, later.doc_token_start),
-                                 least(earlier.doc_token_end, later.doc_token_end))
+                                 least(earlier.doc_token_end, later.doc_token_end), later.text_id)
 FROM resolved_mistakes AS earlier
 JOIN resolved_mistakes AS later
     ON later.text_id = earlier.text_id

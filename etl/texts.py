@@ -9,6 +9,8 @@ import polars as pl
 
 from accuracy_db.errors import AccuracyDbError
 
+from .frames import create_temp_table
+
 # Numbering in SQL: a sentence ends at a token that is exactly '.', ids count from 1.
 NUMBER_TOKENS = """
 INSERT INTO tokens
@@ -55,16 +57,14 @@ def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str]
         },
         schema={"text_id": pl.String, "split": pl.String, "generated_text": pl.String, "token_list": pl.List(pl.String)},
     )
-    con.register("new_texts", new_texts)
-    try:
-        con.execute(
-            "INSERT INTO texts (text_id, split, generated_text, token_count, sentence_count)"
-            " SELECT text_id, split, generated_text, 0, 0 FROM new_texts"
-        )
-        con.execute(NUMBER_TOKENS)
-        con.execute(COUNT_TOKENS)
-    finally:
-        con.unregister("new_texts")
+    create_temp_table(con, "new_texts", new_texts)
+    con.execute(
+        "INSERT INTO texts (text_id, split, generated_text, token_count, sentence_count)"
+        " SELECT text_id, split, generated_text, 0, 0 FROM new_texts"
+    )
+    con.execute(NUMBER_TOKENS)
+    con.execute(COUNT_TOKENS)
+    con.execute("DROP TABLE new_texts")
 
 
 def read_token_lookup(path: Path) -> dict:
@@ -107,25 +107,21 @@ def lookup_halves(lookup: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
 def load_token_lookup(con: duckdb.DuckDBPyConnection, split: str, lookup: dict) -> None:
     """Insert texts and tokens known only by their ids (no token text), from a token lookup."""
     doc_to_sent, _ = lookup_halves(lookup)
-    con.register("lookup_tokens", doc_to_sent)
-    try:
-        con.execute(
-            "INSERT INTO tokens SELECT text_id, doc_token, sentence_id, sent_token, NULL FROM lookup_tokens"
-        )
-        con.execute(
-            "INSERT INTO texts (text_id, split, token_count, sentence_count)"
-            " SELECT text_id, ?, count(*), max(sentence_id) FROM lookup_tokens GROUP BY text_id",
-            [split],
-        )
-    finally:
-        con.unregister("lookup_tokens")
+    create_temp_table(con, "lookup_tokens", doc_to_sent)
+    con.execute("INSERT INTO tokens SELECT text_id, doc_token, sentence_id, sent_token, NULL FROM lookup_tokens")
+    con.execute(
+        "INSERT INTO texts (text_id, split, token_count, sentence_count)"
+        " SELECT text_id, ?, count(*), max(sentence_id) FROM lookup_tokens GROUP BY text_id",
+        [split],
+    )
+    con.execute("DROP TABLE lookup_tokens")
 
 
 def check_token_lookup(con: duckdb.DuckDBPyConnection, path: Path, split: str, lookup: dict) -> None:
     """Fail loudly where token_lookup.yaml and the tokenization of the texts of a split disagree."""
     differences = []
     for half, frame in zip(("doc_to_sent", "sent_to_doc"), lookup_halves(lookup)):
-        con.register("lookup_half", frame)
+        create_temp_table(con, "lookup_half", frame)
         try:
             rows = con.execute(
                 """
@@ -143,7 +139,7 @@ def check_token_lookup(con: duckdb.DuckDBPyConnection, path: Path, split: str, l
                 {"split": split},
             ).fetchall()
         finally:
-            con.unregister("lookup_half")
+            con.execute("DROP TABLE lookup_half")
         differences += [
             f"{half}: {source} {text_id} token {doc_token} = sentence {sentence_id} token {sent_token}"
             for source, text_id, doc_token, sentence_id, sent_token in rows

@@ -1,7 +1,7 @@
 -- The generated texts that were annotated, and their tokens.
 CREATE TABLE texts (
     text_id          VARCHAR PRIMARY KEY,
-    split            VARCHAR NOT NULL CHECK (split IN ('train', 'test')),
+    split            VARCHAR NOT NULL,
     generated_text   VARCHAR,
     detokenized_text VARCHAR,
     token_count      INTEGER NOT NULL,
@@ -10,7 +10,7 @@ CREATE TABLE texts (
 
 COMMENT ON TABLE texts IS 'One row per annotated generated text (S001…S060 train, T001…T030 test)';
 COMMENT ON COLUMN texts.text_id IS 'Text id without the .txt suffix, e.g. S001; the key of games too';
-COMMENT ON COLUMN texts.split IS 'train (the 60 texts the shared task released first, also called dev) or test';
+COMMENT ON COLUMN texts.split IS 'train (the 60 texts released first, called dev in the data''s README) or test; evaluate for the texts given to the evaluate command';
 COMMENT ON COLUMN texts.generated_text IS 'The text as annotated: tokens joined by single spaces (NULL when only token ids are known)';
 COMMENT ON COLUMN texts.detokenized_text IS 'The same text detokenized for reading, from games.csv (NULL without games.csv)';
 COMMENT ON COLUMN texts.token_count IS 'Number of tokens';

@@ -6,7 +6,7 @@ CREATE TABLE annotation_sets (
     set_id      INTEGER PRIMARY KEY DEFAULT nextval('annotation_set_ids'),
     kind        VARCHAR NOT NULL CHECK (kind IN ('gold', 'submission')),
     name        VARCHAR NOT NULL,
-    split       VARCHAR NOT NULL CHECK (split IN ('train', 'test')),
+    split       VARCHAR NOT NULL,
     source_file VARCHAR NOT NULL,
     sha256      VARCHAR NOT NULL,
     row_count   INTEGER NOT NULL,
@@ -56,3 +56,16 @@ COMMENT ON COLUMN mistakes.doc_token_end IS 'Last marked token, counted in the d
 COMMENT ON COLUMN mistakes.category IS 'NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE or OTHER (categories.category)';
 COMMENT ON COLUMN mistakes.correction IS 'CORRECTION as given';
 COMMENT ON COLUMN mistakes.comment IS 'COMMENT as given';
+
+CREATE TABLE rejections (
+    submission VARCHAR NOT NULL,
+    file       VARCHAR NOT NULL,
+    line       INTEGER,
+    message    VARCHAR NOT NULL
+);
+
+COMMENT ON TABLE rejections IS 'One row per problem of each refused submission file (a refused file loads nothing)';
+COMMENT ON COLUMN rejections.submission IS 'The submission''s name (its file stem)';
+COMMENT ON COLUMN rejections.file IS 'The refused file';
+COMMENT ON COLUMN rejections.line IS 'Line of the problem in the file (the header is line 1); NULL for the whole file';
+COMMENT ON COLUMN rejections.message IS 'What is wrong';

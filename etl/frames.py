@@ -1,0 +1,14 @@
+"""Hand polars frames to DuckDB."""
+
+import duckdb
+import polars as pl
+
+
+def create_temp_table(con: duckdb.DuckDBPyConnection, name: str, frame: pl.DataFrame) -> None:
+    """Copy a frame into a temporary table, through its Arrow C stream (so pyarrow is never imported)."""
+    stream = f"{name}_stream"
+    con.register(stream, frame.__arrow_c_stream__())
+    try:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM {stream}")
+    finally:
+        con.unregister(stream)

@@ -1,0 +1,10 @@
+-- Submissions ranked within each split and scope the way the shared task's results table is ordered:
+-- by mistake-level recall, then precision (higher first; undefined last), then name.
+-- Grain: one row per (submission, scope). Columns: rank, and every column of scores.
+SELECT
+    rank() OVER (
+        PARTITION BY split, scope
+        ORDER BY recall DESC NULLS LAST, precision DESC NULLS LAST
+    ) AS rank,
+    *
+FROM scores
