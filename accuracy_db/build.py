@@ -63,6 +63,7 @@ def build(data_dir: Path, db_path: Path, submissions_dir: Path | None = None, st
     if not split_files:
         raise AccuracyDbError(f"{data_dir}: no texts/ folder: not a shared-task data folder")
     report = BuildReport(db_path)
+    db_path.parent.mkdir(parents=True, exist_ok=True)
     building = db_path.with_name(f".{db_path.name}.building")
     building.unlink(missing_ok=True)
     con = database.open_new(building)

@@ -176,8 +176,8 @@ def list_split(con: duckdb.DuckDBPyConnection) -> str | None:
     """The split of the first text of the pending list that is a known text."""
     found = con.execute(
         "SELECT texts.split FROM pending_mistakes JOIN texts USING (text_id) ORDER BY line_number LIMIT 1"
-    ).fetchone()
-    return found[0] if found else None
+    ).fetchall()
+    return found[0][0] if found else None
 
 
 def load_mistake_list(
@@ -204,7 +204,7 @@ def load_mistake_list(
                 "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count)"
                 " VALUES (?, ?, ?, ?, ?, ?) RETURNING set_id",
                 [kind, name, split, str(path), parsed.sha256, parsed.row_count],
-            ).fetchone()[0]
+            ).fetchall()[0][0]
             con.execute(
                 """
                 INSERT INTO mistakes (set_id, line_number, text_id, annotation_id, tokens, sentence_id,

@@ -1,0 +1,30 @@
+"""Shared fixtures: databases built from the shared-task data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from shared_data import DATA, EXAMPLES
+
+from accuracy_db import database
+from accuracy_db.build import build
+
+if not (DATA / "gsml.csv").is_file():
+    raise pytest.UsageError(f"the tests read the shared-task data in place, and there is none at {DATA}")
+
+
+@pytest.fixture(scope="session")
+def built_db(tmp_path_factory) -> Path:
+    """A database built from the shared-task data, with the example submissions as the submissions folder."""
+    path = tmp_path_factory.mktemp("built") / "accuracy.duckdb"
+    build(DATA, path, EXAMPLES)
+    return path
+
+
+@pytest.fixture
+def built(built_db):
+    """A read-only connection to the built database."""
+    con = database.open_existing(built_db)
+    yield con
+    con.close()

@@ -1,0 +1,199 @@
+"""A bad mistake list is refused whole, with every problem named by file and line; good data is untouched."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from accuracy_db import database
+from accuracy_db.errors import InputError
+from accuracy_db.etl.mistake_lists import load_mistake_list
+from accuracy_db.etl.texts import load_texts
+
+HEADER = "TEXT_ID,SENTENCE_ID,ANNOTATION_ID,TOKENS,SENT_TOKEN_START,SENT_TOKEN_END,DOC_TOKEN_START,DOC_TOKEN_END,TYPE,CORRECTION,COMMENT"
+TEXTS = {
+    # doc tokens:  1    2       3   4   5   6  7  8    9      10     11 12
+    "S001": "The Celtics won 113 - 107 . Thomas scored 38 points .",
+    "S002": "The Hawks lost .",
+}
+GOOD_ROW = 'S001.txt,1,1,Celtics,2,2,2,2,NAME,Lakers,'
+
+
+@pytest.fixture
+def con():
+    con = database.open_new(None)
+    load_texts(con, "train", TEXTS)
+    yield con
+    con.close()
+
+
+def refusal(con, tmp_path, *rows: str, header: str = HEADER, raw: bytes | None = None) -> list[str]:
+    """Load a submission made of these rows; return the problems reported, as printed."""
+    path = tmp_path / "submission.csv"
+    path.write_bytes(raw if raw is not None else "\n".join([header, *rows]).encode() + b"\n")
+    with pytest.raises(InputError) as refused:
+        load_mistake_list(con, path, "submission", "submission")
+    assert con.execute("SELECT count(*) FROM mistakes").fetchall() == [(0,)], "a refused list must load nothing"
+    assert con.execute("SELECT count(*) FROM annotation_sets").fetchall() == [(0,)]
+    return [str(problem).removeprefix(f"{path}: ") for problem in refused.value.problems]
+
+
+def test_a_good_list_loads_with_both_id_schemes_filled_in(con, tmp_path):
+    path = tmp_path / "good.csv"
+    path.write_text(f"{HEADER}\nS001.txt,,1,Thomas scored,,,8,9,NAME,,\nS002.txt,,2,Hawks,,,2,2,WORD,,\n")
+    load_mistake_list(con, path, "submission", "good")
+    assert con.execute(
+        "SELECT text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start, doc_token_end, line_number"
+        " FROM mistakes ORDER BY line_number"
+    ).fetchall() == [("S001", 2, 1, 2, 8, 9, 2), ("S002", 1, 2, 2, 2, 2, 3)]
+
+
+def test_no_token_ids(con, tmp_path):
+    assert refusal(con, tmp_path, GOOD_ROW, "S001.txt,,2,won,,,,,WORD,,") == [
+        "line 3: no token ids: give DOC_TOKEN_START and DOC_TOKEN_END, or SENTENCE_ID, SENT_TOKEN_START and SENT_TOKEN_END"
+    ]
+
+
+def test_rows_mixing_id_schemes(con, tmp_path):
+    problems = refusal(con, tmp_path, GOOD_ROW, "S001.txt,,2,won,,,3,3,WORD,,", "S001.txt,2,3,Thomas,1,1,,,NAME,,")
+    assert problems == [
+        "line 3: uses document ids, but line 2 uses both id schemes: a file gives the same token ids on every row",
+        "line 4: uses sentence ids, but line 2 uses both id schemes: a file gives the same token ids on every row",
+    ]
+
+
+def test_doc_and_sentence_ids_that_disagree(con, tmp_path):
+    assert refusal(con, tmp_path, "S001.txt,2,1,Thomas,1,1,9,9,NAME,,") == [
+        "line 2: the ids disagree: sentence 2 tokens 1-1 are document tokens 8-8, but DOC_TOKEN_START-END say 9-9"
+    ]
+
+
+def test_non_numeric_ids(con, tmp_path):
+    assert refusal(con, tmp_path, "S001.txt,,1,Celtics,,,two,2,NAME,,") == [
+        "line 2: DOC_TOKEN_START is 'two', not a whole number"
+    ]
+
+
+def test_start_after_end(con, tmp_path):
+    assert refusal(con, tmp_path, "S001.txt,,1,Celtics,,,3,2,NAME,,") == [
+        "line 2: DOC_TOKEN_START 3 is after DOC_TOKEN_END 2"
+    ]
+
+
+def test_ids_beyond_the_text(con, tmp_path):
+    problems = refusal(con, tmp_path, "S001.txt,,1,points,,,12,13,NUMBER,,", "S002.txt,2,2,x,1,1,,,NAME,,",
+                       header=HEADER)
+    assert problems == [
+        "line 2: DOC_TOKEN_END 13 is beyond the end of S001 (12 tokens)",
+        "line 3: uses sentence ids, but line 2 uses document ids: a file gives the same token ids on every row",
+    ]
+    assert refusal(con, tmp_path, "S002.txt,2,2,x,1,1,,,NAME,,") == [
+        "line 2: SENTENCE_ID 2 is beyond the last sentence of S002 (1 sentences)"
+    ]
+    assert refusal(con, tmp_path, "S002.txt,1,2,x,4,5,,,NAME,,") == [
+        "line 2: SENT_TOKEN_END 5 is beyond the end of sentence 1 of S002 (4 tokens)"
+    ]
+
+
+def test_a_text_id_not_in_the_split(con, tmp_path):
+    assert refusal(con, tmp_path, GOOD_ROW, "S999.txt,,2,x,,,1,1,NAME,,".replace(",,2,x,,,1,1", ",1,2,x,1,1,1,1")) == [
+        "line 3: TEXT_ID S999 is not a known text"
+    ]
+    path = tmp_path / "gold.csv"
+    path.write_text(f"{HEADER}\n{GOOD_ROW}\n")
+    with pytest.raises(InputError) as refused:
+        load_mistake_list(con, path, "gold", "gold", split="test")
+    assert [p.message for p in refused.value.problems] == [
+        "TEXT_ID S001 is a train text, but this list is of the test split"
+    ]
+
+
+def test_tokens_that_differ_from_the_text(con, tmp_path):
+    assert refusal(con, tmp_path, "S001.txt,1,1,Lakers,2,2,2,2,NAME,,") == [
+        "line 2: TOKENS is 'Lakers', but tokens 2-2 of S001 are 'Celtics'"
+    ]
+
+
+def test_overlapping_spans_and_the_same_row_twice(con, tmp_path):
+    assert refusal(con, tmp_path, "S001.txt,1,1,113 - 107,4,6,4,6,NUMBER,,", "S001.txt,1,2,107,6,6,6,6,NUMBER,,",
+                   "S001.txt,1,2,107,6,6,6,6,NUMBER,,") == [
+        "line 3: overlaps line 2: both mark tokens 6-6 of S001",
+        "line 4: overlaps line 2: both mark tokens 6-6 of S001",
+        "line 4: overlaps line 3: both mark tokens 6-6 of S001",
+    ]
+
+
+def test_a_type_outside_the_six_categories_suggests_the_nearest(con, tmp_path):
+    assert refusal(con, tmp_path, "S001.txt,1,1,Celtics,2,2,2,2,NAMES,,", "S001.txt,1,2,won,3,3,3,3,Word,,",
+                   "S001.txt,1,3,113,4,4,4,4,GRAMMAR,,") == [
+        "line 2: TYPE 'NAMES' is not a category; did you mean NAME?",
+        "line 3: TYPE 'Word' is not a category; did you mean WORD?",
+        "line 4: TYPE 'GRAMMAR' is not a category; the categories are NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER",
+    ]
+
+
+def test_a_missing_required_column(con, tmp_path):
+    assert refusal(con, tmp_path, "S001.txt,1,Celtics,2,2,2,2,", header=HEADER.replace(",TYPE", "").replace(",COMMENT", "")) == [
+        "line 1: missing required column TYPE"
+    ]
+
+
+def test_an_empty_file(con, tmp_path):
+    assert refusal(con, tmp_path, raw=b"") == ["the file is empty: expected a header and mistake rows"]
+    assert refusal(con, tmp_path, raw=(HEADER + "\n").encode()) == [
+        "the file is empty: it has a header but no mistake rows"
+    ]
+
+
+def test_every_problem_is_reported_at_once_with_its_line(con, tmp_path):
+    # A quoted comment spanning two lines moves the later rows down, as an editor shows them.
+    problems = refusal(con, tmp_path, 'S001.txt,1,1,Celtics,2,2,2,2,NAME,,"two\nlines"', "S001.txt,1,2,won,x,3,3,3,WORD,,",
+                       "S001.txt,1,3,won,3,3,3,3,SPELLING,,")
+    assert problems == [
+        "line 4: SENT_TOKEN_START is 'x', not a whole number",
+        "line 5: TYPE 'SPELLING' is not a category; the categories are NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER",
+    ]
+
+
+def test_harmless_variants_are_accepted(con, tmp_path):
+    path = tmp_path / "windows.csv"
+    # A UTF-8 BOM, CRLF line ends, TEXT_ID with or without .txt.
+    path.write_bytes(b"\xef\xbb\xbf" + f"{HEADER}\r\nS001.txt,1,1,Celtics,2,2,2,2,NAME,,\r\nS001,2,2,38,3,3,10,10,NUMBER,,\r\n".encode())
+    load_mistake_list(con, path, "submission", "windows")
+    assert con.execute("SELECT text_id, doc_token_start FROM mistakes ORDER BY line_number").fetchall() == [
+        ("S001", 2), ("S001", 10)
+    ]
+
+
+def test_a_refused_list_leaves_the_loaded_ones_alone(con, tmp_path):
+    good = tmp_path / "good.csv"
+    good.write_text(f"{HEADER}\n{GOOD_ROW}\n")
+    load_mistake_list(con, good, "submission", "good")
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"{HEADER}\nS001.txt,1,1,Celtics,2,2,2,2,NAMES,,\n")
+    with pytest.raises(InputError):
+        load_mistake_list(con, bad, "submission", "bad")
+    assert con.execute("SELECT name, row_count FROM annotation_sets").fetchall() == [("good", 1)]
+    assert con.execute("SELECT count(*) FROM mistakes").fetchall() == [(1,)]
+
+
+def test_the_command_names_file_and_line_and_exits_non_zero_without_traceback(tmp_path):
+    texts = tmp_path / "texts"
+    texts.mkdir()
+    for text_id, text in TEXTS.items():
+        (texts / f"{text_id}.txt").write_text(text)
+    gold = tmp_path / "gsml.csv"
+    gold.write_text(f"{HEADER}\n{GOOD_ROW}\n")
+    submitted = tmp_path / "submitted.csv"
+    submitted.write_text(f"{HEADER}\n{GOOD_ROW}\nS001.txt,,2,won,,,3,3,WORD,,\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "accuracy_db", "evaluate", "--gsml", str(gold), "--submitted", str(submitted),
+         "--text_dir", str(texts)],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert f"{submitted}: line 3: uses document ids, but line 2 uses both id schemes" in result.stderr
+    assert result.stdout == ""

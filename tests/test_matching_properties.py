@@ -1,0 +1,131 @@
+"""The SQL views score exactly like the plain-Python oracle, on generated span lists.
+
+Spans are drawn small and close together so that the hard cases come up all the time: a submitted span
+that touches two gold mistakes, gold spans split or merged by the submission, adjacent spans, long runs
+of shared candidates, texts with no mistakes at all, and categories with nothing in them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from oracle import CATEGORIES, Span, matches, score
+
+from accuracy_db import database, scores
+
+TEXTS = ("S001", "S002", "S003")
+
+
+@st.composite
+def span_lists(draw, first_key: int) -> list[Span]:
+    """Disjoint spans over a few texts: each text is a walk of (gap, length) steps."""
+    spans = []
+    categories = draw(st.lists(st.sampled_from(CATEGORIES), min_size=1, max_size=3, unique=True))
+    for text_id in draw(st.lists(st.sampled_from(TEXTS), max_size=3, unique=True)):
+        position = 1
+        for gap, length in draw(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 4)), max_size=12)):
+            start = position + gap
+            spans.append(Span(first_key + len(spans), text_id, start, start + length - 1, draw(st.sampled_from(categories))))
+            position = start + length
+    return spans
+
+
+@st.composite
+def evaluations(draw) -> tuple[list[Span], list[list[Span]]]:
+    """A gold list and one to five submissions."""
+    gold = draw(span_lists(first_key=1))
+    submissions = [draw(span_lists(first_key=1000 * (i + 1))) for i in range(draw(st.integers(1, 5)))]
+    return gold, submissions
+
+
+@pytest.fixture(scope="module")
+def con():
+    con = database.open_new(None)
+    yield con
+    con.close()
+
+
+def load(con, gold: list[Span], submissions: list[list[Span]]) -> list[int]:
+    """Replace the database's mistake lists by these; return the submissions' set ids."""
+    con.execute("DELETE FROM mistakes; DELETE FROM annotation_sets")
+    lists = [("gold", "gold", gold)] + [("submission", f"s{i}", spans) for i, spans in enumerate(submissions)]
+    set_ids = []
+    for set_id, (kind, name, spans) in enumerate(lists, start=1):
+        con.execute(
+            "INSERT INTO annotation_sets (set_id, kind, name, split, source_file, sha256, row_count)"
+            " VALUES (?, ?, ?, 'train', 'generated', '', ?)",
+            [set_id, kind, name, len(spans)],
+        )
+        if spans:
+            con.executemany(
+                "INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, sentence_id, sent_token_start,"
+                " sent_token_end, doc_token_start, doc_token_end, category) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
+                [(s.key, set_id, line, s.text_id, s.start, s.end, s.start, s.end, s.category)
+                 for line, s in enumerate(spans, start=2)],
+            )
+        set_ids.append(set_id)
+    return set_ids[1:]
+
+
+def scored_by_views(con) -> tuple[dict, dict]:
+    """Every submission's report, and which submitted mistake each gold mistake took in each scope."""
+    reports: dict[int, list[dict]] = {}
+    for row in scores.fetch_dicts(con, "SELECT * FROM scores ORDER BY submission_id, position"):
+        figures = {key: row[key] for key in scores.REPORT_KEYS if key not in ("f1", "token_f1")}
+        reports.setdefault(row["submission_id"], []).append({"categories": row["scope"], **figures})
+    taken: dict[tuple[int, str], dict] = {}
+    for submission_id, scope, gold_key, submitted_key in con.execute(
+        "SELECT submission_id, scope, gold_mistake_id, submitted_mistake_id FROM mistake_matches"
+    ).fetchall():
+        taken.setdefault((submission_id, scope), {})[gold_key] = submitted_key
+    return reports, taken
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(evaluations())
+def test_the_views_score_like_the_oracle(con, case):
+    gold, submissions = case
+    submission_ids = load(con, gold, submissions)
+    reports, taken = scored_by_views(con)
+    for submission_id, submitted in zip(submission_ids, submissions):
+        assert reports[submission_id] == score(gold, submitted)
+        for scope in ("ALL",) + CATEGORIES:
+            scoped_gold = [s for s in gold if scope in ("ALL", s.category)]
+            scoped_submitted = [s for s in submitted if scope in ("ALL", s.category)]
+            assert taken.get((submission_id, scope), {}) == matches(scoped_gold, scoped_submitted)
+
+
+def spans(text: str, first_key: int = 1) -> list[Span]:
+    """Spans drawn as text: '[..]' marks a span over positions 1, 2, …; '.' is an unmarked token."""
+    found, start = [], None
+    for position, char in enumerate(text, start=1):
+        if char == "[":
+            start = position
+        elif char == "]":
+            found.append(Span(first_key + len(found), "S001", start, position, "NAME"))
+    return found
+
+
+@pytest.mark.parametrize(
+    "gold, submitted, taken",
+    [
+        # One submitted span over two gold mistakes is used once: the second gold mistake is missed.
+        ("[][]", "[  ]", {1: 101, 2: None}),
+        # A gold mistake split in two by the submission takes the left part; the right part is left over.
+        ("[  ]", "[][]", {1: 101}),
+        # The carry: each gold mistake's first candidate was taken by the one before, so each takes its second.
+        ("[][  ][  ][  ]", "[  ][  ][  ][]", {1: 101, 2: 102, 3: 103, 4: 104}),
+        # A gold mistake with three candidates takes the first free one and leaves the shared last one free.
+        ("[    ][]", "[][][  ]", {1: 101, 2: 103}),
+    ],
+)
+def test_worked_examples(con, gold, submitted, taken):
+    gold_spans, submitted_spans = spans(gold), spans(submitted, first_key=101)
+    assert matches(gold_spans, submitted_spans) == taken  # the oracle reads the examples the same way
+    (submission_id,) = load(con, gold_spans, [submitted_spans])
+    rows = con.execute(
+        "SELECT gold_mistake_id, submitted_mistake_id FROM mistake_matches WHERE scope = 'ALL' AND submission_id = ?",
+        [submission_id],
+    ).fetchall()
+    assert dict(rows) == taken
