@@ -13,6 +13,7 @@ from .errors import AccuracyDbError, InputError
 stderr = Console(stderr=True, highlight=False)
 SCOPES = ["ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
 FORMATS = ["table", "json", "csv", "markdown"]
+SHOWN_PROBLEMS = 3  # of a refused submission, in the build summary; `rejections` lists them all
 
 db_option = click.option(
     "--db", type=click.Path(dir_okay=False, path_type=Path), default="accuracy.duckdb", show_default=True,
@@ -53,8 +54,10 @@ def build(data: Path | None, db: Path, submissions: Path | None) -> None:
         stderr.print(f"[yellow]warning:[/] {warning}")
     for name, problems in report.refused.items():
         stderr.print(f"[red]refused[/] submission {name}: {len(problems)} problem(s), nothing of it loaded")
-        for problem in problems:
+        for problem in problems[:SHOWN_PROBLEMS]:
             click.echo(f"  {problem}", err=True)
+        if len(problems) > SHOWN_PROBLEMS:
+            click.echo(f"  … and {len(problems) - SHOWN_PROBLEMS} more: accuracy-db rejections --db {db}", err=True)
     splits = "; ".join(
         f"{split}: {report.texts[split]} texts, {report.gold.get(split, 0)} gold mistakes" for split in report.texts
     )
@@ -98,7 +101,21 @@ def leaderboard(db: Path, split: str | None, scope: str, fmt: str) -> None:
     from . import database, output, scores
 
     con = database.open_existing(db)
-    output.print_rows(scores.leaderboard(con, split, scope), fmt, title=f"Leaderboard, scope {scope}")
+    output.print_rows(scores.leaderboard(con, split, scope), fmt, title=f"Leaderboard, scope {scope}",
+                      hide=("categories",))
+
+
+@cli.command()
+@db_option
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "markdown"]), default="table",
+              show_default=True, help="How to print them.")
+def rejections(db: Path, fmt: str) -> None:
+    """The refused submissions, with every problem (file, line, message)."""
+    from . import database, output, scores
+
+    con = database.open_existing(db)
+    rows = scores.fetch_dicts(con, "SELECT submission, file, line, message FROM rejections ORDER BY submission, line")
+    output.print_rows(rows, fmt, title="Refused submissions")
 
 
 @cli.command("fetch-data")

@@ -23,6 +23,9 @@ TABLE_COLUMNS = {
     "matched": "matched",
     "gold_total": "gold",
     "submitted_total": "submitted",
+    "file": "file",
+    "line": "line",
+    "message": "message",
 }
 
 
@@ -55,20 +58,22 @@ def to_markdown(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def print_rows(rows: list[dict], fmt: str, title: str | None = None) -> None:
-    """Print rows in a format; the table is for people (3 decimals, – for undefined), the rest for programs."""
+def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple[str, ...] = ()) -> None:
+    """Print rows in a format; the table is for people (3 decimals, – for undefined, without the hidden
+    columns), the rest for programs."""
     if fmt == "table":
         from rich.console import Console
         from rich.table import Table
 
-        columns = [key for key in TABLE_COLUMNS if rows and key in rows[0]]
+        columns = [key for key in TABLE_COLUMNS if rows and key in rows[0] and key not in hide]
         table = Table(title=title, caption="– : undefined (nothing to divide by)")
         for key in columns:
             table.add_column(TABLE_COLUMNS[key], justify="left" if key in ("submission", "split", "categories") else "right")
         for row in rows:
             table.add_row(*(cell(row[key]) or "–" for key in columns))
         console = Console()
-        console.width = max(console.width, 120)
+        if not console.is_terminal:
+            console.width = 200  # a log or a pipe: never cut a column
         console.print(table)
     else:
         render = {"json": to_json, "csv": to_csv, "markdown": to_markdown}[fmt]

@@ -1,0 +1,34 @@
+# The two commands of the README's Quickstart, and what they need.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+DATA ?= ../shared/data/accuracy-shared-task
+DB ?= accuracy.duckdb
+
+.PHONY: demo test install install-dev clean
+
+# A virtual environment with the package installed (editable), redone when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+# Build the database from the shared-task data with the example submissions, then show the leaderboard.
+demo: install
+	$(BIN)/accuracy-db build --data $(DATA) --submissions $(DATA)/example_submissions --db $(DB)
+	$(BIN)/accuracy-db leaderboard --db $(DB)
+
+test: install-dev
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info $(DB)

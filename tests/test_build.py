@@ -1,0 +1,133 @@
+"""build loads both splits and the submissions folder into one database file."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from shared_data import DATA, EXAMPLES
+
+from accuracy_db import database, scores
+from accuracy_db.build import build
+from accuracy_db.errors import AccuracyDbError, InputError
+from accuracy_db.evaluate import evaluate
+
+
+def test_both_splits_are_loaded(built):
+    assert built.execute("SELECT split, count(*) FROM texts GROUP BY split ORDER BY split").fetchall() == [
+        ("test", 30), ("train", 60)
+    ]
+    assert built.execute("SELECT count(*) FROM games").fetchall() == [(90,)]
+
+
+def test_gold_lists_have_the_known_counts(built):
+    counts = dict(
+        ((split, category), n)
+        for split, category, n in built.execute(
+            "SELECT split, category, count(*) FROM gold_mistakes GROUP BY ALL"
+        ).fetchall()
+    )
+    assert {c: counts.get(("train", c), 0) for c in ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")} == {
+        "NAME": 317, "NUMBER": 474, "WORD": 334, "CONTEXT": 51, "NOT_CHECKABLE": 37, "OTHER": 1
+    }
+    assert {c: counts.get(("test", c), 0) for c in ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")} == {
+        "NAME": 212, "NUMBER": 224, "WORD": 140, "CONTEXT": 8, "NOT_CHECKABLE": 38, "OTHER": 0
+    }
+
+
+def test_tokens_reproduce_token_lookup(built):
+    import yaml
+
+    lookup = yaml.load((DATA / "test_set/token_lookup.yaml").read_text(), Loader=yaml.CSafeLoader)
+    rows = built.execute(
+        "SELECT text_id, doc_token, sentence_id, sent_token FROM tokens WHERE text_id LIKE 'T%'"
+    ).fetchall()
+    assert {(t, d): (s, k) for t, d, s, k in rows} == {
+        (t, d): (ids["sentence_id"], ids["token_id"]) for t, tokens in lookup["doc_to_sent"].items() for d, ids in tokens.items()
+    }
+
+
+def test_mistakes_carry_both_id_schemes_and_their_line(built):
+    row = built.execute(
+        "SELECT text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start, doc_token_end, tokens, line_number"
+        " FROM mistakes JOIN annotation_sets USING (set_id) WHERE name = 'submission_doc_based' AND line_number = 3"
+    ).fetchall()
+    assert row == [("S001", 2, 35, 37, 54, 56, "30 - point", 3)]  # the file gives only doc ids 54-56
+
+
+def test_refused_examples_are_recorded_with_their_reasons(built):
+    refused = dict(built.execute("SELECT submission, count(*) FROM rejections GROUP BY ALL").fetchall())
+    assert refused == {"submission_blank": 571, "submission_malformed": 286, "submission_overlapping": 2}
+    assert built.execute(
+        "SELECT line, message FROM rejections WHERE submission = 'submission_overlapping' ORDER BY message"
+    ).fetchall() == [
+        (80, "TOKENS is 'of – 4', but tokens 190-192 of S008 are 'of - 4'"),
+        (80, "overlaps line 79: both mark tokens 190-192 of S008"),
+    ]
+    loaded = {name for (name,) in built.execute("SELECT name FROM annotation_sets WHERE kind = 'submission'").fetchall()}
+    assert loaded == {"submission", "submission_doc_based", "submission_sent_based", "gsml_doc_based", "gsml_sent_based"}
+
+
+def test_the_leaderboard_gives_what_evaluate_gives_for_the_same_file(built):
+    board = {row["submission"]: row for row in scores.leaderboard(built, "dev", "NAME")}
+    (name_scope,) = [s for s in evaluate(DATA / "gsml.csv", EXAMPLES / "submission.csv") if s["categories"] == "NAME"]
+    assert {k: board["submission"][k] for k in name_scope} == name_scope
+    assert [row["rank"] for row in scores.leaderboard(built, "train")] == [1, 1, 3, 3, 3]
+
+
+def test_views_describe_themselves(built):
+    comments = dict(built.execute("SELECT view_name, comment FROM duckdb_views() WHERE NOT internal").fetchall())
+    assert comments["scores"].startswith("The scores of each submission")
+    assert all(comments.values())
+
+
+def copy_train_split(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DATA / "texts", data / "texts")
+    for name in ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml"):
+        shutil.copy(DATA / name, data / name)
+    return data
+
+
+def test_a_token_lookup_that_disagrees_with_the_texts_fails_loudly(tmp_path):
+    data = copy_train_split(tmp_path)
+    lookup = (data / "token_lookup.yaml").read_text()
+    (data / "token_lookup.yaml").write_text(lookup.replace("      token_id: 19\n", "      token_id: 91\n", 1))
+    with pytest.raises(AccuracyDbError, match="token_lookup.yaml: 2 token ids differ") as failure:
+        build(data, tmp_path / "db.duckdb")
+    assert "the lookup gives S001 token 19 = sentence 1 token 91" in str(failure.value)
+
+
+def test_a_failed_build_leaves_the_previous_database(tmp_path):
+    data = copy_train_split(tmp_path)
+    db = tmp_path / "accuracy.duckdb"
+    build(data, db)
+    with (data / "gsml.csv").open("a") as gold:
+        gold.write("S001.txt,1,9999,Wednesday,18,18,18,18,NAMES,,\n")
+    with pytest.raises(InputError, match="line 1216: TYPE 'NAMES' is not a category; did you mean NAME"):
+        build(data, db)
+    con = database.open_existing(db)
+    assert con.execute("SELECT count(*) FROM gold_mistakes").fetchall() == [(1214,)]
+    assert not list(tmp_path.glob(".*building*"))
+
+
+def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "accuracy_db", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_leaderboard_json(built_db):
+    result = run("leaderboard", "--db", str(built_db), "--split", "train", "--format", "json")
+    rows = json.loads(result.stdout)
+    assert [row["submission"] for row in rows][:2] == ["gsml_doc_based", "gsml_sent_based"]
+    assert set(rows[0]) >= {"submission", "split", "categories", "recall", "precision", "token_recall",
+                            "token_precision", "matched", "gold_total", "submitted_total", "token_matched",
+                            "gold_tokens", "submitted_tokens"}
+
+
+def test_leaderboard_without_a_database_says_what_to_do(tmp_path):
+    result = run("leaderboard", "--db", str(tmp_path / "none.duckdb"))
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"error: no database at {tmp_path / 'none.duckdb'}: run `accuracy-db build` first (or give --db)"
