@@ -23,6 +23,11 @@ TABLE_COLUMNS = {
     "matched": "matched",
     "gold_total": "gold",
     "submitted_total": "submitted",
+    "relation": "table or view",
+    "kind": "kind",
+    "column": "column",
+    "type": "type",
+    "description": "description",
     "file": "file",
     "line": "line",
     "message": "message",
@@ -30,8 +35,9 @@ TABLE_COLUMNS = {
 
 
 def cell(value) -> str:
+    """A value as people read it: 3 decimals, – for undefined (NULL)."""
     if value is None:
-        return ""
+        return "–"
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
@@ -54,7 +60,7 @@ def to_markdown(rows: list[dict]) -> str:
         return ""
     columns = list(rows[0])
     lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-    lines += ["| " + " | ".join(cell(row[c]) or "–" for c in columns) + " |" for row in rows]
+    lines += ["| " + " | ".join(cell(row[c]) for c in columns) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -70,7 +76,7 @@ def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple
         for key in columns:
             table.add_column(TABLE_COLUMNS[key], justify="left" if key in ("submission", "split", "categories") else "right")
         for row in rows:
-            table.add_row(*(cell(row[key]) or "–" for key in columns))
+            table.add_row(*(cell(row[key]) for key in columns))
         console = Console()
         if not console.is_terminal:
             console.width = 200  # a log or a pipe: never cut a column
