@@ -25,7 +25,8 @@ data_option = click.option(
     "or the folder `fetch-data` fills).",
 )
 format_option = click.option(
-    "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="How to print the figures."
+    "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+    help="table for people; json, csv or markdown for programs and papers.",
 )
 
 
@@ -107,8 +108,7 @@ def leaderboard(db: Path, split: str | None, scope: str, fmt: str) -> None:
 
 @cli.command()
 @db_option
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "markdown"]), default="table",
-              show_default=True, help="How to print them.")
+@format_option
 def rejections(db: Path, fmt: str) -> None:
     """The refused submissions, with every problem (file, line, message)."""
     from . import database, output, scores
@@ -120,8 +120,7 @@ def rejections(db: Path, fmt: str) -> None:
 
 @cli.command()
 @db_option
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "markdown"]), default="table",
-              show_default=True, help="How to print it.")
+@format_option
 def schema(db: Path, fmt: str) -> None:
     """Every table and view with its columns, types and descriptions, read from the database itself."""
     from . import database, output, scores

@@ -1,18 +1,7 @@
 -- The gold-standard mistakes of each split.
--- Grain: one row per gold mistake. Columns: mistake_id, gold_id (its annotation set), split, text_id,
--- doc_token_start, doc_token_end, category, tokens, correction, comment, line_number.
-SELECT
-    mistakes.mistake_id,
-    mistakes.set_id AS gold_id,
-    annotation_sets.split,
-    mistakes.text_id,
-    mistakes.doc_token_start,
-    mistakes.doc_token_end,
-    mistakes.category,
-    mistakes.tokens,
-    mistakes.correction,
-    mistakes.comment,
-    mistakes.line_number
-FROM mistakes
-JOIN annotation_sets USING (set_id)
-WHERE annotation_sets.kind = 'gold'
+-- Grain: one row per gold mistake. Columns: mistake_id, gold_id (its annotation set), line_number, text_id,
+-- annotation_id, tokens, sentence_id, sent_token_start, sent_token_end, doc_token_start, doc_token_end,
+-- category, correction, comment, split.
+SELECT * EXCLUDE (kind, name) RENAME (set_id AS gold_id)
+FROM listed_mistakes
+WHERE kind = 'gold'
