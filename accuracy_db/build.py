@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from dataclasses import dataclass, field
@@ -45,9 +46,10 @@ def load_submissions(con, submissions_dir: Path, report: BuildReport, step=lambd
             mistake_lists.load_mistake_list(con, path, "submission", path.stem)
         except InputError as error:
             report.refused[path.stem] = error.problems
+            sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
             con.executemany(
-                "INSERT INTO rejections VALUES (?, ?, ?, ?)",
-                [(path.stem, p.file, p.line, p.message) for p in error.problems],
+                "INSERT INTO rejections VALUES (?, ?, ?, ?, ?)",
+                [(path.stem, sha256, p.file, p.line, p.message) for p in error.problems],
             )
         else:
             report.submissions.append(path.stem)
@@ -75,10 +77,13 @@ def build(data_dir: Path, db_path: Path, submissions_dir: Path | None = None, st
             load_submissions(con, submissions_dir, report, step)
         for split, count in con.execute("SELECT split, count(*) FROM texts GROUP BY split").fetchall():
             report.texts[split] = count
-        for split, count in con.execute(
-            "SELECT split, count(*) FROM gold_mistakes GROUP BY split"
-        ).fetchall():
+        for split, count in con.execute("SELECT split, count(*) FROM gold_mistakes GROUP BY split").fetchall():
             report.gold[split] = count
+        report.seconds = time.perf_counter() - started
+        con.execute(
+            "INSERT INTO publications VALUES (current_localtimestamp(), 'build', ?, 0, 0, 0, ?, ?)",
+            [len(report.submissions), len(report.refused), report.seconds],
+        )
         con.execute("CHECKPOINT")
         con.close()
         os.replace(building, db_path)
@@ -86,5 +91,4 @@ def build(data_dir: Path, db_path: Path, submissions_dir: Path | None = None, st
         con.close()
         building.unlink(missing_ok=True)
         raise
-    report.seconds = time.perf_counter() - started
     return report

@@ -28,9 +28,7 @@ def load_tokens(con, gsml: Path, token_lookup: Path | None, text_dir: Path | Non
         texts.load_token_lookup(con, SPLIT, texts.read_token_lookup(token_lookup))
 
 
-def evaluate(
-    gsml: Path, submitted: Path, token_lookup: Path | None = None, text_dir: Path | None = None
-) -> list[dict]:
+def evaluate(gsml: Path, submitted: Path, token_lookup: Path | None = None, text_dir: Path | None = None) -> list[dict]:
     """The seven scope reports (ALL, NAME, … OTHER) of a submission against a gold list."""
     con = database.open_new(None)
     load_tokens(con, gsml, token_lookup, text_dir)

@@ -37,28 +37,65 @@ RECORD_KEYS = ["shared_task_text_id", "day", *RECORD_TEXTS, "home_line", "vis_li
 # Rotowire key -> table column. Rotowire gives every value as a string; 'N/A' when it is missing.
 TEAM_TEXTS = {"TEAM-NAME": "team_name", "TEAM-CITY": "team_city"}
 TEAM_STATS = {
-    "TEAM-WINS": "wins", "TEAM-LOSSES": "losses", "TEAM-PTS": "pts",
-    "TEAM-PTS_QTR1": "pts_qtr1", "TEAM-PTS_QTR2": "pts_qtr2", "TEAM-PTS_QTR3": "pts_qtr3", "TEAM-PTS_QTR4": "pts_qtr4",
-    "TEAM-FG_PCT": "fg_pct", "TEAM-FG3_PCT": "fg3_pct", "TEAM-FT_PCT": "ft_pct",
-    "TEAM-REB": "reb", "TEAM-AST": "ast", "TEAM-TOV": "tov",
+    "TEAM-WINS": "wins",
+    "TEAM-LOSSES": "losses",
+    "TEAM-PTS": "pts",
+    "TEAM-PTS_QTR1": "pts_qtr1",
+    "TEAM-PTS_QTR2": "pts_qtr2",
+    "TEAM-PTS_QTR3": "pts_qtr3",
+    "TEAM-PTS_QTR4": "pts_qtr4",
+    "TEAM-FG_PCT": "fg_pct",
+    "TEAM-FG3_PCT": "fg3_pct",
+    "TEAM-FT_PCT": "ft_pct",
+    "TEAM-REB": "reb",
+    "TEAM-AST": "ast",
+    "TEAM-TOV": "tov",
 }
 PLAYER_TEXTS = {
-    "PLAYER_NAME": "player_name", "FIRST_NAME": "first_name", "SECOND_NAME": "second_name",
-    "TEAM_CITY": "team_city", "START_POSITION": "start_position",
+    "PLAYER_NAME": "player_name",
+    "FIRST_NAME": "first_name",
+    "SECOND_NAME": "second_name",
+    "TEAM_CITY": "team_city",
+    "START_POSITION": "start_position",
 }
 PLAYER_STATS = {
-    "MIN": "minutes", "PTS": "pts", "FGM": "fgm", "FGA": "fga", "FG_PCT": "fg_pct",
-    "FG3M": "fg3m", "FG3A": "fg3a", "FG3_PCT": "fg3_pct", "FTM": "ftm", "FTA": "fta", "FT_PCT": "ft_pct",
-    "OREB": "oreb", "DREB": "dreb", "REB": "reb", "AST": "ast", "STL": "stl", "BLK": "blk", "TO": "tov", "PF": "pf",
+    "MIN": "minutes",
+    "PTS": "pts",
+    "FGM": "fgm",
+    "FGA": "fga",
+    "FG_PCT": "fg_pct",
+    "FG3M": "fg3m",
+    "FG3A": "fg3a",
+    "FG3_PCT": "fg3_pct",
+    "FTM": "ftm",
+    "FTA": "fta",
+    "FT_PCT": "ft_pct",
+    "OREB": "oreb",
+    "DREB": "dreb",
+    "REB": "reb",
+    "AST": "ast",
+    "STL": "stl",
+    "BLK": "blk",
+    "TO": "tov",
+    "PF": "pf",
 }
 TEAM_KEYS = [*TEAM_TEXTS, *TEAM_STATS]
 PLAYER_KEYS = [*PLAYER_TEXTS, *PLAYER_STATS]
 
 GAMES_SCHEMA = {
-    "text_id": pl.String, "split": pl.String, "game_date": pl.Date,
-    "home_name": pl.String, "vis_name": pl.String, "home_city": pl.String, "vis_city": pl.String,
-    "rotowire_line": pl.Int32, "bref_box_url": pl.String, "bref_home_url": pl.String, "bref_vis_url": pl.String,
-    "calendar_url": pl.String, "reference_summary": pl.String,
+    "text_id": pl.String,
+    "split": pl.String,
+    "game_date": pl.Date,
+    "home_name": pl.String,
+    "vis_name": pl.String,
+    "home_city": pl.String,
+    "vis_city": pl.String,
+    "rotowire_line": pl.Int32,
+    "bref_box_url": pl.String,
+    "bref_home_url": pl.String,
+    "bref_vis_url": pl.String,
+    "calendar_url": pl.String,
+    "reference_summary": pl.String,
 }
 
 

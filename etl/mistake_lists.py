@@ -191,10 +191,11 @@ def load_mistake_list(
     create_temp_table(con, "pending_mistakes", pending)
     try:
         split = split or list_split(con)
-        con.execute(f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}", {"split": split})
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}", {"split": split}
+        )
         problems = parsed.problems + [
-            Problem(str(path), line, message)
-            for line, message in con.execute(sql("mistake_problems.sql")).fetchall()
+            Problem(str(path), line, message) for line, message in con.execute(sql("mistake_problems.sql")).fetchall()
         ]
         if problems:
             raise InputError(problems)

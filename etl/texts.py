@@ -56,7 +56,12 @@ def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str]
             "generated_text": [" ".join(text.split()) for text in texts.values()],
             "token_list": [text.split() for text in texts.values()],
         },
-        schema={"text_id": pl.String, "split": pl.String, "generated_text": pl.String, "token_list": pl.List(pl.String)},
+        schema={
+            "text_id": pl.String,
+            "split": pl.String,
+            "generated_text": pl.String,
+            "token_list": pl.List(pl.String),
+        },
     )
     create_temp_table(con, "new_texts", new_texts)
     con.execute(
@@ -83,8 +88,13 @@ def read_block_mapping(text: str) -> dict | None:
         if not line.strip():
             continue
         match = BLOCK_MAPPING_LINE.fullmatch(line)
-        if not match or match[2].lower() in YAML_WORDS or any(
-            number and number[0] == "0" and len(number) > 1 for number in (match[2], match[3])  # YAML octal
+        if (
+            not match
+            or match[2].lower() in YAML_WORDS
+            or any(
+                number and number[0] == "0" and len(number) > 1
+                for number in (match[2], match[3])  # YAML octal
+            )
         ):
             return None
         indent, key, value = len(match[1]), match[2], match[3]

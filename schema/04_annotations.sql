@@ -59,6 +59,7 @@ COMMENT ON COLUMN mistakes.comment IS 'COMMENT as given';
 
 CREATE TABLE rejections (
     submission VARCHAR NOT NULL,
+    sha256     VARCHAR NOT NULL,
     file       VARCHAR NOT NULL,
     line       INTEGER,
     message    VARCHAR NOT NULL
@@ -66,6 +67,7 @@ CREATE TABLE rejections (
 
 COMMENT ON TABLE rejections IS 'One row per problem of each refused submission file (a refused file loads nothing)';
 COMMENT ON COLUMN rejections.submission IS 'The submission''s name (its file stem)';
+COMMENT ON COLUMN rejections.sha256 IS 'SHA-256 of the refused file''s bytes';
 COMMENT ON COLUMN rejections.file IS 'The refused file';
 COMMENT ON COLUMN rejections.line IS 'Line of the problem in the file (the header is line 1); NULL for the whole file';
 COMMENT ON COLUMN rejections.message IS 'What is wrong';

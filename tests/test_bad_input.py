@@ -6,11 +6,11 @@ import subprocess
 import sys
 
 import pytest
+from accuracy_db.etl.mistake_lists import load_mistake_list
+from accuracy_db.etl.texts import load_texts
 
 from accuracy_db import database
 from accuracy_db.errors import InputError
-from accuracy_db.etl.mistake_lists import load_mistake_list
-from accuracy_db.etl.texts import load_texts
 
 HEADER = "TEXT_ID,SENTENCE_ID,ANNOTATION_ID,TOKENS,SENT_TOKEN_START,SENT_TOKEN_END,DOC_TOKEN_START,DOC_TOKEN_END,TYPE,CORRECTION,COMMENT"
 TEXTS = {
@@ -18,7 +18,7 @@ TEXTS = {
     "S001": "The Celtics won 113 - 107 . Thomas scored 38 points .",
     "S002": "The Hawks lost .",
 }
-GOOD_ROW = 'S001.txt,1,1,Celtics,2,2,2,2,NAME,Lakers,'
+GOOD_ROW = "S001.txt,1,1,Celtics,2,2,2,2,NAME,Lakers,"
 
 
 @pytest.fixture
@@ -83,8 +83,9 @@ def test_start_after_end(con, tmp_path):
 
 
 def test_ids_beyond_the_text(con, tmp_path):
-    problems = refusal(con, tmp_path, "S001.txt,,1,points,,,12,13,NUMBER,,", "S002.txt,2,2,x,1,1,,,NAME,,",
-                       header=HEADER)
+    problems = refusal(
+        con, tmp_path, "S001.txt,,1,points,,,12,13,NUMBER,,", "S002.txt,2,2,x,1,1,,,NAME,,", header=HEADER
+    )
     assert problems == [
         "line 2: DOC_TOKEN_END 13 is beyond the end of S001 (12 tokens)",
         "line 3: uses sentence ids, but line 2 uses document ids: a file gives the same token ids on every row",
@@ -117,8 +118,13 @@ def test_tokens_that_differ_from_the_text(con, tmp_path):
 
 
 def test_overlapping_spans_and_the_same_row_twice(con, tmp_path):
-    assert refusal(con, tmp_path, "S001.txt,1,1,113 - 107,4,6,4,6,NUMBER,,", "S001.txt,1,2,107,6,6,6,6,NUMBER,,",
-                   "S001.txt,1,2,107,6,6,6,6,NUMBER,,") == [
+    assert refusal(
+        con,
+        tmp_path,
+        "S001.txt,1,1,113 - 107,4,6,4,6,NUMBER,,",
+        "S001.txt,1,2,107,6,6,6,6,NUMBER,,",
+        "S001.txt,1,2,107,6,6,6,6,NUMBER,,",
+    ) == [
         "line 3: overlaps line 2: both mark tokens 6-6 of S001",
         "line 4: overlaps line 2: both mark tokens 6-6 of S001",
         "line 4: overlaps line 3: both mark tokens 6-6 of S001",
@@ -126,8 +132,13 @@ def test_overlapping_spans_and_the_same_row_twice(con, tmp_path):
 
 
 def test_a_type_outside_the_six_categories_suggests_the_nearest(con, tmp_path):
-    assert refusal(con, tmp_path, "S001.txt,1,1,Celtics,2,2,2,2,NAMES,,", "S001.txt,1,2,won,3,3,3,3,Word,,",
-                   "S001.txt,1,3,113,4,4,4,4,GRAMMAR,,") == [
+    assert refusal(
+        con,
+        tmp_path,
+        "S001.txt,1,1,Celtics,2,2,2,2,NAMES,,",
+        "S001.txt,1,2,won,3,3,3,3,Word,,",
+        "S001.txt,1,3,113,4,4,4,4,GRAMMAR,,",
+    ) == [
         "line 2: TYPE 'NAMES' is not a category; did you mean NAME?",
         "line 3: TYPE 'Word' is not a category; did you mean WORD?",
         "line 4: TYPE 'GRAMMAR' is not a category; the categories are NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER",
@@ -135,9 +146,9 @@ def test_a_type_outside_the_six_categories_suggests_the_nearest(con, tmp_path):
 
 
 def test_a_missing_required_column(con, tmp_path):
-    assert refusal(con, tmp_path, "S001.txt,1,Celtics,2,2,2,2,", header=HEADER.replace(",TYPE", "").replace(",COMMENT", "")) == [
-        "line 1: missing required column TYPE"
-    ]
+    assert refusal(
+        con, tmp_path, "S001.txt,1,Celtics,2,2,2,2,", header=HEADER.replace(",TYPE", "").replace(",COMMENT", "")
+    ) == ["line 1: missing required column TYPE"]
 
 
 def test_an_empty_file(con, tmp_path):
@@ -149,8 +160,13 @@ def test_an_empty_file(con, tmp_path):
 
 def test_every_problem_is_reported_at_once_with_its_line(con, tmp_path):
     # A quoted comment spanning two lines moves the later rows down, as an editor shows them.
-    problems = refusal(con, tmp_path, 'S001.txt,1,1,Celtics,2,2,2,2,NAME,,"two\nlines"', "S001.txt,1,2,won,x,3,3,3,WORD,,",
-                       "S001.txt,1,3,won,3,3,3,3,SPELLING,,")
+    problems = refusal(
+        con,
+        tmp_path,
+        'S001.txt,1,1,Celtics,2,2,2,2,NAME,,"two\nlines"',
+        "S001.txt,1,2,won,x,3,3,3,WORD,,",
+        "S001.txt,1,3,won,3,3,3,3,SPELLING,,",
+    )
     assert problems == [
         "line 4: SENT_TOKEN_START is 'x', not a whole number",
         "line 5: TYPE 'SPELLING' is not a category; the categories are NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER",
@@ -160,10 +176,14 @@ def test_every_problem_is_reported_at_once_with_its_line(con, tmp_path):
 def test_harmless_variants_are_accepted(con, tmp_path):
     path = tmp_path / "windows.csv"
     # A UTF-8 BOM, CRLF line ends, TEXT_ID with or without .txt.
-    path.write_bytes(b"\xef\xbb\xbf" + f"{HEADER}\r\nS001.txt,1,1,Celtics,2,2,2,2,NAME,,\r\nS001,2,2,38,3,3,10,10,NUMBER,,\r\n".encode())
+    path.write_bytes(
+        b"\xef\xbb\xbf"
+        + f"{HEADER}\r\nS001.txt,1,1,Celtics,2,2,2,2,NAME,,\r\nS001,2,2,38,3,3,10,10,NUMBER,,\r\n".encode()
+    )
     load_mistake_list(con, path, "submission", "windows")
     assert con.execute("SELECT text_id, doc_token_start FROM mistakes ORDER BY line_number").fetchall() == [
-        ("S001", 2), ("S001", 10)
+        ("S001", 2),
+        ("S001", 10),
     ]
 
 
@@ -189,9 +209,20 @@ def test_the_command_names_file_and_line_and_exits_non_zero_without_traceback(tm
     submitted = tmp_path / "submitted.csv"
     submitted.write_text(f"{HEADER}\n{GOOD_ROW}\nS001.txt,,2,won,,,3,3,WORD,,\n")
     result = subprocess.run(
-        [sys.executable, "-m", "accuracy_db", "evaluate", "--gsml", str(gold), "--submitted", str(submitted),
-         "--text_dir", str(texts)],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "accuracy_db",
+            "evaluate",
+            "--gsml",
+            str(gold),
+            "--submitted",
+            str(submitted),
+            "--text_dir",
+            str(texts),
+        ],
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 1
     assert "Traceback" not in result.stderr

@@ -18,7 +18,8 @@ from accuracy_db.evaluate import evaluate
 
 def test_both_splits_are_loaded(built):
     assert built.execute("SELECT split, count(*) FROM texts GROUP BY split ORDER BY split").fetchall() == [
-        ("test", 30), ("train", 60)
+        ("test", 30),
+        ("train", 60),
     ]
     assert built.execute("SELECT count(*) FROM games").fetchall() == [(90,)]
 
@@ -30,11 +31,16 @@ def test_gold_lists_have_the_known_counts(built):
             "SELECT split, category, count(*) FROM gold_mistakes GROUP BY ALL"
         ).fetchall()
     )
-    assert {c: counts.get(("train", c), 0) for c in ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")} == {
-        "NAME": 317, "NUMBER": 474, "WORD": 334, "CONTEXT": 51, "NOT_CHECKABLE": 37, "OTHER": 1
-    }
+    assert {
+        c: counts.get(("train", c), 0) for c in ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")
+    } == {"NAME": 317, "NUMBER": 474, "WORD": 334, "CONTEXT": 51, "NOT_CHECKABLE": 37, "OTHER": 1}
     assert {c: counts.get(("test", c), 0) for c in ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")} == {
-        "NAME": 212, "NUMBER": 224, "WORD": 140, "CONTEXT": 8, "NOT_CHECKABLE": 38, "OTHER": 0
+        "NAME": 212,
+        "NUMBER": 224,
+        "WORD": 140,
+        "CONTEXT": 8,
+        "NOT_CHECKABLE": 38,
+        "OTHER": 0,
     }
 
 
@@ -46,7 +52,9 @@ def test_tokens_reproduce_token_lookup(built):
         "SELECT text_id, doc_token, sentence_id, sent_token FROM tokens WHERE text_id LIKE 'T%'"
     ).fetchall()
     assert {(t, d): (s, k) for t, d, s, k in rows} == {
-        (t, d): (ids["sentence_id"], ids["token_id"]) for t, tokens in lookup["doc_to_sent"].items() for d, ids in tokens.items()
+        (t, d): (ids["sentence_id"], ids["token_id"])
+        for t, tokens in lookup["doc_to_sent"].items()
+        for d, ids in tokens.items()
     }
 
 
@@ -67,8 +75,16 @@ def test_refused_examples_are_recorded_with_their_reasons(built):
         (80, "TOKENS is 'of – 4', but tokens 190-192 of S008 are 'of - 4'"),
         (80, "overlaps line 79: both mark tokens 190-192 of S008"),
     ]
-    loaded = {name for (name,) in built.execute("SELECT name FROM annotation_sets WHERE kind = 'submission'").fetchall()}
-    assert loaded == {"submission", "submission_doc_based", "submission_sent_based", "gsml_doc_based", "gsml_sent_based"}
+    loaded = {
+        name for (name,) in built.execute("SELECT name FROM annotation_sets WHERE kind = 'submission'").fetchall()
+    }
+    assert loaded == {
+        "submission",
+        "submission_doc_based",
+        "submission_sent_based",
+        "gsml_doc_based",
+        "gsml_sent_based",
+    }
 
 
 def test_the_leaderboard_gives_what_evaluate_gives_for_the_same_file(built):
@@ -122,12 +138,27 @@ def test_leaderboard_json(built_db):
     result = run("leaderboard", "--db", str(built_db), "--split", "train", "--format", "json")
     rows = json.loads(result.stdout)
     assert [row["submission"] for row in rows][:2] == ["gsml_doc_based", "gsml_sent_based"]
-    assert set(rows[0]) >= {"submission", "split", "categories", "recall", "precision", "token_recall",
-                            "token_precision", "matched", "gold_total", "submitted_total", "token_matched",
-                            "gold_tokens", "submitted_tokens"}
+    assert set(rows[0]) >= {
+        "submission",
+        "split",
+        "categories",
+        "recall",
+        "precision",
+        "token_recall",
+        "token_precision",
+        "matched",
+        "gold_total",
+        "submitted_total",
+        "token_matched",
+        "gold_tokens",
+        "submitted_tokens",
+    }
 
 
 def test_leaderboard_without_a_database_says_what_to_do(tmp_path):
     result = run("leaderboard", "--db", str(tmp_path / "none.duckdb"))
     assert result.returncode == 1
-    assert result.stderr.strip() == f"error: no database at {tmp_path / 'none.duckdb'}: run `accuracy-db build` first (or give --db)"
+    assert (
+        result.stderr.strip()
+        == f"error: no database at {tmp_path / 'none.duckdb'}: run `accuracy-db build` first (or give --db)"
+    )

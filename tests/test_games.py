@@ -9,11 +9,11 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from accuracy_db.etl.games import PLAYER_STATS, TEAM_STATS, load_games
 
 from accuracy_db.data_folder import SplitFiles
 from accuracy_db.database import open_new
 from accuracy_db.errors import InputError
-from accuracy_db.etl.games import PLAYER_STATS, TEAM_STATS, load_games
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared/data/accuracy-shared-task"
 
@@ -292,7 +292,9 @@ def test_without_games_csv_the_games_come_from_the_jsonl(con, tmp_path):
     split = write_split(tmp_path, None, [json.dumps(record())])
     assert load_games(con, split) == []
     assert con.execute("SELECT game_date, home_city, bref_box_url FROM games").fetchone() == (
-        datetime.date(2017, 2, 3), "Boston", None
+        datetime.date(2017, 2, 3),
+        "Boston",
+        None,
     )
 
 
@@ -301,5 +303,7 @@ def test_without_the_jsonl_the_games_come_from_games_csv_alone(con, tmp_path):
     assert load_games(con, split) == []
     assert table_counts(con) == (1, 0, 0)
     assert con.execute("SELECT game_date, home_name, home_city FROM games").fetchone() == (
-        datetime.date(2017, 2, 3), "Celtics", None
+        datetime.date(2017, 2, 3),
+        "Celtics",
+        None,
     )

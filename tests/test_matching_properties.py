@@ -26,7 +26,9 @@ def span_lists(draw, first_key: int) -> list[Span]:
         position = 1
         for gap, length in draw(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 4)), max_size=12)):
             start = position + gap
-            spans.append(Span(first_key + len(spans), text_id, start, start + length - 1, draw(st.sampled_from(categories))))
+            spans.append(
+                Span(first_key + len(spans), text_id, start, start + length - 1, draw(st.sampled_from(categories)))
+            )
             position = start + length
     return spans
 
@@ -61,8 +63,10 @@ def load(con, gold: list[Span], submissions: list[list[Span]]) -> list[int]:
             con.executemany(
                 "INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, sentence_id, sent_token_start,"
                 " sent_token_end, doc_token_start, doc_token_end, category) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
-                [(s.key, set_id, line, s.text_id, s.start, s.end, s.start, s.end, s.category)
-                 for line, s in enumerate(spans, start=2)],
+                [
+                    (s.key, set_id, line, s.text_id, s.start, s.end, s.start, s.end, s.category)
+                    for line, s in enumerate(spans, start=2)
+                ],
             )
         set_ids.append(set_id)
     return set_ids[1:]
@@ -82,7 +86,9 @@ def scored_by_views(con) -> tuple[dict, dict]:
     return reports, taken
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(evaluations())
 def test_the_views_score_like_the_oracle(con, case):
     gold, submissions = case

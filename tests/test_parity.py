@@ -7,10 +7,9 @@ import subprocess
 import sys
 
 import pytest
+from shared_data import DATA, EXAMPLES, expected_report
 
 from accuracy_db.evaluate import evaluate
-
-from shared_data import DATA, EXAMPLES, expected_report
 
 # case in ../shared/data/expected/ -> (gold list, submitted list, folder of the texts)
 CASES = {
@@ -65,14 +64,37 @@ def test_f1_is_the_harmonic_mean():
 def test_the_command_prints_the_same_json(tmp_path):
     csv_out = tmp_path / "figures.csv"
     result = subprocess.run(
-        [sys.executable, "-m", "accuracy_db", "evaluate", "--gsml", str(DATA / "gsml.csv"),
-         "--submitted", str(EXAMPLES / "submission_sent_based.csv"), "--token_lookup", str(DATA / "token_lookup.yaml"),
-         "--text_dir", str(DATA / "texts"), "--csv_out", str(csv_out), "--format", "json"],
-        capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "accuracy_db",
+            "evaluate",
+            "--gsml",
+            str(DATA / "gsml.csv"),
+            "--submitted",
+            str(EXAMPLES / "submission_sent_based.csv"),
+            "--token_lookup",
+            str(DATA / "token_lookup.yaml"),
+            "--text_dir",
+            str(DATA / "texts"),
+            "--csv_out",
+            str(csv_out),
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     printed = json.loads(result.stdout)
     assert [scope["categories"] for scope in printed] == [
-        "ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"
+        "ALL",
+        "NAME",
+        "NUMBER",
+        "WORD",
+        "CONTEXT",
+        "NOT_CHECKABLE",
+        "OTHER",
     ]
     assert shared_task_keys(printed) == expected_report("example_submission_sent_based")
     assert csv_out.read_text().splitlines()[0].startswith("categories,recall,precision,token_recall,token_precision")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from accuracy_db.etl.texts import load_texts, read_block_mapping
 from shared_data import DATA
 
 from accuracy_db import database
-from accuracy_db.etl.texts import load_texts, read_block_mapping
 
 
 @pytest.fixture
@@ -20,11 +20,21 @@ def con():
 def test_tokens_and_sentences(con):
     load_texts(con, "train", {"S001": "The Celtics won .  Thomas\tscored 38 .\n", "S002": "", "S003": "no full stop"})
     assert con.execute("SELECT * FROM tokens WHERE text_id = 'S001' ORDER BY doc_token").fetchall() == [
-        ("S001", 1, 1, 1, "The"), ("S001", 2, 1, 2, "Celtics"), ("S001", 3, 1, 3, "won"), ("S001", 4, 1, 4, "."),
-        ("S001", 5, 2, 1, "Thomas"), ("S001", 6, 2, 2, "scored"), ("S001", 7, 2, 3, "38"), ("S001", 8, 2, 4, "."),
+        ("S001", 1, 1, 1, "The"),
+        ("S001", 2, 1, 2, "Celtics"),
+        ("S001", 3, 1, 3, "won"),
+        ("S001", 4, 1, 4, "."),
+        ("S001", 5, 2, 1, "Thomas"),
+        ("S001", 6, 2, 2, "scored"),
+        ("S001", 7, 2, 3, "38"),
+        ("S001", 8, 2, 4, "."),
     ]
-    assert con.execute("SELECT text_id, token_count, sentence_count, generated_text FROM texts ORDER BY 1").fetchall() == [
-        ("S001", 8, 2, "The Celtics won . Thomas scored 38 ."), ("S002", 0, 0, ""), ("S003", 3, 1, "no full stop"),
+    assert con.execute(
+        "SELECT text_id, token_count, sentence_count, generated_text FROM texts ORDER BY 1"
+    ).fetchall() == [
+        ("S001", 8, 2, "The Celtics won . Thomas scored 38 ."),
+        ("S002", 0, 0, ""),
+        ("S003", 3, 1, "no full stop"),
     ]
 
 
@@ -39,6 +49,8 @@ def test_the_token_lookup_reader_reads_what_a_yaml_parser_reads(path):
     assert read_block_mapping(text) == yaml.load(text, Loader=yaml.CSafeLoader)
 
 
-@pytest.mark.parametrize("text", ["a: [1, 2]\n", "a: 1\n  b: 2\n", "a: 010\n", "yes: 1\n", "a: 'x'\n", "# note\na: 1\n"])
+@pytest.mark.parametrize(
+    "text", ["a: [1, 2]\n", "a: 1\n  b: 2\n", "a: 010\n", "yes: 1\n", "a: 'x'\n", "# note\na: 1\n"]
+)
 def test_other_yaml_shapes_go_to_the_yaml_parser(text):
     assert read_block_mapping(text) is None

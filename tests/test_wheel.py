@@ -24,8 +24,17 @@ DATA = SHARED / "accuracy-shared-task"
 EXPECTED = SHARED / "expected/example_submission.json"
 
 FIGURES = [
-    "categories", "recall", "precision", "token_recall", "token_precision", "matched", "gold_total",
-    "submitted_total", "token_matched", "gold_tokens", "submitted_tokens",
+    "categories",
+    "recall",
+    "precision",
+    "token_recall",
+    "token_precision",
+    "matched",
+    "gold_total",
+    "submitted_total",
+    "token_matched",
+    "gold_tokens",
+    "submitted_tokens",
 ]
 # What is left out of the copy of the repository the wheel is built from (the build writes build/ and
 # *.egg-info beside the sources, so it must not run in the shared tree).
@@ -36,9 +45,7 @@ NOT_SOURCES = shutil.ignore_patterns(
 
 def run(*command, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
     """Run a command; fail the test with its output when it exits non-zero."""
-    result = subprocess.run(
-        [str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
-    )
+    result = subprocess.run([str(c) for c in command], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, (
         f"{' '.join(map(str, command))} exited {result.returncode}\n"
         f"--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
@@ -59,8 +66,18 @@ def wheel(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("build")
     source = root / "source"
     shutil.copytree(REPO, source, ignore=NOT_SOURCES)
-    run(sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", root / "dist", source,
-        cwd=root, env=clean_env())
+    run(
+        sys.executable,
+        "-m",
+        "build",
+        "--wheel",
+        "--no-isolation",
+        "--outdir",
+        root / "dist",
+        source,
+        cwd=root,
+        env=clean_env(),
+    )
     (built,) = (root / "dist").glob("accuracy_db-*.whl")
     return built
 
@@ -73,8 +90,11 @@ def venv(wheel, tmp_path_factory) -> Path:
     run(sys.executable, "-m", "venv", root, cwd=root.parent, env=env)
     python = root / "bin/python"
     run(python, "-m", "pip", "install", "--no-deps", "--no-index", wheel, cwd=root.parent, env=env)
-    site_packages = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])",
-                             cwd=root.parent, env=env).stdout.strip())
+    site_packages = Path(
+        run(
+            python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=root.parent, env=env
+        ).stdout.strip()
+    )
     dev_paths = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
     (site_packages / "zz_dev_dependencies.pth").write_text("".join(f"{p}\n" for p in dev_paths), encoding="utf-8")
     return root
@@ -101,8 +121,13 @@ def test_wheel_ships_the_sql_and_no_tests(wheel):
 
 
 def test_accuracy_db_is_imported_from_the_wheel(venv, outside):
-    result = run(venv / "bin/python", "-c", "import accuracy_db, duckdb; print(accuracy_db.__file__)",
-                 cwd=outside, env=clean_env())
+    result = run(
+        venv / "bin/python",
+        "-c",
+        "import accuracy_db, duckdb; print(accuracy_db.__file__)",
+        cwd=outside,
+        env=clean_env(),
+    )
     location = Path(result.stdout.strip()).resolve()
     assert location.is_relative_to(venv.resolve()), location
     assert not location.is_relative_to(REPO)
@@ -116,9 +141,16 @@ def test_help(venv, outside):
 
 def test_evaluate_gives_the_expected_figures(venv, outside):
     result = run(
-        venv / "bin/accuracy-db", "evaluate", "--gsml", DATA / "gsml.csv",
-        "--submitted", DATA / "example_submissions/submission.csv", "--format", "json",
-        cwd=outside, env=clean_env(),
+        venv / "bin/accuracy-db",
+        "evaluate",
+        "--gsml",
+        DATA / "gsml.csv",
+        "--submitted",
+        DATA / "example_submissions/submission.csv",
+        "--format",
+        "json",
+        cwd=outside,
+        env=clean_env(),
     )
     rows = json.loads(result.stdout)
     expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
@@ -128,8 +160,15 @@ def test_evaluate_gives_the_expected_figures(venv, outside):
 def test_build_creates_the_database(venv, outside):
     (outside / "tmp").mkdir()
     run(
-        venv / "bin/accuracy-db", "build", "--data", DATA, "--db", "tmp/x.duckdb",
-        "--submissions", DATA / "example_submissions",
-        cwd=outside, env=clean_env(),
+        venv / "bin/accuracy-db",
+        "build",
+        "--data",
+        DATA,
+        "--db",
+        "tmp/x.duckdb",
+        "--submissions",
+        DATA / "example_submissions",
+        cwd=outside,
+        env=clean_env(),
     )
     assert (outside / "tmp/x.duckdb").is_file()

@@ -2,13 +2,16 @@
 -- Grain: one row per (submission, scope), scopes ALL, NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER.
 -- Columns: submission_id, submission, split, scope, position (of the scope), recall, precision, f1,
 -- token_recall, token_precision, token_f1, matched, gold_total, submitted_total, token_matched,
--- gold_tokens, submitted_tokens. A ratio is NULL when its denominator is 0; an F1 is NULL when
+-- gold_tokens, submitted_tokens, submission_sha256, gold_sha256 (the files the figures come from).
+-- A ratio is NULL when its denominator is 0; an F1 is NULL when
 -- either of its ratios is, and 0 when both are 0.
 WITH counts AS (
     SELECT
         evaluations.submission_id,
         evaluations.submission,
         evaluations.split,
+        evaluations.submission_sha256,
+        evaluations.gold_sha256,
         scopes.scope,
         scopes.position,
         coalesce(mistake_counts.matched, 0) AS matched,
@@ -51,5 +54,7 @@ SELECT
     submitted_total,
     token_matched,
     gold_tokens,
-    submitted_tokens
+    submitted_tokens,
+    submission_sha256,
+    gold_sha256
 FROM ratios

@@ -1,0 +1,35 @@
+"""What the commands share: their common options and the console for messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+stderr = Console(stderr=True, highlight=False)
+SCOPES = ["ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
+FORMATS = ["table", "json", "csv", "markdown"]
+SHOWN_PROBLEMS = 3  # of a refused submission, in the build summary; `rejections` lists them all
+
+db_option = click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default="accuracy.duckdb",
+    show_default=True,
+    help="The database file.",
+)
+data_option = click.option(
+    "--data",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The shared-task data folder (default: $ACCURACY_DB_DATA, ../shared/data/accuracy-shared-task, "
+    "or the folder `fetch-data` fills).",
+)
+format_option = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="table for people; json, csv or markdown for programs and papers.",
+)

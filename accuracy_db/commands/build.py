@@ -1,0 +1,42 @@
+"""accuracy-db build: create or rebuild the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import SHOWN_PROBLEMS, data_option, db_option, stderr
+
+
+@click.command()
+@data_option
+@db_option
+@click.option(
+    "--submissions",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A folder of submission CSV files, one submission per file, named by its stem.",
+)
+def build(data: Path | None, db: Path, submissions: Path | None) -> None:
+    """Create or rebuild the database from the shared-task data and a folder of submissions."""
+    from ..build import build as build_database
+    from ..data_folder import resolve_data_dir
+
+    data_dir = resolve_data_dir(data)
+    with stderr.status("Building", spinner="dots") as status:
+        report = build_database(data_dir, db, submissions, step=lambda name: status.update(f"Loading {name}"))
+    for warning in report.warnings:
+        stderr.print(f"[yellow]warning:[/] {warning}")
+    for name, problems in report.refused.items():
+        stderr.print(f"[red]refused[/] submission {name}: {len(problems)} problem(s), nothing of it loaded")
+        for problem in problems[:SHOWN_PROBLEMS]:
+            click.echo(f"  {problem}", err=True)
+        if len(problems) > SHOWN_PROBLEMS:
+            click.echo(f"  … and {len(problems) - SHOWN_PROBLEMS} more: accuracy-db rejections --db {db}", err=True)
+    splits = "; ".join(
+        f"{split}: {report.texts[split]} texts, {report.gold.get(split, 0)} gold mistakes" for split in report.texts
+    )
+    click.echo(
+        f"Built {db} from {data_dir} in {report.seconds:.1f} s ({splits}); "
+        f"{len(report.submissions)} submission(s) loaded, {len(report.refused)} refused."
+    )
