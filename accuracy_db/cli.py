@@ -3,11 +3,13 @@ in accuracy_db/commands/)."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import sys
 
 import click
 
-from .commands import build, evaluate, fetch_data, leaderboard, rejections, schema
+from . import commands
 from .errors import AccuracyDbError, InputError
 
 

@@ -14,19 +14,12 @@ from .errors import AccuracyDbError
 DEFAULT_DB = Path("accuracy.duckdb")
 
 
+VIEW_LAYERS = ("staging", "intermediate", "marts")  # the folders of queries/ whose files are views
+
+
 def sql_files(package: str) -> list[resources.abc.Traversable]:
-    """Every .sql file shipped in a package folder, subfolders included, in name order."""
-    found = []
-
-    def walk(folder):
-        for entry in folder.iterdir():
-            if entry.is_dir():
-                walk(entry)
-            elif entry.name.endswith(".sql"):
-                found.append(entry)
-
-    walk(resources.files(package))
-    return sorted(found, key=lambda f: f.name)
+    """The .sql files shipped in a package folder, in name order."""
+    return sorted((f for f in resources.files(package).iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
 
 
 def create_tables(con: duckdb.DuckDBPyConnection) -> None:
@@ -36,7 +29,8 @@ def create_tables(con: duckdb.DuckDBPyConnection) -> None:
 
 def view_definitions() -> dict[str, str]:
     """The views of queries/: name (the file stem) -> SELECT statement."""
-    return {f.name.removesuffix(".sql"): f.read_text(encoding="utf-8") for f in sql_files("accuracy_db.queries")}
+    files = [f for layer in VIEW_LAYERS for f in sql_files(f"accuracy_db.queries.{layer}")]
+    return {f.name.removesuffix(".sql"): f.read_text(encoding="utf-8") for f in files}
 
 
 def view_description(sql: str) -> str:
