@@ -19,15 +19,9 @@ def cli() -> None:
     """An SQL-backed evaluation database for the Accuracy Evaluation Shared Task (INLG 2021)."""
 
 
-for command in (
-    build.build,
-    evaluate.evaluate,
-    leaderboard.leaderboard,
-    rejections.rejections,
-    schema.schema,
-    fetch_data.fetch_data,
-):
-    cli.add_command(command)
+# Each module of accuracy_db/commands/ holds one command, named like the module.
+for module in pkgutil.iter_modules(commands.__path__):
+    cli.add_command(getattr(importlib.import_module(f"{commands.__name__}.{module.name}"), module.name))
 
 
 def main(args: list[str] | None = None) -> None:
