@@ -1,30 +1,57 @@
-"""Build the database from a data folder and a folder of submissions."""
+"""Build the database from a data folder and a folder of submissions, and publish it."""
 
 from __future__ import annotations
 
 import hashlib
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import database
+import duckdb
+
+from . import database, inbox
 from .data_folder import SplitFiles, splits
-from .errors import AccuracyDbError, InputError, Problem
+from .errors import AccuracyDbError, Problem
 from .etl import games, mistake_lists, texts
+from .publish import publishing, writer_lock
+from .sources import Source, data_sources, record
 
 
 @dataclass
 class BuildReport:
-    """What a build loaded, refused and warned about."""
+    """What a build or a refresh loaded, kept, removed, refused and warned about."""
 
     db_path: Path
+    command: str = "build"
     texts: dict[str, int] = field(default_factory=dict)  # split -> texts loaded
     gold: dict[str, int] = field(default_factory=dict)  # split -> gold mistakes
-    submissions: list[str] = field(default_factory=list)
-    refused: dict[str, list[Problem]] = field(default_factory=dict)  # submission -> its problems
+    added: list[str] = field(default_factory=list)  # submissions loaded for the first time
+    changed: list[str] = field(default_factory=list)  # submissions loaded again
+    unchanged: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)  # submissions whose file is gone
+    refused: dict[str, list[Problem]] = field(default_factory=dict)  # submission -> its problems, this run
     warnings: list[str] = field(default_factory=list)
+    published: bool = False
     seconds: float = 0.0
+
+    @property
+    def submissions(self) -> list[str]:
+        """The submissions loaded in this run."""
+        return [name for name in self.added + self.changed if name not in self.refused]
+
+    def summary(self) -> str:
+        counts = (
+            f"{len(self.added)} added, {len(self.changed)} changed, {len(self.unchanged)} unchanged, "
+            f"{len(self.retired)} retired, {len(self.refused)} refused"
+        )
+        outcome = "published" if self.published else "nothing to publish"
+        return f"{self.command} {self.db_path}: {counts}; {outcome} in {self.seconds:.2f} s"
+
+
+def schema_source() -> Source:
+    """The DDL as a source: a database made with other DDL is rebuilt, not refreshed."""
+    digest = hashlib.sha256(database.table_definitions().encode()).hexdigest()
+    return Source("schema", "tables", "accuracy_db/schema", 0, 0, digest)
 
 
 def load_split(con, split_files: SplitFiles) -> list[str]:
@@ -38,57 +65,66 @@ def load_split(con, split_files: SplitFiles) -> list[str]:
     return warnings
 
 
-def load_submissions(con, submissions_dir: Path, report: BuildReport, step=lambda name: None) -> None:
-    """Load every *.csv of a folder as a submission named by its file stem; record the refused ones."""
-    for path in sorted(submissions_dir.glob("*.csv")):
-        step(path.stem)
-        try:
-            mistake_lists.load_mistake_list(con, path, "submission", path.stem)
-        except InputError as error:
-            report.refused[path.stem] = error.problems
-            sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
-            con.executemany(
-                "INSERT INTO rejections VALUES (?, ?, ?, ?, ?)",
-                [(path.stem, sha256, p.file, p.line, p.message) for p in error.problems],
-            )
-        else:
-            report.submissions.append(path.stem)
+def load_submissions(con, submissions: list[inbox.Submission], report: BuildReport, step=lambda name: None) -> None:
+    for submission in submissions:
+        step(submission.name)
+        problems = inbox.load_submission(con, submission)
+        if problems:
+            report.refused[submission.name] = problems
 
 
-def build(data_dir: Path, db_path: Path, submissions_dir: Path | None = None, step=lambda name: None) -> BuildReport:
-    """Create the database at db_path anew. It is built beside it and renamed into place at the end,
-    so a failed build leaves the previous database as it was."""
+def finish(con: duckdb.DuckDBPyConnection, report: BuildReport, started: float) -> None:
+    """Count what is loaded, record the publication and write everything to the file."""
+    report.texts = dict(con.execute("SELECT split, count(*) FROM texts GROUP BY split ORDER BY split").fetchall())
+    report.gold = dict(
+        con.execute("SELECT split, count(*) FROM gold_mistakes GROUP BY split ORDER BY split").fetchall()
+    )
+    report.seconds = time.perf_counter() - started
+    con.execute(
+        "INSERT INTO publications VALUES (current_localtimestamp(), ?, ?, ?, ?, ?, ?, ?)",
+        [
+            report.command,
+            len(report.added),
+            len(report.changed),
+            len(report.unchanged),
+            len(report.retired),
+            len(report.refused),
+            report.seconds,
+        ],
+    )
+    con.execute("CHECKPOINT")
+    report.published = True
+
+
+def build_into(work: Path, data_dir: Path, submissions_dir: Path | None, report: BuildReport, step) -> None:
+    """Create a whole database in a work file."""
     started = time.perf_counter()
-    if submissions_dir is not None and not submissions_dir.is_dir():
-        raise AccuracyDbError(f"{submissions_dir}: no such folder of submissions")
     split_files = splits(data_dir)
     if not split_files:
         raise AccuracyDbError(f"{data_dir}: no texts/ folder: not a shared-task data folder")
-    report = BuildReport(db_path)
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    building = db_path.with_name(f".{db_path.name}.building")
-    building.unlink(missing_ok=True)
-    con = database.open_new(building)
+    con = database.open_new(work)
     try:
         for files in split_files:
             step(f"{files.split} split")
             report.warnings += load_split(con, files)
-        if submissions_dir is not None:
-            load_submissions(con, submissions_dir, report, step)
-        for split, count in con.execute("SELECT split, count(*) FROM texts GROUP BY split").fetchall():
-            report.texts[split] = count
-        for split, count in con.execute("SELECT split, count(*) FROM gold_mistakes GROUP BY split").fetchall():
-            report.gold[split] = count
-        report.seconds = time.perf_counter() - started
-        con.execute(
-            "INSERT INTO publications VALUES (current_localtimestamp(), 'build', ?, 0, 0, 0, ?, ?)",
-            [len(report.submissions), len(report.refused), report.seconds],
-        )
-        con.execute("CHECKPOINT")
+        record(con, [schema_source(), *data_sources(data_dir).values()])
+        submissions = inbox.scan(submissions_dir) if submissions_dir is not None else {}
+        report.added = list(submissions)
+        load_submissions(con, list(submissions.values()), report, step)
+        finish(con, report, started)
+    finally:
         con.close()
-        os.replace(building, db_path)
-    except BaseException:
-        con.close()
-        building.unlink(missing_ok=True)
-        raise
+
+
+def check_folder(submissions_dir: Path | None) -> None:
+    if submissions_dir is not None and not submissions_dir.is_dir():
+        raise AccuracyDbError(f"{submissions_dir}: no such folder of submissions")
+
+
+def build(data_dir: Path, db_path: Path, submissions_dir: Path | None = None, step=lambda name: None) -> BuildReport:
+    """Create the database at db_path anew, and publish it: a failed build leaves the previous one as it was."""
+    check_folder(submissions_dir)
+    report = BuildReport(db_path)
+    with writer_lock(db_path), publishing(db_path, start_from_published=False) as work:
+        build_into(work, data_dir, submissions_dir, report, step)
     return report

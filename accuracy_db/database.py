@@ -22,9 +22,13 @@ def sql_files(package: str) -> list[resources.abc.Traversable]:
     return sorted((f for f in resources.files(package).iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
 
 
+def table_definitions() -> str:
+    """The DDL of every table, in order."""
+    return "\n".join(ddl.read_text(encoding="utf-8") for ddl in sql_files("accuracy_db.schema"))
+
+
 def create_tables(con: duckdb.DuckDBPyConnection) -> None:
-    for ddl in sql_files("accuracy_db.schema"):
-        con.execute(ddl.read_text(encoding="utf-8"))
+    con.execute(table_definitions())
 
 
 def view_definitions() -> dict[str, str]:
@@ -70,6 +74,11 @@ def open_new(path: Path | str | None) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(":memory:" if path is None else str(path))
     create_database(con)
     return con
+
+
+def connect_writable(path: Path | str) -> duckdb.DuckDBPyConnection:
+    """A read-write connection to a database file (only writers holding the writer lock use this)."""
+    return duckdb.connect(str(path))
 
 
 def open_existing(path: Path | str, read_only: bool = True) -> duckdb.DuckDBPyConnection:
