@@ -66,8 +66,8 @@ def load_split(con, split_files: SplitFiles) -> list[str]:
 
 
 def load_submissions(con, submissions: list[inbox.Submission], report: BuildReport, step=lambda name: None) -> None:
-    for submission in submissions:
-        step(submission.name)
+    for number, submission in enumerate(submissions, start=1):
+        step(f"{submission.name} ({number}/{len(submissions)})")
         problems = inbox.load_submission(con, submission)
         if problems:
             report.refused[submission.name] = problems

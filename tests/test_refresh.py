@@ -17,6 +17,7 @@ from shared_data import DATA, EXAMPLES
 from accuracy_db import database
 from accuracy_db.build import build
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.evaluate import evaluate
 from accuracy_db.publish import writer_lock
 from accuracy_db.refresh import refresh
 
@@ -80,6 +81,24 @@ def test_a_series_of_refreshes_gives_the_database_a_fresh_build_gives(tmp_path, 
     report = refresh(db, DATA, inbox)
     assert (report.changed, report.retired, report.refused) == (["alpha", "gamma"], ["delta"], {})
     assert snapshot(db) == fresh_build(tmp_path / "3", inbox)
+
+
+def test_the_leaderboard_after_a_refresh_gives_what_evaluate_gives_for_each_file(tmp_path, inbox):
+    db = tmp_path / "accuracy.duckdb"
+    for name in ("submission_sent_based", "gsml_doc_based", "submission_malformed"):
+        shutil.copy(EXAMPLES / f"{name}.csv", inbox / f"{name}.csv")
+    first_rows(DATA / "test_set/gsml.csv", inbox / "test_half.csv", 300)
+    refresh(db, DATA, inbox)
+    result = subprocess.run(
+        [sys.executable, "-m", "accuracy_db", "leaderboard", "--db", str(db), "--format", "json"],
+        capture_output=True, text=True, check=True,
+    )
+    board = {row["submission"]: row for row in json.loads(result.stdout)}
+    assert sorted(board) == ["gsml_doc_based", "submission_sent_based", "test_half"]  # not the refused one
+    for name, row in board.items():
+        gold = DATA / ("test_set/gsml.csv" if row["split"] == "test" else "gsml.csv")
+        (figures,) = [s for s in evaluate(gold, inbox / f"{name}.csv") if s["categories"] == "ALL"]
+        assert {key: row[key] for key in figures} == figures
 
 
 def test_a_bad_submission_is_recorded_with_its_reasons_and_the_good_ones_are_scored(tmp_path, inbox):
