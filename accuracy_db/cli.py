@@ -33,7 +33,7 @@ def main(args: list[str] | None = None) -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
-    except click.Abort:
+    except (click.Abort, KeyboardInterrupt):
         click.echo("Aborted.", err=True)
         sys.exit(130)
     except InputError as error:

@@ -91,7 +91,9 @@ def test_the_leaderboard_after_a_refresh_gives_what_evaluate_gives_for_each_file
     refresh(db, DATA, inbox)
     result = subprocess.run(
         [sys.executable, "-m", "accuracy_db", "leaderboard", "--db", str(db), "--format", "json"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     board = {row["submission"]: row for row in json.loads(result.stdout)}
     assert sorted(board) == ["gsml_doc_based", "submission_sent_based", "test_half"]  # not the refused one
@@ -252,3 +254,53 @@ def test_two_refreshes_at_once_do_not_corrupt_anything(tmp_path, inbox):
         if code == 1:
             assert "is being written by pid" in stderr and "Traceback" not in stderr
     assert snapshot(db) == fresh_build(tmp_path, inbox)
+
+
+def test_watch_refreshes_when_the_folder_changes_and_logs_a_line_a_run(tmp_path, inbox):
+    db = tmp_path / "accuracy.duckdb"
+    watcher = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "accuracy_db",
+            "refresh",
+            "--data",
+            str(DATA),
+            "--db",
+            str(db),
+            "--submissions",
+            str(inbox),
+            "--watch",
+            "--interval",
+            "0.2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+
+        def published() -> list[str]:
+            deadline = time.time() + 30
+            while time.time() < deadline:
+                if db.exists():
+                    con = database.open_existing(db)
+                    names = [
+                        r[0]
+                        for r in con.execute("SELECT name FROM annotation_sets WHERE kind = 'submission'").fetchall()
+                    ]
+                    con.close()
+                    if names == sorted(p.stem for p in inbox.glob("*.csv")):
+                        return names
+                time.sleep(0.2)
+            pytest.fail("the watcher did not publish the folder's submissions within 30 s")
+
+        assert published() == []
+        shutil.copy(EXAMPLES / "submission.csv", inbox / "alpha.csv")
+        assert published() == ["alpha"]
+    finally:
+        watcher.send_signal(signal.SIGINT)
+        stdout, stderr = watcher.communicate(timeout=30)
+    lines = stdout.splitlines()
+    assert len(lines) == 2 and "0 added" in lines[0] and "1 added" in lines[1], stdout
+    assert "Traceback" not in stderr
