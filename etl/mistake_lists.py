@@ -1,9 +1,13 @@
-"""Load a mistake list (the gold list or a submission): whole or not at all, with every problem reported."""
+"""Load a mistake list (the gold list or a submission): whole or not at all, with every problem reported.
+
+The CSV becomes rows of strings, each with the line it starts on (read by DuckDB when that is exact, else
+by Python's csv module); every check of the rows is SQL (resolve_mistakes.sql, mistake_problems.sql), so
+that a list of a million rows is checked about as fast as DuckDB reads it.
+"""
 
 from __future__ import annotations
 
 import csv
-import difflib
 import hashlib
 import io
 from dataclasses import dataclass
@@ -17,27 +21,13 @@ from accuracy_db.errors import InputError, Problem
 
 from .frames import create_temp_table
 
-CATEGORIES = ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")
+COLUMNS = (
+    "TEXT_ID", "SENTENCE_ID", "ANNOTATION_ID", "TOKENS", "SENT_TOKEN_START", "SENT_TOKEN_END",
+    "DOC_TOKEN_START", "DOC_TOKEN_END", "TYPE", "CORRECTION", "COMMENT",
+)  # fmt: skip
 DOC_IDS = ("DOC_TOKEN_START", "DOC_TOKEN_END")
 SENT_IDS = ("SENTENCE_ID", "SENT_TOKEN_START", "SENT_TOKEN_END")
 REQUIRED = ("TEXT_ID", "TOKENS", "TYPE")
-OPTIONAL = ("ANNOTATION_ID", "CORRECTION", "COMMENT")
-ID_SCHEMES = {(True, False): "document ids", (False, True): "sentence ids", (True, True): "both id schemes"}
-
-PENDING_SCHEMA = {
-    "line_number": pl.Int32,
-    "text_id": pl.String,
-    "annotation_id": pl.String,
-    "tokens": pl.String,
-    "sentence_id": pl.Int32,
-    "sent_token_start": pl.Int32,
-    "sent_token_end": pl.Int32,
-    "doc_token_start": pl.Int32,
-    "doc_token_end": pl.Int32,
-    "category": pl.String,
-    "correction": pl.String,
-    "comment": pl.String,
-}
 
 
 def sql(name: str) -> str:
@@ -45,139 +35,95 @@ def sql(name: str) -> str:
 
 
 @dataclass
-class ParsedList:
-    """The rows of a mistake list that could be read, and the problems of those that could not."""
+class ReadList:
+    """A mistake list file as bytes, its decoded text and header, and what is wrong with it as a whole."""
 
-    rows: list[dict]
+    path: Path
+    data: bytes
+    text: str
+    header: list[str]
     problems: list[Problem]
     sha256: str
-    row_count: int
 
 
-def suggest_category(value: str) -> str:
-    close = difflib.get_close_matches(value.strip().upper().replace(" ", "_"), CATEGORIES, n=1, cutoff=0.5)
-    return f"; did you mean {close[0]}?" if close else f"; the categories are {', '.join(CATEGORIES)}"
+def exact_rows(text: str, header: list[str]) -> pl.DataFrame:
+    """The rows as Python's csv module reads them (any CSV), each with the line it starts on and its
+    number of cells, as strings in the columns COLUMNS. Empty cells past the header's last column are
+    dropped, as spreadsheets add them (and as DuckDB's reader does)."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    next(reader)
+    records, lines = [], []
+    line = reader.line_num + 1
+    for record in reader:
+        if len(record) > len(header) and not any(record[len(header) :]):
+            record = record[: len(header)]
+        records.append(record)
+        lines.append(line)
+        line = reader.line_num + 1
+    cells = {name: [r[i] if i < len(r) else None for r in records] for i, name in enumerate(header)}
+    return pl.DataFrame(
+        {"line_number": lines, "cell_count": [len(r) for r in records]}
+        | {column: pl.Series(cells.get(column, [None] * len(records)), dtype=pl.String) for column in COLUMNS},
+        schema={"line_number": pl.Int64, "cell_count": pl.Int64} | {column: pl.String for column in COLUMNS},
+    )
 
 
-def parse_whole_number(column: str, value: str, problems: list[str]) -> int | None:
-    value = value.strip()
-    if not value:
-        return None
-    if not value.isdecimal():
-        problems.append(f"{column} is {value!r}, not a whole number")
-        return None
-    if int(value) < 1:
-        problems.append(f"{column} is {value}, but token and sentence ids count from 1")
-        return None
-    return int(value)
+def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
+    """Read the rows with DuckDB's CSV reader into pending_rows, when it can give the exact lines: when
+    every row has as many cells as the header (strict mode fails otherwise) and every line is one row (no
+    blank lines, no quoted line breaks: the rows then number the lines). False when it cannot."""
+    columns = {f"cell{i}": "VARCHAR" for i in range(len(read.header))}
+    try:
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM read_csv($path, columns = $columns,"
+            " header = true, auto_detect = false, delim = ',', quote = '\"', escape = '\"', strict_mode = true)",
+            {"path": str(read.path), "columns": columns},
+        )
+    except duckdb.Error:
+        return False
+    lines = read.data.count(b"\n") + (0 if read.data.endswith(b"\n") else 1)
+    if con.execute("SELECT count(*) FROM csv_rows").fetchall()[0][0] != lines - 1:
+        con.execute("DROP TABLE csv_rows")
+        return False
+    cells = {name: f"cell{i}" for i, name in reversed(list(enumerate(read.header)))}  # the first of a repeated name
+    selected = ", ".join(f"{cells[column] if column in cells else 'NULL::VARCHAR'} AS {column}" for column in COLUMNS)
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE pending_rows AS"
+        f" SELECT rowid + 2 AS line_number, {len(read.header)} AS cell_count, {selected} FROM csv_rows"
+    )
+    con.execute("DROP TABLE csv_rows")
+    return True
 
 
-def parse_row(cells: dict[str, str]) -> tuple[dict, list[str]]:
-    """One data row as typed values, and what is wrong with it on its own."""
-    problems: list[str] = []
-    ids = {column: parse_whole_number(column, cells.get(column, ""), problems) for column in DOC_IDS + SENT_IDS}
-    for scheme in (DOC_IDS, SENT_IDS):
-        given = [column for column in scheme if cells.get(column, "").strip()]
-        if given and len(given) < len(scheme):
-            missing = [column for column in scheme if column not in given]
-            problems.append(f"{', '.join(given)} given without {', '.join(missing)}")
-    for start, end in (("DOC_TOKEN_START", "DOC_TOKEN_END"), ("SENT_TOKEN_START", "SENT_TOKEN_END")):
-        if ids[start] is not None and ids[end] is not None and ids[start] > ids[end]:
-            problems.append(f"{start} {ids[start]} is after {end} {ids[end]}")
-    text_id = cells["TEXT_ID"].strip().removesuffix(".txt")
-    if not text_id:
-        problems.append("TEXT_ID is empty")
-    category = cells["TYPE"].strip()
-    if category not in CATEGORIES:
-        problems.append(f"TYPE {category!r} is not a category{suggest_category(category)}")
-    row = {
-        "text_id": text_id,
-        "annotation_id": cells.get("ANNOTATION_ID") or None,
-        "tokens": cells["TOKENS"],
-        "sentence_id": ids["SENTENCE_ID"],
-        "sent_token_start": ids["SENT_TOKEN_START"],
-        "sent_token_end": ids["SENT_TOKEN_END"],
-        "doc_token_start": ids["DOC_TOKEN_START"],
-        "doc_token_end": ids["DOC_TOKEN_END"],
-        "category": category,
-        "correction": cells.get("CORRECTION") or None,
-        "comment": cells.get("COMMENT") or None,
-    }
-    return row, problems
+def stage_rows(con: duckdb.DuckDBPyConnection, read: ReadList) -> None:
+    """The rows of the file in the temporary table pending_rows (line_number, cell_count, COLUMNS)."""
+    if not stage_rows_fast(con, read):
+        create_temp_table(con, "pending_rows", exact_rows(read.text, read.header))
 
 
-def id_scheme(cells: dict[str, str]) -> str | None:
-    """Which token ids a row gives: document ids, sentence ids, both, or None."""
-    has_doc = all(cells.get(column, "").strip() for column in DOC_IDS)
-    has_sent = all(cells.get(column, "").strip() for column in SENT_IDS)
-    return ID_SCHEMES.get((has_doc, has_sent))
-
-
-def parse_mistake_file(path: Path) -> ParsedList:
-    """Read a mistake list CSV; every problem that can be seen without the texts is collected, none raised."""
+def read_mistake_file(path: Path) -> ReadList:
+    """Read a mistake list file; what is wrong with the file as a whole is collected, not raised."""
     name = str(path)
     try:
         data = path.read_bytes()
     except OSError as error:
         raise InputError([Problem(name, None, f"cannot read the file ({error.strerror})")]) from None
-    sha256 = hashlib.sha256(data).hexdigest()
+    read = ReadList(path, data, "", [], [], hashlib.sha256(data).hexdigest())
     try:
-        text = data.decode("utf-8-sig")
+        read.text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        return ParsedList([], [Problem(name, line, "is not UTF-8 text")], sha256, 0)
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
-    if not header or not any(cell.strip() for cell in header):
-        return ParsedList([], [Problem(name, None, "the file is empty: expected a header and mistake rows")], sha256, 0)
-    columns = [cell.strip().upper() for cell in header]
-    missing = [c for c in REQUIRED if c not in columns]
-    if not set(DOC_IDS) <= set(columns) and not set(SENT_IDS) <= set(columns):
+        read.problems.append(Problem(name, data[: error.start].count(b"\n") + 1, "is not UTF-8 text"))
+        return read
+    read.header = [cell.strip().upper() for cell in next(csv.reader(io.StringIO(read.text, newline="")), [])]
+    if not any(read.header):
+        read.problems.append(Problem(name, None, "the file is empty: expected a header and mistake rows"))
+        return read
+    missing = [column for column in REQUIRED if column not in read.header]
+    if not set(DOC_IDS) <= set(read.header) and not set(SENT_IDS) <= set(read.header):
         missing.append(f"{' and '.join(DOC_IDS)} (or {', '.join(SENT_IDS)})")
     if missing:
-        return ParsedList([], [Problem(name, 1, f"missing required column {', '.join(missing)}")], sha256, 0)
-
-    rows, problems = [], []
-    first_scheme = None  # (line, scheme) of the first row: every row must use the same
-    row_count = 0
-    line = reader.line_num + 1  # where the next record starts
-    for record in reader:
-        start_line, line = line, reader.line_num + 1
-        if not any(cell.strip() for cell in record):
-            continue
-        row_count += 1
-        if len(record) != len(columns):
-            problems.append(Problem(name, start_line, f"has {len(record)} cells, but the header has {len(columns)}"))
-            continue
-        cells = dict(zip(columns, record))
-        row, row_problems = parse_row(cells)
-        scheme = id_scheme(cells)
-        if scheme is None and not row_problems:
-            row_problems.append(
-                "no token ids: give DOC_TOKEN_START and DOC_TOKEN_END, "
-                "or SENTENCE_ID, SENT_TOKEN_START and SENT_TOKEN_END"
-            )
-        elif scheme is not None and first_scheme is None:
-            first_scheme = (start_line, scheme)
-        elif scheme is not None and scheme != first_scheme[1]:
-            row_problems.append(
-                f"uses {scheme}, but line {first_scheme[0]} uses {first_scheme[1]}: "
-                "a file gives the same token ids on every row"
-            )
-        problems += [Problem(name, start_line, message) for message in row_problems]
-        if not row_problems:
-            rows.append({"line_number": start_line, **row})
-    if row_count == 0:
-        problems.append(Problem(name, None, "the file is empty: it has a header but no mistake rows"))
-    return ParsedList(rows, problems, sha256, row_count)
-
-
-def list_split(con: duckdb.DuckDBPyConnection) -> str | None:
-    """The split of the first text of the pending list that is a known text."""
-    found = con.execute(
-        "SELECT texts.split FROM pending_mistakes JOIN texts USING (text_id) ORDER BY line_number LIMIT 1"
-    ).fetchall()
-    return found[0][0] if found else None
+        read.problems.append(Problem(name, 1, f"missing required column {', '.join(missing)}"))
+    return read
 
 
 def load_mistake_list(
@@ -186,25 +132,30 @@ def load_mistake_list(
     """Load a mistake list and return its set_id; raise InputError with every problem, leaving nothing behind.
 
     A submission's split is that of the texts it names (split=None); a gold list's is given."""
-    parsed = parse_mistake_file(path)
-    pending = pl.DataFrame(parsed.rows, schema=PENDING_SCHEMA)
-    create_temp_table(con, "pending_mistakes", pending)
+    read = read_mistake_file(path)
+    if read.problems:
+        raise InputError(read.problems)
     try:
-        split = split or list_split(con)
+        stage_rows(con, read)
         con.execute(
-            f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}", {"split": split}
+            f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}",
+            {"split": split, "header_cells": len(read.header)},
         )
-        problems = parsed.problems + [
+        problems = [
             Problem(str(path), line, message) for line, message in con.execute(sql("mistake_problems.sql")).fetchall()
         ]
+        row_count = con.execute("SELECT count(*) FROM resolved_mistakes").fetchall()[0][0]
+        if row_count == 0 and not problems:
+            problems.append(Problem(str(path), None, "the file is empty: it has a header but no mistake rows"))
         if problems:
             raise InputError(problems)
+        split = split or con.execute("SELECT any_value(list_split) FROM resolved_mistakes").fetchall()[0][0]
         con.execute("BEGIN TRANSACTION")
         try:
             set_id = con.execute(
                 "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count)"
                 " VALUES (?, ?, ?, ?, ?, ?) RETURNING set_id",
-                [kind, name, split, str(path), parsed.sha256, parsed.row_count],
+                [kind, name, split, str(path), read.sha256, row_count],
             ).fetchall()[0][0]
             con.execute(
                 """
@@ -222,5 +173,5 @@ def load_mistake_list(
             raise
         return set_id
     finally:
-        con.execute("DROP TABLE IF EXISTS pending_mistakes")
+        con.execute("DROP TABLE IF EXISTS pending_rows")
         con.execute("DROP TABLE IF EXISTS resolved_mistakes")

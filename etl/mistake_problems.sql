@@ -1,5 +1,10 @@
--- Problems of a resolved pending mistake list: one row per problem (line_number, message).
-SELECT line_number, id_problem AS message
+-- Problems of a resolved pending mistake list (resolved_mistakes): one row per problem (line_number, message).
+SELECT line_number, unnest(row_problems) AS message
+FROM resolved_mistakes
+
+UNION ALL
+
+SELECT line_number, id_problem
 FROM resolved_mistakes
 WHERE id_problem IS NOT NULL
 
@@ -15,16 +20,20 @@ WHERE id_problem IS NULL
 
 UNION ALL
 
-SELECT later.line_number, format('overlaps line {}: both mark tokens {}-{} of {}',
-                                 earlier.line_number,
-                                 greatest(earlier.doc_token_start, later.doc_token_start),
-                                 least(earlier.doc_token_end, later.doc_token_end), later.text_id)
-FROM resolved_mistakes AS earlier
-JOIN resolved_mistakes AS later
-    ON later.text_id = earlier.text_id
-    AND later.line_number > earlier.line_number
-    AND later.doc_token_start <= earlier.doc_token_end
-    AND later.doc_token_end >= earlier.doc_token_start
-WHERE earlier.id_problem IS NULL AND later.id_problem IS NULL
+-- Spans of one list must not overlap. In position order, a span overlaps an earlier one exactly when it
+-- starts before the furthest end so far; it is reported at the later of the two lines, naming the other.
+SELECT greatest(line_number, other_line), format('overlaps line {}: both mark tokens {}-{} of {}',
+    least(line_number, other_line), doc_token_start, least(doc_token_end, furthest_end), text_id)
+FROM (
+    SELECT
+        *,
+        max(doc_token_end) OVER earlier AS furthest_end,
+        arg_max(line_number, doc_token_end * 1e9 + line_number) OVER earlier AS other_line
+    FROM resolved_mistakes
+    WHERE len(row_problems) = 0 AND id_problem IS NULL
+    WINDOW earlier AS (PARTITION BY text_id ORDER BY doc_token_start, line_number
+                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+)
+WHERE doc_token_start <= furthest_end
 
-ORDER BY line_number
+ORDER BY 1

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import csv
 import subprocess
 import sys
 
+import duckdb
 import pytest
-from accuracy_db.etl.mistake_lists import load_mistake_list
+from accuracy_db.etl.mistake_lists import COLUMNS, exact_rows, load_mistake_list, read_mistake_file, stage_rows_fast
 from accuracy_db.etl.texts import load_texts
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accuracy_db import database
 from accuracy_db.errors import InputError
@@ -126,7 +130,6 @@ def test_overlapping_spans_and_the_same_row_twice(con, tmp_path):
         "S001.txt,1,2,107,6,6,6,6,NUMBER,,",
     ) == [
         "line 3: overlaps line 2: both mark tokens 6-6 of S001",
-        "line 4: overlaps line 2: both mark tokens 6-6 of S001",
         "line 4: overlaps line 3: both mark tokens 6-6 of S001",
     ]
 
@@ -228,3 +231,49 @@ def test_the_command_names_file_and_line_and_exits_non_zero_without_traceback(tm
     assert "Traceback" not in result.stderr
     assert f"{submitted}: line 3: uses document ids, but line 2 uses both id schemes" in result.stderr
     assert result.stdout == ""
+
+
+def test_rows_with_too_few_or_too_many_cells(con, tmp_path):
+    rows = ["S001.txt,1,1,Celtics,2,2,2,2,NAME", 'S001.txt,1,2,"won, they say",3,3,3,3,WORD,,,extra', GOOD_ROW]
+    expected = ["line 2: has 9 cells, but the header has 11", "line 3: has 12 cells, but the header has 11"]
+    assert refusal(con, tmp_path, *rows) == expected
+    # The same with a quoted line break further down: the file is then read record by record.
+    multi_line = 'S001.txt,1,3,won,3,3,3,3,WORD,,"two\nlines"'
+    assert refusal(con, tmp_path, *rows, multi_line) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.text(alphabet='ab ,"\r\n', max_size=4), min_size=1, max_size=13), max_size=6),
+    st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_the_fast_reader_reads_what_the_csv_module_reads(tmp_path_factory, rows, quoting, line_end):
+    path = tmp_path_factory.mktemp("csv") / "list.csv"
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out, quoting=quoting, lineterminator=line_end)
+        writer.writerow(COLUMNS)
+        writer.writerows(rows)
+    read = read_mistake_file(path)
+    con = duckdb.connect()
+    if stage_rows_fast(con, read):  # else it could not be sure of the lines, and the exact reader is used
+        fast = con.execute("SELECT * FROM pending_rows ORDER BY line_number").fetchall()
+        exact = exact_rows(read.text, read.header).rows()
+        assert [tuple(c or "" for c in row) for row in fast] == [tuple(c or "" for c in row) for row in exact]
+
+
+@pytest.mark.parametrize(
+    "body, fast",
+    [
+        (f"{GOOD_ROW}\n", True),
+        (f'{GOOD_ROW}\nS001.txt,1,2,won,3,3,3,3,WORD,"a, b",""\n', True),
+        (f'{GOOD_ROW}\nS001.txt,1,2,won,3,3,3,3,WORD,"two\nlines",\n', False),  # a quoted line break
+        (f"{GOOD_ROW}\n\n{GOOD_ROW}\n", False),  # a blank line
+        (f"{GOOD_ROW}\nS001.txt,1,2\n", False),  # a short row
+    ],
+)
+def test_duckdb_reads_the_rows_when_it_can_number_the_lines(tmp_path, body, fast):
+    path = tmp_path / "list.csv"
+    for line_end in ("\n", "\r\n"):
+        path.write_bytes(f"{HEADER}\n{body}".replace("\n", line_end).encode())
+        assert stage_rows_fast(duckdb.connect(), read_mistake_file(path)) is fast
