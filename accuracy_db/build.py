@@ -12,7 +12,7 @@ import duckdb
 from . import database, inbox
 from .data_folder import SplitFiles, splits
 from .errors import AccuracyDbError, Problem
-from .etl import games, mistake_lists, texts
+from .etl import games, mistake_lists, nlg_systems, texts
 from .publish import publishing, writer_lock
 from .sources import Source, data_sources, record
 
@@ -26,7 +26,7 @@ class BuildReport:
     texts: dict[str, int] = field(default_factory=dict)  # split -> texts loaded
     gold: dict[str, int] = field(default_factory=dict)  # split -> gold mistakes
     added: list[str] = field(default_factory=list)  # submissions loaded for the first time
-    changed: list[str] = field(default_factory=list)  # submissions loaded again
+    changed: list[str] = field(default_factory=list)  # submissions loaded again, their files having changed
     unchanged: list[str] = field(default_factory=list)
     retired: list[str] = field(default_factory=list)  # submissions whose file is gone
     refused: dict[str, list[Problem]] = field(default_factory=dict)  # submission -> its problems, this run
@@ -37,7 +37,7 @@ class BuildReport:
     @property
     def submissions(self) -> list[str]:
         """The submissions loaded in this run."""
-        return [name for name in self.added + self.changed if name not in self.refused]
+        return self.added + self.changed
 
     def summary(self) -> str:
         counts = (
@@ -66,11 +66,14 @@ def load_split(con, split_files: SplitFiles) -> list[str]:
 
 
 def load_submissions(con, submissions: list[inbox.Submission], report: BuildReport, step=lambda name: None) -> None:
+    """Load new and changed submissions; the refused ones move from added or changed to refused."""
     for number, submission in enumerate(submissions, start=1):
         step(f"{submission.name} ({number}/{len(submissions)})")
         problems = inbox.load_submission(con, submission)
         if problems:
             report.refused[submission.name] = problems
+    report.added = [name for name in report.added if name not in report.refused]
+    report.changed = [name for name in report.changed if name not in report.refused]
 
 
 def finish(con: duckdb.DuckDBPyConnection, report: BuildReport, started: float) -> None:
@@ -107,6 +110,8 @@ def build_into(work: Path, data_dir: Path, submissions_dir: Path | None, report:
         for files in split_files:
             step(f"{files.split} split")
             report.warnings += load_split(con, files)
+        if (data_dir.parent / "nlg_systems.csv").is_file():
+            nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
         record(con, [schema_source(), *data_sources(data_dir).values()])
         submissions = inbox.scan(submissions_dir) if submissions_dir is not None else {}
         report.added = list(submissions)

@@ -26,22 +26,30 @@ for module in pkgutil.iter_modules(commands.__path__):
 
 def main(args: list[str] | None = None) -> None:
     """Run the command; a failure the user can act on is printed as a message, without a traceback."""
+    # Exit only once the failure is handled and gone: what it still held (a DuckDB connection, say) is then
+    # released before the interpreter shuts down.
+    sys.exit(run(args))
+
+
+def run(args: list[str] | None) -> int:
+    """Run the command and return the exit status."""
     try:
         cli.main(args=args, prog_name="accuracy-db", standalone_mode=False)
     except click.exceptions.Exit as exit:
-        sys.exit(exit.exit_code)
+        return exit.exit_code
     except click.ClickException as error:
         error.show()
-        sys.exit(error.exit_code)
+        return error.exit_code
     except (click.Abort, KeyboardInterrupt):
         click.echo("Aborted.", err=True)
-        sys.exit(130)
+        return 130
     except InputError as error:
         for problem in error.problems:
             click.echo(str(problem), err=True)
         files = ", ".join(sorted({p.file for p in error.problems}))
         click.echo(f"{len(error.problems)} problem(s) in {files}; nothing was loaded.", err=True)
-        sys.exit(1)
+        return 1
     except AccuracyDbError as error:
         click.echo(f"error: {error}", err=True)
-        sys.exit(1)
+        return 1
+    return 0

@@ -1,12 +1,21 @@
-"""Print rows of figures as a table, JSON, CSV or Markdown."""
+"""Print rows of figures as a table, JSON, CSV or Markdown; and query results in those formats, LaTeX or Parquet."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import AccuracyDbError
+
+if TYPE_CHECKING:
+    import polars as pl
 
 FORMATS = ("table", "json", "csv", "markdown")
+QUERY_FORMATS = (*FORMATS, "latex", "parquet")  # the query command's: any columns, and files for papers
 
 # What the table for people shows, and under which heading; the other formats give every key.
 TABLE_COLUMNS = {
@@ -44,21 +53,22 @@ def cell(value) -> str:
 
 
 def to_json(rows: list[dict]) -> str:
-    return json.dumps(rows, indent=1)
+    return json.dumps(rows, indent=1, default=str)  # dates, decimals… as their text
 
 
-def to_csv(rows: list[dict]) -> str:
+def to_csv(rows: list[dict], columns: list[str] | None = None) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else [], lineterminator="\n")
+    fieldnames = columns if columns is not None else list(rows[0]) if rows else []
+    writer = csv.DictWriter(out, fieldnames=fieldnames, lineterminator="\n")
     writer.writeheader()
     writer.writerows({k: "" if v is None else v for k, v in row.items()} for row in rows)
     return out.getvalue()
 
 
-def to_markdown(rows: list[dict]) -> str:
-    if not rows:
+def to_markdown(rows: list[dict], columns: list[str] | None = None) -> str:
+    columns = columns if columns is not None else list(rows[0]) if rows else []
+    if not columns:
         return ""
-    columns = list(rows[0])
     lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
     lines += ["| " + " | ".join(cell(row[c]) for c in columns) + " |" for row in rows]
     return "\n".join(lines) + "\n"
@@ -86,3 +96,94 @@ def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple
     else:
         render = {"json": to_json, "csv": to_csv, "markdown": to_markdown}[fmt]
         print(render(rows), end="" if fmt != "json" else "\n")
+
+
+LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(LATEX_SPECIALS.get(char, char) for char in text)
+
+
+def is_number(value) -> bool:
+    return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+
+
+def numeric_columns(rows: list[dict], columns: list[str]) -> set[str]:
+    """The columns whose values are all numbers (or NULL), with at least one number."""
+    return {
+        column
+        for column in columns
+        if any(row[column] is not None for row in rows)
+        and all(row[column] is None or is_number(row[column]) for row in rows)
+    }
+
+
+def to_latex(rows: list[dict], columns: list[str] | None = None) -> str:
+    """A tabular environment with booktabs rules, as the shared task's results were published: numbers right
+    aligned at 3 decimals, -- for undefined (NULL), LaTeX's special characters escaped."""
+    columns = columns if columns is not None else list(rows[0]) if rows else []
+    numbers = numeric_columns(rows, columns)
+    spec = "".join("r" if column in numbers else "l" for column in columns)
+
+    def latex_cell(value) -> str:
+        return "--" if value is None else latex_escape(cell(value))
+
+    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(map(latex_escape, columns)) + r" \\", "\\midrule"]
+    lines += [" & ".join(latex_cell(row[column]) for column in columns) + r" \\" for row in rows]
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+def print_table(rows: list[dict], columns: list[str], title: str | None = None) -> None:
+    """Any rows as a table for people: headings as they are, 3 decimals, – for NULL, numbers right aligned."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    numbers = numeric_columns(rows, columns)
+    table = Table(title=title, caption="– : NULL" if any(None in row.values() for row in rows) else None)
+    for column in columns:
+        table.add_column(column, justify="right" if column in numbers else "left", overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(cell(row[column])) for column in columns))  # Text: a [bracket] is not markup
+    console = Console()
+    if not console.is_terminal:
+        console.width = 200  # a log or a pipe: never cut a column
+    console.print(table)
+
+
+def write_frame(frame: pl.DataFrame, fmt: str, output: Path | None = None, title: str | None = None) -> None:
+    """Print a query result in a format, or write it to a file. Parquet needs a file; a table is for the
+    terminal only."""
+    if fmt == "parquet":
+        if output is None:
+            raise AccuracyDbError("parquet is a binary format: give --output FILE.parquet")
+        frame.write_parquet(output)
+        return
+    rows, columns = frame.to_dicts(), frame.columns
+    if fmt == "table":
+        if output is not None:
+            raise AccuracyDbError(
+                "a table is for the terminal: give --format csv, json, markdown, latex or parquet with --output"
+            )
+        print_table(rows, columns, title)
+        return
+    render = {"json": to_json, "csv": to_csv, "markdown": to_markdown, "latex": to_latex}[fmt]
+    text = render(rows) if fmt == "json" else render(rows, columns)
+    text = text + "\n" if fmt == "json" else text
+    if output is None:
+        print(text, end="")
+    else:
+        output.write_text(text, encoding="utf-8")

@@ -13,7 +13,7 @@ CREATE TABLE publications (
 COMMENT ON TABLE publications IS 'One row per publication of this database by build or refresh, the latest last';
 COMMENT ON COLUMN publications.published_at IS 'When the database was published';
 COMMENT ON COLUMN publications.command IS 'build (everything loaded anew) or refresh (only what changed)';
-COMMENT ON COLUMN publications.added IS 'Submissions loaded for the first time';
+COMMENT ON COLUMN publications.added IS 'Submissions loaded for the first time (refused ones count under refused)';
 COMMENT ON COLUMN publications.changed IS 'Submissions whose file (or metadata) changed and were loaded again';
 COMMENT ON COLUMN publications.unchanged IS 'Submissions kept as they were';
 COMMENT ON COLUMN publications.retired IS 'Submissions removed because their file was deleted';

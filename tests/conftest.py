@@ -28,3 +28,18 @@ def built(built_db):
     con = database.open_existing(built_db)
     yield con
     con.close()
+
+
+@pytest.fixture(scope="session")
+def two_metrics_db(tmp_path_factory) -> Path:
+    """A database whose train split has two submissions that disagree: the example submission.csv, and
+    half_gold.csv, the gold list's rows on even lines (so each finds mistakes the other misses)."""
+    folder = tmp_path_factory.mktemp("two_metrics")
+    submissions = folder / "submissions"
+    submissions.mkdir()
+    (submissions / "submission.csv").write_bytes((EXAMPLES / "submission.csv").read_bytes())
+    header, *rows = (DATA / "gsml.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    (submissions / "half_gold.csv").write_text(header + "".join(rows[::2]), encoding="utf-8")
+    path = folder / "accuracy.duckdb"
+    build(DATA, path, submissions)
+    return path

@@ -172,3 +172,35 @@ def test_build_creates_the_database(venv, outside):
         env=clean_env(),
     )
     assert (outside / "tmp/x.duckdb").is_file()
+
+
+def test_dashboard_runs_from_the_wheel(venv, outside):
+    """The app file `accuracy-db dashboard` serves, and every page of it, work from the installed wheel."""
+    run(
+        venv / "bin/accuracy-db",
+        "build",
+        "--data",
+        DATA,
+        "--db",
+        "x.duckdb",
+        "--submissions",
+        DATA / "example_submissions",
+        cwd=outside,
+        env=clean_env(),
+    )
+    script = """
+import sys
+from streamlit.testing.v1 import AppTest
+from accuracy_db.commands.dashboard import app_file
+print(app_file())
+at = AppTest.from_file(str(app_file()), default_timeout=60).run()
+for page in ("leaderboard", "errors", "document", "gold", "refresh", "sql"):
+    at.switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, (page, at.exception)
+    print(at.title[0].value)
+"""
+    env = clean_env() | {"ACCURACY_DB_DASHBOARD_DB": str(outside / "x.duckdb")}
+    result = run(venv / "bin/python", "-c", script, cwd=outside, env=env)
+    app, *titles = result.stdout.split("\n")[:7]
+    assert Path(app).resolve().is_relative_to(venv.resolve()), app
+    assert titles == ["Leaderboard", "Errors browser", "Document view", "Gold explorer", "Refresh status", "SQL"]

@@ -1,0 +1,116 @@
+"""accuracy-db query: one read-only SQL query, or a saved analysis, on the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..guard import DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT
+from ..output import QUERY_FORMATS
+from . import db_option, stderr
+
+
+def parse_params(values: tuple[str, ...]) -> dict[str, str]:
+    """--param NAME=VALUE options as a dict (DuckDB casts the text to the type the query needs)."""
+    params = {}
+    for value in values:
+        name, equals, text = value.partition("=")
+        if not equals or not name.strip():
+            raise click.BadParameter(f"{value!r} is not NAME=VALUE", param_hint="--param")
+        params[name.strip().removeprefix("$")] = text
+    return params
+
+
+@click.command()
+@click.argument("sql", required=False)
+@click.option(
+    "-f", "--file", "sql_file", type=click.Path(dir_okay=False, path_type=Path), help="Read the query from a file."
+)
+@click.option("--saved", metavar="NAME", help="Run a saved analysis (--list shows them).")
+@click.option("--list", "list_saved", is_flag=True, help="List the saved analyses and the questions they answer.")
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="The value of the query's parameter $NAME; repeat for each parameter.",
+)
+@db_option
+@click.option(
+    "--dialect",
+    help="The SQL dialect the query is written in: duckdb (the default), postgres, sqlite, mysql, or any other "
+    "sqlglot reads. It is translated to DuckDB first.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(QUERY_FORMATS),
+    default="table",
+    show_default=True,
+    help="table for people; json, csv, markdown, latex (a booktabs tabular) or parquet (needs --output).",
+)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the result to a file.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=DEFAULT_ROW_LIMIT, show_default=True, help="Rows to return at most."
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIMEOUT,
+    show_default=True,
+    help="Seconds after which the query is stopped.",
+)
+def query(
+    sql: str | None,
+    sql_file: Path | None,
+    saved: str | None,
+    list_saved: bool,
+    params: tuple[str, ...],
+    db: Path,
+    dialect: str | None,
+    fmt: str,
+    output: Path | None,
+    limit: int,
+    timeout: float,
+) -> None:
+    """Run one read-only SQL query (or a saved analysis) on the database and print its rows.
+
+    Only a single query that reads runs: anything that would write, change settings, or reach files, other
+    databases or extensions is refused."""
+    import polars as pl
+
+    from .. import output as out
+    from ..analyses import saved_analyses, saved_analysis
+    from ..errors import AccuracyDbError
+    from ..guard import run_query
+
+    if fmt == "parquet" and output is None:
+        raise click.UsageError("--format parquet needs --output FILE")
+    if fmt == "table" and output is not None:
+        raise click.UsageError("--output needs --format csv, json, markdown, latex or parquet")
+    if list_saved:
+        rows = [
+            {"name": a.name, "parameters": " ".join(a.parameters), "question": a.question} for a in saved_analyses()
+        ]
+        out.write_frame(pl.DataFrame(rows), fmt, output, title="Saved analyses (accuracy-db query --saved NAME)")
+        return
+    if sum(source is not None for source in (sql, sql_file, saved)) != 1:
+        raise click.UsageError("give one query: as an argument, with -f FILE, or with --saved NAME")
+    title = None
+    if saved is not None:
+        if dialect not in (None, "duckdb"):
+            raise click.UsageError("saved analyses are DuckDB SQL: --dialect is for your own queries")
+        analysis = saved_analysis(saved)
+        sql, title = analysis.sql, analysis.question
+    elif sql_file is not None:
+        try:
+            sql = sql_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise AccuracyDbError(f"{sql_file}: cannot read the query ({error})") from None
+    result = run_query(db, sql, parse_params(params) or None, dialect, limit, timeout)
+    out.write_frame(result.frame, fmt, output, title)
+    if result.truncated:
+        stderr.print(
+            f"[yellow]note:[/] the result has more than {limit} rows; only the first {limit} are given (--limit)"
+        )

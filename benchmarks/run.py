@@ -1,0 +1,498 @@
+"""The scale ladder: time build, scoring, refresh, the leaderboard and the dashboard's queries at several scales.
+
+    python -m benchmarks.run --scale 1,10,100,1000 --submissions 10 [--out benchmarks/results]
+        [--work /tmp/accuracy-bench] [--oracle-max-scale 10] [--seed 0] [--steps build,scores,…] [--profile]
+        [--memory-cap-gb 12] [--step-timeout 1800]
+
+For each scale K it generates (or reuses, when the arguments match) a data folder of K×60 texts with N
+submissions under the work folder (benchmarks.generate), builds a database from it, and runs every step as a
+child process, one after the other, so that each figure is the wall time of the whole process and its peak
+memory (the maximum resident set size that os.wait4 reports for that child alone):
+
+* build: `accuracy-db build --data D --db X --submissions D/submissions`;
+* scores: every score of every submission, seven scopes, both levels (`SELECT * FROM scores`, fetched whole);
+* leaderboard: `accuracy-db leaderboard --format json`;
+* view:NAME: the dashboard's views (mistake_outcomes, mistake_contexts, gold_mistakes_per_text where present)
+  read whole, streamed in Arrow batches;
+* page:FILE:NAME: the dashboard pages' own queries that read the scoring views, with the parameters a page
+  sends by default (all submissions, categories and outcomes of the train split; the first text), read into
+  one polars frame as the dashboard does;
+* analysis:NAME: the saved analyses of queries/analysis/ (the gold page shows three of them);
+* csv-scan: the baseline, DuckDB reading gsml.csv and every submission (read_csv, count(*));
+* oracle: tests/oracle.py's score() on every submission (up to --oracle-max-scale), compared with the database;
+* refresh-noop: `accuracy-db refresh` with nothing changed; refresh-add-one: the same after copying one more
+  submission into the folder (removed again afterwards).
+
+The query steps also report the seconds of the query alone ("query s"). A step whose memory passes
+--memory-cap-gb, or that runs longer than --step-timeout, is killed and reported as failed (the machine may be
+shared; exhausting it is a finding already). The run writes OUT/benchmark.json and
+OUT/benchmark.md, prints the table, the growth from the second-largest scale to the largest (from 100 to 1000
+in the full ladder), and PASS or MISS for each target of issue 6. --profile also writes, for the largest scale,
+EXPLAIN ANALYZE of the scores query and a cProfile of the build with the time of each SQL statement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import platform
+import re
+import selectors
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+GIB = 1024**3
+DASHBOARD_VIEWS = ("mistake_outcomes", "mistake_contexts", "gold_mistakes_per_text")
+SCORING_VIEWS = ("mistake_outcomes", "mistake_matches", "mistake_contexts", "scores", "leaderboard")
+# Parameters as the dashboard sends them by default (the train split, everything selected); "text" and the
+# submission lists are filled in per scale.
+PAGE_PARAMETERS = {
+    "split": "train",
+    "within_category": True,
+    "categories": ["NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"],
+    "outcomes": ["matched", "missed", "false_alarm"],
+    "texts": [],
+    "submission": "sub01",
+    "first": "sub01",
+    "second": "sub02",
+}
+TARGETS_SCALE = 1000
+MEMORY_CAP_MB = 12 * 1024  # a child past this is killed (see measured); --memory-cap-gb
+
+
+def resident_mb(pid: int) -> int:
+    """The resident memory of a running process (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except (OSError, IndexError):
+        return 0
+
+
+def measured(args: list[str], memory_cap_mb: int | None = None, timeout: float | None = None) -> dict:
+    """Wall time and peak memory of one child process (os.wait4 gives the resource usage of that child alone).
+
+    The child is killed, and the step reported as failed, when its resident memory passes memory_cap_mb or it
+    runs longer than timeout seconds: the machine is shared, and a step that would exhaust it is a finding
+    already."""
+    memory_cap_mb = memory_cap_mb or MEMORY_CAP_MB
+    started = time.perf_counter()
+    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    # Read the pipes while it runs (a full pipe would block it), then reap it with wait4 for its rusage.
+    stdout, stderr, killed = b"", b"", None
+    selector = selectors.DefaultSelector()
+    selector.register(child.stdout, selectors.EVENT_READ)
+    selector.register(child.stderr, selectors.EVENT_READ)
+    open_pipes = 2
+    while open_pipes:
+        for key, _ in selector.select(timeout=0.25):
+            chunk = os.read(key.fileobj.fileno(), 65536)
+            if not chunk:
+                selector.unregister(key.fileobj)
+                open_pipes -= 1
+            elif key.fileobj is child.stdout:
+                stdout += chunk
+            else:
+                stderr = (stderr + chunk)[-20000:]
+        elapsed = time.perf_counter() - started
+        if killed is None and resident_mb(child.pid) > memory_cap_mb:
+            killed = f"killed: its resident memory passed {memory_cap_mb} MB after {elapsed:.0f} s"
+        elif killed is None and timeout and elapsed > timeout:
+            killed = f"killed: still running after {timeout:.0f} s"
+        if killed and child.poll() is None:
+            child.kill()
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if killed:
+        raise RuntimeError(f"{' '.join(map(str, args))}: Error: {killed}")
+    if child.returncode != 0:
+        raise RuntimeError(f"{' '.join(map(str, args))} failed ({child.returncode}):\n{stderr.decode()[-3000:]}")
+    result = {"seconds": round(seconds, 3), "peak_mb": round(usage.ru_maxrss / 1024)}
+    lines = [line for line in stdout.decode().splitlines() if line.startswith("{")]
+    if lines and args[1:3] == ["-m", "benchmarks.steps"]:
+        result["child"] = json.loads(lines[-1])
+    return result
+
+
+def accuracy_db(*args: str) -> list[str]:
+    return [sys.executable, "-m", "accuracy_db", *args]
+
+
+def steps_module(*args: str) -> list[str]:
+    return [sys.executable, "-m", "benchmarks.steps", *args]
+
+
+# --- the queries of the dashboard, found in its source ---
+
+
+def string_constants(path: Path) -> dict[str, str]:
+    """The module-level string constants of a Python file, f-strings made only of other constants included."""
+    constants: dict[str, str] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        value = node.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            constants[node.targets[0].id] = value.value
+        elif isinstance(value, ast.JoinedStr):
+            parts = []
+            for part in value.values:
+                if isinstance(part, ast.Constant):
+                    parts.append(part.value)
+                elif isinstance(part.value, ast.Name) and part.value.id in constants:
+                    parts.append(constants[part.value.id])
+                else:
+                    break
+            else:
+                constants[node.targets[0].id] = "".join(parts)
+    return constants
+
+
+def page_queries() -> dict[str, str]:
+    """The dashboard pages' SQL constants that read a scoring view: name -> SQL."""
+    found = {}
+    for path in sorted((REPO / "dashboard").rglob("*.py")):
+        for name, sql in string_constants(path).items():
+            code = sql.lstrip().upper()
+            if code.startswith(("SELECT", "WITH")) and any(view in sql for view in SCORING_VIEWS):
+                found[f"page:{path.stem}:{name}"] = sql
+    return found
+
+
+def saved_analyses() -> dict[str, str]:
+    try:
+        from accuracy_db.analyses import saved_analyses as analyses
+    except ImportError:
+        return {}
+    return {f"analysis:{analysis.name}": analysis.sql for analysis in analyses()}
+
+
+def parameters_of(sql: str, values: dict) -> dict | None:
+    """The values of the $parameters a query uses, or None when one of them is unknown."""
+    code = re.sub(r"--[^\n]*|'[^']*'", " ", sql)
+    names = set(re.findall(r"\$([A-Za-z_]\w*)", code))
+    return {name: values[name] for name in names} if names <= values.keys() else None
+
+
+# --- one scale ---
+
+
+def data_folder(work: Path, scale: int, submissions: int, seed: int) -> tuple[Path, dict | None]:
+    """The generated data folder of a scale, made now unless one with the same arguments is there."""
+    folder = work / f"scale-{scale}"
+    stamp = folder / "generated.json"
+    wanted = {"scale": scale, "submissions": submissions, "seed": seed}
+    for stray in (folder / "submissions").glob("extra_*.csv"):
+        stray.unlink()  # left by an interrupted refresh-add-one step
+    if stamp.is_file() and json.loads(stamp.read_text())["arguments"] == wanted:
+        return folder, None
+    shutil.rmtree(folder, ignore_errors=True)
+    started = time.perf_counter()
+    generated = measured(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.generate",
+            "--scale",
+            str(scale),
+            "--submissions",
+            str(submissions),
+            "--out",
+            str(folder),
+            "--seed",
+            str(seed),
+        ]
+    )
+    stamp.write_text(json.dumps({"arguments": wanted, "seconds": time.perf_counter() - started}))
+    return folder, generated
+
+
+def folder_figures(folder: Path, db: Path) -> dict:
+    sizes = {
+        "inputs_mb": sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 2**20,
+        "db_mb": db.stat().st_size / 2**20 if db.is_file() else None,
+    }
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        texts, tokens = con.execute("SELECT count(*), sum(token_count) FROM texts").fetchone()
+        gold, submitted = con.execute(
+            "SELECT count(*) FILTER (kind = 'gold'), count(*) FILTER (kind = 'submission') FROM listed_mistakes"
+        ).fetchone()
+        first_text = con.execute("SELECT min(text_id) FROM texts").fetchone()[0]
+        submissions = [row[0] for row in con.execute("SELECT submission FROM evaluations ORDER BY 1").fetchall()]
+        views = {row[0] for row in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    finally:
+        con.close()
+    return {
+        **{key: round(value, 1) for key, value in sizes.items() if value is not None},
+        "texts": texts,
+        "tokens": int(tokens),
+        "gold_mistakes": gold,
+        "submitted_mistakes": submitted,
+        "first_text": first_text,
+        "submissions": submissions,
+        "views": sorted(views),
+    }
+
+
+def run_scale(scale: int, args, out: Path) -> dict:
+    folder, generated = data_folder(args.work, scale, args.submissions, args.seed)
+    db = args.work / f"scale-{scale}.duckdb"
+    for path in db.parent.glob(f"*{db.name}*"):
+        path.unlink()
+    inbox = folder / "submissions"
+    common = ["--data", str(folder), "--db", str(db), "--submissions", str(inbox)]
+    results: dict = {"scale": scale, "steps": {}}
+    if generated:
+        results["steps"]["generate"] = generated
+
+    def step(name: str, command: list[str]) -> None:
+        if args.steps and not any(name.startswith(wanted) for wanted in args.steps):
+            return
+        print(f"  scale {scale}: {name} …", end=" ", flush=True)
+        load = os.getloadavg()[0]  # other work on the machine shows here: the steps run one at a time
+        try:
+            results["steps"][name] = measured(command, args.memory_cap_gb * 1024, args.step_timeout)
+        except RuntimeError as error:  # a failing query is reported, and the other steps still run
+            lines = str(error).splitlines()
+            results.setdefault("failed", {})[name] = next((x for x in lines if "Error" in x), lines[-1])
+            print(f"FAILED: {results['failed'][name]}", flush=True)
+            return
+        results["steps"][name]["load_before"] = round(load, 2)
+        print(f"{results['steps'][name]['seconds']:.2f} s, {results['steps'][name]['peak_mb']} MB", flush=True)
+
+    step("build", accuracy_db("build", *common))
+    if not db.is_file():
+        return results  # nothing else can run without a database
+    figures = folder_figures(folder, db)
+    results["figures"] = {key: value for key, value in figures.items() if key not in ("views", "first_text")}
+    step("scores", steps_module("scores", str(db)))
+    step("leaderboard", accuracy_db("leaderboard", "--db", str(db), "--format", "json"))
+    values = {**PAGE_PARAMETERS, "text": figures["first_text"], "submissions": figures["submissions"]}
+    for view in DASHBOARD_VIEWS:
+        if view in figures["views"]:
+            spec = {"sql": f"SELECT * FROM {view}", "fetch": "stream"}
+            step(f"view:{view}", steps_module("query", str(db), json.dumps(spec)))
+    for name, sql in {**page_queries(), **saved_analyses()}.items():
+        params = parameters_of(sql, values)
+        if params is None:
+            print(f"  scale {scale}: {name} skipped (a parameter of it is unknown here)")
+            continue
+        spec = {"sql": sql, "params": params, "fetch": "frame"}
+        step(name, steps_module("query", str(db), json.dumps(spec)))
+    csv_files = [str(folder / "gsml.csv"), *map(str, sorted(inbox.glob("*.csv")))]
+    step("csv-scan", steps_module("scan", *csv_files))
+    if scale <= args.oracle_max_scale:
+        step("oracle", steps_module("oracle", str(folder), str(db)))
+    step("refresh-noop", accuracy_db("refresh", *common))
+    extra = inbox / "extra_01.csv"
+    shutil.copyfile(sorted(inbox.glob("*.csv"))[0], extra)
+    try:
+        step("refresh-add-one", accuracy_db("refresh", *common))
+    finally:
+        extra.unlink()
+    if args.profile and scale == max(args.scale):
+        prefix = str(out / f"profile-scale-{scale}")
+        print(f"  scale {scale}: profiles …", flush=True)
+        results["explain"] = measured(steps_module("explain", str(db), prefix + "-scores"))["child"]
+        profile_db = args.work / f"profile-{scale}.duckdb"
+        results["build_profile"] = measured(
+            steps_module("profile-build", str(folder), str(profile_db), str(inbox), prefix + "-build")
+        )["child"]
+        for path in profile_db.parent.glob(f"*{profile_db.name}*"):
+            path.unlink()
+    return results
+
+
+# --- report ---
+
+
+def table(results: list[dict]) -> list[str]:
+    lines = [
+        "| scale | texts | gold | submitted | step | seconds | query s | peak MB |",
+        "| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
+    ]
+    for scale in results:
+        figures = scale.get("figures", {})
+        for name in scale["steps"]:
+            step = scale["steps"][name]
+            query = step.get("child", {}).get("seconds")
+            lines.append(
+                f"| {scale['scale']} | {figures.get('texts', '')} | {figures.get('gold_mistakes', '')} | "
+                f"{figures.get('submitted_mistakes', '')} | {name} | {step['seconds']:.2f} | "
+                f"{'' if query is None else f'{query:.2f}'} | {step['peak_mb']} |"
+            )
+    return lines
+
+
+def growth(results: list[dict]) -> tuple[list[str], dict]:
+    """Time at the largest scale over time at the next one down, per step."""
+    if len(results) < 2:
+        return [], {}
+    low, high = results[-2], results[-1]
+    factor = high["scale"] / low["scale"]
+    lines = [
+        f"| step | seconds at {low['scale']} | seconds at {high['scale']} | growth (scale ×{factor:g}) |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    ratios = {}
+    for name, step in high["steps"].items():
+        if name in low["steps"] and name != "generate":
+            ratios[name] = step["seconds"] / low["steps"][name]["seconds"]
+            lines.append(
+                f"| {name} | {low['steps'][name]['seconds']:.2f} | {step['seconds']:.2f} | {ratios[name]:.1f}× |"
+            )
+    return lines, ratios
+
+
+def targets(results: list[dict], ratios: dict) -> list[str]:
+    """PASS or MISS for each target of issue 6 (measured at scale 1000)."""
+    at = {scale["scale"]: scale for scale in results}
+    if TARGETS_SCALE not in at:
+        return [f"(the targets are set at scale {TARGETS_SCALE}; run it to check them)"]
+    steps = at[TARGETS_SCALE]["steps"]
+    lines = []
+
+    def check(label: str, ok: bool, detail: str) -> None:
+        lines.append(f"{'PASS' if ok else 'MISS'}  {label}: {detail}")
+
+    if "build" in steps:
+        check("build < 120 s", steps["build"]["seconds"] < 120, f"{steps['build']['seconds']:.1f} s")
+    if "scores" in steps:
+        s = steps["scores"]
+        check("all scores < 30 s", s["seconds"] < 30, f"{s['seconds']:.1f} s (query {s['child']['seconds']:.1f} s)")
+    core = ("build", "scores", "leaderboard", "refresh-noop", "refresh-add-one")
+    for label, names in (("build, scores, refresh, leaderboard", core), ("dashboard queries", None)):
+        chosen = {
+            n: s for n, s in steps.items() if (n in names if names else n.startswith(("view:", "page:", "analysis:")))
+        }
+        if chosen:
+            worst = max(chosen, key=lambda n: chosen[n]["peak_mb"])
+            check(
+                f"peak memory < 4 GB ({label})",
+                chosen[worst]["peak_mb"] < 4096,
+                f"highest {chosen[worst]['peak_mb']} MB ({worst})",
+            )
+    if "refresh-noop" in steps:
+        check("no-op refresh < 1 s", steps["refresh-noop"]["seconds"] < 1, f"{steps['refresh-noop']['seconds']:.2f} s")
+    low = results[-2]["scale"] if len(results) > 1 else None
+    for name, ratio in ratios.items():
+        check(f"growth from scale {low} to {TARGETS_SCALE} ≤ 12× ({name})", ratio <= 12, f"{ratio:.1f}×")
+    if "scores" in steps and "csv-scan" in steps:
+        scoring, scanning = steps["scores"]["child"]["seconds"], steps["csv-scan"]["child"]["seconds"]
+        check(
+            "scoring ≤ 3× a DuckDB scan of the CSV files",
+            scoring <= 3 * scanning,
+            f"{scoring:.2f} s / {scanning:.2f} s = {scoring / scanning:.1f}×",
+        )
+    return lines
+
+
+def failure_lines(results: list[dict]) -> list[str]:
+    return [
+        f"FAILED at scale {scale['scale']}: {name}: {message}"
+        for scale in results
+        for name, message in scale.get("failed", {}).items()
+    ]
+
+
+def oracle_lines(results: list[dict]) -> list[str]:
+    lines = []
+    for scale in results:
+        oracle, scores = scale["steps"].get("oracle"), scale["steps"].get("scores")
+        if oracle and scores:
+            ratio = oracle["child"]["seconds"] / scores["child"]["seconds"]
+            lines.append(
+                f"scale {scale['scale']}: oracle {oracle['child']['seconds']:.2f} s, SQL scores "
+                f"{scores['child']['seconds']:.2f} s: the SQL is {ratio:.0f}× faster; figures agree: "
+                f"{'yes' if oracle['child']['agrees'] else 'NO ' + json.dumps(oracle['child']['disagreements'])}"
+            )
+    return lines
+
+
+def code_version() -> dict:
+    """Which code was measured: the commit, and a hash of the files of the working tree that it runs."""
+    digest = hashlib.sha256()
+    for folder in ("accuracy_db", "etl", "queries", "schema", "dashboard"):
+        for path in sorted((REPO / folder).rglob("*")):
+            if path.suffix in (".py", ".sql"):
+                digest.update(path.relative_to(REPO).as_posix().encode() + b"\0" + path.read_bytes())
+    environment = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, env=environment
+    ).stdout.strip()
+    changed = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env=environment,
+    ).stdout.split("\n")
+    return {
+        "commit": commit,
+        "modified": [line[3:] for line in changed if line],
+        "tree_sha256": digest.hexdigest()[:16],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", default="1,10,100,1000", help="comma-separated scales (K×60 texts)")
+    parser.add_argument("--submissions", type=int, default=10)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/accuracy-bench"))
+    parser.add_argument("--oracle-max-scale", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--steps", help="only the steps whose names start with one of these (comma-separated)")
+    parser.add_argument("--memory-cap-gb", type=float, default=12, help="kill a step whose memory passes this")
+    parser.add_argument("--step-timeout", type=float, default=1800, help="kill a step that runs longer (seconds)")
+    parser.add_argument("--profile", action="store_true", help="profile the scores query and the build")
+    args = parser.parse_args()
+    args.scale = sorted(int(scale) for scale in args.scale.split(","))
+    args.steps = args.steps.split(",") if args.steps else None
+    args.work.mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    results = []
+    for scale in args.scale:
+        print(f"scale {scale}: {60 * scale} texts, {args.submissions} submissions", flush=True)
+        results.append(run_scale(scale, args, args.out))
+        text = write_results(results, args)  # after each scale, so that a long run leaves what it measured
+    print()
+    print(text)
+
+
+def write_results(results: list[dict], args) -> str:
+    """Write OUT/benchmark.json and OUT/benchmark.md; the Markdown text."""
+    growth_lines, ratios = growth(results)
+    summary = {
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+        "code": code_version(),
+        "arguments": {"scale": args.scale, "submissions": args.submissions, "seed": args.seed},
+        "results": results,
+        "growth": ratios,
+    }
+    (args.out / "benchmark.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    sections = [
+        "\n".join(table(results)),
+        "\n".join(growth_lines),
+        "\n".join(oracle_lines(results)),
+        "\n".join(failure_lines(results)),
+        "\n".join(targets(results, ratios)),
+    ]
+    text = "\n\n".join(section for section in sections if section) + "\n"
+    (args.out / "benchmark.md").write_text(text, encoding="utf-8")
+    return text
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,255 @@
+"""The measured work of benchmarks.run that is not an `accuracy-db` command, one step per child process.
+
+    python -m benchmarks.steps scores DB
+    python -m benchmarks.steps query DB SPEC            # SPEC: JSON {"sql", "params", "fetch": stream|frame}
+    python -m benchmarks.steps scan FILE...
+    python -m benchmarks.steps oracle DATA DB
+    python -m benchmarks.steps explain DB OUT_PREFIX
+    python -m benchmarks.steps profile-build DATA DB SUBMISSIONS OUT_PREFIX
+
+Each prints one JSON line: the seconds of the measured work itself (Python's start and the imports are not in
+it; benchmarks.run also times the whole process) and what it found.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+COUNT_FIELDS = ("matched", "gold_total", "submitted_total", "token_matched", "gold_tokens", "submitted_tokens")
+
+
+def report(**figures) -> None:
+    print(json.dumps(figures))
+
+
+def scores(db: str) -> None:
+    """Every score of every submission, all seven scopes, both levels: the scores view, fetched whole."""
+    import duckdb
+
+    con = duckdb.connect(db, read_only=True)
+    started = time.perf_counter()
+    rows = con.execute("SELECT * FROM scores").fetchall()
+    report(seconds=time.perf_counter() - started, rows=len(rows))
+
+
+def query(db: str, spec: str) -> None:
+    """One query, read whole: streamed in Arrow batches (stream), or into one polars frame the way the dashboard
+    reads its queries (frame)."""
+    import duckdb
+    import polars as pl
+
+    spec = json.loads(spec)
+    con = duckdb.connect(db, read_only=True)
+    started = time.perf_counter()
+    relation = con.sql(spec["sql"], params=spec.get("params") or None)
+    if spec["fetch"] == "stream":
+        rows = sum(batch.num_rows for batch in relation.to_arrow_reader(1_000_000))
+    else:
+        rows = pl.from_arrow(relation.to_arrow_table()).height
+    report(seconds=time.perf_counter() - started, rows=rows)
+
+
+def scan(*files: str) -> None:
+    """The baseline: DuckDB reading the same CSV files and counting their rows."""
+    import duckdb
+
+    con = duckdb.connect()
+    started = time.perf_counter()
+    (rows,) = con.execute(
+        "SELECT count(*) FROM read_csv($files, header = true, all_varchar = true)", {"files": list(files)}
+    ).fetchone()
+    report(seconds=time.perf_counter() - started, rows=rows)
+
+
+# --- the plain-Python oracle of tests/oracle.py ---
+
+
+def load_oracle():
+    spec = importlib.util.spec_from_file_location("oracle", REPO / "tests" / "oracle.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["oracle"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def doc_ids(texts_dir: Path) -> dict[tuple[str, int, int], int]:
+    """(text, sentence id, token in sentence) -> token in document, from the texts ('.' ends a sentence)."""
+    ids = {}
+    for path in sorted(texts_dir.glob("*.txt")):
+        sentence, in_sentence = 1, 0
+        for doc_token, token in enumerate(path.read_text(encoding="utf-8").split(), start=1):
+            in_sentence += 1
+            ids[(path.stem, sentence, in_sentence)] = doc_token
+            if token == ".":
+                sentence, in_sentence = sentence + 1, 0
+    return ids
+
+
+def read_spans(oracle, path: Path, ids: dict) -> list:
+    spans = []
+    with open(path, encoding="utf-8-sig", newline="") as stream:
+        for key, row in enumerate(csv.DictReader(stream)):
+            text_id = row["TEXT_ID"].removesuffix(".txt")
+            if row["DOC_TOKEN_START"]:
+                start, end = int(row["DOC_TOKEN_START"]), int(row["DOC_TOKEN_END"])
+            else:
+                sentence = int(row["SENTENCE_ID"])
+                start = ids[(text_id, sentence, int(row["SENT_TOKEN_START"]))]
+                end = ids[(text_id, sentence, int(row["SENT_TOKEN_END"]))]
+            spans.append(oracle.Span(key, text_id, start, end, row["TYPE"]))
+    return spans
+
+
+def run_oracle(data: str, db: str) -> None:
+    """tests/oracle.py's score() on every submission of DATA/submissions, timed, and compared with the database."""
+    import duckdb
+
+    oracle = load_oracle()
+    data = Path(data)
+    ids = doc_ids(data / "texts")
+    gold = read_spans(oracle, data / "gsml.csv", ids)
+    con = duckdb.connect(db, read_only=True)
+    columns = ", ".join(COUNT_FIELDS)
+    sql_figures = {
+        (submission, scope): figures
+        for submission, scope, *figures in con.execute(f"SELECT submission, scope, {columns} FROM scores").fetchall()
+    }
+    con.close()
+    seconds, per_submission, disagreements = 0.0, {}, []
+    for path in sorted((data / "submissions").glob("*.csv")):
+        submitted = read_spans(oracle, path, ids)
+        started = time.perf_counter()
+        reports = oracle.score(gold, submitted)
+        took = time.perf_counter() - started
+        seconds += took
+        per_submission[path.stem] = round(took, 3)
+        for scope in reports:
+            figures = [scope[field] for field in COUNT_FIELDS]
+            if sql_figures.get((path.stem, scope["categories"])) != figures:
+                disagreements.append([path.stem, scope["categories"], figures])
+    report(seconds=seconds, per_submission=per_submission, agrees=not disagreements, disagreements=disagreements[:10])
+
+
+# --- profiles ---
+
+
+def explain(db: str, prefix: str) -> None:
+    """EXPLAIN ANALYZE of the scores query (PREFIX.txt), and its slowest operators (PREFIX.json)."""
+    import duckdb
+
+    con = duckdb.connect(db, read_only=True)
+    started = time.perf_counter()
+    plan = con.execute("EXPLAIN ANALYZE SELECT * FROM scores").fetchall()
+    seconds = time.perf_counter() - started
+    Path(prefix + ".txt").write_text("\n".join(row[1] for row in plan), encoding="utf-8")
+    con.execute("PRAGMA enable_profiling = 'json'")
+    con.execute(f"PRAGMA profiling_output = '{prefix}.profile.json'")
+    con.execute("SELECT * FROM scores").fetchall()
+    con.execute("PRAGMA disable_profiling")
+    profile = json.loads(Path(prefix + ".profile.json").read_text(encoding="utf-8"))
+    operators = []
+
+    def walk(node, depth):
+        # DuckDB 2 writes type/timing/intermediate_rows, DuckDB 1 operator_type/operator_timing/…_cardinality.
+        name = node.get("type") or node.get("operator_type") or node.get("operator_name") or "?"
+        extra = node.get("extra_info") or {}
+        shown = ("Join Type", "Conditions", "Function", "Partitions", "Aggregates", "Groups", "Table")
+        detail = "; ".join(f"{key}: {value}" for key, value in extra.items() if key in shown)
+        operators.append(
+            {
+                "operator": name.strip(),
+                "seconds": round(node.get("timing", node.get("operator_timing", 0.0)), 3),
+                "rows": node.get("intermediate_rows", node.get("operator_cardinality", 0)),
+                "depth": depth,
+                "detail": detail[:240],
+            }
+        )
+        for child in node.get("children", []):
+            walk(child, depth + 1)
+
+    roots = profile.get("operator") or profile.get("children") or []
+    for root in roots if isinstance(roots, list) else [roots]:
+        walk(root, 0)
+    slowest = sorted(operators, key=lambda o: -o["seconds"])[:15]
+    Path(prefix + ".json").write_text(json.dumps(slowest, indent=1), encoding="utf-8")
+    summary = {
+        key: profile.get(part, {}).get(key)
+        for part, key in (
+            ("query", "cpu_time"),
+            ("query", "total_time"),
+            ("query", "total_intermediate_rows"),
+            ("system", "peak_buffer_memory"),
+        )
+    }
+    report(seconds=seconds, **summary, slowest=slowest)
+
+
+class TimedConnection:
+    """A DuckDB connection that records how long each execute() takes, by the statement's first words."""
+
+    statements: dict[str, list] = {}
+
+    def __init__(self, con):
+        self._con = con
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+    def execute(self, sql, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return self._con.execute(sql, *args, **kwargs)
+        finally:
+            key = " ".join(str(sql).split())[:110]
+            entry = TimedConnection.statements.setdefault(key, [0, 0.0])
+            entry[0] += 1
+            entry[1] += time.perf_counter() - started
+
+
+def profile_build(data: str, db: str, submissions: str, prefix: str) -> None:
+    """accuracy-db build under cProfile, with the time of every SQL statement it runs (PREFIX.txt)."""
+    import cProfile
+    import io
+    import pstats
+
+    import duckdb
+
+    from accuracy_db import build as build_module
+
+    real_connect = duckdb.connect
+    duckdb.connect = lambda *args, **kwargs: TimedConnection(real_connect(*args, **kwargs))
+    profiler = cProfile.Profile()
+    started = time.perf_counter()
+    profiler.enable()
+    build_module.build(Path(data), Path(db), Path(submissions))
+    profiler.disable()
+    seconds = time.perf_counter() - started
+    duckdb.connect = real_connect
+    profiler.dump_stats(prefix + ".prof")
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+    statements = sorted(TimedConnection.statements.items(), key=lambda item: -item[1][1])
+    lines = [f"build: {seconds:.1f} s", "", "SQL statements by total time (calls, seconds, statement):"]
+    lines += [f"{calls:6} {total:8.2f}  {key}" for key, (calls, total) in statements[:30]]
+    Path(prefix + ".txt").write_text("\n".join(lines) + "\n\n" + out.getvalue(), encoding="utf-8")
+    top = [[key, calls, round(total, 2)] for key, (calls, total) in statements[:12]]
+    report(seconds=seconds, statements=top)
+
+
+STEPS = {
+    "scores": scores,
+    "query": query,
+    "scan": scan,
+    "oracle": run_oracle,
+    "explain": explain,
+    "profile-build": profile_build,
+}
+
+if __name__ == "__main__":
+    STEPS[sys.argv[1]](*sys.argv[2:])

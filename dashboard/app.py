@@ -1,0 +1,25 @@
+"""The dashboard's entry point, the file `accuracy-db dashboard` hands to `streamlit run`. Streamlit runs it on
+every rerun: it lists the pages (one module each in app_pages/; not pages/, which Streamlit would also serve
+by itself as an old-style multipage app), says which database is shown, and runs the page the reader chose."""
+
+import streamlit as st
+from accuracy_db.dashboard import data
+
+st.set_page_config(page_title="accuracy-db", page_icon=":material/fact_check:", layout="wide")
+
+PAGES = [
+    st.Page("app_pages/leaderboard.py", title="Leaderboard", icon=":material/leaderboard:", default=True),
+    st.Page("app_pages/errors.py", title="Errors browser", icon=":material/manage_search:"),
+    st.Page("app_pages/document.py", title="Document view", icon=":material/article:"),
+    st.Page("app_pages/gold.py", title="Gold explorer", icon=":material/star:"),
+    st.Page("app_pages/refresh.py", title="Refresh status", icon=":material/update:"),
+    st.Page("app_pages/sql.py", title="SQL", icon=":material/terminal:"),
+]
+
+page = st.navigation(PAGES)
+with st.sidebar:
+    st.caption(f"Database: `{data.db_path()}`")
+    latest = data.read_one("SELECT max(published_at) AS published_at FROM publications")["published_at"][0]
+    if latest is not None:
+        st.caption(f"Published {latest:%Y-%m-%d %H:%M:%S}")
+page.run()

@@ -1,0 +1,135 @@
+"""Errors browser: the mistakes of a split as the scoring saw them, filtered by submission, category, outcome
+(a matched or missed gold mistake, or a false alarm: a submitted mistake no gold mistake took) and text. The
+outcomes come from the mistake_outcomes view, so they add up to the matched, gold and submitted counts of the
+scores."""
+
+import altair as alt
+import streamlit as st
+from accuracy_db.dashboard import data, palette, tables
+
+PAGE_SIZE = 50
+
+# Matched gold mistakes stand for their matched pair (the submitted side is in the "matched with" columns);
+# so every row is a matched gold mistake, a missed one, or a false alarm.
+ROWS = """
+SELECT
+    outcome.submission,
+    outcome.text_id,
+    outcome.outcome,
+    outcome.category,
+    concat_ws(' ', context.context_before, '[' || context.marked || ']', context.context_after) AS in_context,
+    context.marked,
+    outcome.correction,
+    outcome.comment,
+    counterpart.category AS matched_category,
+    counterpart.tokens AS matched_tokens,
+    outcome.side,
+    outcome.doc_token_start,
+    outcome.doc_token_end
+FROM mistake_outcomes AS outcome
+JOIN mistake_contexts AS context USING (mistake_id)
+LEFT JOIN mistakes AS counterpart ON counterpart.mistake_id = outcome.counterpart_id
+WHERE outcome.split = $split
+    AND outcome.scope = CASE WHEN $within_category THEN outcome.category ELSE 'ALL' END
+    AND NOT (outcome.side = 'submitted' AND outcome.outcome = 'matched')
+    AND list_contains($submissions, outcome.submission)
+    AND list_contains($categories, outcome.category)
+    AND list_contains($outcomes, outcome.outcome)
+    AND (len($texts) = 0 OR list_contains($texts, outcome.text_id))
+ORDER BY outcome.submission, outcome.text_id, outcome.doc_token_start, outcome.side
+"""
+
+COUNTS = f"""
+SELECT submission, category, outcome, count(*) AS mistakes
+FROM ({ROWS})
+GROUP BY ALL
+ORDER BY ALL
+"""
+
+st.title("Errors browser")
+splits = data.splits_with_submissions()
+if not splits:
+    st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
+    st.stop()
+
+top = st.columns([1, 3, 2])
+split = top[0].selectbox("Split", splits)
+choices = data.read(
+    submissions=("SELECT submission FROM evaluations WHERE split = $split ORDER BY submission", {"split": split}),
+    texts=("SELECT text_id FROM texts WHERE split = $split ORDER BY text_id", {"split": split}),
+)
+submission_names = choices["submissions"]["submission"].to_list()
+submissions = top[1].multiselect("Submissions", submission_names, default=submission_names)
+matching = top[2].radio(
+    "Matching",
+    ["within each category", "across categories"],
+    help="Within each category, as the per-category scores count: a gold NAME mistake is matched only by a "
+    "submitted NAME mistake. Across categories, as the ALL scores count: any overlapping mistake matches.",
+)
+middle = st.columns([3, 2, 2])
+categories = middle[0].multiselect("Categories", palette.CATEGORIES, default=palette.CATEGORIES)
+outcomes = middle[1].multiselect(
+    "Outcomes", palette.OUTCOMES, default=palette.OUTCOMES, format_func=palette.OUTCOME_LABELS.get
+)
+texts = middle[2].multiselect("Texts", choices["texts"]["text_id"].to_list(), placeholder="All texts")
+
+params = {
+    "split": split,
+    "within_category": matching == "within each category",
+    "submissions": submissions,
+    "categories": categories,
+    "outcomes": outcomes,
+    "texts": texts,
+}
+frames = data.read(rows=(ROWS, params), counts=(COUNTS, params))
+rows, counts = frames["rows"], frames["counts"]
+
+st.subheader(f"{len(rows)} mistakes")
+pages = max(1, -(-len(rows) // PAGE_SIZE))
+controls = st.columns([1, 2])
+if st.session_state.get("error_page", 1) > pages:  # fewer rows than before: back to the first page
+    st.session_state.error_page = 1
+page = controls[0].number_input("Page", min_value=1, max_value=pages, step=1, key="error_page")
+controls[1].caption(f"of {pages}, {PAGE_SIZE} rows a page; [brackets] mark the tokens of each mistake.")
+tables.table(
+    rows.slice((page - 1) * PAGE_SIZE, PAGE_SIZE).drop("side", "doc_token_start", "doc_token_end"),
+    column_config={
+        "text_id": "text",
+        "in_context": st.column_config.TextColumn("in context", width="large"),
+        "matched_category": "matched with (category)",
+        "matched_tokens": "matched with (tokens)",
+    },
+    key="error_rows",
+)
+st.download_button(
+    "Download these rows as CSV",
+    data=lambda: rows.write_csv(),
+    file_name=f"errors-{split}.csv",
+    mime="text/csv",
+    on_click="ignore",
+    icon=":material/download:",
+)
+
+st.subheader("Counts by category and outcome")
+if counts.is_empty():
+    st.caption("No mistake is left by these filters.")
+else:
+    chart = (
+        alt.Chart(counts)
+        .mark_bar()
+        .encode(
+            y=alt.Y("category:N", sort=palette.CATEGORIES, title=None),
+            x=alt.X("mistakes:Q", title="mistakes"),
+            color=alt.Color(
+                "outcome:N",
+                scale=palette.outcome_scale(),
+                legend=alt.Legend(title="outcome", labelExpr="replace(datum.label, '_', ' ')"),
+            ),
+            order=alt.Order("outcome_position:Q"),
+            tooltip=["submission", "category", "outcome", "mistakes"],
+        )
+        .transform_calculate(outcome_position=f"indexof({palette.OUTCOMES}, datum.outcome)")
+        .properties(width=260, height=alt.Step(24))
+        .facet(facet=alt.Facet("submission:N", title=None), columns=3)
+    )
+    st.altair_chart(chart)

@@ -1,0 +1,122 @@
+"""Gold explorer: the gold-standard mistakes of a split by category and by text, the error rate of the texts
+per generating system, and the gold mistakes that every submission missed. The last three are the saved
+analyses of queries/analysis/ that `accuracy-db query` runs, filtered to the chosen split."""
+
+import altair as alt
+import streamlit as st
+from accuracy_db.dashboard import data, palette, tables
+
+from accuracy_db.analyses import saved_analysis
+
+BY_CATEGORY = """
+SELECT categories.category, count(gold.mistake_id) AS mistakes, categories.description
+FROM categories
+LEFT JOIN gold_mistakes AS gold ON gold.category = categories.category AND gold.split = $split
+GROUP BY ALL
+ORDER BY any_value(categories.position)
+"""
+
+
+def of_split(analysis: str) -> str:
+    """A saved analysis, only the rows of the split $split."""
+    return f"SELECT * FROM ({saved_analysis(analysis).sql}) WHERE split = $split"
+
+
+MISSED_BY_ALL = f"""
+SELECT
+    missed.text_id,
+    missed.category,
+    concat_ws(' ', context.context_before, '[' || context.marked || ']', context.context_after) AS in_context,
+    missed.correction,
+    missed.doc_token_start
+FROM ({of_split("missed_by_every_submission")}) AS missed
+JOIN mistake_contexts AS context ON context.mistake_id = missed.gold_mistake_id
+ORDER BY missed.text_id, missed.doc_token_start
+"""
+
+COUNT_COLUMNS = {category.lower(): category for category in palette.CATEGORIES}  # the analyses' column names
+
+st.title("Gold explorer")
+splits = data.read_one("SELECT split FROM annotation_sets WHERE kind = 'gold' ORDER BY split <> 'test', split")
+if splits.is_empty():
+    st.info("The database has no gold list.")
+    st.stop()
+split = st.selectbox("Split", splits["split"].to_list())
+params = {"split": split}
+frames = data.read(
+    by_category=(BY_CATEGORY, params),
+    per_text=(of_split("mistakes_per_text"), params),
+    per_system=(of_split("mistakes_per_text_by_system"), params),
+    missed=(MISSED_BY_ALL, params),
+    submissions=("SELECT count(*) AS submissions FROM evaluations WHERE split = $split", params),
+)
+by_category, per_text = frames["by_category"], frames["per_text"]
+total = by_category["mistakes"].sum()
+
+st.subheader("By category")
+st.markdown(f"**{total}** gold mistakes in the {len(per_text)} texts of the {split} split.")
+left, right = st.columns([3, 2])
+with left:
+    tables.table(by_category, key="gold_by_category")
+right.altair_chart(
+    alt.Chart(by_category)
+    .mark_bar()
+    .encode(
+        y=alt.Y("category:N", sort=palette.CATEGORIES, title=None),
+        x=alt.X("mistakes:Q"),
+        color=alt.Color("category:N", scale=palette.category_scale(), legend=None),
+        tooltip=["category", "mistakes"],
+    ),
+    width="stretch",
+)
+
+st.subheader("By text")
+st.caption("The gold mistakes of each text by category, and the system that generated it where that is known.")
+left, right = st.columns([2, 3])
+with left:
+    tables.table(
+        per_text.drop("split").rename(COUNT_COLUMNS),
+        column_config={"text_id": "text", "mistakes": "all"},
+        key="gold_by_text",
+        height=420,
+    )
+long = per_text.unpivot(on=list(COUNT_COLUMNS), index="text_id", variable_name="category", value_name="count")
+right.altair_chart(
+    alt.Chart(long.with_columns(long["category"].replace(COUNT_COLUMNS)))
+    .mark_bar()
+    .encode(
+        x=alt.X("text_id:N", title=None),
+        y=alt.Y("count:Q", title="gold mistakes"),
+        color=alt.Color("category:N", scale=palette.category_scale()),
+        order=alt.Order("category_position:Q"),
+        tooltip=["text_id", "category", "count"],
+    )
+    .transform_calculate(category_position=f"indexof({palette.CATEGORIES}, datum.category)"),
+    width="stretch",
+)
+
+st.subheader("Error rate by generating system")
+per_system = frames["per_system"]
+tables.table(
+    per_system.drop("split").rename(COUNT_COLUMNS),
+    column_config={
+        column: st.column_config.NumberColumn(column, format="%.1f") for column in ["mistakes", *palette.CATEGORIES]
+    },
+    key="gold_by_system",
+)
+if len(per_system) == 1:
+    st.caption("Which system generated each text is not known for this split (nlg_systems has none of its texts).")
+else:
+    st.caption("Gold mistakes per text. A system's row counts only the texts known to come from it.")
+
+st.subheader("Missed by every submission")
+submissions = frames["submissions"]["submissions"][0]
+missed = frames["missed"]
+if submissions == 0:
+    st.caption(f"No submission of the {split} split is loaded.")
+else:
+    st.markdown(
+        f"**{len(missed)}** of the {total} gold mistakes were missed by all {submissions} submissions of the "
+        f"{split} split (none of them matched it, in the ALL scope as recall counts)."
+    )
+    tables.table(missed.drop("doc_token_start"), key="missed_by_all")

@@ -1,0 +1,127 @@
+"""How the dashboard reads the database: through the views, on a short-lived read-only connection per batch of
+queries, with the results cached by the identity of the file.
+
+`accuracy-db build` and `refresh` publish a new database by renaming a new file over the old one while the
+dashboard runs. So no connection outlives a batch: each batch opens the file read-only and closes it at once,
+and the DuckDB client (which keeps one database instance per path while any connection to it is open) then
+opens whatever file the path names next time. The cached results are keyed by the file's (path, inode,
+modification time), so a republished file is a new key and the old results are never shown for it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+import streamlit as st
+
+from .. import database
+from ..errors import AccuracyDbError
+from . import DB_ENV
+
+DEFAULT_DB = "accuracy.duckdb"
+ATTEMPTS = 3  # reads tried when the file is replaced while being opened
+
+# One read at a time in this process: while no other connection is open, connect() opens the file the path
+# names now, not an instance another session keeps open on a file that has since been replaced.
+_read_lock = threading.Lock()
+
+
+class Republished(Exception):
+    """The file was replaced between looking at it and opening it."""
+
+
+@dataclass(frozen=True)
+class FileIdentity:
+    """Which file a path names: a republished database is another inode (and modification time)."""
+
+    path: str
+    inode: int
+    mtime_ns: int
+
+
+def db_path() -> Path:
+    """The database the dashboard shows: $ACCURACY_DB_DASHBOARD_DB, else ./accuracy.duckdb."""
+    return Path(os.environ.get(DB_ENV) or DEFAULT_DB).resolve()
+
+
+def identity(path: Path) -> FileIdentity:
+    stat = path.stat()
+    return FileIdentity(str(path), stat.st_ino, stat.st_mtime_ns)
+
+
+def _named(sql: str, params: dict) -> dict:
+    """The parameters a query names ($name): a page can hand the same parameters to each query of a batch."""
+    return {name: value for name, value in params.items() if name in set(re.findall(r"\$(\w+)", sql))}
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _read_batch(file: FileIdentity, queries: dict[str, tuple[str, dict]]) -> dict[str, pl.DataFrame]:
+    with _read_lock:
+        con = database.open_existing(file.path)
+        try:
+            if identity(Path(file.path)) != file:
+                raise Republished
+            return {
+                name: pl.from_arrow(con.sql(sql, params=_named(sql, params)).to_arrow_table())
+                for name, (sql, params) in queries.items()
+            }
+        finally:
+            con.close()
+
+
+def read(**queries: str | tuple[str, dict]) -> dict[str, pl.DataFrame]:
+    """Run a batch of named queries (SQL, or SQL with its parameters) on one connection; the frames by name.
+    Stops the page with a message when there is no database to read."""
+    path = db_path()
+    batch = {name: (q, {}) if isinstance(q, str) else q for name, q in queries.items()}
+    problem = "it was replaced while being opened, again and again"
+    for _ in range(ATTEMPTS):
+        try:
+            return _read_batch(identity(path), batch)
+        except Republished:
+            continue
+        except FileNotFoundError:
+            problem = "no such file (build one with `accuracy-db build`, or give `accuracy-db dashboard --db`)"
+        except AccuracyDbError as error:
+            problem = str(error)
+        break
+    st.error(f"Cannot read the database {path}: {problem}.")
+    st.stop()
+
+
+def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:
+    return read(result=(sql, params or {}))["result"]
+
+
+def splits_with_submissions() -> list[str]:
+    """The splits that have scored submissions, test first (the split of the shared task's results)."""
+    frame = read_one("SELECT DISTINCT split FROM evaluations ORDER BY split <> 'test', split")
+    return frame["split"].to_list()
+
+
+SQL_ROW_LIMIT = 5_000  # rows the SQL page shows at most
+SQL_TIMEOUT = 10.0  # seconds a query of the SQL page may run
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _guarded_query(file: FileIdentity, sql: str, params: dict, dialect: str | None):
+    from accuracy_db.guard import run_query
+
+    return run_query(file.path, sql, params=params or None, dialect=dialect, limit=SQL_ROW_LIMIT, timeout=SQL_TIMEOUT)
+
+
+def guarded_query(sql: str, params: dict, dialect: str | None):
+    """Someone's own query, through the guard of accuracy_db.guard (one reading query, on a locked-down
+    connection of its own): a QueryResult, or QueryRefused / QueryFailed saying why not. Cached like read()."""
+    path = db_path()
+    try:
+        file = identity(path)
+    except FileNotFoundError:
+        st.error(f"Cannot read the database {path}: there is no such file.")
+        st.stop()
+    return _guarded_query(file, sql, params, dialect)

@@ -1,0 +1,119 @@
+"""A text as HTML with two lists of spans marked on it: the gold mistakes and one submission's.
+
+* A gold mistake has a background in its category's colour, and after it a label like ``G3✗``: G and its
+  number in the side list, then ✓ when a submitted mistake matched it, ✗ when it was missed.
+* A submitted mistake is underlined in its category's colour: a solid line when it matched a gold mistake, a
+  wavy one for a false alarm, which also gets a label like ``S5!``.
+
+So the outcome reads from the labels and the line style, without colour. Every marked token's tooltip (its
+title) gives the category, the outcome, the correction and the comment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from .palette import CATEGORY_COLOURS, OUTCOME_LABELS, OUTCOME_SYMBOLS, tint
+
+STYLE = """<style>
+.adb-text { line-height: 2.1; font-size: 1.02rem; }
+.adb-text sup { font-size: 0.68rem; font-weight: 600; margin: 0 0.2em 0 0.1em; }
+.adb-legend { font-size: 0.85rem; line-height: 2; }
+.adb-legend span { margin-right: 0.9em; white-space: nowrap; }
+</style>"""
+
+
+@dataclass(frozen=True)
+class Span:
+    """A marked span of tokens, inclusive, counted from 1 in the document."""
+
+    label: str  # G3, S5: its row in the side list
+    side: str  # gold or submitted
+    start: int
+    end: int
+    category: str
+    outcome: str | None  # matched, missed or false_alarm; None when no submission is shown
+    correction: str | None = None
+    comment: str | None = None
+    counterpart: str | None = None  # the label of the span it was matched with
+
+    def describe(self) -> str:
+        """What the tooltip says about it."""
+        kind = "Gold mistake" if self.side == "gold" else "Submitted mistake"
+        lines = [" · ".join(filter(None, (f"{kind} {self.label}", self.category, OUTCOME_LABELS.get(self.outcome))))]
+        if self.counterpart:
+            lines[0] += f" (with {self.counterpart})"
+        notes = (("Correction", self.correction), ("Comment", self.comment))
+        lines += [f"{name}: {text}" for name, text in notes if text]
+        return "\n".join(lines)
+
+
+def _by_token(spans: list[Span], token_count: int) -> list[Span | None]:
+    at: list[Span | None] = [None] * (token_count + 2)
+    for span in spans:
+        for position in range(span.start, min(span.end, token_count) + 1):
+            at[position] = span
+    return at
+
+
+def _style(gold: Span | None, submitted: Span | None) -> str:
+    rules = []
+    if gold is not None:
+        rules.append(f"background: {tint(CATEGORY_COLOURS.get(gold.category, '#999999'))}")
+    if submitted is not None:
+        line = "solid" if submitted.outcome == "matched" else "wavy"
+        colour = CATEGORY_COLOURS.get(submitted.category, "#999999")
+        rules += [
+            f"text-decoration: underline {line} {colour}",
+            "text-decoration-thickness: 3px",
+            "text-underline-offset: 4px",
+            "text-decoration-skip-ink: none",
+        ]
+    return "; ".join(rules)
+
+
+def _label(span: Span) -> str:
+    colour = CATEGORY_COLOURS.get(span.category, "#999999")
+    symbol = OUTCOME_SYMBOLS.get(span.outcome, "")
+    return f'<sup style="color: {colour}" title="{escape(span.describe())}">{escape(span.label)}{symbol}</sup>'
+
+
+def text_html(tokens: list[str], gold: list[Span], submitted: list[Span]) -> str:
+    """The text with both lists of spans marked, as one HTML block."""
+    gold_at, submitted_at = _by_token(gold, len(tokens)), _by_token(submitted, len(tokens))
+    parts = []
+    for position, token in enumerate(tokens, start=1):
+        g, s = gold_at[position], submitted_at[position]
+        if g is None and s is None:
+            parts.append(escape(token))
+        else:
+            title = "\n\n".join(span.describe() for span in (g, s) if span is not None)
+            parts.append(f'<span style="{_style(g, s)}" title="{escape(title)}">{escape(token)}</span>')
+        for span in (g, s):
+            if span is not None and span.end == position and (span.side == "gold" or span.outcome == "false_alarm"):
+                parts.append(_label(span))
+        if position < len(tokens):
+            # The space between two tokens of one span is marked as the span is.
+            next_g, next_s = gold_at[position + 1], submitted_at[position + 1]
+            between = _style(g if g is next_g else None, s if s is next_s else None)
+            parts.append(f'<span style="{between}"> </span>' if between else " ")
+    return f'{STYLE}<div class="adb-text">{"".join(parts)}</div>'
+
+
+def legend_html(categories: list[str], with_submission: bool = True) -> str:
+    """What the colours, lines and labels mean (only the gold mistakes' labels when no submission is shown)."""
+    items = [
+        f'<span style="background: {tint(CATEGORY_COLOURS[c])}; padding: 0 0.3em">{escape(c)}</span>'
+        for c in categories
+    ]
+    if not with_submission:
+        return f'{STYLE}<div class="adb-legend">{" ".join(items)} <span><b>G1</b> gold mistake</span></div>'
+    items += [
+        "<span><b>G1✓</b> gold mistake, matched</span>",
+        "<span><b>G2✗</b> gold mistake, missed</span>",
+        '<span style="text-decoration: underline solid #555; text-decoration-thickness: 3px">submitted, matched</span>',
+        '<span style="text-decoration: underline wavy #555; text-decoration-thickness: 3px">'
+        "submitted, false alarm</span> <b>S1!</b>",
+    ]
+    return f'{STYLE}<div class="adb-legend">{" ".join(items)}</div>'

@@ -1,0 +1,43 @@
+-- Which gold mistakes did one of two submissions ($first, $second: their names) find and the other miss?
+-- Matching in the ALL scope (mistake_matches); both submissions must be of the same split.
+-- Grain: one row per gold mistake matched by exactly one of the two. Columns: text_id, gold_mistake_id,
+-- doc_token_start, category, tokens (the gold span), correction, found_by, missed_by (submission names),
+-- found_as (the tokens of the submitted mistake that matched it), found_category (its category).
+WITH pair AS (
+    SELECT
+        first.submission_id AS first_id,
+        second.submission_id AS second_id
+    FROM evaluations AS first
+    JOIN evaluations AS second ON second.split = first.split
+    WHERE first.submission = $first AND second.submission = $second
+),
+
+outcomes AS (
+    SELECT
+        first.gold_mistake_id,
+        first.submitted_mistake_id AS first_found,
+        second.submitted_mistake_id AS second_found
+    FROM pair
+    JOIN mistake_matches AS first ON first.submission_id = pair.first_id AND first.scope = 'ALL'
+    JOIN mistake_matches AS second
+        ON second.submission_id = pair.second_id
+        AND second.scope = 'ALL'
+        AND second.gold_mistake_id = first.gold_mistake_id
+    WHERE (first.submitted_mistake_id IS NULL) <> (second.submitted_mistake_id IS NULL)
+)
+
+SELECT
+    gold.text_id,
+    gold.mistake_id AS gold_mistake_id,
+    gold.doc_token_start,
+    gold.category,
+    gold.tokens,
+    gold.correction,
+    CASE WHEN outcomes.first_found IS NULL THEN $second ELSE $first END AS found_by,
+    CASE WHEN outcomes.first_found IS NULL THEN $first ELSE $second END AS missed_by,
+    found.tokens AS found_as,
+    found.category AS found_category
+FROM outcomes
+JOIN gold_mistakes AS gold ON gold.mistake_id = outcomes.gold_mistake_id
+JOIN submitted_mistakes AS found ON found.mistake_id = coalesce(outcomes.first_found, outcomes.second_found)
+ORDER BY gold.text_id, gold.doc_token_start

@@ -1,0 +1,79 @@
+-- Which mistakes did a submission ($submission) list that no gold mistake took, and whose box-score line is it?
+-- A false alarm is a submitted mistake no gold mistake took in the ALL scope (mistake_matches). Its span is
+-- joined to the box-score lines of the text's game whose name it contains: a player's full or last name
+-- (player_games), or a team's name or city (team_games). A false alarm that names no one is listed once,
+-- with the box-score columns NULL; one that names several gets a row for each.
+-- Grain: one row per (false alarm, box-score line it names). Columns: text_id, submitted_mistake_id,
+-- doc_token_start, category, tokens, correction, line (player or team; NULL when none is named), name,
+-- side (home or visitor), pts, reb, ast, minutes (players only), wins, losses (teams only).
+WITH evaluation AS (
+    SELECT submission_id
+    FROM evaluations
+    WHERE submission = $submission
+),
+
+alarms AS (
+    SELECT submitted.*
+    FROM submitted_mistakes AS submitted
+    WHERE submitted.submission_id = (SELECT submission_id FROM evaluation)
+        AND submitted.mistake_id NOT IN (
+            SELECT submitted_mistake_id
+            FROM mistake_matches
+            WHERE submission_id = (SELECT submission_id FROM evaluation)
+                AND scope = 'ALL'
+                AND submitted_mistake_id IS NOT NULL
+        )
+),
+
+box_score_lines AS (
+    SELECT
+        text_id,
+        'player' AS line,
+        player_name AS name,
+        [player_name, second_name] AS names,
+        side,
+        pts,
+        reb,
+        ast,
+        minutes,
+        NULL::INTEGER AS wins,
+        NULL::INTEGER AS losses
+    FROM player_games
+    UNION ALL
+    SELECT
+        text_id,
+        'team',
+        team_city || ' ' || team_name,
+        [team_name, team_city],
+        side,
+        pts,
+        reb,
+        ast,
+        NULL,
+        wins,
+        losses
+    FROM team_games
+),
+
+named AS (
+    SELECT alarms.mistake_id, box_score_lines.* EXCLUDE (text_id, names)
+    FROM alarms
+    JOIN box_score_lines
+        ON box_score_lines.text_id = alarms.text_id
+        AND len(list_filter(
+            box_score_lines.names,
+            name -> name <> '' AND contains(' ' || alarms.tokens || ' ', ' ' || name || ' ')
+        )) > 0
+)
+
+SELECT
+    alarms.text_id,
+    alarms.mistake_id AS submitted_mistake_id,
+    alarms.doc_token_start,
+    alarms.category,
+    alarms.tokens,
+    alarms.correction,
+    named.* EXCLUDE (mistake_id)
+FROM alarms
+LEFT JOIN named ON named.mistake_id = alarms.mistake_id
+ORDER BY alarms.text_id, alarms.doc_token_start, named.line, named.name

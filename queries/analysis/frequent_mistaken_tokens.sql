@@ -1,0 +1,28 @@
+-- Which tokens are most often inside gold mistakes, in each category (the ten most frequent)?
+-- Counted over the gold lists of both splits: a token marked by a gold mistake counts once per occurrence.
+-- Grain: one row per (category, token) among the ten most frequent tokens of the category (ties broken by
+-- the token). Columns: category, rank, token, occurrences, mistakes (gold mistakes whose span has it).
+WITH marked AS (
+    SELECT gold.category, gold.mistake_id, tokens.token
+    FROM gold_mistakes AS gold
+    JOIN tokens
+        ON tokens.text_id = gold.text_id
+        AND tokens.doc_token BETWEEN gold.doc_token_start AND gold.doc_token_end
+),
+
+counts AS (
+    SELECT category, token, count(*) AS occurrences, count(DISTINCT mistake_id) AS mistakes
+    FROM marked
+    GROUP BY category, token
+)
+
+SELECT
+    counts.category,
+    row_number() OVER (PARTITION BY counts.category ORDER BY counts.occurrences DESC, counts.token) AS rank,
+    counts.token,
+    counts.occurrences,
+    counts.mistakes
+FROM counts
+JOIN categories USING (category)
+QUALIFY rank <= 10
+ORDER BY categories.position, rank

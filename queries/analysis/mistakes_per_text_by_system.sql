@@ -1,0 +1,46 @@
+-- How many gold mistakes per text did each generating system make, in each category?
+-- One row per split for all its texts (system '(all texts)'), and one per system where nlg_systems knows
+-- which system generated a text. Texts without gold mistakes count with zeros.
+-- Grain: one row per (split, system). Columns: split, system, reference, texts, mistakes (gold mistakes
+-- per text, all categories), name, number, word, context, not_checkable, other (per text, by category).
+WITH per_text AS (
+    SELECT
+        texts.split,
+        texts.text_id,
+        nlg_systems.system,
+        nlg_systems.reference,
+        count(gold.mistake_id) AS mistakes,
+        count(gold.mistake_id) FILTER (WHERE gold.category = 'NAME') AS name,
+        count(gold.mistake_id) FILTER (WHERE gold.category = 'NUMBER') AS number,
+        count(gold.mistake_id) FILTER (WHERE gold.category = 'WORD') AS word,
+        count(gold.mistake_id) FILTER (WHERE gold.category = 'CONTEXT') AS context,
+        count(gold.mistake_id) FILTER (WHERE gold.category = 'NOT_CHECKABLE') AS not_checkable,
+        count(gold.mistake_id) FILTER (WHERE gold.category = 'OTHER') AS other
+    FROM texts
+    LEFT JOIN gold_mistakes AS gold USING (text_id)
+    LEFT JOIN nlg_systems USING (text_id)
+    WHERE texts.split IN (SELECT split FROM annotation_sets WHERE kind = 'gold')
+    GROUP BY ALL
+),
+
+systems AS (
+    SELECT * REPLACE ('(all texts)' AS system, NULL::VARCHAR AS reference) FROM per_text
+    UNION ALL
+    SELECT * FROM per_text WHERE system IS NOT NULL
+)
+
+SELECT
+    split,
+    system,
+    any_value(reference) AS reference,
+    count(*) AS texts,
+    avg(mistakes) AS mistakes,
+    avg(name) AS name,
+    avg(number) AS number,
+    avg(word) AS word,
+    avg(context) AS context,
+    avg(not_checkable) AS not_checkable,
+    avg(other) AS other
+FROM systems
+GROUP BY split, system
+ORDER BY split DESC, system = '(all texts)' DESC, system

@@ -1,0 +1,54 @@
+-- What became of every mistake of both lists when a submission is scored: the outcome of each gold mistake
+-- (matched: it took a submitted mistake; missed: it took none) and of each submitted mistake (matched: a gold
+-- mistake took it; false_alarm: none did), as mistake_matches decides it.
+-- Grain: one row per (submission, scope, side, mistake), scopes as in scores (a mistake counts in ALL and in
+-- its category). Columns: submission_id, submission, split, scope, side (gold or submitted), mistake_id,
+-- outcome (matched, missed or false_alarm), counterpart_id (the mistake of the other list it was matched
+-- with; NULL otherwise), text_id, doc_token_start, doc_token_end, category, tokens, correction, comment.
+-- In each scope, the matched gold rows, the missed rows and the false alarms add up to mistake_counts:
+-- matched, gold_total - matched and submitted_total - matched.
+WITH gold_outcomes AS (
+    SELECT
+        submission_id,
+        scope,
+        'gold' AS side,
+        gold_mistake_id AS mistake_id,
+        CASE WHEN submitted_mistake_id IS NULL THEN 'missed' ELSE 'matched' END AS outcome,
+        submitted_mistake_id AS counterpart_id
+    FROM mistake_matches
+),
+
+submitted_outcomes AS (
+    SELECT
+        submitted.submission_id,
+        submitted.scope,
+        'submitted' AS side,
+        submitted.mistake_id,
+        CASE WHEN matches.gold_mistake_id IS NULL THEN 'false_alarm' ELSE 'matched' END AS outcome,
+        matches.gold_mistake_id AS counterpart_id
+    FROM scoped_submitted_mistakes AS submitted
+    LEFT JOIN mistake_matches AS matches
+        ON matches.submission_id = submitted.submission_id
+        AND matches.scope = submitted.scope
+        AND matches.submitted_mistake_id = submitted.mistake_id
+)
+
+SELECT
+    evaluations.submission_id,
+    evaluations.submission,
+    evaluations.split,
+    outcomes.scope,
+    outcomes.side,
+    outcomes.mistake_id,
+    outcomes.outcome,
+    outcomes.counterpart_id,
+    mistakes.text_id,
+    mistakes.doc_token_start,
+    mistakes.doc_token_end,
+    mistakes.category,
+    mistakes.tokens,
+    mistakes.correction,
+    mistakes.comment
+FROM (SELECT * FROM gold_outcomes UNION ALL SELECT * FROM submitted_outcomes) AS outcomes
+JOIN evaluations USING (submission_id)
+JOIN mistakes USING (mistake_id)

@@ -1,0 +1,453 @@
+"""The dashboard's pages, run by Streamlit's AppTest on databases built from the shared-task data.
+
+Most tests use the example submissions (all of the train split). derived_db adds a test split with two
+submissions cut from the test gold list, its NAME mistakes and its NUMBER mistakes, whose figures are known
+without the scorer: recall 212/622 and 224/622, precision 1, and 622 - 212 - 224 = 186 gold mistakes that
+both miss."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import accuracy_db.dashboard
+import pytest
+import streamlit as st
+from accuracy_db.dashboard import DB_ENV
+from shared_data import DATA, EXAMPLES
+from streamlit.testing.v1 import AppTest
+
+from accuracy_db import database
+from accuracy_db.build import build
+from accuracy_db.commands.dashboard import streamlit_command
+
+APP = Path(accuracy_db.dashboard.__file__).parent / "app.py"
+
+
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    """Streamlit's caches live as long as the process: every test starts without the previous one's results."""
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    yield
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.fixture(scope="module")
+def derived_db(tmp_path_factory) -> Path:
+    """The shared-task data with two test-split submissions: the test gold list's NAME rows, with a metadata
+    sidecar, and its NUMBER rows."""
+    folder = tmp_path_factory.mktemp("derived")
+    submissions = folder / "submissions"
+    submissions.mkdir()
+    with (DATA / "test_set" / "gsml.csv").open(newline="", encoding="utf-8") as stream:
+        reader = csv.DictReader(stream)
+        gold = list(reader)
+    for name, category in (("names_only", "NAME"), ("numbers_only", "NUMBER")):
+        with (submissions / f"{name}.csv").open("w", newline="", encoding="utf-8") as stream:
+            writer = csv.DictWriter(stream, fieldnames=reader.fieldnames, quoting=csv.QUOTE_ALL)
+            writer.writeheader()
+            writer.writerows(row for row in gold if row["TYPE"] == category)
+    metadata = {"team": "Team Names", "system": "name checker", "approach": "metric", "description": "NAME rows"}
+    (submissions / "names_only.json").write_text(json.dumps(metadata))
+    path = folder / "accuracy.duckdb"
+    build(DATA, path, submissions)
+    return path
+
+
+def open_page(db: Path, page: str, monkeypatch) -> AppTest:
+    """The dashboard on a database, at one page, after its first run."""
+    monkeypatch.setenv(DB_ENV, str(db))
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at.switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def labelled(widgets, label: str):
+    """The widget of a page with this label."""
+    return next(widget for widget in widgets if widget.label == label)
+
+
+def table(at: AppTest, key: str):
+    """The rows of a table of the page (pages show tables in containers named by key), as pandas."""
+    return at.get_by_key(key).dataframe[0].value
+
+
+def markdown(at: AppTest) -> str:
+    return "\n".join(element.value for element in at.markdown)
+
+
+def sql(db: Path, query: str) -> list[tuple]:
+    con = database.open_existing(db)
+    try:
+        return con.execute(query).fetchall()
+    finally:
+        con.close()
+
+
+# Leaderboard
+
+
+def test_leaderboard_ranks_the_gold_copies_above_the_example_submission(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    assert labelled(at.selectbox, "Split").value == "train"  # the only split with submissions
+    board = table(at, "leaderboard")
+    assert list(board["submission"]) == [
+        "gsml_doc_based",
+        "gsml_sent_based",
+        "submission",
+        "submission_doc_based",
+        "submission_sent_based",
+    ]
+    assert list(board["rank"]) == [1, 1, 3, 3, 3]
+    assert list(board["recall"].round(3)) == [1.0, 1.0, 0.288, 0.288, 0.288]
+    assert list(board["precision"].round(3)) == [1.0, 1.0, 0.613, 0.613, 0.613]
+    assert list(board["token_f1"].round(3)) == [1.0, 1.0, 0.320, 0.320, 0.320]
+
+
+def test_leaderboard_shows_a_submissions_figures_category_by_category(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Submission").set_value("submission").run()
+    scores = table(at, "category_scores")
+    assert list(scores["scope"]) == ["ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
+    name = scores[scores["scope"] == "NAME"].iloc[0]
+    assert (name["matched"], name["gold_total"], name["submitted_total"]) == (160, 317, 237)
+    assert round(name["recall"], 3) == 0.505
+    assert scores[scores["scope"] == "WORD"]["precision"].isna().all()  # no WORD mistake submitted: undefined
+
+
+def test_leaderboard_of_the_test_split_with_metadata(derived_db, monkeypatch):
+    at = open_page(derived_db, "leaderboard", monkeypatch)
+    assert labelled(at.selectbox, "Split").options == ["test"]  # the only split with submissions
+    board = table(at, "leaderboard")
+    assert list(board["submission"]) == ["numbers_only", "names_only"]
+    assert list(board["recall"]) == pytest.approx([224 / 622, 212 / 622])
+    assert list(board["precision"]) == [1.0, 1.0]
+    assert list(board["team"].fillna("")) == ["", "Team Names"]
+    assert list(board["approach"].fillna("")) == ["", "metric"]
+
+
+# Errors browser
+
+
+def test_filtering_on_name_leaves_only_name_rows(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Categories").set_value(["NAME"]).run()
+    rows = table(at, "error_rows")
+    assert len(rows) == 50  # the first page
+    assert set(rows["category"]) == {"NAME"}
+    # Every matched, missed and falsely alarmed NAME mistake of the five submissions, as the NAME scores count them.
+    [(expected,)] = sql(built_db, "SELECT sum(gold_total + submitted_total - matched) FROM scores WHERE scope = 'NAME'")
+    assert at.subheader[0].value == f"{expected} mistakes"
+
+
+def test_errors_of_one_submission_by_outcome(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Submissions").set_value(["submission"])
+    labelled(at.multiselect, "Outcomes").set_value(["false_alarm"]).run()
+    rows = table(at, "error_rows")
+    assert set(rows["outcome"]) == {"false_alarm"}
+    assert set(rows["submission"]) == {"submission"}
+    # Within each category, as the README's NAME and NUMBER rows count them: submitted - matched.
+    assert at.subheader[0].value == f"{(237 - 160) + (334 - 154)} mistakes"
+    labelled(at.radio, "Matching").set_value("across categories").run()
+    # Across categories, as its ALL row counts them: a NAME mistake that overlaps a gold NUMBER one matches it.
+    assert at.subheader[0].value == f"{571 - 350} mistakes"
+
+
+def test_errors_show_the_marked_tokens_in_context(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Submissions").set_value(["submission"])
+    labelled(at.multiselect, "Texts").set_value(["S001"]).run()
+    rows = table(at, "error_rows")
+    wednesday = rows[(rows["marked"] == "Wednesday") & (rows["outcome"] == "matched")].iloc[0]
+    assert wednesday["in_context"] == ", at TD Garden on [Wednesday] . The Celtics ( 32"
+    assert wednesday["correction"] == "Friday"
+    assert wednesday["matched_category"] == "NAME"
+    assert set(rows["text_id"]) == {"S001"}
+    assert labelled(at.get("download_button"), "Download these rows as CSV") is not None
+
+
+def test_errors_pages_through_the_rows(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    first = table(at, "error_rows")
+    labelled(at.number_input, "Page").set_value(2).run()
+    second = table(at, "error_rows")
+    assert len(first) == len(second) == 50
+    assert first.iloc[0].to_dict() != second.iloc[0].to_dict()
+
+
+# Document view
+
+
+def gold_rows(text_id: str) -> set[tuple]:
+    """The gold mistakes of a text as gsml.csv lists them: first and last token, category, tokens, correction."""
+    with (DATA / "gsml.csv").open(newline="", encoding="utf-8") as stream:
+        return {
+            (int(row["DOC_TOKEN_START"]), int(row["DOC_TOKEN_END"]), row["TYPE"], row["TOKENS"], row["CORRECTION"])
+            for row in csv.DictReader(stream)
+            if row["TEXT_ID"] == f"{text_id}.txt"
+        }
+
+
+def text_or_empty(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def test_document_view_of_s001_shows_its_gold_spans(built_db, monkeypatch):
+    at = open_page(built_db, "document", monkeypatch)
+    assert at.selectbox(key="text").value == "S001"
+    labelled(at.selectbox, "Submission").set_value("submission").run()
+    mistakes = table(at, "document_mistakes")
+    gold = mistakes[mistakes["label"].str.startswith("G")]
+    shown = {
+        (row.doc_token_start, row.doc_token_end, row.category, row.tokens, text_or_empty(row.correction))
+        for row in gold.itertuples()
+    }
+    assert shown == gold_rows("S001")
+    assert len(shown) == 16
+
+    text = at.get("html")[1].value
+    assert '">Wednesday</span><sup' in text  # the first gold mistake, labelled after its last token
+    assert "Gold mistake G1 · NAME · matched (with S1)\nCorrection: Friday" in text  # its tooltip
+    assert all(f">G{n}" in text for n in range(1, 17)) and ">G17" not in text
+    assert "text-decoration: underline wavy" in text  # the example submission's false alarms
+    summary = at.markdown[0].value
+    assert "16 gold mistakes; submission lists 12: 8 gold mistakes matched, 8 missed, 4 false alarms" in summary
+
+
+def test_document_view_shows_the_box_score_of_the_game(built_db, monkeypatch):
+    at = open_page(built_db, "document", monkeypatch)
+    teams = table(at, "team_lines")
+    assert dict(zip(teams["team"], teams["PTS"])) == {"Lakers": 107, "Celtics": 113}
+    celtics = teams[teams["team"] == "Celtics"].iloc[0]
+    assert [celtics[q] for q in ("Q1", "Q2", "Q3", "Q4")] == [29, 33, 20, 31]
+    players = table(at, "players")
+    assert players[players["player"] == "Isaiah Thomas"].iloc[0]["PTS"] == 38
+    assert "Los Angeles Lakers at Boston Celtics" in [header.value for header in at.subheader]
+    assert "(https://www.basketball-reference.com/boxscores/201702030BOS.html)" in markdown(at)
+
+
+def test_document_view_goes_to_the_next_and_previous_text(built_db, monkeypatch):
+    at = open_page(built_db, "document", monkeypatch)
+    labelled(at.button, "Next").click().run()
+    assert at.selectbox(key="text").value == "S002"
+    assert at.markdown[0].value.startswith("**S002**")
+    labelled(at.button, "Previous").click().run()
+    labelled(at.button, "Previous").click().run()
+    assert at.selectbox(key="text").value == "T030"  # before the first text comes the last
+
+
+def test_document_view_with_gold_mistakes_only(built_db, monkeypatch):
+    at = open_page(built_db, "document", monkeypatch)
+    labelled(at.selectbox, "Submission").set_value("(gold mistakes only)").run()
+    mistakes = table(at, "document_mistakes")
+    assert len(mistakes) == 16 and mistakes["outcome"].isna().all()
+    assert "text-decoration" not in at.get("html")[1].value
+
+
+# Gold explorer
+
+
+def missed_by_all(db: Path, split: str) -> int:
+    """Gold mistakes of a split that no submission's ALL-scope matching gave a submitted mistake, in plain SQL."""
+    [(count,)] = sql(
+        db,
+        f"""
+        SELECT count(*) FROM (
+            SELECT matches.gold_mistake_id
+            FROM mistake_matches AS matches
+            JOIN evaluations USING (submission_id)
+            WHERE evaluations.split = '{split}' AND matches.scope = 'ALL'
+            GROUP BY matches.gold_mistake_id
+            HAVING count(matches.submitted_mistake_id) = 0
+        )
+        """,
+    )
+    return count
+
+
+def test_missed_by_every_submission_of_the_test_split(derived_db, monkeypatch):
+    at = open_page(derived_db, "gold", monkeypatch)
+    assert labelled(at.selectbox, "Split").value == "test"
+    missed = table(at, "missed_by_all")
+    assert len(missed) == missed_by_all(derived_db, "test") == 622 - 212 - 224
+    assert missed["category"].value_counts().to_dict() == {"WORD": 140, "NOT_CHECKABLE": 38, "CONTEXT": 8}
+    assert "**186** of the 622 gold mistakes were missed by all 2 submissions of the test split" in markdown(at)
+
+
+def test_missed_by_every_submission_of_the_train_split(built_db, monkeypatch):
+    at = open_page(built_db, "gold", monkeypatch)
+    labelled(at.selectbox, "Split").set_value("train").run()
+    # The examples include the gold list itself, which misses nothing.
+    assert len(table(at, "missed_by_all")) == missed_by_all(built_db, "train") == 0
+
+
+def test_gold_mistakes_by_category_and_text(built_db, monkeypatch):
+    at = open_page(built_db, "gold", monkeypatch)
+    by_category = table(at, "gold_by_category")
+    assert dict(zip(by_category["category"], by_category["mistakes"])) == {
+        "NAME": 212,
+        "NUMBER": 224,
+        "WORD": 140,
+        "CONTEXT": 8,
+        "NOT_CHECKABLE": 38,
+        "OTHER": 0,
+    }
+    assert "No submission of the test split is loaded." in [c.value for c in at.caption]
+    labelled(at.selectbox, "Split").set_value("train").run()
+    by_text = table(at, "gold_by_text")
+    assert len(by_text) == 60 and by_text["mistakes"].sum() == 1214
+    s001 = by_text[by_text["text_id"] == "S001"].iloc[0]
+    assert (s001["NAME"], s001["NUMBER"], s001["WORD"], s001["mistakes"]) == (5, 6, 5, 16)
+
+
+def test_error_rate_per_generating_system(built_db, monkeypatch):
+    """The figures of the data's README: 21.6 (Wiseman), 21.9 (Puduppully) and 15.4 (Rebuffel) a text."""
+    at = open_page(built_db, "gold", monkeypatch)
+    labelled(at.selectbox, "Split").set_value("train").run()
+    systems = table(at, "gold_by_system")
+    rates = dict(zip(systems["system"], systems["mistakes"].round(1)))
+    assert rates == {"(all texts)": 20.2, "puduppully": 21.9, "rebuffel": 15.4, "wiseman": 21.6}
+    assert dict(zip(systems["system"], systems["texts"])) == {
+        "(all texts)": 60,
+        "puduppully": 7,
+        "rebuffel": 7,
+        "wiseman": 7,
+    }
+
+
+# Refresh status
+
+
+def test_refresh_status_lists_the_refused_examples_with_their_reasons(built_db, monkeypatch):
+    at = open_page(built_db, "refresh", monkeypatch)
+    text = markdown(at)
+    assert "by `accuracy-db build`" in text
+    for name in ("submission_blank", "submission_malformed", "submission_overlapping"):
+        assert f"**{name}**" in text
+    rejections = table(at, "rejections")
+    assert set(rejections["submission"]) == {"submission_blank", "submission_malformed", "submission_overlapping"}
+    overlapping = rejections[rejections["submission"] == "submission_overlapping"]
+    assert overlapping["message"].str.contains("overlaps line 79").any()
+
+
+def test_refresh_status_shows_the_hashes_of_the_loaded_lists(built_db, monkeypatch):
+    at = open_page(built_db, "refresh", monkeypatch)
+    lists = table(at, "lists")
+    hashes = {(row.kind, row.name, row.split): row.sha256 for row in lists.itertuples()}
+    assert hashes[("gold", "gold", "train")] == hashlib.sha256((DATA / "gsml.csv").read_bytes()).hexdigest()
+    assert (
+        hashes[("submission", "submission", "train")]
+        == hashlib.sha256((EXAMPLES / "submission.csv").read_bytes()).hexdigest()
+    )
+    figures = {metric.label: metric.value for metric in at.metric}
+    assert figures["submissions refused"] == "3"
+
+
+# Reading the database
+
+
+def test_a_republished_database_is_shown_at_the_next_rerun(tmp_path, monkeypatch):
+    """build renames a new file over the old one; the running dashboard shows the new one, not cached results."""
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    shutil.copy(EXAMPLES / "submission.csv", submissions)
+    db = tmp_path / "accuracy.duckdb"
+    build(DATA, db, submissions)
+    at = open_page(db, "leaderboard", monkeypatch)
+    assert list(table(at, "leaderboard")["submission"]) == ["submission"]
+
+    shutil.copy(EXAMPLES / "gsml_doc_based.csv", submissions)
+    build(DATA, db, submissions)
+    at.run()
+    assert list(table(at, "leaderboard")["submission"]) == ["gsml_doc_based", "submission"]
+
+
+def test_without_a_database_the_page_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv(DB_ENV, str(tmp_path / "missing.duckdb"))
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    assert not at.exception
+    assert "Cannot read the database" in at.error[0].value
+    assert "accuracy-db build" in at.error[0].value
+
+
+def test_the_command_serves_the_installed_app_on_loopback():
+    command = streamlit_command("127.0.0.1", 8501)
+    assert command[:4] == [sys.executable, "-m", "streamlit", "run"]
+    assert Path(command[4]) == APP and APP.is_file()
+    options = dict(zip(command[5::2], command[6::2]))
+    assert options["--server.address"] == "127.0.0.1"
+    assert options["--server.port"] == "8501"
+    assert options["--server.headless"] == "true"
+    assert options["--browser.gatherUsageStats"] == "false"
+
+
+def test_the_command_refuses_a_missing_database(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "accuracy_db", "dashboard", "--db", str(tmp_path / "none.duckdb")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert f"no database at {tmp_path / 'none.duckdb'}" in result.stderr
+
+
+# SQL
+
+
+def test_sql_page_runs_a_reading_query(built_db, monkeypatch):
+    at = open_page(built_db, "sql", monkeypatch)
+    labelled(at.button, "Run").click().run()
+    result = table(at, "sql_result")
+    assert list(result.columns) == ["rank", "submission", "split", "recall", "precision", "f1"]
+    assert list(result["submission"]) == [
+        "gsml_doc_based",
+        "gsml_sent_based",
+        "submission",
+        "submission_doc_based",
+        "submission_sent_based",
+    ]
+    assert "**5** rows" in markdown(at)
+
+
+def test_sql_page_asks_for_the_parameters_of_a_query(built_db, monkeypatch):
+    at = open_page(built_db, "sql", monkeypatch)
+    at.text_area(key="sql").set_value("SELECT count(*) AS n FROM submitted_mistakes WHERE submission = $name").run()
+    at.text_input(key="param-name").set_value("submission")
+    labelled(at.button, "Run").click().run()
+    assert list(table(at, "sql_result")["n"]) == [571]
+
+
+def test_sql_page_refuses_a_query_that_writes(built_db, monkeypatch):
+    at = open_page(built_db, "sql", monkeypatch)
+    at.text_area(key="sql").set_value("DELETE FROM mistakes")
+    labelled(at.button, "Run").click().run()
+    assert at.error[0].value.startswith("Refused: DELETE refused: it changes data")
+    [(count,)] = sql(built_db, "SELECT count(*) FROM mistakes")
+    assert count > 0
+
+
+def test_sql_page_translates_another_dialect(built_db, monkeypatch):
+    at = open_page(built_db, "sql", monkeypatch)
+    at.text_area(key="sql").set_value("SELECT text_id FROM texts ORDER BY text_id LIMIT 2")
+    at.selectbox(key="dialect").set_value("postgres")
+    labelled(at.button, "Run").click().run()
+    assert list(table(at, "sql_result")["text_id"]) == ["S001", "S002"]
+    assert "FROM texts" in at.code[0].value
+
+
+def test_sql_page_starts_from_a_saved_analysis(built_db, monkeypatch):
+    at = open_page(built_db, "sql", monkeypatch)
+    at.selectbox(key="analysis").set_value("missed_by_every_submission").run()
+    assert at.text_area(key="sql").value.startswith("-- Which gold mistakes did every submission")
+    labelled(at.button, "Run").click().run()
+    assert "**0** rows" in markdown(at)  # on the train split, the gold copies miss nothing

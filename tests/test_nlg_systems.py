@@ -1,0 +1,84 @@
+"""nlg_systems.csv, the optional metadata saying which neural system generated a text: loaded when it is beside
+the data folder, checked line by line like every other input."""
+
+from __future__ import annotations
+
+import pytest
+from accuracy_db.etl.nlg_systems import load_nlg_systems
+from shared_data import DATA, SHARED
+
+from accuracy_db import database
+from accuracy_db.build import build
+from accuracy_db.errors import InputError
+
+
+def test_the_shared_data_names_the_system_of_21_train_texts(built):
+    rows = built.execute(
+        "SELECT system, any_value(reference), count(*), min(text_id), max(text_id), bool_and(split = 'train') "
+        "FROM nlg_systems JOIN texts USING (text_id) GROUP BY system ORDER BY system"
+    ).fetchall()
+    assert rows == [
+        ("puduppully", "Puduppully et al. 2019", 7, "S012", "S018", True),
+        ("rebuffel", "Rebuffel et al. 2020", 7, "S022", "S028", True),
+        ("wiseman", "Wiseman et al. 2017", 7, "S005", "S011", True),
+    ]
+
+
+@pytest.fixture
+def two_texts():
+    con = database.open_new(None)
+    con.execute("INSERT INTO texts VALUES ('S001', 'train', 'a', NULL, 1, 1), ('S002', 'train', 'b', NULL, 1, 1)")
+    yield con
+    con.close()
+
+
+def test_every_problem_is_named_by_line_and_nothing_is_loaded(two_texts, tmp_path):
+    path = tmp_path / "nlg_systems.csv"
+    path.write_text(
+        "TEXT_ID,SYSTEM,REFERENCE\n"
+        "S001.txt,wiseman,Wiseman et al. 2017\n"
+        "S001,puduppully,\n"
+        "S099,rebuffel,\n"
+        "S002,,\n"
+        "S002,wiseman\n"
+    )
+    with pytest.raises(InputError) as caught:
+        load_nlg_systems(two_texts, path)
+    assert [str(problem) for problem in caught.value.problems] == [
+        f"{path}: line 3: S001 is already on line 2",
+        f"{path}: line 4: S099 is not a text of the data folder",
+        f"{path}: line 5: no SYSTEM",
+        f"{path}: line 6: 2 cells where the header has 3",
+    ]
+    assert two_texts.execute("SELECT count(*) FROM nlg_systems").fetchone() == (0,)
+
+
+def test_a_missing_column_is_named(two_texts, tmp_path):
+    path = tmp_path / "nlg_systems.csv"
+    path.write_text("TEXT_ID,REFERENCE\nS001,Wiseman et al. 2017\n")
+    with pytest.raises(InputError, match="line 1: missing column\\(s\\): SYSTEM"):
+        load_nlg_systems(two_texts, path)
+
+
+def test_the_reference_column_is_optional(two_texts, tmp_path):
+    path = tmp_path / "nlg_systems.csv"
+    path.write_text("TEXT_ID,SYSTEM\nS002,rebuffel\n")
+    assert load_nlg_systems(two_texts, path) == 1
+    assert two_texts.execute("SELECT * FROM nlg_systems").fetchall() == [("S002", "rebuffel", None)]
+
+
+def test_without_the_file_the_table_is_empty_and_a_bad_one_stops_the_build(tmp_path):
+    data = tmp_path / "data" / "accuracy-shared-task"
+    data.parent.mkdir()
+    data.symlink_to(DATA)  # the data read in place, from a folder with no nlg_systems.csv beside it
+    db = tmp_path / "accuracy.duckdb"
+    build(data, db)
+    con = database.open_existing(db)
+    assert con.execute("SELECT count(*) FROM nlg_systems").fetchone() == (0,)
+    con.close()
+
+    bad = data.parent / "nlg_systems.csv"
+    bad.write_text((SHARED / "nlg_systems.csv").read_text() + "S005,wiseman,Wiseman et al. 2017\n")
+    with pytest.raises(InputError, match="line 23: S005 is already on line 2"):
+        build(data, tmp_path / "other.duckdb")
+    assert not (tmp_path / "other.duckdb").exists()

@@ -1,0 +1,165 @@
+"""accuracy-db query as people run it: a process, its output, its exit status, and one line on refusal."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+
+from accuracy_db.analyses import saved_analyses
+
+
+def accuracy_db(*args, db=None) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "accuracy_db", "query", *map(str, args)]
+    if db is not None:
+        command += ["--db", str(db)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def refusal(result: subprocess.CompletedProcess) -> str:
+    """The one line a refused query prints, after checking the exit status and that there is nothing else."""
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+def test_a_write_hidden_in_a_with_clause_is_refused_in_one_line(built_db):
+    result = accuracy_db("WITH x AS (DELETE FROM mistakes RETURNING *) SELECT * FROM x", db=built_db)
+    assert refusal(result) == (
+        "error: DELETE (inside a WITH clause) refused: it changes data; only one query that reads runs here"
+    )
+
+
+def test_reading_a_file_is_refused_in_one_line(built_db):
+    line = refusal(accuracy_db("SELECT * FROM read_csv('/etc/passwd')", db=built_db))
+    assert line.startswith('error: refused by the database: Permission Error: Cannot access file "/etc/passwd"')
+
+
+def test_a_query_over_the_time_limit_is_stopped(built_db):
+    result = accuracy_db(
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r",
+        "--timeout",
+        "1",
+        db=built_db,
+    )
+    assert refusal(result) == "error: the query ran longer than 1 s and was stopped"
+
+
+def test_the_list_names_every_saved_analysis_with_its_question_and_parameters(built_db):
+    result = accuracy_db("--list", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    listed = {row["name"]: row for row in json.loads(result.stdout)}
+    assert set(listed) == {analysis.name for analysis in saved_analyses()}
+    assert listed["per_text_scores"]["parameters"] == "submission"
+    assert listed["disagreements"]["parameters"] == "first second"
+    assert listed["missed_by_every_submission"]["question"] == (
+        "Which gold mistakes did every submission of their split miss?"
+    )
+
+
+def test_a_saved_analysis_runs_with_its_parameters(built_db):
+    result = accuracy_db(
+        "--saved", "per_text_scores", "--param", "submission=submission", "--format", "csv", db=built_db
+    )
+    assert result.returncode == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert len(rows) == 60
+    assert rows[0] == {
+        "text_id": "S001",
+        "gold": "16",
+        "submitted": "12",
+        "matched": "8",
+        "recall": "0.5",
+        "precision": "0.6666666666666666",
+    }
+
+
+def test_a_saved_analysis_without_its_parameter_says_which(built_db):
+    assert refusal(accuracy_db("--saved", "false_alarms", db=built_db)) == (
+        "error: the query needs a value for $submission"
+    )
+
+
+def test_an_unknown_saved_analysis_suggests_the_closest(built_db):
+    line = refusal(accuracy_db("--saved", "per_text_score", db=built_db))
+    assert line.startswith("error: no saved analysis named 'per_text_score': did you mean per_text_scores?")
+
+
+def test_latex_is_a_booktabs_tabular_with_three_decimals_and_escaped_underscores(built_db):
+    result = accuracy_db(
+        "SELECT submission, recall, precision FROM leaderboard WHERE scope = 'ALL' AND submission LIKE 'sub%' "
+        "ORDER BY submission",
+        "--format",
+        "latex",
+        db=built_db,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "\n".join(
+        [
+            r"\begin{tabular}{lrr}",
+            r"\toprule",
+            r"submission & recall & precision \\",
+            r"\midrule",
+            r"submission & 0.288 & 0.613 \\",
+            r"submission\_doc\_based & 0.288 & 0.613 \\",
+            r"submission\_sent\_based & 0.288 & 0.613 \\",
+            r"\bottomrule",
+            r"\end{tabular}",
+            "",
+        ]
+    )
+
+
+def test_a_cut_result_says_so_on_stderr(built_db):
+    result = accuracy_db("SELECT text_id FROM texts ORDER BY text_id", "--limit", "3", "--format", "csv", db=built_db)
+    assert result.returncode == 0
+    assert result.stdout == "text_id\nS001\nS002\nS003\n"
+    assert "more than 3 rows" in result.stderr
+
+
+def test_parquet_goes_to_a_file(built_db, tmp_path):
+    out = tmp_path / "categories.parquet"
+    result = accuracy_db("SELECT * FROM categories ORDER BY position", "--format", "parquet", "-o", out, db=built_db)
+    assert result.returncode == 0, result.stderr
+    assert pl.read_parquet(out)["category"].to_list() == [
+        "NAME",
+        "NUMBER",
+        "WORD",
+        "CONTEXT",
+        "NOT_CHECKABLE",
+        "OTHER",
+    ]
+    usage = accuracy_db("SELECT 1", "--format", "parquet", db=built_db)
+    assert usage.returncode == 2
+    assert "--format parquet needs --output FILE" in usage.stderr
+
+
+def test_a_query_in_a_file_in_another_dialect(built_db, tmp_path):
+    query = tmp_path / "per_split.sql"
+    query.write_text("SELECT split, COUNT(*)::int AS texts FROM texts GROUP BY split ORDER BY split;\n")
+    result = accuracy_db("-f", query, "--dialect", "postgres", "--format", "json", db=built_db)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [{"split": "test", "texts": 30}, {"split": "train", "texts": 60}]
+
+
+@pytest.mark.parametrize(
+    "args", [(), ("SELECT 1", "--saved", "false_alarms"), ("--saved", "false_alarms", "--dialect", "postgres")]
+)
+def test_exactly_one_query_must_be_given(built_db, args):
+    result = accuracy_db(*args, db=built_db)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+def test_importing_the_package_loads_neither_polars_nor_sqlglot():
+    code = "import sys, accuracy_db.cli; print(sorted({'polars', 'sqlglot'} & set(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "[]"
