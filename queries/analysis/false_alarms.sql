@@ -62,7 +62,7 @@ named AS (
         ON box_score_lines.text_id = alarms.text_id
         AND len(list_filter(
             box_score_lines.names,
-            name -> name <> '' AND contains(' ' || alarms.tokens || ' ', ' ' || name || ' ')
+            lambda name: name <> '' AND contains(' ' || alarms.tokens || ' ', ' ' || name || ' ')
         )) > 0
 )
 
