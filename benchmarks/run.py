@@ -2,7 +2,7 @@
 
     python -m benchmarks.run --scale 1,10,100,1000 --submissions 10 [--out benchmarks/results]
         [--work /tmp/accuracy-bench] [--oracle-max-scale 10] [--seed 0] [--steps build,scores,…] [--profile]
-        [--memory-cap-gb 12] [--step-timeout 1800]
+        [--memory-cap-gb 12] [--step-timeout 1800] [--merge]
 
 For each scale K it generates (or reuses, when the arguments match) a data folder of K×60 texts with N
 submissions under the work folder (benchmarks.generate), builds a database from it, and runs every step as a
@@ -25,10 +25,13 @@ memory (the maximum resident set size that os.wait4 reports for that child alone
 
 The query steps also report the seconds of the query alone ("query s"). A step whose memory passes
 --memory-cap-gb, or that runs longer than --step-timeout, is killed and reported as failed (the machine may be
-shared; exhausting it is a finding already). The run writes OUT/benchmark.json and
+shared; exhausting it is a finding already). --merge keeps the results of the scales not run now from an
+earlier OUT/benchmark.json. The run writes OUT/benchmark.json and
 OUT/benchmark.md, prints the table, the growth from the second-largest scale to the largest (from 100 to 1000
 in the full ladder), and PASS or MISS for each target of issue 6. --profile also writes, for the largest scale,
-EXPLAIN ANALYZE of the scores query and a cProfile of the build with the time of each SQL statement.
+EXPLAIN ANALYZE of the scores query (its slowest operators in OUT/profile-…-scores.json; the whole plan in the
+work folder) and cProfiles of build, a no-op refresh and a one-submission refresh, each with the time of every
+SQL statement it ran (OUT/profile-…-build.txt and so on; the .prof files in the work folder).
 """
 
 from __future__ import annotations
@@ -86,7 +89,7 @@ def measured(args: list[str], memory_cap_mb: int | None = None, timeout: float |
     started = time.perf_counter()
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
     # Read the pipes while it runs (a full pipe would block it), then reap it with wait4 for its rusage.
-    stdout, stderr, killed = b"", b"", None
+    stdout, stderr, killed, kill_sent = b"", b"", None, False
     selector = selectors.DefaultSelector()
     selector.register(child.stdout, selectors.EVENT_READ)
     selector.register(child.stderr, selectors.EVENT_READ)
@@ -106,13 +109,14 @@ def measured(args: list[str], memory_cap_mb: int | None = None, timeout: float |
             killed = f"killed: its resident memory passed {memory_cap_mb} MB after {elapsed:.0f} s"
         elif killed is None and timeout and elapsed > timeout:
             killed = f"killed: still running after {timeout:.0f} s"
-        if killed and child.poll() is None:
-            child.kill()
+        if killed and not kill_sent:
+            child.kill()  # no poll() here: wait4 below must be the one to reap it
+            kill_sent = True
     _, status, usage = os.wait4(child.pid, 0)
     seconds = time.perf_counter() - started
     child.returncode = os.waitstatus_to_exitcode(status)
     if killed:
-        raise RuntimeError(f"{' '.join(map(str, args))}: Error: {killed}")
+        raise RuntimeError(f"Error: {killed}")
     if child.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, args))} failed ({child.returncode}):\n{stderr.decode()[-3000:]}")
     result = {"seconds": round(seconds, 3), "peak_mb": round(usage.ru_maxrss / 1024)}
@@ -302,15 +306,25 @@ def run_scale(scale: int, args, out: Path) -> dict:
     finally:
         extra.unlink()
     if args.profile and scale == max(args.scale):
-        prefix = str(out / f"profile-scale-{scale}")
+        # The raw profiles (hundreds of KB) stay in the work folder; their summaries are copied to OUT.
+        prefix = str(args.work / f"profile-scale-{scale}")
         print(f"  scale {scale}: profiles …", flush=True)
         results["explain"] = measured(steps_module("explain", str(db), prefix + "-scores"))["child"]
         profile_db = args.work / f"profile-{scale}.duckdb"
-        results["build_profile"] = measured(
-            steps_module("profile-build", str(folder), str(profile_db), str(inbox), prefix + "-build")
-        )["child"]
+        profile_common = ["--data", str(folder), "--db", str(profile_db), "--submissions", str(inbox)]
+        results["profiles"] = {}
+        for name, command in (("build", "build"), ("refresh-noop", "refresh"), ("refresh-add-one", "refresh")):
+            if name == "refresh-add-one":
+                shutil.copyfile(sorted(inbox.glob("*.csv"))[0], extra)
+            try:
+                step_args = steps_module("profile", f"{prefix}-{name}", command, *profile_common)
+                results["profiles"][name] = measured(step_args)["child"]
+            finally:
+                extra.unlink(missing_ok=True)
         for path in profile_db.parent.glob(f"*{profile_db.name}*"):
             path.unlink()
+        for suffix in ("-scores.json", "-build.txt", "-refresh-noop.txt", "-refresh-add-one.txt"):
+            shutil.copyfile(prefix + suffix, out / Path(prefix + suffix).name)
     return results
 
 
@@ -331,6 +345,11 @@ def table(results: list[dict]) -> list[str]:
                 f"| {scale['scale']} | {figures.get('texts', '')} | {figures.get('gold_mistakes', '')} | "
                 f"{figures.get('submitted_mistakes', '')} | {name} | {step['seconds']:.2f} | "
                 f"{'' if query is None else f'{query:.2f}'} | {step['peak_mb']} |"
+            )
+        for name, message in scale.get("failed", {}).items():
+            lines.append(
+                f"| {scale['scale']} | {figures.get('texts', '')} | {figures.get('gold_mistakes', '')} | "
+                f"{figures.get('submitted_mistakes', '')} | {name} | failed | | {short(message)} |"
             )
     return lines
 
@@ -398,9 +417,14 @@ def targets(results: list[dict], ratios: dict) -> list[str]:
     return lines
 
 
+def short(message: str) -> str:
+    """A failure's message without the command line (which holds the whole query)."""
+    return message[message.index("Error") :] if "Error" in message else message
+
+
 def failure_lines(results: list[dict]) -> list[str]:
     return [
-        f"FAILED at scale {scale['scale']}: {name}: {message}"
+        f"FAILED at scale {scale['scale']}: {name}: {short(message)}"
         for scale in results
         for name, message in scale.get("failed", {}).items()
     ]
@@ -456,6 +480,7 @@ def main() -> None:
     parser.add_argument("--steps", help="only the steps whose names start with one of these (comma-separated)")
     parser.add_argument("--memory-cap-gb", type=float, default=12, help="kill a step whose memory passes this")
     parser.add_argument("--step-timeout", type=float, default=1800, help="kill a step that runs longer (seconds)")
+    parser.add_argument("--merge", action="store_true", help="keep the other scales of OUT/benchmark.json")
     parser.add_argument("--profile", action="store_true", help="profile the scores query and the build")
     args = parser.parse_args()
     args.scale = sorted(int(scale) for scale in args.scale.split(","))
@@ -463,9 +488,13 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     args.out.mkdir(parents=True, exist_ok=True)
     results = []
+    if args.merge and (args.out / "benchmark.json").is_file():  # keep the other scales of an earlier run
+        earlier = json.loads((args.out / "benchmark.json").read_text(encoding="utf-8"))["results"]
+        results = [scale for scale in earlier if scale["scale"] not in args.scale]
     for scale in args.scale:
         print(f"scale {scale}: {60 * scale} texts, {args.submissions} submissions", flush=True)
         results.append(run_scale(scale, args, args.out))
+        results.sort(key=lambda result: result["scale"])
         text = write_results(results, args)  # after each scale, so that a long run leaves what it measured
     print()
     print(text)

@@ -5,7 +5,7 @@
     python -m benchmarks.steps scan FILE...
     python -m benchmarks.steps oracle DATA DB
     python -m benchmarks.steps explain DB OUT_PREFIX
-    python -m benchmarks.steps profile-build DATA DB SUBMISSIONS OUT_PREFIX
+    python -m benchmarks.steps profile OUT_PREFIX ACCURACY_DB_ARGUMENTS…   # e.g. build --data D --db X …
 
 Each prints one JSON line: the seconds of the measured work itself (Python's start and the imports are not in
 it; benchmarks.run also times the whole process) and what it found.
@@ -212,22 +212,23 @@ class TimedConnection:
             entry[1] += time.perf_counter() - started
 
 
-def profile_build(data: str, db: str, submissions: str, prefix: str) -> None:
-    """accuracy-db build under cProfile, with the time of every SQL statement it runs (PREFIX.txt)."""
+def profile(prefix: str, *command: str) -> None:
+    """An accuracy-db command (its arguments as given to accuracy-db) under cProfile, with the time of every SQL
+    statement it runs (PREFIX.txt, PREFIX.prof)."""
     import cProfile
     import io
     import pstats
 
     import duckdb
 
-    from accuracy_db import build as build_module
+    from accuracy_db import cli
 
     real_connect = duckdb.connect
     duckdb.connect = lambda *args, **kwargs: TimedConnection(real_connect(*args, **kwargs))
     profiler = cProfile.Profile()
     started = time.perf_counter()
     profiler.enable()
-    build_module.build(Path(data), Path(db), Path(submissions))
+    status = cli.run(list(command))
     profiler.disable()
     seconds = time.perf_counter() - started
     duckdb.connect = real_connect
@@ -235,11 +236,12 @@ def profile_build(data: str, db: str, submissions: str, prefix: str) -> None:
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
     statements = sorted(TimedConnection.statements.items(), key=lambda item: -item[1][1])
-    lines = [f"build: {seconds:.1f} s", "", "SQL statements by total time (calls, seconds, statement):"]
+    lines = [f"accuracy-db {' '.join(command)}: {seconds:.1f} s, exit status {status}", ""]
+    lines += ["SQL statements by total time (calls, seconds, statement):"]
     lines += [f"{calls:6} {total:8.2f}  {key}" for key, (calls, total) in statements[:30]]
     Path(prefix + ".txt").write_text("\n".join(lines) + "\n\n" + out.getvalue(), encoding="utf-8")
     top = [[key, calls, round(total, 2)] for key, (calls, total) in statements[:12]]
-    report(seconds=seconds, statements=top)
+    report(seconds=seconds, status=status, statements=top)
 
 
 STEPS = {
@@ -248,7 +250,7 @@ STEPS = {
     "scan": scan,
     "oracle": run_oracle,
     "explain": explain,
-    "profile-build": profile_build,
+    "profile": profile,
 }
 
 if __name__ == "__main__":
