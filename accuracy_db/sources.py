@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
+from stat import S_ISREG
 
 import duckdb
+import polars as pl
 
 from .data_folder import splits
+from .etl.frames import create_temp_table
 
 DATA_FILES = ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml")
 
@@ -35,24 +38,48 @@ def sha256_of(path: Path) -> str:
         return hashlib.file_digest(stream, "sha256").hexdigest()
 
 
-def fingerprint(role: str, name: str, path: Path, known: dict[tuple[str, str], Source] | None = None) -> Source:
+def fingerprint(
+    role: str, name: str, path: Path | str, known: dict[tuple[str, str], Source] | None = None, stat=None
+) -> Source:
     """A file's fingerprint; the recorded hash is reused when size and modification time are unchanged."""
-    stat = path.stat()
+    stat = stat or os.stat(path)
     before = (known or {}).get((role, name))
     if before and (before.size, before.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
         sha256 = before.sha256
     else:
-        sha256 = sha256_of(path)
+        sha256 = sha256_of(Path(path))
     return Source(role, name, str(path), stat.st_size, stat.st_mtime_ns, sha256)
 
 
-def data_sources(data_dir: Path, known: dict | None = None) -> dict[tuple[str, str], Source]:
-    """Every file of the data folder a build reads, by (role, name inside the data folder)."""
-    paths = [data_dir.parent / "nlg_systems.csv"]
+def data_files(data_dir: Path) -> dict[str, tuple[str, os.stat_result]]:
+    """Every file of the data folder a build reads: name inside the data folder -> (path, stat).
+
+    One directory listing per folder (os.scandir), since a large corpus has tens of thousands of texts."""
+    candidates = {"../nlg_systems.csv": str(data_dir.parent / "nlg_systems.csv")}
     for split_files in splits(data_dir):
-        paths += sorted(split_files.texts_dir.glob("*.txt")) + [split_files.folder / name for name in DATA_FILES]
-    names = {os.path.relpath(path, data_dir): path for path in paths if path.is_file()}
-    return {("data", name): fingerprint("data", name, path, known) for name, path in names.items()}
+        prefix = "" if split_files.folder == data_dir else f"{split_files.folder.name}/"
+        candidates |= {f"{prefix}{name}": str(split_files.folder / name) for name in DATA_FILES}
+        with os.scandir(split_files.texts_dir) as entries:
+            for entry in entries:
+                if entry.name.endswith(".txt"):
+                    candidates[f"{prefix}texts/{entry.name}"] = entry.path
+    found = {}
+    for name, path in sorted(candidates.items()):
+        try:
+            stat = os.stat(path)
+        except FileNotFoundError:
+            continue
+        if S_ISREG(stat.st_mode):
+            found[name] = (path, stat)
+    return found
+
+
+def data_sources(data_dir: Path, known: dict | None = None) -> dict[tuple[str, str], Source]:
+    """The fingerprint of every file of the data folder a build reads, by (role, name inside the data folder)."""
+    return {
+        ("data", name): fingerprint("data", name, path, known, stat)
+        for name, (path, stat) in data_files(data_dir).items()
+    }
 
 
 def recorded(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], Source]:
@@ -62,7 +89,14 @@ def recorded(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], Source]:
 
 
 def record(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
-    con.executemany(
-        "INSERT OR REPLACE INTO source_files VALUES (?, ?, ?, ?, ?, ?)",
-        [(s.role, s.name, s.path, s.size, s.mtime_ns, s.sha256) for s in sources],
+    """Record the fingerprints of sources, replacing earlier ones of the same keys (in one statement: a corpus
+    has tens of thousands of texts)."""
+    columns = ("role", "name", "path", "size", "mtime_ns", "sha256")
+    rows = pl.DataFrame(
+        [astuple(source) for source in sources],
+        schema={column: pl.Int64 if column in ("size", "mtime_ns") else pl.String for column in columns},
+        orient="row",
     )
+    create_temp_table(con, "new_source_files", rows)
+    con.execute("INSERT OR REPLACE INTO source_files SELECT * FROM new_source_files")
+    con.execute("DROP TABLE new_source_files")

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .inbox import SIDECAR_SUFFIXES
+from .sources import data_files
 
 
 def folder_state(submissions_dir: Path, data_dir: Path) -> frozenset:
-    """A cheap summary of the submissions folder and the data files (no file is read)."""
-    paths = [p for p in submissions_dir.iterdir() if p.suffix in (".csv", *SIDECAR_SUFFIXES)]
-    paths += [p for p in data_dir.rglob("*") if "curation" not in p.parts]
-    state = set()
-    for path in paths:
-        try:
-            stat = path.stat()
-        except FileNotFoundError:  # deleted while we looked: the next look sees it gone
-            continue
-        state.add((str(path), stat.st_size, stat.st_mtime_ns))
+    """A cheap summary of the submissions folder and the data files a build reads (no file is read)."""
+    state = {(path, stat.st_size, stat.st_mtime_ns) for path, stat in data_files(data_dir).values()}
+    with os.scandir(submissions_dir) as entries:
+        for entry in entries:
+            if entry.name.endswith((".csv", *SIDECAR_SUFFIXES)):
+                try:
+                    stat = entry.stat()
+                except FileNotFoundError:  # deleted while we looked: the next look sees it gone
+                    continue
+                state.add((entry.path, stat.st_size, stat.st_mtime_ns))
     return frozenset(state)

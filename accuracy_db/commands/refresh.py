@@ -35,7 +35,7 @@ def refresh(data: Path | None, db: Path, submissions: Path, watch: bool, interva
 
     data_dir = resolve_data_dir(data)
     while True:
-        seen = folder_state(submissions, data_dir)
+        seen = folder_state(submissions, data_dir) if watch else None
         with stderr.status("Refreshing", spinner="dots") as status:
             report = refresh_database(db, data_dir, submissions, step=lambda name: status.update(f"Loading {name}"))
         for name, problems in report.refused.items():
