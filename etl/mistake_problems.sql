@@ -10,13 +10,24 @@ WHERE id_problem IS NOT NULL
 
 UNION ALL
 
--- Spaces are folded before comparing: TOKENS is the marked tokens joined by spaces.
+-- TOKENS must list the marked tokens (spaces folded); the text at the ids is read only where it does not.
 SELECT line_number, format('TOKENS is ''{}'', but tokens {}-{} of {} are ''{}''',
                            tokens, doc_token_start, doc_token_end, text_id, marked_tokens)
-FROM resolved_mistakes
-WHERE id_problem IS NULL
-    AND marked_tokens IS NOT NULL
-    AND array_to_string(string_split_regex(trim(tokens), '\s+'), ' ') <> marked_tokens
+FROM (
+    SELECT
+        mismatched.line_number,
+        mismatched.tokens,
+        mismatched.doc_token_start,
+        mismatched.doc_token_end,
+        mismatched.text_id,
+        string_agg(tokens.token, ' ' ORDER BY tokens.doc_token) AS marked_tokens
+    FROM resolved_mistakes AS mismatched
+    JOIN tokens
+        ON tokens.text_id = mismatched.text_id
+        AND tokens.doc_token BETWEEN mismatched.doc_token_start AND mismatched.doc_token_end
+    WHERE NOT mismatched.tokens_listed_as_marked
+    GROUP BY ALL
+)
 
 UNION ALL
 

@@ -3,8 +3,8 @@
 -- Grain: one row per non-blank row. Columns: line_number, text_id, annotation_id, tokens, sentence_id,
 -- sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment (typed,
 -- with both id schemes filled in where the ids can be used), row_problems (what is wrong with the row on
--- its own), id_problem (the first reason its ids cannot be used), marked_tokens (the text at its ids) and
--- list_split. Parameters: $split (the split the list must cover; NULL for the split of its first known
+-- its own), id_problem (the first reason its ids cannot be used), tokens_listed_as_marked (whether TOKENS
+-- lists the tokens at its ids; NULL when TOKENS is empty or the ids cannot be used) and list_split. Parameters: $split (the split the list must cover; NULL for the split of its first known
 -- text) and $header_cells (how many cells the header has).
 WITH cells AS (
     SELECT
@@ -149,34 +149,23 @@ pending AS (
     WHERE len(checked_rows.row_problems) = 0
 ),
 
-sentence_sizes AS (
-    SELECT text_id, sentence_id, count(*) AS sentence_size
-    FROM tokens
-    WHERE text_id IN (SELECT text_id FROM pending)
-    GROUP BY text_id, sentence_id
-),
-
-located AS (
+-- The sentences of the texts that rows give sentence ids for: the document token each starts at, and its size.
+sentences AS (
     SELECT
-        pending.*,
-        sentence_sizes.sentence_size,
-        sent_start.doc_token AS doc_of_sent_start,
-        sent_end.doc_token AS doc_of_sent_end
-    FROM pending
-    LEFT JOIN sentence_sizes USING (text_id, sentence_id)
-    LEFT JOIN tokens AS sent_start
-        ON sent_start.text_id = pending.text_id
-        AND sent_start.sentence_id = pending.sentence_id
-        AND sent_start.sent_token = pending.sent_token_start
-    LEFT JOIN tokens AS sent_end
-        ON sent_end.text_id = pending.text_id
-        AND sent_end.sentence_id = pending.sentence_id
-        AND sent_end.sent_token = pending.sent_token_end
+        tokens.text_id,
+        tokens.sentence_id,
+        tokens.doc_token AS first_token,
+        coalesce(lead(tokens.doc_token) OVER (PARTITION BY tokens.text_id ORDER BY tokens.sentence_id),
+                 texts.token_count + 1) - tokens.doc_token AS sentence_size
+    FROM tokens
+    JOIN texts USING (text_id)
+    WHERE tokens.sent_token = 1
+        AND tokens.text_id IN (SELECT text_id FROM pending WHERE sentence_id IS NOT NULL)
 ),
 
 id_checked AS (
     SELECT
-        located.*,
+        pending.*,
         CASE
             WHEN text_split IS NULL THEN
                 format('TEXT_ID {} is not a known text', text_id)
@@ -190,26 +179,54 @@ id_checked AS (
             WHEN sent_token_end > sentence_size THEN
                 format('SENT_TOKEN_END {} is beyond the end of sentence {} of {} ({} tokens)',
                        sent_token_end, sentence_id, text_id, sentence_size)
-            WHEN doc_token_start <> doc_of_sent_start OR doc_token_end <> doc_of_sent_end THEN
+            WHEN doc_token_start <> first_token + sent_token_start - 1
+                OR doc_token_end <> first_token + sent_token_end - 1 THEN
                 format('the ids disagree: sentence {} tokens {}-{} are document tokens {}-{}, '
                        'but DOC_TOKEN_START-END say {}-{}',
-                       sentence_id, sent_token_start, sent_token_end, doc_of_sent_start, doc_of_sent_end,
-                       doc_token_start, doc_token_end)
+                       sentence_id, sent_token_start, sent_token_end, first_token + sent_token_start - 1,
+                       first_token + sent_token_end - 1, doc_token_start, doc_token_end)
         END AS id_problem,
-        coalesce(doc_token_start, doc_of_sent_start) AS span_start,
-        coalesce(doc_token_end, doc_of_sent_end) AS span_end
-    FROM located
+        coalesce(doc_token_start, first_token + sent_token_start - 1) AS span_start,
+        coalesce(doc_token_end, first_token + sent_token_end - 1) AS span_end
+    FROM pending
+    LEFT JOIN sentences USING (text_id, sentence_id)
     CROSS JOIN list_split
 ),
 
-marked_text AS (
-    SELECT line_number, string_agg(tokens.token, ' ' ORDER BY tokens.doc_token) AS marked_tokens
+-- The tokens of each usable span, in one pass over tokens: whether TOKENS lists them (spaces folded; an empty
+-- TOKENS is not compared), and where the span starts and ends in sentence ids.
+span_tokens AS (
+    SELECT
+        span.line_number,
+        tokens.doc_token = span.span_start AS is_start,
+        tokens.doc_token = span.span_end AS is_end,
+        tokens.sentence_id,
+        tokens.sent_token,
+        span.listed_token IS NULL OR tokens.token = span.listed_token AS listed_as_marked
     FROM (
-        SELECT line_number, text_id, unnest(range(span_start, span_end + 1)) AS doc_token
+        -- unnested side by side: the shorter list is padded with NULLs
+        SELECT
+            line_number,
+            text_id,
+            span_start,
+            span_end,
+            unnest(range(span_start, span_end + 1))::INTEGER AS doc_token,
+            unnest(CASE WHEN trim(coalesce(tokens, '')) <> '' THEN string_split_regex(trim(tokens), '\s+') END)
+                AS listed_token
         FROM id_checked
         WHERE id_problem IS NULL
-    ) AS span_tokens
+    ) AS span
     JOIN tokens USING (text_id, doc_token)
+),
+
+spans AS (
+    SELECT
+        line_number,
+        any_value(sentence_id) FILTER (WHERE is_start) AS start_sentence_id,
+        any_value(sent_token) FILTER (WHERE is_start) AS start_sent_token,
+        any_value(sent_token) FILTER (WHERE is_end) AS end_sent_token,
+        bool_and(listed_as_marked) AS listed_as_marked
+    FROM span_tokens
     GROUP BY line_number
 ),
 
@@ -219,9 +236,9 @@ resolved AS (
         id_checked.text_id,
         id_checked.annotation_id,
         id_checked.tokens,
-        coalesce(id_checked.sentence_id, start_token.sentence_id) AS sentence_id,
-        coalesce(id_checked.sent_token_start, start_token.sent_token) AS sent_token_start,
-        coalesce(id_checked.sent_token_end, end_token.sent_token) AS sent_token_end,
+        coalesce(id_checked.sentence_id, spans.start_sentence_id) AS sentence_id,
+        coalesce(id_checked.sent_token_start, spans.start_sent_token) AS sent_token_start,
+        coalesce(id_checked.sent_token_end, spans.end_sent_token) AS sent_token_end,
         id_checked.span_start AS doc_token_start,
         id_checked.span_end AS doc_token_end,
         id_checked.category,
@@ -229,13 +246,13 @@ resolved AS (
         id_checked.comment,
         []::VARCHAR[] AS row_problems,
         id_checked.id_problem,
-        marked_text.marked_tokens
+        -- as many listed tokens as marked ones, each the same
+        CASE WHEN id_checked.id_problem IS NULL AND trim(coalesce(id_checked.tokens, '')) <> '' THEN
+            spans.listed_as_marked
+            AND len(string_split_regex(trim(id_checked.tokens), '\s+')) = id_checked.span_end - id_checked.span_start + 1
+        END AS tokens_listed_as_marked
     FROM id_checked
-    LEFT JOIN marked_text USING (line_number)
-    LEFT JOIN tokens AS start_token
-        ON start_token.text_id = id_checked.text_id AND start_token.doc_token = id_checked.span_start
-    LEFT JOIN tokens AS end_token
-        ON end_token.text_id = id_checked.text_id AND end_token.doc_token = id_checked.span_end
+    LEFT JOIN spans USING (line_number)
 )
 
 SELECT resolved.*, list_split.split AS list_split
