@@ -49,8 +49,10 @@ class BuildReport:
 
 
 def schema_source() -> Source:
-    """The DDL as a source: a database made with other DDL is rebuilt, not refreshed."""
-    digest = hashlib.sha256(database.table_definitions().encode()).hexdigest()
+    """The DDL and the incremental models as a source: a database made with others is rebuilt, not refreshed."""
+    definitions = database.view_definitions()
+    tables = [database.table_definitions(), *(definitions[name] for name in database.incremental_models())]
+    digest = hashlib.sha256("\n".join(tables).encode()).hexdigest()
     return Source("schema", "tables", "accuracy_db/schema", 0, 0, digest)
 
 
@@ -68,12 +70,21 @@ def load_split(con, split_files: SplitFiles) -> list[str]:
 def load_submissions(con, submissions: list[inbox.Submission], report: BuildReport, step=lambda name: None) -> None:
     """Load new and changed submissions; the refused ones move from added or changed to refused."""
     for number, submission in enumerate(submissions, start=1):
-        step(f"{submission.name} ({number}/{len(submissions)})")
+        step(f"Loading {submission.name} ({number}/{len(submissions)})")
         problems = inbox.load_submission(con, submission)
         if problems:
             report.refused[submission.name] = problems
     report.added = [name for name in report.added if name not in report.refused]
     report.changed = [name for name in report.changed if name not in report.refused]
+
+
+def score(con, names: list[str]) -> None:
+    """Compute the matching of the named submissions (the incremental models of queries/)."""
+    ids = con.execute(
+        "SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = ANY($names) ORDER BY set_id",
+        {"names": names},
+    ).fetchall()
+    database.materialize(con, [set_id for (set_id,) in ids])
 
 
 def finish(con: duckdb.DuckDBPyConnection, report: BuildReport, started: float) -> None:
@@ -108,7 +119,7 @@ def build_into(work: Path, data_dir: Path, submissions_dir: Path | None, report:
     con = database.open_new(work)
     try:
         for files in split_files:
-            step(f"{files.split} split")
+            step(f"Loading the {files.split} split")
             report.warnings += load_split(con, files)
         if (data_dir.parent / "nlg_systems.csv").is_file():
             nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
@@ -116,6 +127,8 @@ def build_into(work: Path, data_dir: Path, submissions_dir: Path | None, report:
         submissions = inbox.scan(submissions_dir) if submissions_dir is not None else {}
         report.added = list(submissions)
         load_submissions(con, list(submissions.values()), report, step)
+        step("Scoring")
+        database.materialize(con)  # every submission at once
         finish(con, report, started)
     finally:
         con.close()

@@ -14,7 +14,10 @@ from .errors import AccuracyDbError
 DEFAULT_DB = Path("accuracy.duckdb")
 
 
-VIEW_LAYERS = ("staging", "intermediate", "marts")  # the folders of queries/ whose files are views
+VIEW_LAYERS = ("staging", "intermediate", "marts")  # the folders of queries/ whose files are models
+# A model whose header says so is a table filled one submission at a time, not a view (dbt's "incremental"
+# materialization): the scoring views read the expensive steps, computed once, when a submission is loaded.
+INCREMENTAL = "-- Materialized: incremental"
 
 
 def sql_files(package: str) -> list[resources.abc.Traversable]:
@@ -32,7 +35,7 @@ def create_tables(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def view_definitions() -> dict[str, str]:
-    """The views of queries/: name (the file stem) -> SELECT statement."""
+    """The models of queries/: name (the file stem) -> SELECT statement."""
     files = [f for layer in VIEW_LAYERS for f in sql_files(f"accuracy_db.queries.{layer}")]
     return {f.name.removesuffix(".sql"): f.read_text(encoding="utf-8") for f in files}
 
@@ -55,12 +58,45 @@ def views_in_dependency_order(definitions: dict[str, str]) -> list[str]:
     return list(graphlib.TopologicalSorter(graph).static_order())
 
 
+def incremental_models() -> list[str]:
+    """The models materialized as tables, in dependency order."""
+    definitions = view_definitions()
+    return [name for name in views_in_dependency_order(definitions) if INCREMENTAL in definitions[name]]
+
+
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
+    """Create (or replace) the views of queries/, and create the tables of its incremental models if missing."""
     definitions = view_definitions()
     for name in views_in_dependency_order(definitions):
         sql = definitions[name]
-        con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
-        con.execute(f"COMMENT ON VIEW {name} IS $${view_description(sql)}$$")
+        if INCREMENTAL in sql:
+            con.execute(f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA")
+            con.execute(f"COMMENT ON TABLE {name} IS $${view_description(sql)}$$")
+        else:
+            con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
+            con.execute(f"COMMENT ON VIEW {name} IS $${view_description(sql)}$$")
+
+
+def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:
+    """Compute the rows of the incremental models for some submissions (None: all, into empty tables).
+
+    One submission at a time: its id, a constant, is pushed down to the scans of its own mistakes."""
+    definitions = view_definitions()
+    for name in incremental_models():
+        if submission_ids is None:
+            con.execute(f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)")
+            continue
+        for submission_id in submission_ids:
+            con.execute(
+                f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n) WHERE submission_id = $submission_id",
+                {"submission_id": submission_id},
+            )
+
+
+def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:
+    """Remove the rows of the incremental models for some submissions."""
+    for name in incremental_models():
+        con.execute(f"DELETE FROM {name} WHERE submission_id = ANY($ids)", {"ids": submission_ids})
 
 
 def create_database(con: duckdb.DuckDBPyConnection) -> None:

@@ -43,4 +43,5 @@ def evaluate(gsml: Path, submitted: Path, token_lookup: Path | None = None, text
             submission_id = set_id if kind == "submission" else submission_id
     if problems:
         raise InputError(problems)
+    database.materialize(con)
     return scores.submission_report(con, submission_id)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import duckdb
 
+from . import database
 from .errors import InputError, Problem
 from .etl import mistake_lists
 from .sources import Source, fingerprint, record
@@ -98,7 +99,10 @@ def load_submission(con: duckdb.DuckDBPyConnection, submission: Submission) -> l
 
 
 def remove_submission(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """Remove everything a submission left in the database: its mistakes, refusals, metadata and sources."""
+    """Remove everything a submission left in the database: its mistakes and their matching, refusals,
+    metadata and sources."""
+    ids = con.execute("SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = $name", {"name": name})
+    database.forget(con, [set_id for (set_id,) in ids.fetchall()])
     for statement in (
         "DELETE FROM mistakes WHERE set_id IN"
         " (SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = $name)",

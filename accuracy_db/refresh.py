@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from . import database, inbox
-from .build import BuildReport, build_into, check_folder, finish, load_submissions, schema_source
+from .build import BuildReport, build_into, check_folder, finish, load_submissions, schema_source, score
 from .publish import publishing, writer_lock
 from .sources import data_sources, recorded
 
@@ -63,6 +63,8 @@ def refresh(db_path: Path, data_dir: Path, submissions_dir: Path, step=lambda na
                 for name in report.changed + report.retired:
                     inbox.remove_submission(con, name)
                 load_submissions(con, [submissions[name] for name in report.added + report.changed], report, step)
+                step("Scoring")
+                score(con, report.submissions)
                 finish(con, report, started)
             finally:
                 con.close()

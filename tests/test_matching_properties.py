@@ -49,7 +49,9 @@ def con():
 
 
 def load(con, gold: list[Span], submissions: list[list[Span]]) -> list[int]:
-    """Replace the database's mistake lists by these; return the submissions' set ids."""
+    """Replace the database's mistake lists by these, and score them one submission at a time (as a refresh
+    does); return the submissions' set ids."""
+    database.forget(con, [set_id for (set_id,) in con.execute("SELECT set_id FROM annotation_sets").fetchall()])
     con.execute("DELETE FROM mistakes; DELETE FROM annotation_sets")
     lists = [("gold", "gold", gold)] + [("submission", f"s{i}", spans) for i, spans in enumerate(submissions)]
     set_ids = []
@@ -69,6 +71,7 @@ def load(con, gold: list[Span], submissions: list[list[Span]]) -> list[int]:
                 ],
             )
         set_ids.append(set_id)
+    database.materialize(con, set_ids[1:])
     return set_ids[1:]
 
 

@@ -24,7 +24,7 @@ def build(data: Path | None, db: Path, submissions: Path | None) -> None:
 
     data_dir = resolve_data_dir(data)
     with stderr.status("Building", spinner="dots") as status:
-        report = build_database(data_dir, db, submissions, step=lambda name: status.update(f"Loading {name}"))
+        report = build_database(data_dir, db, submissions, step=status.update)
     for warning in report.warnings:
         stderr.print(f"[yellow]warning:[/] {warning}")
     for name, problems in report.refused.items():

@@ -37,7 +37,7 @@ def refresh(data: Path | None, db: Path, submissions: Path, watch: bool, interva
     while True:
         seen = folder_state(submissions, data_dir) if watch else None
         with stderr.status("Refreshing", spinner="dots") as status:
-            report = refresh_database(db, data_dir, submissions, step=lambda name: status.update(f"Loading {name}"))
+            report = refresh_database(db, data_dir, submissions, step=status.update)
         for name, problems in report.refused.items():
             stderr.print(f"[red]refused[/] submission {name}: {len(problems)} problem(s), nothing of it loaded")
             for problem in problems[:SHOWN_PROBLEMS]:

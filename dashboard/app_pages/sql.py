@@ -13,7 +13,7 @@ from accuracy_db.guard import QueryRefused
 EXAMPLE = """SELECT rank, submission, split, recall, precision, f1
 FROM leaderboard
 WHERE scope = 'ALL'
-ORDER BY split, rank"""
+ORDER BY split, rank, submission"""
 DIALECTS = ["duckdb", "postgres", "sqlite", "mysql", "bigquery", "snowflake", "tsql"]
 
 RELATIONS = """
