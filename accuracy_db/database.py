@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import graphlib
+import os
 import re
 from importlib import resources
 from pathlib import Path
@@ -12,6 +13,17 @@ import duckdb
 from .errors import AccuracyDbError
 
 DEFAULT_DB = Path("accuracy.duckdb")
+# DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
+# runs in far less, spilling to disk past the limit, and leaves the dashboard and other readers room.
+MEMORY_LIMIT_VARIABLE = "ACCURACY_DB_MEMORY_LIMIT"
+
+
+def config() -> dict[str, str]:
+    """The settings of every connection the package opens (the query guard adds its own limits)."""
+    memory_limit = os.environ.get(MEMORY_LIMIT_VARIABLE) or "2GB"
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)? *[KMGT]i?B", memory_limit, re.IGNORECASE):
+        raise AccuracyDbError(f"{MEMORY_LIMIT_VARIABLE} is {memory_limit!r}: expected a size such as 2GB or 500MB")
+    return {"memory_limit": memory_limit}
 
 
 VIEW_LAYERS = ("staging", "intermediate", "marts")  # the folders of queries/ whose files are models
@@ -107,14 +119,14 @@ def create_database(con: duckdb.DuckDBPyConnection) -> None:
 
 def open_new(path: Path | str | None) -> duckdb.DuckDBPyConnection:
     """A connection to a fresh database with the schema and views: in memory when path is None."""
-    con = duckdb.connect(":memory:" if path is None else str(path))
+    con = duckdb.connect(":memory:" if path is None else str(path), config=config())
     create_database(con)
     return con
 
 
 def connect_writable(path: Path | str) -> duckdb.DuckDBPyConnection:
     """A read-write connection to a database file (only writers holding the writer lock use this)."""
-    return duckdb.connect(str(path))
+    return duckdb.connect(str(path), config=config())
 
 
 def open_existing(path: Path | str, read_only: bool = True) -> duckdb.DuckDBPyConnection:
@@ -123,6 +135,6 @@ def open_existing(path: Path | str, read_only: bool = True) -> duckdb.DuckDBPyCo
     if not path.is_file():
         raise AccuracyDbError(f"no database at {path}: run `accuracy-db build` first (or give --db)")
     try:
-        return duckdb.connect(str(path), read_only=read_only)
+        return duckdb.connect(str(path), read_only=read_only, config=config())
     except duckdb.Error as error:
         raise AccuracyDbError(f"{path}: cannot open the database ({error})") from None
