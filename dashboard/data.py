@@ -125,3 +125,22 @@ def guarded_query(sql: str, params: dict, dialect: str | None):
         st.error(f"Cannot read the database {path}: there is no such file.")
         st.stop()
     return _guarded_query(file, sql, params, dialect)
+
+
+# The tokens around mistakes, by their ids: list_contains hands the ids down to the scans of mistake_contexts,
+# where a join would read the context of every mistake first.
+CONTEXTS = """
+SELECT mistake_id, context_before, marked, context_after
+FROM mistake_contexts
+WHERE list_contains($mistake_ids, mistake_id)
+"""
+
+
+def with_context(frame: pl.DataFrame, id_column: str = "mistake_id") -> pl.DataFrame:
+    """The rows of a frame with the context of the mistake each names: context_before, marked, context_after,
+    and in_context (the three, the marked tokens in [brackets])."""
+    contexts = read_one(CONTEXTS, {"mistake_ids": frame[id_column].to_list()}).rename({"mistake_id": id_column})
+    in_context = pl.concat_str(
+        pl.col("context_before"), pl.lit("[") + pl.col("marked") + pl.lit("]"), pl.col("context_after"), separator=" "
+    ).str.strip_chars()
+    return frame.join(contexts, on=id_column, how="left", maintain_order="left").with_columns(in_context=in_context)

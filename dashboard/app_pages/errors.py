@@ -4,6 +4,7 @@ outcomes come from the mistake_outcomes view, so they add up to the matched, gol
 scores."""
 
 import altair as alt
+import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import data, palette, tables
 
@@ -11,24 +12,20 @@ PAGE_SIZE = 50
 
 # Matched gold mistakes stand for their matched pair (the submitted side is in the "matched with" columns);
 # so every row is a matched gold mistake, a missed one, or a false alarm.
-ROWS = """
+FILTERED = """
 SELECT
     outcome.submission,
     outcome.text_id,
     outcome.outcome,
     outcome.category,
-    concat_ws(' ', context.context_before, '[' || context.marked || ']', context.context_after) AS in_context,
-    context.marked,
     outcome.correction,
     outcome.comment,
-    counterpart.category AS matched_category,
-    counterpart.tokens AS matched_tokens,
     outcome.side,
     outcome.doc_token_start,
-    outcome.doc_token_end
+    outcome.doc_token_end,
+    outcome.mistake_id,
+    outcome.counterpart_id
 FROM mistake_outcomes AS outcome
-JOIN mistake_contexts AS context USING (mistake_id)
-LEFT JOIN mistakes AS counterpart ON counterpart.mistake_id = outcome.counterpart_id
 WHERE outcome.split = $split
     AND outcome.scope = CASE WHEN $within_category THEN outcome.category ELSE 'ALL' END
     AND NOT (outcome.side = 'submitted' AND outcome.outcome = 'matched')
@@ -36,15 +33,51 @@ WHERE outcome.split = $split
     AND list_contains($categories, outcome.category)
     AND list_contains($outcomes, outcome.outcome)
     AND (len($texts) = 0 OR list_contains($texts, outcome.text_id))
-ORDER BY outcome.submission, outcome.text_id, outcome.doc_token_start, outcome.side
 """
+ORDER = "ORDER BY submission, text_id, doc_token_start, side"
 
 COUNTS = f"""
 SELECT submission, category, outcome, count(*) AS mistakes
-FROM ({ROWS})
+FROM ({FILTERED})
 GROUP BY ALL
 ORDER BY ALL
 """
+
+PAGE = f"SELECT * FROM ({FILTERED}) {ORDER} LIMIT {{page_size}} OFFSET $offset"
+
+# What the mistakes of a page were matched with, by their ids (see data.with_context).
+COUNTERPARTS = """
+SELECT mistake_id AS counterpart_id, category AS matched_category, tokens AS matched_tokens
+FROM mistakes
+WHERE list_contains($counterpart_ids, mistake_id)
+"""
+COLUMNS = [
+    "submission", "text_id", "outcome", "category", "in_context", "marked", "correction", "comment",
+    "matched_category", "matched_tokens",
+]  # fmt: skip
+
+# Every row with its context, for the download (the same columns as data.with_context gives a page).
+ROWS = f"""
+SELECT
+    filtered.*,
+    concat_ws(' ', nullif(context.context_before, ''), '[' || context.marked || ']', nullif(context.context_after, ''))
+        AS in_context,
+    context.marked,
+    counterpart.category AS matched_category,
+    counterpart.tokens AS matched_tokens
+FROM ({FILTERED}) AS filtered
+JOIN mistake_contexts AS context USING (mistake_id)
+LEFT JOIN mistakes AS counterpart ON counterpart.mistake_id = filtered.counterpart_id
+{ORDER}
+"""
+
+
+def page_rows(page: pl.DataFrame) -> pl.DataFrame:
+    """A page of rows with their contexts and counterparts, in the table's columns."""
+    counterparts = data.read_one(COUNTERPARTS, {"counterpart_ids": page["counterpart_id"].drop_nulls().to_list()})
+    rows = data.with_context(page).join(counterparts, on="counterpart_id", how="left", maintain_order="left")
+    return rows.select(COLUMNS)
+
 
 st.title("Errors browser")
 splits = data.splits_with_submissions()
@@ -81,18 +114,19 @@ params = {
     "outcomes": outcomes,
     "texts": texts,
 }
-frames = data.read(rows=(ROWS, params), counts=(COUNTS, params))
-rows, counts = frames["rows"], frames["counts"]
+counts = data.read_one(COUNTS, params)
+total = int(counts["mistakes"].sum()) if not counts.is_empty() else 0
 
-st.subheader(f"{len(rows)} mistakes")
-pages = max(1, -(-len(rows) // PAGE_SIZE))
+st.subheader(f"{total} mistakes")
+pages = max(1, -(-total // PAGE_SIZE))
 controls = st.columns([1, 2])
 if st.session_state.get("error_page", 1) > pages:  # fewer rows than before: back to the first page
     st.session_state.error_page = 1
 page = controls[0].number_input("Page", min_value=1, max_value=pages, step=1, key="error_page")
 controls[1].caption(f"of {pages}, {PAGE_SIZE} rows a page; [brackets] mark the tokens of each mistake.")
+rows = data.read_one(PAGE.format(page_size=PAGE_SIZE), {**params, "offset": (page - 1) * PAGE_SIZE})
 tables.table(
-    rows.slice((page - 1) * PAGE_SIZE, PAGE_SIZE).drop("side", "doc_token_start", "doc_token_end"),
+    page_rows(rows),
     column_config={
         "text_id": "text",
         "in_context": st.column_config.TextColumn("in context", width="large"),
@@ -103,7 +137,7 @@ tables.table(
 )
 st.download_button(
     "Download these rows as CSV",
-    data=lambda: rows.write_csv(),
+    data=lambda: data.read_one(ROWS, params).select(COLUMNS).write_csv(),
     file_name=f"errors-{split}.csv",
     mime="text/csv",
     on_click="ignore",

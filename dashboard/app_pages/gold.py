@@ -23,15 +23,9 @@ def of_split(analysis: str) -> str:
 
 
 MISSED_BY_ALL = f"""
-SELECT
-    missed.text_id,
-    missed.category,
-    concat_ws(' ', context.context_before, '[' || context.marked || ']', context.context_after) AS in_context,
-    missed.correction,
-    missed.doc_token_start
-FROM ({of_split("missed_by_every_submission")}) AS missed
-JOIN mistake_contexts AS context ON context.mistake_id = missed.gold_mistake_id
-ORDER BY missed.text_id, missed.doc_token_start
+SELECT text_id, category, correction, gold_mistake_id
+FROM ({of_split("missed_by_every_submission")})
+ORDER BY text_id, doc_token_start
 """
 
 COUNT_COLUMNS = {category.lower(): category for category in palette.CATEGORIES}  # the analyses' column names
@@ -111,7 +105,9 @@ else:
 
 st.subheader("Missed by every submission")
 submissions = frames["submissions"]["submissions"][0]
-missed = frames["missed"]
+missed = data.with_context(frames["missed"], "gold_mistake_id").select(
+    "text_id", "category", "in_context", "correction"
+)
 if submissions == 0:
     st.caption(f"No submission of the {split} split is loaded.")
 else:
@@ -119,4 +115,4 @@ else:
         f"**{len(missed)}** of the {total} gold mistakes were missed by all {submissions} submissions of the "
         f"{split} split (none of them matched it, in the ALL scope as recall counts)."
     )
-    tables.table(missed.drop("doc_token_start"), key="missed_by_all")
+    tables.table(missed, key="missed_by_all")
