@@ -17,7 +17,9 @@
 --    candidate taken (so it took the second, the shared one). With any other count it left it free.
 -- "Taken before me" thus passes along a run of such two-candidate gold mistakes like a carry, and is the
 -- effect of the last gold mistake before it that did not pass it on: a window function, no recursion.
--- Disjoint spans also mean that a submitted mistake is known by where it starts, within its text.
+-- Disjoint spans also mean that a submitted mistake is known by where it starts, within its text. And a shared
+-- candidate starts before the later gold mistake and ends after the earlier one: the windows need only the
+-- gold mistakes whose candidates reach outside them ("contested"); the others take their first candidate.
 -- tests/oracle.py runs the visit itself, and tests/test_matching_properties.py compares the two.
 WITH candidates AS (
     SELECT
@@ -29,7 +31,8 @@ WITH candidates AS (
         count(*) AS candidate_count,
         arg_min(submitted_mistake_id, submitted_start, 2) AS first_two_candidates,
         min(submitted_start) AS first_candidate_start,
-        max(submitted_start) AS last_candidate_start
+        max(submitted_start) AS last_candidate_start,
+        min(submitted_start) < any_value(gold_start) OR max(submitted_end) > any_value(gold_end) AS contested
     FROM scoped_overlaps
     GROUP BY submission_id, scope, text_id, gold_mistake_id
 ),
@@ -46,6 +49,7 @@ effects AS (
             ELSE FALSE
         END AS effect_of_previous
     FROM candidates
+    WHERE contested
     WINDOW text_order AS (PARTITION BY submission_id, scope, text_id ORDER BY gold_start)
 ),
 
@@ -71,3 +75,7 @@ SELECT
     candidate_count,
     first_two_candidates[CASE WHEN first_candidate_taken THEN 2 ELSE 1 END] AS submitted_mistake_id
 FROM taken
+UNION ALL
+SELECT submission_id, scope, text_id, gold_mistake_id, candidate_count, first_two_candidates[1]
+FROM candidates
+WHERE NOT contested
