@@ -65,7 +65,12 @@ PAGE_PARAMETERS = {
     "submission": "sub01",
     "first": "sub01",
     "second": "sub02",
+    "page_size": 50,  # the errors page: its first page, and the download's cap
+    "offset": 0,
+    "download_limit": 100_000,
+    "mistake_ids": list(range(1, 51)),  # contexts of a page of mistakes
 }
+BUILDING_BLOCKS = {"page:errors:FILTERED"}  # parts of the page's queries, never run alone
 TARGETS_SCALE = 1000
 MEMORY_CAP_MB = 12 * 1024  # a child past this is killed (see measured); --memory-cap-gb
 
@@ -168,6 +173,8 @@ def page_queries() -> dict[str, str]:
             code = sql.lstrip().upper()
             if code.startswith(("SELECT", "WITH")) and any(view in sql for view in SCORING_VIEWS):
                 found[f"page:{path.stem}:{name}"] = sql
+    for name in BUILDING_BLOCKS:
+        found.pop(name, None)
     return found
 
 

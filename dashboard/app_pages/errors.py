@@ -9,6 +9,7 @@ import streamlit as st
 from accuracy_db.dashboard import data, palette, tables
 
 PAGE_SIZE = 50
+DOWNLOAD_LIMIT = 100_000
 
 # Matched gold mistakes stand for their matched pair (the submitted side is in the "matched with" columns);
 # so every row is a matched gold mistake, a missed one, or a false alarm.
@@ -43,7 +44,7 @@ GROUP BY ALL
 ORDER BY ALL
 """
 
-PAGE = f"SELECT * FROM ({FILTERED}) {ORDER} LIMIT {{page_size}} OFFSET $offset"
+PAGE = f"SELECT * FROM ({FILTERED}) {ORDER} LIMIT $page_size OFFSET $offset"
 
 # What the mistakes of a page were matched with, by their ids (see data.with_context).
 COUNTERPARTS = """
@@ -56,7 +57,8 @@ COLUMNS = [
     "matched_category", "matched_tokens",
 ]  # fmt: skip
 
-# Every row with its context, for the download (the same columns as data.with_context gives a page).
+# The rows with their context, for the download (the same columns as data.with_context gives a page), up to
+# DOWNLOAD_LIMIT rows: a corpus of a million mistakes is for `accuracy-db query`, not a browser.
 ROWS = f"""
 SELECT
     filtered.*,
@@ -69,6 +71,7 @@ FROM ({FILTERED}) AS filtered
 JOIN mistake_contexts AS context USING (mistake_id)
 LEFT JOIN mistakes AS counterpart ON counterpart.mistake_id = filtered.counterpart_id
 {ORDER}
+LIMIT $download_limit
 """
 
 
@@ -124,7 +127,7 @@ if st.session_state.get("error_page", 1) > pages:  # fewer rows than before: bac
     st.session_state.error_page = 1
 page = controls[0].number_input("Page", min_value=1, max_value=pages, step=1, key="error_page")
 controls[1].caption(f"of {pages}, {PAGE_SIZE} rows a page; [brackets] mark the tokens of each mistake.")
-rows = data.read_one(PAGE.format(page_size=PAGE_SIZE), {**params, "offset": (page - 1) * PAGE_SIZE})
+rows = data.read_one(PAGE, {**params, "page_size": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE})
 tables.table(
     page_rows(rows),
     column_config={
@@ -137,7 +140,8 @@ tables.table(
 )
 st.download_button(
     "Download these rows as CSV",
-    data=lambda: data.read_one(ROWS, params).select(COLUMNS).write_csv(),
+    data=lambda: data.read_one(ROWS, {**params, "download_limit": DOWNLOAD_LIMIT}).select(COLUMNS).write_csv(),
+    help=None if total <= DOWNLOAD_LIMIT else f"The first {DOWNLOAD_LIMIT:,} rows.",
     file_name=f"errors-{split}.csv",
     mime="text/csv",
     on_click="ignore",
