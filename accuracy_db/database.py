@@ -20,7 +20,7 @@ MEMORY_LIMIT_VARIABLE = "ACCURACY_DB_MEMORY_LIMIT"
 
 def config() -> dict[str, str]:
     """The settings of every connection the package opens (the query guard adds its own limits)."""
-    memory_limit = os.environ.get(MEMORY_LIMIT_VARIABLE) or "2GB"
+    memory_limit = os.environ.get(MEMORY_LIMIT_VARIABLE) or "3GB"
     if not re.fullmatch(r"[0-9]+(\.[0-9]+)? *[KMGT]i?B", memory_limit, re.IGNORECASE):
         raise AccuracyDbError(f"{MEMORY_LIMIT_VARIABLE} is {memory_limit!r}: expected a size such as 2GB or 500MB")
     return {"memory_limit": memory_limit}

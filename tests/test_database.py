@@ -21,7 +21,7 @@ def test_connections_get_a_memory_limit_from_the_environment(monkeypatch, tmp_pa
 def test_the_default_leaves_the_machine_room(monkeypatch):
     monkeypatch.delenv(database.MEMORY_LIMIT_VARIABLE, raising=False)
     con = database.open_new(None)
-    assert memory_limit(con) == "1.8 GiB"  # 2 GB
+    assert memory_limit(con) == "2.7 GiB"  # 3 GB
 
 
 def test_a_limit_that_is_no_size_is_refused_clearly(monkeypatch):
