@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import astuple, dataclass
 from pathlib import Path
 from stat import S_ISREG
+from typing import NamedTuple
 
 import duckdb
 import polars as pl
@@ -17,9 +17,9 @@ from .etl.frames import create_temp_table
 DATA_FILES = ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml")
 
 
-@dataclass(frozen=True)
-class Source:
-    """An input file as it was read: the key (role, name), where it was, and its fingerprint."""
+class Source(NamedTuple):
+    """An input file as it was read: the key (role, name), where it was, and its fingerprint. (A named tuple:
+    a refresh compares tens of thousands of them, and tuples are made fast.)"""
 
     role: str
     name: str
@@ -45,6 +45,8 @@ def fingerprint(
     stat = stat or os.stat(path)
     before = (known or {}).get((role, name))
     if before and (before.size, before.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+        if before.path == str(path):
+            return before
         sha256 = before.sha256
     else:
         sha256 = sha256_of(Path(path))
@@ -64,7 +66,7 @@ def data_files(data_dir: Path) -> dict[str, tuple[str, os.stat_result]]:
                 if entry.name.endswith(".txt"):
                     candidates[f"{prefix}texts/{entry.name}"] = entry.path
     found = {}
-    for name, path in sorted(candidates.items()):
+    for name, path in candidates.items():
         try:
             stat = os.stat(path)
         except FileNotFoundError:
@@ -85,7 +87,7 @@ def data_sources(data_dir: Path, known: dict | None = None) -> dict[tuple[str, s
 def recorded(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], Source]:
     """The sources a database was built from."""
     rows = con.execute("SELECT role, name, path, size, mtime_ns, sha256 FROM source_files").fetchall()
-    return {(row[0], row[1]): Source(*row) for row in rows}
+    return {(row[0], row[1]): Source._make(row) for row in rows}
 
 
 def record(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
@@ -93,7 +95,7 @@ def record(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     has tens of thousands of texts)."""
     columns = ("role", "name", "path", "size", "mtime_ns", "sha256")
     rows = pl.DataFrame(
-        [astuple(source) for source in sources],
+        sources,
         schema={column: pl.Int64 if column in ("size", "mtime_ns") else pl.String for column in columns},
         orient="row",
     )
