@@ -12,22 +12,6 @@ from accuracy_db.errors import AccuracyDbError
 
 from .frames import create_temp_table
 
-# Numbering in SQL: a sentence ends at a token that is exactly '.', ids count from 1.
-NUMBER_TOKENS = """
-INSERT INTO tokens
-SELECT
-    text_id,
-    doc_token,
-    1 + coalesce(sum(CASE WHEN token = '.' THEN 1 ELSE 0 END) OVER before, 0) AS sentence_id,
-    doc_token - coalesce(max(CASE WHEN token = '.' THEN doc_token END) OVER before, 0) AS sent_token,
-    token
-FROM (
-    SELECT text_id, unnest(token_list) AS token, generate_subscripts(token_list, 1) AS doc_token
-    FROM new_texts
-)
-WINDOW before AS (PARTITION BY text_id ORDER BY doc_token ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
-"""
-
 COUNT_TOKENS = """
 UPDATE texts SET
     token_count = counts.token_count,
@@ -50,27 +34,49 @@ def read_texts(texts_dir: Path) -> dict[str, str]:
 def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str]) -> None:
     """Insert texts and their tokens: the tokens of a text are what splitting it on whitespace gives."""
     new_texts = pl.DataFrame(
-        {
-            "text_id": list(texts),
-            "split": split,
-            "generated_text": [" ".join(text.split()) for text in texts.values()],
-            "token_list": [text.split() for text in texts.values()],
-        },
-        schema={
-            "text_id": pl.String,
-            "split": pl.String,
-            "generated_text": pl.String,
-            "token_list": pl.List(pl.String),
-        },
+        {"text_id": list(texts), "split": split, "generated_text": [" ".join(text.split()) for text in texts.values()]},
+        schema={"text_id": pl.String, "split": pl.String, "generated_text": pl.String},
     )
-    create_temp_table(con, "new_texts", new_texts)
-    con.execute(
+    insert_frame(
+        con,
+        new_texts,
         "INSERT INTO texts (text_id, split, generated_text, token_count, sentence_count)"
-        " SELECT text_id, split, generated_text, 0, 0 FROM new_texts"
+        " SELECT text_id, split, generated_text, 0, 0 FROM new_rows",
     )
-    con.execute(NUMBER_TOKENS)
+    insert_frame(con, number_tokens(new_texts), "INSERT INTO tokens BY NAME SELECT * FROM new_rows")
     con.execute(COUNT_TOKENS)
-    con.execute("DROP TABLE new_texts")
+
+
+def number_tokens(new_texts: pl.DataFrame) -> pl.DataFrame:
+    """The tokens rows of texts (text_id, generated_text: the tokens joined by single spaces)."""
+    tokens = (
+        new_texts.select("text_id", token=pl.col("generated_text").str.split(" "))
+        .with_columns(doc_token=pl.int_ranges(1, pl.col("token").list.len() + 1, dtype=pl.Int32))
+        .explode("token", "doc_token")
+        .filter(pl.col("token") != "")  # an empty text splits into one empty string: it has no tokens
+    )
+    # The tokens of a text are now consecutive rows, in order: number them with running sums and forward fills
+    # over the whole frame, which needs no grouping or sorting by text.
+    starts_text = pl.col("doc_token") == 1
+    starts_sentence = starts_text | (pl.col("token") == ".").shift(1, fill_value=True)
+    sentence = starts_sentence.cum_sum()  # the sentences of all the texts, counted from 1
+    row = pl.int_range(pl.len())
+    return tokens.select(
+        "text_id",
+        "doc_token",
+        sentence_id=(sentence - pl.when(starts_text).then(sentence).forward_fill() + 1).cast(pl.Int32),
+        sent_token=(row - pl.when(starts_sentence).then(row).forward_fill() + 1).cast(pl.Int32),
+        token="token",
+    )
+
+
+def insert_frame(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame, insert: str) -> None:
+    """Run an INSERT that reads the frame as new_rows, through its Arrow C stream (so pyarrow is never imported)."""
+    con.register("new_rows", frame.__arrow_c_stream__())
+    try:
+        con.execute(insert)
+    finally:
+        con.unregister("new_rows")
 
 
 # token_lookup.yaml is a block mapping of mappings down to whole numbers, one "key: value" or "key:" a line.
