@@ -23,7 +23,7 @@ def config() -> dict[str, str]:
     memory_limit = os.environ.get(MEMORY_LIMIT_VARIABLE) or "3GB"
     if not re.fullmatch(r"[0-9]+(\.[0-9]+)? *[KMGT]i?B", memory_limit, re.IGNORECASE):
         raise AccuracyDbError(f"{MEMORY_LIMIT_VARIABLE} is {memory_limit!r}: expected a size such as 2GB or 500MB")
-    return {"memory_limit": memory_limit}
+    return {"memory_limit": memory_limit, "enable_progress_bar": False}  # the commands show their own progress
 
 
 VIEW_LAYERS = ("staging", "intermediate", "marts")  # the folders of queries/ whose files are models

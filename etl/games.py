@@ -13,6 +13,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 import duckdb
+import orjson
 import polars as pl
 
 from accuracy_db.data_folder import SplitFiles
@@ -251,7 +252,7 @@ def read_box_scores(path: Path, problems: list[Problem]) -> BoxScores | None:
             if not text.strip():
                 continue
             try:
-                record = json.loads(text)
+                record = parse_json(text)
             except UnicodeDecodeError:
                 problems.append(Problem(file, line, "not UTF-8 text"))
                 continue
@@ -266,6 +267,15 @@ def read_box_scores(path: Path, problems: list[Problem]) -> BoxScores | None:
             if not messages:
                 box_scores.add(record, line)
     return box_scores
+
+
+def parse_json(text: bytes):
+    """A JSON value: orjson reads it; what orjson refuses, json reads again, for the same result or error as
+    json everywhere (json also takes NaN and numbers orjson does not, and its errors say more)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def record_text_id(record) -> str | None:
