@@ -23,7 +23,13 @@ def config() -> dict[str, str]:
     memory_limit = os.environ.get(MEMORY_LIMIT_VARIABLE) or "3GB"
     if not re.fullmatch(r"[0-9]+(\.[0-9]+)? *[KMGT]i?B", memory_limit, re.IGNORECASE):
         raise AccuracyDbError(f"{MEMORY_LIMIT_VARIABLE} is {memory_limit!r}: expected a size such as 2GB or 500MB")
-    return {"memory_limit": memory_limit, "enable_progress_bar": False}  # the commands show their own progress
+    return {"memory_limit": memory_limit}
+
+
+def connect(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(path, read_only=read_only, config=config())
+    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would print into a command's output
+    return con
 
 
 VIEW_LAYERS = ("staging", "intermediate", "marts")  # the folders of queries/ whose files are models
@@ -119,14 +125,14 @@ def create_database(con: duckdb.DuckDBPyConnection) -> None:
 
 def open_new(path: Path | str | None) -> duckdb.DuckDBPyConnection:
     """A connection to a fresh database with the schema and views: in memory when path is None."""
-    con = duckdb.connect(":memory:" if path is None else str(path), config=config())
+    con = connect(":memory:" if path is None else str(path))
     create_database(con)
     return con
 
 
 def connect_writable(path: Path | str) -> duckdb.DuckDBPyConnection:
     """A read-write connection to a database file (only writers holding the writer lock use this)."""
-    return duckdb.connect(str(path), config=config())
+    return connect(str(path))
 
 
 def open_existing(path: Path | str, read_only: bool = True) -> duckdb.DuckDBPyConnection:
@@ -135,6 +141,6 @@ def open_existing(path: Path | str, read_only: bool = True) -> duckdb.DuckDBPyCo
     if not path.is_file():
         raise AccuracyDbError(f"no database at {path}: run `accuracy-db build` first (or give --db)")
     try:
-        return duckdb.connect(str(path), read_only=read_only, config=config())
+        return connect(str(path), read_only=read_only)
     except duckdb.Error as error:
         raise AccuracyDbError(f"{path}: cannot open the database ({error})") from None
