@@ -114,8 +114,8 @@ def load_games(con: duckdb.DuckDBPyConnection, split_files: SplitFiles) -> list[
     warnings: list[str] = []
     if box_scores is not None and box_scores.games:
         jsonl = str(split_files.box_scores)
-        tables["team_games"] = team_frame(box_scores.teams, jsonl, problems)
-        players = player_frame(box_scores.players, jsonl, problems)
+        tables["team_games"] = team_frame(box_scores.team_strings(), jsonl, problems)
+        players = player_frame(box_scores.player_strings(), jsonl, problems)
         tables["player_games"], warnings = with_sides(players, tables["games"], jsonl)
     if problems:
         raise InputError(problems)
@@ -210,13 +210,34 @@ def add_csv_game(games: dict[str, dict], header: list[str], cells: list[str], li
 
 
 class BoxScores:
-    """The records of shared_task.jsonl: games rows, and the columns of the team and player rows."""
+    """The records of shared_task.jsonl: games rows, and the team and player rows as frames of strings.
+
+    The rows are gathered in Python lists a few thousand games at a time, then kept as frames: a million
+    player rows held as Python strings would take gigabytes."""
+
+    CHUNK = 2000  # games gathered in lists before they become frames
 
     def __init__(self):
         self.lines: dict[str, int] = {}  # text_id -> line, for every record whose text id could be read
         self.games: dict[str, dict] = {}  # text_id -> games row, for every record without problems
         self.teams: dict[str, list] = defaultdict(list)
         self.players: dict[str, list] = defaultdict(list)
+        self.team_frames: list[pl.DataFrame] = []
+        self.player_frames: list[pl.DataFrame] = []
+
+    def keep_as_frames(self) -> None:
+        if self.teams:
+            self.team_frames.append(string_frame(self.teams, TEAM_KEYS))
+            self.player_frames.append(string_frame(self.players, PLAYER_KEYS))
+            self.teams, self.players = defaultdict(list), defaultdict(list)
+
+    def team_strings(self) -> pl.DataFrame:
+        self.keep_as_frames()
+        return pl.concat(self.team_frames)
+
+    def player_strings(self) -> pl.DataFrame:
+        self.keep_as_frames()
+        return pl.concat(self.player_frames)
 
     def add(self, record: dict, line: int) -> None:
         text_id = record["shared_task_text_id"]
@@ -240,6 +261,8 @@ class BoxScores:
         self.players["player_index"] += map(int, indices)
         for key in PLAYER_KEYS:
             self.players[key] += map(box_score[key].__getitem__, indices)
+        if len(self.games) % self.CHUNK == 0:
+            self.keep_as_frames()
 
 
 def read_box_scores(path: Path, problems: list[Problem]) -> BoxScores | None:
@@ -333,16 +356,14 @@ def box_score_problems(box_score) -> list[str]:
     return messages
 
 
-def team_frame(columns: dict[str, list], file: str, problems: list[Problem]) -> pl.DataFrame:
-    teams = string_frame(columns, TEAM_KEYS)
+def team_frame(teams: pl.DataFrame, file: str, problems: list[Problem]) -> pl.DataFrame:
     who = pl.format("{} {} team", "text_id", "side")
     require(teams, list(TEAM_TEXTS), who, file, problems)
     teams = parse_stats(teams, TEAM_STATS, who, file, problems)
     return teams.rename(TEAM_TEXTS).drop("line")
 
 
-def player_frame(columns: dict[str, list], file: str, problems: list[Problem]) -> pl.DataFrame:
-    players = string_frame(columns, PLAYER_KEYS)
+def player_frame(players: pl.DataFrame, file: str, problems: list[Problem]) -> pl.DataFrame:
     who = pl.format("{} player {} ({})", "text_id", "player_index", pl.col("PLAYER_NAME").fill_null("no name"))
     require(players, ["PLAYER_NAME"], who, file, problems)
     players = parse_stats(players, PLAYER_STATS, who, file, problems).rename(PLAYER_TEXTS)
