@@ -30,9 +30,9 @@ def report(**figures) -> None:
 
 def scores(db: str) -> None:
     """Every score of every submission, all seven scopes, both levels: the scores view, fetched whole."""
-    import duckdb
+    from accuracy_db import database
 
-    con = duckdb.connect(db, read_only=True)
+    con = database.open_existing(db)  # as the commands and the dashboard open it
     started = time.perf_counter()
     rows = con.execute("SELECT * FROM scores").fetchall()
     report(seconds=time.perf_counter() - started, rows=len(rows))
@@ -41,11 +41,12 @@ def scores(db: str) -> None:
 def query(db: str, spec: str) -> None:
     """One query, read whole: streamed in Arrow batches (stream), or into one polars frame the way the dashboard
     reads its queries (frame)."""
-    import duckdb
     import polars as pl
 
+    from accuracy_db import database
+
     spec = json.loads(spec)
-    con = duckdb.connect(db, read_only=True)
+    con = database.open_existing(db)  # as the commands and the dashboard open it
     started = time.perf_counter()
     relation = con.sql(spec["sql"], params=spec.get("params") or None)
     if spec["fetch"] == "stream":
@@ -108,13 +109,13 @@ def read_spans(oracle, path: Path, ids: dict) -> list:
 
 def run_oracle(data: str, db: str) -> None:
     """tests/oracle.py's score() on every submission of DATA/submissions, timed, and compared with the database."""
-    import duckdb
+    from accuracy_db import database
 
     oracle = load_oracle()
     data = Path(data)
     ids = doc_ids(data / "texts")
     gold = read_spans(oracle, data / "gsml.csv", ids)
-    con = duckdb.connect(db, read_only=True)
+    con = database.open_existing(db)  # as the commands and the dashboard open it
     columns = ", ".join(COUNT_FIELDS)
     sql_figures = {
         (submission, scope): figures
@@ -141,9 +142,9 @@ def run_oracle(data: str, db: str) -> None:
 
 def explain(db: str, prefix: str) -> None:
     """EXPLAIN ANALYZE of the scores query (PREFIX.txt), and its slowest operators (PREFIX.json)."""
-    import duckdb
+    from accuracy_db import database
 
-    con = duckdb.connect(db, read_only=True)
+    con = database.open_existing(db)  # as the commands and the dashboard open it
     started = time.perf_counter()
     plan = con.execute("EXPLAIN ANALYZE SELECT * FROM scores").fetchall()
     seconds = time.perf_counter() - started
