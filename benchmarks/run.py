@@ -53,6 +53,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 GIB = 1024**3
 DASHBOARD_VIEWS = ("mistake_outcomes", "mistake_contexts", "gold_mistakes_per_text")
+INCREMENTAL_MODELS = ("span_overlaps", "candidate_matches")  # the tables scoring fills as submissions load
 SCORING_VIEWS = ("mistake_outcomes", "mistake_matches", "mistake_contexts", "scores", "leaderboard")
 # Parameters as the dashboard sends them by default (the train split, everything selected); "text" and the
 # submission lists are filled in per scale.
@@ -65,9 +66,8 @@ PAGE_PARAMETERS = {
     "submission": "sub01",
     "first": "sub01",
     "second": "sub02",
-    "page_size": 50,  # the errors page: its first page, and the download's cap
+    "page_size": 50,  # the errors page: its first page
     "offset": 0,
-    "download_limit": 100_000,
     "mistake_ids": list(range(1, 51)),  # contexts of a page of mistakes
 }
 BUILDING_BLOCKS = {"page:errors:FILTERED"}  # parts of the page's queries, never run alone
@@ -415,11 +415,22 @@ def targets(results: list[dict], ratios: dict) -> list[str]:
     for name, ratio in ratios.items():
         check(f"growth from scale {low} to {TARGETS_SCALE} ≤ 12× ({name})", ratio <= 12, f"{ratio:.1f}×")
     if "scores" in steps and "csv-scan" in steps:
-        scoring, scanning = steps["scores"]["child"]["seconds"], steps["csv-scan"]["child"]["seconds"]
+        # Scores are computed when the submissions are loaded (the incremental models): count that work, which
+        # the build's profile times, with the reading of the scores view.
+        profile = at[TARGETS_SCALE].get("profiles", {}).get("build", {})
+        loading = sum(
+            seconds
+            for statement, _, seconds in profile.get("statements", [])
+            if statement.startswith(tuple(f"INSERT INTO {model} " for model in INCREMENTAL_MODELS))
+        )
+        reading, scanning = steps["scores"]["child"]["seconds"], steps["csv-scan"]["child"]["seconds"]
+        scoring = loading + reading
         check(
             "scoring ≤ 3× a DuckDB scan of the CSV files",
             scoring <= 3 * scanning,
-            f"{scoring:.2f} s / {scanning:.2f} s = {scoring / scanning:.1f}×",
+            f"({loading:.2f} s computing the incremental models in the build + {reading:.2f} s reading the scores)"
+            f" / {scanning:.2f} s = {scoring / scanning:.1f}×"
+            + ("" if profile else " (run with --profile to count the first)"),
         )
     return lines
 

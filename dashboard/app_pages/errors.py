@@ -57,26 +57,9 @@ COLUMNS = [
     "matched_category", "matched_tokens",
 ]  # fmt: skip
 
-# The rows with their context, for the download (the same columns as data.with_context gives a page), up to
-# DOWNLOAD_LIMIT rows: a corpus of a million mistakes is for `accuracy-db query`, not a browser.
-ROWS = f"""
-SELECT
-    filtered.*,
-    concat_ws(' ', nullif(context.context_before, ''), '[' || context.marked || ']', nullif(context.context_after, ''))
-        AS in_context,
-    context.marked,
-    counterpart.category AS matched_category,
-    counterpart.tokens AS matched_tokens
-FROM ({FILTERED}) AS filtered
-JOIN mistake_contexts AS context USING (mistake_id)
-LEFT JOIN mistakes AS counterpart ON counterpart.mistake_id = filtered.counterpart_id
-{ORDER}
-LIMIT $download_limit
-"""
-
-
 def page_rows(page: pl.DataFrame) -> pl.DataFrame:
-    """A page of rows with their contexts and counterparts, in the table's columns."""
+    """A page of rows with their contexts and counterparts, in the table's columns (the download is one page of
+    up to DOWNLOAD_LIMIT rows: a corpus of a million mistakes is for `accuracy-db query`, not a browser)."""
     counterparts = data.read_one(COUNTERPARTS, {"counterpart_ids": page["counterpart_id"].drop_nulls().to_list()})
     rows = data.with_context(page).join(counterparts, on="counterpart_id", how="left", maintain_order="left")
     return rows.select(COLUMNS)
@@ -140,7 +123,7 @@ tables.table(
 )
 st.download_button(
     "Download these rows as CSV",
-    data=lambda: data.read_one(ROWS, {**params, "download_limit": DOWNLOAD_LIMIT}).select(COLUMNS).write_csv(),
+    data=lambda: page_rows(data.read_one(PAGE, {**params, "page_size": DOWNLOAD_LIMIT, "offset": 0})).write_csv(),
     help=None if total <= DOWNLOAD_LIMIT else f"The first {DOWNLOAD_LIMIT:,} rows.",
     file_name=f"errors-{split}.csv",
     mime="text/csv",
