@@ -162,3 +162,14 @@ def test_leaderboard_without_a_database_says_what_to_do(tmp_path):
         result.stderr.strip()
         == f"error: no database at {tmp_path / 'none.duckdb'}: run `accuracy-db build` first (or give --db)"
     )
+
+
+def test_the_build_command_says_only_what_it_did(tmp_path):
+    """Nothing but the summary: no warning at exit from a DuckDB object still alive then (nanobind reports those)."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    shutil.copyfile(EXAMPLES / "submission.csv", inbox / "submission.csv")
+    result = run("build", "--data", str(DATA), "--submissions", str(inbox), "--db", str(tmp_path / "a.duckdb"))
+    assert result.returncode == 0
+    assert result.stderr == ""
+    assert result.stdout.startswith(f"Built {tmp_path / 'a.duckdb'} from {DATA}")
