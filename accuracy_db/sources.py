@@ -95,7 +95,8 @@ def record(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     has tens of thousands of texts)."""
     columns = ("role", "name", "path", "size", "mtime_ns", "sha256")
     rows = pl.DataFrame(
-        [tuple(source) for source in sources],  # plain tuples: polars given the named tuples left DuckDB objects alive at exit
+        # plain tuples: given the named tuples, polars left DuckDB objects alive at exit
+        [tuple(source) for source in sources],
         schema={column: pl.Int64 if column in ("size", "mtime_ns") else pl.String for column in columns},
         orient="row",
     )
