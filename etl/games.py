@@ -209,35 +209,24 @@ def add_csv_game(games: dict[str, dict], header: list[str], cells: list[str], li
 # --- shared_task.jsonl ---
 
 
+# A stat's values in one game are joined into one string by this character, and split again in a frame a few thousand
+# games at a time: far faster, and far smaller, than a Python string a value. A game with a value that is not a
+# string, or that holds this character, takes the slow way: its values one at a time.
+SEPARATOR = "\x1f"
+
+
 class BoxScores:
-    """The records of shared_task.jsonl: games rows, and the team and player rows as frames of strings.
+    """The records of shared_task.jsonl: games rows, and the columns of the team and player rows."""
 
-    The rows are gathered in Python lists a few thousand games at a time, then kept as frames: a million
-    player rows held as Python strings would take gigabytes."""
-
-    CHUNK = 2000  # games gathered in lists before they become frames
+    CHUNK = 2000  # games whose joined stats are gathered before they become a frame
 
     def __init__(self):
         self.lines: dict[str, int] = {}  # text_id -> line, for every record whose text id could be read
         self.games: dict[str, dict] = {}  # text_id -> games row, for every record without problems
         self.teams: dict[str, list] = defaultdict(list)
-        self.players: dict[str, list] = defaultdict(list)
-        self.team_frames: list[pl.DataFrame] = []
-        self.player_frames: list[pl.DataFrame] = []
-
-    def keep_as_frames(self) -> None:
-        if self.teams:
-            self.team_frames.append(string_frame(self.teams, TEAM_KEYS))
-            self.player_frames.append(string_frame(self.players, PLAYER_KEYS))
-            self.teams, self.players = defaultdict(list), defaultdict(list)
-
-    def team_strings(self) -> pl.DataFrame:
-        self.keep_as_frames()
-        return pl.concat(self.team_frames)
-
-    def player_strings(self) -> pl.DataFrame:
-        self.keep_as_frames()
-        return pl.concat(self.player_frames)
+        self.players: dict[str, list] = {"text_id": [], "line": [], "player_index": []}  # the rest: stat_frames
+        self.joined_stats: dict[str, list[str]] = defaultdict(list)  # stat -> its values joined, a game a string
+        self.stat_frames: list[pl.DataFrame] = []  # the PLAYER_KEYS columns of the player rows, as strings
 
     def add(self, record: dict, line: int) -> None:
         text_id = record["shared_task_text_id"]
@@ -253,16 +242,47 @@ class BoxScores:
             self.teams["side"].append(side)
             for key in TEAM_KEYS:
                 self.teams[key].append(team_line[key])
-        # The box score is column-oriented (stat -> player index -> value): extend the columns a stat at a time.
+        # The box score is column-oriented (stat -> player index -> value).
         box_score = record["box_score"]
         indices = list(box_score["PLAYER_NAME"])
+        if not indices:
+            return
         self.players["text_id"] += [text_id] * len(indices)
         self.players["line"] += [line] * len(indices)
         self.players["player_index"] += map(int, indices)
-        for key in PLAYER_KEYS:
-            self.players[key] += map(box_score[key].__getitem__, indices)
-        if len(self.games) % self.CHUNK == 0:
-            self.keep_as_frames()
+        try:
+            joined = [SEPARATOR.join(map(box_score[key].__getitem__, indices)) for key in PLAYER_KEYS]
+        except TypeError:  # a value that is not a string
+            joined = None
+        if joined is None or any(text.count(SEPARATOR) != len(indices) - 1 for text in joined):
+            self.keep_as_frame()
+            values = {key: list(map(box_score[key].__getitem__, indices)) for key in PLAYER_KEYS}
+            self.stat_frames.append(string_frame(values, PLAYER_KEYS))
+            return
+        for key, text in zip(PLAYER_KEYS, joined):
+            self.joined_stats[key].append(text)
+        if len(self.joined_stats[PLAYER_KEYS[0]]) == self.CHUNK:
+            self.keep_as_frame()
+
+    def keep_as_frame(self) -> None:
+        """Split the joined stats gathered so far into a frame of player rows."""
+        if self.joined_stats:
+            joined = pl.DataFrame(self.joined_stats, schema=dict.fromkeys(PLAYER_KEYS, pl.String))
+            split = joined.select(pl.all().str.split(SEPARATOR)).explode(PLAYER_KEYS)
+            self.stat_frames.append(split.with_columns(pl.all().replace("N/A", None)))
+            self.joined_stats = defaultdict(list)
+
+    def team_strings(self) -> pl.DataFrame:
+        return string_frame(self.teams, TEAM_KEYS)
+
+    def player_strings(self) -> pl.DataFrame:
+        self.keep_as_frame()
+        players = pl.DataFrame([pl.Series(name, values, strict=False) for name, values in self.players.items()])
+        if self.stat_frames:  # in one chunk, like the other columns (polars can fail on columns chunked unalike)
+            stats = pl.concat(self.stat_frames, rechunk=True)
+        else:
+            stats = pl.DataFrame(schema=dict.fromkeys(PLAYER_KEYS, pl.String))
+        return pl.concat([players, stats], how="horizontal")
 
 
 def read_box_scores(path: Path, problems: list[Problem]) -> BoxScores | None:
@@ -292,13 +312,23 @@ def read_box_scores(path: Path, problems: list[Problem]) -> BoxScores | None:
     return box_scores
 
 
+# orjson reads a whole number of more than 64 bits as a float, where json keeps it whole: a line with a run of 19
+# digits (the shortest such number: -9223372036854775809) goes to json.
+DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+LONG_NUMBER = b"0" * 19
+
+
 def parse_json(text: bytes):
-    """A JSON value: orjson reads it; what orjson refuses, json reads again, for the same result or error as
-    json everywhere (json also takes NaN and numbers orjson does not, and its errors say more)."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
+    """A JSON value, or error, as json.loads gives it; faster: orjson reads the lines it reads the same.
+
+    What orjson refuses, json reads again: json also takes NaN, lone surrogates and a byte order mark, and its errors
+    say more."""
+    if LONG_NUMBER not in text.translate(DIGITS_AS_ZEROS):
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
 
 
 def record_text_id(record) -> str | None:
