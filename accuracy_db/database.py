@@ -33,8 +33,11 @@ def connect(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
 
 
 VIEW_LAYERS = ("staging", "intermediate", "marts")  # the folders of queries/ whose files are models
-# A model whose header says so is a table filled one submission at a time, not a view (dbt's "incremental"
-# materialization): the scoring views read the expensive steps, computed once, when a submission is loaded.
+# A model whose header says so is a table filled as submissions are loaded, not a view (dbt's "incremental"
+# materialization): the scoring views read the expensive steps, computed once, when a submission is loaded. Such a
+# model computes the rows of the submissions in its parameter $submission_ids, which it filters on where it reads
+# them (a filter on its result would come too late: DuckDB does not push one into a common table expression that
+# is read twice).
 INCREMENTAL = "-- Materialized: incremental"
 
 
@@ -88,7 +91,9 @@ def create_views(con: duckdb.DuckDBPyConnection) -> None:
     for name in views_in_dependency_order(definitions):
         sql = definitions[name]
         if INCREMENTAL in sql:
-            con.execute(f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA")
+            con.execute(
+                f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA", {"submission_ids": []}
+            )
             con.execute(f"COMMENT ON TABLE {name} IS $${view_description(sql)}$$")
         else:
             con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
@@ -96,19 +101,13 @@ def create_views(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:
-    """Compute the rows of the incremental models for some submissions (None: all, into empty tables).
-
-    One submission at a time: its id, a constant, is pushed down to the scans of its own mistakes."""
+    """Compute the rows of the incremental models for some submissions (None: every submission, into empty
+    tables), all of them in one statement a model."""
+    if submission_ids is None:
+        submission_ids = [set_id for (set_id,) in con.execute("SELECT submission_id FROM evaluations").fetchall()]
     definitions = view_definitions()
     for name in incremental_models():
-        if submission_ids is None:
-            con.execute(f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)")
-            continue
-        for submission_id in submission_ids:
-            con.execute(
-                f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n) WHERE submission_id = $submission_id",
-                {"submission_id": submission_id},
-            )
+        con.execute(f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)", {"submission_ids": submission_ids})
 
 
 def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:

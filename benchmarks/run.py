@@ -50,10 +50,11 @@ import sys
 import time
 from pathlib import Path
 
+from accuracy_db.database import incremental_models
+
 REPO = Path(__file__).resolve().parents[1]
 GIB = 1024**3
 DASHBOARD_VIEWS = ("mistake_outcomes", "mistake_contexts", "gold_mistakes_per_text")
-INCREMENTAL_MODELS = ("span_overlaps", "candidate_matches")  # the tables scoring fills as submissions load
 SCORING_VIEWS = ("mistake_outcomes", "mistake_matches", "mistake_contexts", "scores", "leaderboard")
 # Parameters as the dashboard sends them by default (the train split, everything selected); "text" and the
 # submission lists are filled in per scale.
@@ -421,7 +422,7 @@ def targets(results: list[dict], ratios: dict) -> list[str]:
         loading = sum(
             seconds
             for statement, _, seconds in profile.get("statements", [])
-            if statement.startswith(tuple(f"INSERT INTO {model} " for model in INCREMENTAL_MODELS))
+            if statement.startswith(tuple(f"INSERT INTO {model} " for model in incremental_models()))
         )
         reading, scanning = steps["scores"]["child"]["seconds"], steps["csv-scan"]["child"]["seconds"]
         scoring = loading + reading

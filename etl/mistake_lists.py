@@ -160,9 +160,11 @@ def load_mistake_list(
             con.execute(
                 """
                 INSERT INTO mistakes (set_id, line_number, text_id, annotation_id, tokens, sentence_id,
-                    sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment)
+                    sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
+                    previous_end, next_start)
                 SELECT $set_id, line_number, text_id, annotation_id, tokens, sentence_id,
-                    sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment
+                    sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
+                    previous_end, next_start
                 FROM resolved_mistakes ORDER BY line_number
                 """,
                 {"set_id": set_id},

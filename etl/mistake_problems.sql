@@ -33,18 +33,9 @@ UNION ALL
 
 -- Spans of one list must not overlap. In position order, a span overlaps an earlier one exactly when it
 -- starts before the furthest end so far; it is reported at the later of the two lines, naming the other.
-SELECT greatest(line_number, other_line), format('overlaps line {}: both mark tokens {}-{} of {}',
-    least(line_number, other_line), doc_token_start, least(doc_token_end, furthest_end), text_id)
-FROM (
-    SELECT
-        *,
-        max(doc_token_end) OVER earlier AS furthest_end,
-        arg_max(line_number, doc_token_end * 1e9 + line_number) OVER earlier AS other_line
-    FROM resolved_mistakes
-    WHERE len(row_problems) = 0 AND id_problem IS NULL
-    WINDOW earlier AS (PARTITION BY text_id ORDER BY doc_token_start, line_number
-                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
-)
-WHERE doc_token_start <= furthest_end
+SELECT greatest(line_number, furthest_line), format('overlaps line {}: both mark tokens {}-{} of {}',
+    least(line_number, furthest_line), doc_token_start, least(doc_token_end, furthest_end), text_id)
+FROM resolved_mistakes
+WHERE id_problem IS NULL AND doc_token_start <= furthest_end
 
 ORDER BY 1

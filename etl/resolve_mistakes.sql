@@ -4,8 +4,11 @@
 -- sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment (typed,
 -- with both id schemes filled in where the ids can be used), row_problems (what is wrong with the row on
 -- its own), id_problem (the first reason its ids cannot be used), tokens_listed_as_marked (whether TOKENS
--- lists the tokens at its ids; NULL when TOKENS is empty or the ids cannot be used) and list_split. Parameters: $split (the split the list must cover; NULL for the split of its first known
--- text) and $header_cells (how many cells the header has).
+-- lists the tokens at its ids; NULL when TOKENS is empty or the ids cannot be used), previous_end and next_start
+-- (where the list's neighbouring spans in the text end and start, as mistakes stores them), furthest_end and
+-- furthest_line (the furthest end of the list's earlier spans in the text, and its line: mistake_problems reports a
+-- span that starts before it as an overlap) and list_split. Parameters: $split (the split the list must cover; NULL
+-- for the split of its first known text) and $header_cells (how many cells the header has).
 WITH cells AS (
     SELECT
         line_number,
@@ -244,6 +247,7 @@ resolved AS (
         id_checked.category,
         id_checked.correction,
         id_checked.comment,
+        id_checked.token_count,
         []::VARCHAR[] AS row_problems,
         id_checked.id_problem,
         -- as many listed tokens as marked ones, each the same
@@ -253,10 +257,26 @@ resolved AS (
         END AS tokens_listed_as_marked
     FROM id_checked
     LEFT JOIN spans USING (line_number)
+),
+
+-- The usable spans of each text in position order, in one pass: the list's neighbours of each span, which the
+-- scoring reads, and the check that no two spans overlap (rows whose ids cannot be used are apart, in their own
+-- partition).
+ordered AS (
+    SELECT
+        * EXCLUDE (token_count),
+        coalesce(lag(doc_token_end) OVER in_text, 0) AS previous_end,
+        coalesce(lead(doc_token_start) OVER in_text, token_count + 1) AS next_start,
+        max(doc_token_end) OVER earlier AS furthest_end,
+        arg_max(line_number, doc_token_end * 1e9 + line_number) OVER earlier AS furthest_line
+    FROM resolved
+    WINDOW
+        in_text AS (PARTITION BY id_problem IS NULL, text_id ORDER BY doc_token_start, line_number),
+        earlier AS (in_text ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 )
 
-SELECT resolved.*, list_split.split AS list_split
-FROM resolved CROSS JOIN list_split
+SELECT ordered.*, list_split.split AS list_split
+FROM ordered CROSS JOIN list_split
 UNION ALL BY NAME
 SELECT line_number, text_id, row_problems, list_split.split AS list_split
 FROM checked_rows CROSS JOIN list_split

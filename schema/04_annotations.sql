@@ -38,7 +38,9 @@ CREATE TABLE mistakes (
     doc_token_end    INTEGER NOT NULL,
     category         VARCHAR NOT NULL,
     correction       VARCHAR,
-    comment          VARCHAR
+    comment          VARCHAR,
+    previous_end     INTEGER,
+    next_start       INTEGER
 );
 
 COMMENT ON TABLE mistakes IS 'One row per listed mistake of every loaded list, with both token id schemes filled in';
@@ -56,6 +58,8 @@ COMMENT ON COLUMN mistakes.doc_token_end IS 'Last marked token, counted in the d
 COMMENT ON COLUMN mistakes.category IS 'NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE or OTHER (categories.category)';
 COMMENT ON COLUMN mistakes.correction IS 'CORRECTION as given';
 COMMENT ON COLUMN mistakes.comment IS 'COMMENT as given';
+COMMENT ON COLUMN mistakes.previous_end IS 'Last token of the same list''s previous mistake in the text (0 when it is the first): spans of one list never overlap, so nothing of the list lies between the two';
+COMMENT ON COLUMN mistakes.next_start IS 'First token of the same list''s next mistake in the text (the text''s token count + 1 when it is the last)';
 
 CREATE TABLE rejections (
     submission VARCHAR NOT NULL,

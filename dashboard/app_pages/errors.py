@@ -57,6 +57,7 @@ COLUMNS = [
     "matched_category", "matched_tokens",
 ]  # fmt: skip
 
+
 def page_rows(page: pl.DataFrame) -> pl.DataFrame:
     """A page of rows with their contexts and counterparts, in the table's columns (the download is one page of
     up to DOWNLOAD_LIMIT rows: a corpus of a million mistakes is for `accuracy-db query`, not a browser)."""

@@ -14,16 +14,16 @@ WITH counts AS (
         evaluations.gold_sha256,
         scopes.scope,
         scopes.position,
-        coalesce(mistake_counts.matched, 0) AS matched,
-        coalesce(mistake_counts.gold_total, 0) AS gold_total,
-        coalesce(mistake_counts.submitted_total, 0) AS submitted_total,
-        coalesce(token_counts.token_matched, 0) AS token_matched,
-        coalesce(token_counts.gold_tokens, 0) AS gold_tokens,
-        coalesce(token_counts.submitted_tokens, 0) AS submitted_tokens
+        mistake_counts.matched,
+        mistake_counts.gold_total,
+        mistake_counts.submitted_total,
+        token_counts.token_matched,
+        token_counts.gold_tokens,
+        token_counts.submitted_tokens
     FROM evaluations
     CROSS JOIN scopes
-    LEFT JOIN mistake_counts USING (submission_id, scope)
-    LEFT JOIN token_counts USING (submission_id, scope)
+    JOIN mistake_counts USING (submission_id, scope)
+    JOIN token_counts USING (submission_id, scope)
 ),
 
 ratios AS (

@@ -1,0 +1,109 @@
+-- The consumed-mistake matching of the shared task where it is contested: inside each text, gold mistakes are
+-- visited left to right; each takes the leftmost submitted mistake, not yet taken, whose token range intersects its
+-- own. This model computes it for the gold mistakes whose overlaps are not one to one (span_overlaps); a gold
+-- mistake whose overlap is one to one takes that submitted mistake (candidate_matches adds those).
+-- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
+-- rows of the submissions in $submission_ids).
+-- Grain: one row per (submission, scope, gold mistake whose overlaps are not one to one). Columns: submission_id,
+-- scope, gold_mistake_id, candidate_count (the submitted mistakes that intersect it), submitted_mistake_id (the one
+-- it took; NULL when all were taken before it).
+--
+-- The visit is sequential, but within one list spans never overlap, and that makes it a closed form:
+--  * a gold mistake's candidates are consecutive submitted mistakes. Only its first can be taken before it, and
+--    only when that one intersects earlier gold mistakes too: it starts before the gold mistake, and it is their
+--    last candidate. The gold mistake then takes its second candidate (the first that starts inside it), if any.
+--  * Of those earlier gold mistakes, all but the first lie inside the shared candidate and have no other; so with
+--    two or more, the one just before took it or found it taken. With one: that one took the shared candidate if
+--    it was its only one, or its second while its first was taken; it left it free if it was its third or later.
+-- "Taken before me" thus passes along a run of gold mistakes with two candidates each, like a carry. The run's
+-- first gold mistake decides it, and a window over the runs alone (one gold mistake in hundreds) finds it.
+-- tests/oracle.py runs the visit itself, and tests/test_matching_properties.py compares the two.
+WITH contested_overlaps AS (
+    SELECT
+        pairs.submission_id,
+        pairs.scope,
+        pairs.gold_mistake_id,
+        pairs.submitted_mistake_id,
+        gold.text_id,
+        gold.doc_token_start AS gold_start,
+        submitted.doc_token_start AS submitted_start
+    FROM scoped_overlaps AS pairs
+    JOIN mistakes AS gold ON gold.mistake_id = pairs.gold_mistake_id
+    JOIN mistakes AS submitted ON submitted.mistake_id = pairs.submitted_mistake_id
+    WHERE pairs.submission_id = ANY($submission_ids) AND NOT pairs.one_to_one
+),
+
+candidates AS (
+    SELECT
+        submission_id,
+        scope,
+        gold_mistake_id,
+        any_value(text_id) AS text_id,
+        any_value(gold_start) AS gold_start,
+        count(*) AS candidate_count,
+        arg_min(submitted_mistake_id, submitted_start) AS first_candidate_id,
+        min(submitted_start) < any_value(gold_start) AS first_starts_before,
+        -- the second candidate when the first starts before the gold mistake
+        arg_min(submitted_mistake_id, submitted_start) FILTER (WHERE submitted_start >= gold_start) AS first_inside_id,
+        arg_max(submitted_mistake_id, submitted_start) AS last_candidate_id
+    FROM contested_overlaps
+    GROUP BY submission_id, scope, gold_mistake_id
+),
+
+-- The gold mistakes whose first candidate intersects earlier gold mistakes: how many candidates the earlier ones
+-- had (the fewest), and which one it was (when there is one).
+shared_first_candidates AS (
+    SELECT
+        later.submission_id,
+        later.scope,
+        later.gold_mistake_id,
+        min(earlier.candidate_count) AS fewest_earlier_candidates,
+        any_value(earlier.gold_mistake_id) AS earlier_gold_mistake_id
+    FROM candidates AS later
+    JOIN candidates AS earlier
+        ON earlier.submission_id = later.submission_id
+        AND earlier.scope = later.scope
+        AND earlier.last_candidate_id = later.first_candidate_id
+        AND earlier.gold_start < later.gold_start
+    WHERE later.first_starts_before
+    GROUP BY later.submission_id, later.scope, later.gold_mistake_id
+),
+
+-- Whether a gold mistake's first candidate was taken before it: TRUE, FALSE, or NULL when the earlier one had
+-- two candidates and passes on what happened to its own first.
+decided AS (
+    SELECT
+        candidates.*,
+        shared.earlier_gold_mistake_id,
+        CASE shared.fewest_earlier_candidates WHEN 1 THEN TRUE WHEN 2 THEN NULL ELSE FALSE END AS first_taken
+    FROM candidates
+    LEFT JOIN shared_first_candidates AS shared USING (submission_id, scope, gold_mistake_id)
+),
+
+-- The carries, with the gold mistakes they pass through: each takes the decision of its run's first.
+carried AS (
+    SELECT
+        submission_id,
+        scope,
+        gold_mistake_id,
+        last_value(first_taken IGNORE NULLS) OVER (
+            PARTITION BY submission_id, scope, text_id
+            ORDER BY gold_start
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS first_taken
+    FROM decided
+    WHERE first_taken IS NULL
+        OR (submission_id, scope, gold_mistake_id) IN (
+            SELECT (submission_id, scope, earlier_gold_mistake_id) FROM decided WHERE first_taken IS NULL
+        )
+)
+
+SELECT
+    decided.submission_id,
+    decided.scope,
+    decided.gold_mistake_id,
+    decided.candidate_count,
+    CASE WHEN coalesce(decided.first_taken, carried.first_taken) THEN decided.first_inside_id
+        ELSE decided.first_candidate_id END AS submitted_mistake_id
+FROM decided
+LEFT JOIN carried USING (submission_id, scope, gold_mistake_id)
