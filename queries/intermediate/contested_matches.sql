@@ -24,7 +24,6 @@ WITH contested_overlaps AS (
         pairs.scope,
         pairs.gold_mistake_id,
         pairs.submitted_mistake_id,
-        gold.text_id,
         gold.doc_token_start AS gold_start,
         submitted.doc_token_start AS submitted_start
     FROM scoped_overlaps AS pairs
@@ -38,16 +37,15 @@ candidates AS (
         submission_id,
         scope,
         gold_mistake_id,
-        any_value(text_id) AS text_id,
-        any_value(gold_start) AS gold_start,
+        gold_start,
         count(*) AS candidate_count,
         arg_min(submitted_mistake_id, submitted_start) AS first_candidate_id,
-        min(submitted_start) < any_value(gold_start) AS first_starts_before,
+        min(submitted_start) < gold_start AS first_starts_before,
         -- the second candidate when the first starts before the gold mistake
         arg_min(submitted_mistake_id, submitted_start) FILTER (WHERE submitted_start >= gold_start) AS first_inside_id,
         arg_max(submitted_mistake_id, submitted_start) AS last_candidate_id
     FROM contested_overlaps
-    GROUP BY submission_id, scope, gold_mistake_id
+    GROUP BY submission_id, scope, gold_mistake_id, gold_start
 ),
 
 -- The gold mistakes whose first candidate intersects earlier gold mistakes: how many candidates the earlier ones
@@ -80,22 +78,27 @@ decided AS (
     LEFT JOIN shared_first_candidates AS shared USING (submission_id, scope, gold_mistake_id)
 ),
 
--- The carries, with the gold mistakes they pass through: each takes the decision of its run's first.
+-- The runs a carry passes along: the gold mistakes it passes, and the earlier one each had it from.
+runs AS (
+    SELECT submission_id, scope, gold_mistake_id FROM decided WHERE first_taken IS NULL
+    UNION
+    SELECT submission_id, scope, earlier_gold_mistake_id FROM decided WHERE first_taken IS NULL
+),
+
+-- Each gold mistake a carry passes takes the decision of its run's first.
 carried AS (
     SELECT
-        submission_id,
-        scope,
-        gold_mistake_id,
-        last_value(first_taken IGNORE NULLS) OVER (
-            PARTITION BY submission_id, scope, text_id
-            ORDER BY gold_start
+        decided.submission_id,
+        decided.scope,
+        decided.gold_mistake_id,
+        last_value(decided.first_taken IGNORE NULLS) OVER (
+            PARTITION BY decided.submission_id, decided.scope, gold.text_id
+            ORDER BY decided.gold_start
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS first_taken
-    FROM decided
-    WHERE first_taken IS NULL
-        OR (submission_id, scope, gold_mistake_id) IN (
-            SELECT (submission_id, scope, earlier_gold_mistake_id) FROM decided WHERE first_taken IS NULL
-        )
+    FROM runs
+    JOIN decided USING (submission_id, scope, gold_mistake_id)
+    JOIN mistakes AS gold ON gold.mistake_id = decided.gold_mistake_id
 )
 
 SELECT
