@@ -102,7 +102,7 @@ def create_views(con: duckdb.DuckDBPyConnection) -> None:
 
 def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:
     """Compute the rows of the incremental models for some submissions (None: every submission, into empty
-    tables), all of them in one statement a model."""
+    tables): one statement per model, for all of them at once."""
     if submission_ids is None:
         submission_ids = [set_id for (set_id,) in con.execute("SELECT submission_id FROM evaluations").fetchall()]
     definitions = view_definitions()
