@@ -19,17 +19,9 @@
 -- first gold mistake decides it, and a window over the runs alone (one gold mistake in hundreds) finds it.
 -- tests/oracle.py runs the visit itself, and tests/test_matching_properties.py compares the two.
 WITH contested_overlaps AS (
-    SELECT
-        pairs.submission_id,
-        pairs.scope,
-        pairs.gold_mistake_id,
-        pairs.submitted_mistake_id,
-        gold.doc_token_start AS gold_start,
-        submitted.doc_token_start AS submitted_start
-    FROM scoped_overlaps AS pairs
-    JOIN mistakes AS gold ON gold.mistake_id = pairs.gold_mistake_id
-    JOIN mistakes AS submitted ON submitted.mistake_id = pairs.submitted_mistake_id
-    WHERE pairs.submission_id = ANY($submission_ids) AND NOT pairs.one_to_one
+    SELECT submission_id, scope, gold_mistake_id, submitted_mistake_id, gold_start, submitted_start
+    FROM scoped_overlaps
+    WHERE submission_id = ANY($submission_ids) AND NOT one_to_one
 ),
 
 candidates AS (

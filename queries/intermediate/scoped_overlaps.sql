@@ -1,11 +1,15 @@
 -- Span overlaps within each scope: in ALL every overlap counts; in a category scope both mistakes
 -- must be of that category (both lists are filtered to the category first).
--- Grain: one row per (submission, scope, gold mistake, submitted mistake). Columns: submission_id,
--- scope, gold_mistake_id, submitted_mistake_id, overlap_tokens, one_to_one (as in span_overlaps: a pair that is
--- one to one among all mistakes is one to one in its category too).
-SELECT submission_id, 'ALL' AS scope, gold_mistake_id, submitted_mistake_id, overlap_tokens, one_to_one
+-- Grain: one row per (submission, scope, gold mistake, submitted mistake). Columns: submission_id, scope,
+-- gold_mistake_id, submitted_mistake_id, gold_start, submitted_start, overlap_tokens, one_to_one (as in
+-- span_overlaps: a pair that is one to one among all mistakes is one to one in its category too).
+SELECT
+    submission_id, 'ALL' AS scope, gold_mistake_id, submitted_mistake_id, gold_start, submitted_start, overlap_tokens,
+    one_to_one
 FROM span_overlaps
 UNION ALL
-SELECT submission_id, shared_category AS scope, gold_mistake_id, submitted_mistake_id, overlap_tokens, one_to_one
+SELECT
+    submission_id, shared_category AS scope, gold_mistake_id, submitted_mistake_id, gold_start, submitted_start,
+    overlap_tokens, one_to_one
 FROM span_overlaps
 WHERE shared_category IS NOT NULL

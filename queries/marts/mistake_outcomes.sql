@@ -9,15 +9,24 @@
 -- matched, gold_total - matched and submitted_total - matched.
 WITH gold_outcomes AS (
     SELECT
-        submission_id,
-        scope,
+        matches.submission_id,
+        matches.scope,
         'gold' AS side,
-        gold_mistake_id AS mistake_id,
-        CASE WHEN submitted_mistake_id IS NULL THEN 'missed' ELSE 'matched' END AS outcome,
-        submitted_mistake_id AS counterpart_id
-    FROM mistake_matches
+        gold.mistake_id,
+        CASE WHEN matches.submitted_mistake_id IS NULL THEN 'missed' ELSE 'matched' END AS outcome,
+        matches.submitted_mistake_id AS counterpart_id,
+        gold.text_id,
+        gold.doc_token_start,
+        gold.doc_token_end,
+        gold.category,
+        gold.tokens,
+        gold.correction,
+        gold.comment
+    FROM mistake_matches AS matches
+    JOIN gold_mistakes AS gold ON gold.mistake_id = matches.gold_mistake_id
 ),
 
+-- a submitted mistake is taken by at most one gold mistake, and only by one it intersects (candidate_matches)
 submitted_outcomes AS (
     SELECT
         submitted.submission_id,
@@ -25,30 +34,21 @@ submitted_outcomes AS (
         'submitted' AS side,
         submitted.mistake_id,
         CASE WHEN matches.gold_mistake_id IS NULL THEN 'false_alarm' ELSE 'matched' END AS outcome,
-        matches.gold_mistake_id AS counterpart_id
+        matches.gold_mistake_id AS counterpart_id,
+        submitted.text_id,
+        submitted.doc_token_start,
+        submitted.doc_token_end,
+        submitted.category,
+        submitted.tokens,
+        submitted.correction,
+        submitted.comment
     FROM scoped_submitted_mistakes AS submitted
-    LEFT JOIN mistake_matches AS matches
+    LEFT JOIN candidate_matches AS matches
         ON matches.submission_id = submitted.submission_id
         AND matches.scope = submitted.scope
         AND matches.submitted_mistake_id = submitted.mistake_id
 )
 
-SELECT
-    evaluations.submission_id,
-    evaluations.submission,
-    evaluations.split,
-    outcomes.scope,
-    outcomes.side,
-    outcomes.mistake_id,
-    outcomes.outcome,
-    outcomes.counterpart_id,
-    mistakes.text_id,
-    mistakes.doc_token_start,
-    mistakes.doc_token_end,
-    mistakes.category,
-    mistakes.tokens,
-    mistakes.correction,
-    mistakes.comment
+SELECT evaluations.submission_id, evaluations.submission, evaluations.split, outcomes.* EXCLUDE (submission_id)
 FROM (SELECT * FROM gold_outcomes UNION ALL SELECT * FROM submitted_outcomes) AS outcomes
 JOIN evaluations USING (submission_id)
-JOIN mistakes USING (mistake_id)
