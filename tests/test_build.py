@@ -66,6 +66,23 @@ def test_mistakes_carry_both_id_schemes_and_their_line(built):
     assert row == [("S001", 2, 35, 37, 54, 56, "30 - point", 3)]  # the file gives only doc ids 54-56
 
 
+def test_each_mistake_knows_where_its_lists_neighbours_end_and_start(built):
+    """previous_end and next_start, which the scoring reads to tell one-to-one overlaps, computed here from the
+    spans themselves: 0 before a text's first span, the text's token count + 1 after its last."""
+    rows = built.execute(
+        "SELECT set_id, text_id, doc_token_start, doc_token_end, previous_end, next_start, token_count"
+        " FROM mistakes JOIN texts USING (text_id)"
+    ).fetchall()
+    spans: dict[tuple, list] = {}
+    for set_id, text_id, start, end, *_ in rows:
+        spans.setdefault((set_id, text_id), []).append((start, end))
+    for set_id, text_id, start, end, previous_end, next_start, token_count in rows:
+        in_text = spans[(set_id, text_id)]
+        assert previous_end == max((e for s, e in in_text if e < start), default=0)
+        assert next_start == min((s for s, e in in_text if s > end), default=token_count + 1)
+    assert len({set_id for set_id, *_ in rows}) > 2  # both gold lists and the submissions
+
+
 def test_refused_examples_are_recorded_with_their_reasons(built):
     refused = dict(built.execute("SELECT submission, count(*) FROM rejections GROUP BY ALL").fetchall())
     assert refused == {"submission_blank": 571, "submission_malformed": 286, "submission_overlapping": 2}

@@ -1,10 +1,25 @@
--- The size of every mistake list in each scope: how many mistakes it lists, and how many tokens they mark.
--- Grain: one row per (list, scope) with mistakes in it, scopes ALL and each category. Columns: set_id, scope,
--- mistakes, tokens. Spans within one list are disjoint, so span lengths add up to the number of tokens marked.
+-- The sizes of the two lists each submission is scored on, in each scope: how many mistakes each lists, and how
+-- many tokens they mark (spans within one list are disjoint, so span lengths add up to the tokens marked).
+-- Grain: one row per (submission, scope), scopes as in scopes. Columns: submission_id, scope, gold_mistakes,
+-- gold_tokens, submitted_mistakes, submitted_tokens.
+WITH list_sizes AS (
+    SELECT
+        set_id,
+        coalesce(category, 'ALL') AS scope,
+        count(*) AS mistakes,
+        sum(doc_token_end - doc_token_start + 1)::BIGINT AS tokens
+    FROM mistakes
+    GROUP BY GROUPING SETS ((set_id), (set_id, category))
+)
+
 SELECT
-    set_id,
-    coalesce(category, 'ALL') AS scope,
-    count(*) AS mistakes,
-    sum(doc_token_end - doc_token_start + 1)::BIGINT AS tokens
-FROM mistakes
-GROUP BY GROUPING SETS ((set_id), (set_id, category))
+    evaluations.submission_id,
+    scopes.scope,
+    coalesce(gold.mistakes, 0) AS gold_mistakes,
+    coalesce(gold.tokens, 0) AS gold_tokens,
+    coalesce(submitted.mistakes, 0) AS submitted_mistakes,
+    coalesce(submitted.tokens, 0) AS submitted_tokens
+FROM evaluations
+CROSS JOIN scopes
+LEFT JOIN list_sizes AS gold ON gold.set_id = evaluations.gold_id AND gold.scope = scopes.scope
+LEFT JOIN list_sizes AS submitted ON submitted.set_id = evaluations.submission_id AND submitted.scope = scopes.scope

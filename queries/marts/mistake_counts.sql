@@ -8,14 +8,10 @@ WITH matched AS (
 )
 
 SELECT
-    evaluations.submission_id,
-    scopes.scope,
-    coalesce(gold.mistakes, 0) AS gold_total,
-    coalesce(submitted.mistakes, 0) AS submitted_total,
+    sizes.submission_id,
+    sizes.scope,
+    sizes.gold_mistakes AS gold_total,
+    sizes.submitted_mistakes AS submitted_total,
     coalesce(matched.matched, 0) AS matched
-FROM evaluations
-CROSS JOIN scopes
-LEFT JOIN scoped_list_sizes AS gold ON gold.set_id = evaluations.gold_id AND gold.scope = scopes.scope
-LEFT JOIN scoped_list_sizes AS submitted
-    ON submitted.set_id = evaluations.submission_id AND submitted.scope = scopes.scope
-LEFT JOIN matched ON matched.submission_id = evaluations.submission_id AND matched.scope = scopes.scope
+FROM scoped_list_sizes AS sizes
+LEFT JOIN matched USING (submission_id, scope)

@@ -9,14 +9,10 @@ WITH both_marked AS (
 )
 
 SELECT
-    evaluations.submission_id,
-    scopes.scope,
-    coalesce(gold.tokens, 0) AS gold_tokens,
-    coalesce(submitted.tokens, 0) AS submitted_tokens,
+    sizes.submission_id,
+    sizes.scope,
+    sizes.gold_tokens,
+    sizes.submitted_tokens,
     coalesce(both_marked.token_matched, 0) AS token_matched
-FROM evaluations
-CROSS JOIN scopes
-LEFT JOIN scoped_list_sizes AS gold ON gold.set_id = evaluations.gold_id AND gold.scope = scopes.scope
-LEFT JOIN scoped_list_sizes AS submitted
-    ON submitted.set_id = evaluations.submission_id AND submitted.scope = scopes.scope
-LEFT JOIN both_marked ON both_marked.submission_id = evaluations.submission_id AND both_marked.scope = scopes.scope
+FROM scoped_list_sizes AS sizes
+LEFT JOIN both_marked USING (submission_id, scope)
