@@ -32,7 +32,7 @@ def connect(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     return con
 
 
-VIEW_LAYERS = ("staging", "intermediate", "marts")  # the folders of queries/ whose files are models
+VIEW_LAYERS = ("staging", "intermediate", "marts", "stats")  # the folders of queries/ whose files are models
 # A model whose header says so is a table filled as submissions are loaded, not a view (dbt's "incremental"
 # materialization): the scoring views read the expensive steps, computed once, when a submission is loaded. Such a
 # model computes the rows of the submissions in its parameter $submission_ids, which it filters on where it reads
