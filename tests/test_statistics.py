@@ -11,7 +11,9 @@ def test_scores_are_the_sums_of_the_text_statistics(built):
         f"SELECT submission_id, scope, {', '.join(f'sum({c})::BIGINT' for c in COUNTS)}"
         " FROM text_statistics GROUP BY ALL ORDER BY ALL"
     ).fetchall()
-    scores = built.execute(f"SELECT submission_id, scope, {', '.join(SCORE_COUNTS)} FROM scores ORDER BY ALL").fetchall()
+    scores = built.execute(
+        f"SELECT submission_id, scope, {', '.join(SCORE_COUNTS)} FROM scores ORDER BY ALL"
+    ).fetchall()
     assert len(scores) == 5 * 7
     assert sums == scores
 
