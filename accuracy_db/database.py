@@ -51,6 +51,11 @@ def table_definitions() -> str:
     return "\n".join(ddl.read_text(encoding="utf-8") for ddl in sql_files("accuracy_db.schema"))
 
 
+def figure_macros() -> str:
+    """The macros that define the figures (ratio, f1): part of the DDL, and known to the query guard."""
+    return resources.files("accuracy_db.schema").joinpath("00_figures.sql").read_text(encoding="utf-8")
+
+
 def create_tables(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(table_definitions())
 

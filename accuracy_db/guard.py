@@ -181,11 +181,15 @@ def check_tree(tree: exp.Expression, sql: str) -> None:
 
 @functools.cache
 def duckdb_functions() -> frozenset[str]:
-    """The names of every function DuckDB has (scalar, aggregate, table, macro), lower case."""
+    """The names of every function DuckDB has (scalar, aggregate, table, macro), and of the project's own macros
+    (the figures: pure expressions), lower case."""
     import duckdb
+
+    from .database import figure_macros
 
     con = duckdb.connect(config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
     try:
+        con.execute(figure_macros())
         rows = con.execute("SELECT DISTINCT lower(function_name) FROM duckdb_functions()").fetchall()
         return frozenset(name for (name,) in rows)
     finally:

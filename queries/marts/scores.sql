@@ -3,8 +3,8 @@
 -- Columns: submission_id, submission, split, scope, position (of the scope), recall, precision, f1,
 -- token_recall, token_precision, token_f1, matched, gold_total, submitted_total, token_matched,
 -- gold_tokens, submitted_tokens, submission_sha256, gold_sha256 (the files the figures come from).
--- A ratio is NULL when its denominator is 0; an F1 is NULL when
--- either of its ratios is, and 0 when both are 0.
+-- The figures are the macros ratio and f1 (schema/00_figures.sql): a ratio is NULL when its denominator is 0; an F1
+-- is NULL when either of its ratios is, and 0 when both are 0.
 WITH counts AS (
     SELECT
         evaluations.submission_id,
@@ -29,10 +29,10 @@ WITH counts AS (
 ratios AS (
     SELECT
         *,
-        matched / nullif(gold_total, 0) AS recall,
-        matched / nullif(submitted_total, 0) AS precision,
-        token_matched / nullif(gold_tokens, 0) AS token_recall,
-        token_matched / nullif(submitted_tokens, 0) AS token_precision
+        ratio(matched, gold_total) AS recall,
+        ratio(matched, submitted_total) AS precision,
+        ratio(token_matched, gold_tokens) AS token_recall,
+        ratio(token_matched, submitted_tokens) AS token_precision
     FROM counts
 )
 
@@ -44,11 +44,10 @@ SELECT
     position,
     recall,
     precision,
-    CASE WHEN recall + precision = 0 THEN 0.0 ELSE 2 * recall * precision / (recall + precision) END AS f1,
+    f1(recall, precision) AS f1,
     token_recall,
     token_precision,
-    CASE WHEN token_recall + token_precision = 0 THEN 0.0
-        ELSE 2 * token_recall * token_precision / (token_recall + token_precision) END AS token_f1,
+    f1(token_recall, token_precision) AS token_f1,
     matched,
     gold_total,
     submitted_total,
