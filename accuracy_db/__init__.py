@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import duckdb
     import polars as pl
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def connect(db: Path | str | None = None) -> duckdb.DuckDBPyConnection:

@@ -37,6 +37,10 @@ def run(args: list[str] | None) -> int:
         cli.main(args=args, prog_name="accuracy-db", standalone_mode=False)
     except click.exceptions.Exit as exit:
         return exit.exit_code
+    except click.UsageError as error:  # one line, as every other error
+        command = error.ctx.command_path if error.ctx else "accuracy-db"
+        click.echo(f"error: {error.format_message()} (see {command} --help)", err=True)
+        return error.exit_code
     except click.ClickException as error:
         error.show()
         return error.exit_code

@@ -39,6 +39,9 @@ VIEW_LAYERS = ("staging", "intermediate", "marts", "stats")  # the folders of qu
 # them (a filter on its result would come too late: DuckDB does not push one into a common table expression that
 # is read twice).
 INCREMENTAL = "-- Materialized: incremental"
+# A model whose header says so is a query run with parameters over sums computed for the run (the stats layer's
+# intervals and tests), not a view of the database.
+QUERY = "-- Materialized: query"
 
 
 def sql_files(package: str) -> list[resources.abc.Traversable]:
@@ -61,9 +64,15 @@ def create_tables(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def view_definitions() -> dict[str, str]:
-    """The models of queries/: name (the file stem) -> SELECT statement."""
+    """The models of queries/ that are views or tables: name (the file stem) -> SELECT statement."""
     files = [f for layer in VIEW_LAYERS for f in sql_files(f"accuracy_db.queries.{layer}")]
-    return {f.name.removesuffix(".sql"): f.read_text(encoding="utf-8") for f in files}
+    definitions = {f.name.removesuffix(".sql"): f.read_text(encoding="utf-8") for f in files}
+    return {name: sql for name, sql in definitions.items() if QUERY not in sql}
+
+
+def stats_query(name: str) -> str:
+    """A query model of the stats layer (queries/stats/NAME.sql)."""
+    return resources.files("accuracy_db.queries.stats").joinpath(f"{name}.sql").read_text(encoding="utf-8")
 
 
 def view_description(sql: str) -> str:

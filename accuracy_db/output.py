@@ -14,7 +14,7 @@ from .errors import AccuracyDbError
 if TYPE_CHECKING:
     import polars as pl
 
-FORMATS = ("table", "json", "csv", "markdown")
+FORMATS = ("table", "json", "csv", "markdown", "latex")
 QUERY_FORMATS = (*FORMATS, "latex", "parquet")  # the query command's: any columns, and files for papers
 
 # What the table for people shows, and under which heading; the other formats give every key.
@@ -32,6 +32,7 @@ TABLE_COLUMNS = {
     "matched": "matched",
     "gold_total": "gold",
     "submitted_total": "submitted",
+    "cluster": "cluster",
     "relation": "table or view",
     "kind": "kind",
     "column": "column",
@@ -50,6 +51,37 @@ def cell(value) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return str(value)
+
+
+def with_interval(row: dict, key: str) -> str:
+    """A figure for people, with its interval when it has one: 0.691 [0.64, 0.74]."""
+    bounds = row.get(f"{key}_ci")
+    if bounds is None or row[key] is None:
+        return cell(row[key])
+    low, high = (cell(bound) if bound is None else f"{bound:.2f}" for bound in bounds)
+    return f"{cell(row[key])} [{low}, {high}]"
+
+
+def flat(rows: list[dict]) -> list[dict]:
+    """Rows for a flat format (CSV, Markdown): an interval [low, high] becomes the columns <key>_low and
+    <key>_high, a mapping {name: value} the columns <key>_<name>."""
+    flattened = []
+    for row in rows:
+        out = {}
+        for key, value in row.items():
+            if isinstance(value, list) and key.endswith("_ci"):
+                out[f"{key}_low"], out[f"{key}_high"] = value
+            elif isinstance(value, dict):
+                out |= {f"{key}_{name}": item for name, item in value.items()}
+            else:
+                out[key] = value
+        flattened.append(out)
+    return flattened
+
+
+def signatures(rows: list[dict]) -> list[str]:
+    """The distinct signatures of rows, in order."""
+    return list(dict.fromkeys(row["signature"] for row in rows if row.get("signature")))
 
 
 def to_json(rows: list[dict]) -> str:
@@ -75,11 +107,13 @@ def to_markdown(rows: list[dict], columns: list[str] | None = None) -> str:
 
 
 def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple[str, ...] = ()) -> None:
-    """Print rows in a format; the table is for people (3 decimals, – for undefined, without the hidden
-    columns), the rest for programs."""
+    """Print rows of figures in a format. The table is for people: 3 decimals, – for undefined, intervals
+    compactly beside their figures, without the hidden columns, and the signatures under it. The other formats
+    give every key (CSV and Markdown with intervals in two columns); LaTeX sets the figures of a paper's table."""
     if fmt == "table":
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
         columns = [key for key in TABLE_COLUMNS if rows and key in rows[0] and key not in hide]
         table = Table(title=title, caption="– : undefined (nothing to divide by)")
@@ -88,14 +122,30 @@ def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple
                 TABLE_COLUMNS[key], justify="left" if key in ("submission", "split", "categories") else "right"
             )
         for row in rows:
-            table.add_row(*(cell(row[key]) for key in columns))
-        console = Console()
+            table.add_row(*(Text(with_interval(row, key)) for key in columns))  # Text: a [bracket] is not markup
+        console = Console(highlight=False)
         if not console.is_terminal:
             console.width = 200  # a log or a pipe: never cut a column
         console.print(table)
+        notes = excluded_notes(rows)
+        for line in notes + [f"signature: {signature}" for signature in signatures(rows)]:
+            console.print(Text(line))
+    elif fmt == "latex":
+        print(figures_latex(rows, hide), end="")
     else:
         render = {"json": to_json, "csv": to_csv, "markdown": to_markdown}[fmt]
-        print(render(rows), end="" if fmt != "json" else "\n")
+        print(render(rows if fmt == "json" else flat(rows)), end="" if fmt != "json" else "\n")
+
+
+def excluded_notes(rows: list[dict]) -> list[str]:
+    """What the intervals leave out: the replicates in which a figure is undefined."""
+    notes = []
+    for row in rows:
+        left_out = {figure: count for figure, count in (row.get("excluded_replicates") or {}).items() if count}
+        if left_out:
+            counts = ", ".join(f"{figure} {count}" for figure, count in left_out.items())
+            notes.append(f"{row.get('submission', '')}: replicates left out of the interval (undefined): {counts}")
+    return notes
 
 
 LATEX_SPECIALS = {
@@ -144,6 +194,80 @@ def to_latex(rows: list[dict], columns: list[str] | None = None) -> str:
     lines += [" & ".join(latex_cell(row[column]) for column in columns) + r" \\" for row in rows]
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+FIGURE_KEYS = ("recall", "precision", "f1", "token_recall", "token_precision", "token_f1")
+
+
+def figures_latex(rows: list[dict], hide: tuple[str, ...] = ()) -> str:
+    """Rows of figures as a booktabs tabular: a figure with its interval as 0.691 {\\small [0.64, 0.74]}, a rule
+    between significance clusters (a submission below a rule is significantly worse than one above it), and the
+    signatures as a footnote row."""
+    keys = ("rank", "submission", "split", "categories", *FIGURE_KEYS, "cluster")
+    columns = [key for key in keys if rows and key in rows[0] and key not in hide]
+
+    def latex_cell(row: dict, key: str) -> str:
+        if row[key] is None:
+            return "--"
+        bounds = row.get(f"{key}_ci")
+        if bounds is None or None in bounds:
+            return latex_escape(cell(row[key]))
+        return f"{cell(row[key])} {{\\small [{bounds[0]:.2f}, {bounds[1]:.2f}]}}"
+
+    spec = "".join("l" if key in ("submission", "split", "categories") else "r" for key in columns)
+    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
+    lines += [" & ".join(latex_escape(TABLE_COLUMNS.get(key, key)) for key in columns) + r" \\", "\\midrule"]
+    for previous, row in zip([None, *rows], rows):
+        if previous is not None and row.get("cluster") not in (None, previous.get("cluster")):
+            lines.append("\\midrule")
+        lines.append(" & ".join(latex_cell(row, key) for key in columns) + r" \\")
+    lines.append("\\bottomrule")
+    for signature in signatures(rows):
+        lines.append(
+            f"\\multicolumn{{{len(columns)}}}{{l}}{{\\footnotesize\\texttt{{{latex_escape(signature)}}}}} \\\\"
+        )
+    lines.append("\\end{tabular}")
+    return "\n".join(lines) + "\n"
+
+
+def print_comparison(result: dict, fmt: str) -> None:
+    """The result of compare: JSON as it is; for people, one line per figure and the signature; in LaTeX, a
+    sentence a paper can quote."""
+    if fmt == "json":
+        print(json.dumps(result, indent=1))
+        return
+    low, high = (cell(bound) for bound in result["difference_ci"])
+    p_value = cell(result["p_value"]) if result["p_value"] is None or result["p_value"] >= 0.001 else "< 0.001"
+    if fmt == "latex":
+        p_text = p_value if p_value.startswith("<") else f"= {p_value}"
+        footnote = f"\\footnote{{\\texttt{{{latex_escape(result['signature'])}}}}}"
+        print(
+            f"{latex_escape(result['a'])} {cell(result['a_value'])} vs {latex_escape(result['b'])} "
+            f"{cell(result['b_value'])}: difference {cell(result['difference'])} {{\\small [{low}, {high}]}}, "
+            f"$p {p_text}${footnote}"
+        )
+        return
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=f"{result['a']} vs {result['b']}: {result['metric']}, scope {result['scope']}")
+    table.add_column("")
+    table.add_column("value", justify="right")
+    for label, value in (
+        (result["a"], cell(result["a_value"])),
+        (result["b"], cell(result["b_value"])),
+        ("difference (A - B)", f"{cell(result['difference'])} [{low}, {high}]"),
+        (f"p-value ({result['test']}, {result['trials']} trials)", p_value),
+    ):
+        table.add_row(Text(label), Text(value))
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console.width = 200
+    console.print(table)
+    if result["excluded_trials"]:
+        console.print(Text(f"{result['excluded_trials']} trials left out: the figure is undefined in them"))
+    console.print(Text(f"signature: {result['signature']}"))
 
 
 def print_table(rows: list[dict], columns: list[str], title: str | None = None) -> None:

@@ -9,7 +9,7 @@ from rich.console import Console
 
 stderr = Console(stderr=True, highlight=False)
 SCOPES = ["ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
-FORMATS = ["table", "json", "csv", "markdown"]
+FORMATS = ["table", "json", "csv", "markdown", "latex"]
 SHOWN_PROBLEMS = 3  # of a refused submission, in the build summary; `rejections` lists them all
 
 db_option = click.option(
@@ -31,5 +31,20 @@ format_option = click.option(
     type=click.Choice(FORMATS),
     default="table",
     show_default=True,
-    help="table for people; json, csv or markdown for programs and papers.",
+    help="table for people; json, csv, markdown or latex for programs and papers.",
 )
+
+
+def resampling_options(command):
+    """--resamples, --seed and --confidence: how the bootstrap resamples the texts (checked by Resampling)."""
+    for option in reversed(
+        [
+            click.option("--resamples", type=int, default=1000, show_default=True, help="Bootstrap replicates."),
+            click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the resampling."),
+            click.option(
+                "--confidence", type=float, default=0.95, show_default=True, help="Confidence level of intervals."
+            ),
+        ]
+    ):
+        command = option(command)
+    return command

@@ -1,4 +1,4 @@
-"""accuracy-db leaderboard: every scored submission, ranked."""
+"""accuracy-db leaderboard: every scored submission, ranked; with --ci, intervals and significance clusters."""
 
 from __future__ import annotations
 
@@ -6,19 +6,38 @@ from pathlib import Path
 
 import click
 
-from . import SCOPES, db_option, format_option
+from . import SCOPES, db_option, format_option, resampling_options
 
 
 @click.command()
 @db_option
 @click.option("--split", type=click.Choice(["test", "train", "dev"]), help="Only this split (dev is train).")
 @click.option("--scope", type=click.Choice(SCOPES), default="ALL", show_default=True, help="ALL or one category.")
+@click.option(
+    "--ci", is_flag=True, help="Add each figure's bootstrap interval and the significance clusters of the ranking."
+)
+@resampling_options
+@click.option(
+    "--trials", type=int, default=10_000, show_default=True, help="Permutation trials of each test behind the clusters."
+)
 @format_option
-def leaderboard(db: Path, split: str | None, scope: str, fmt: str) -> None:
+def leaderboard(
+    db: Path,
+    split: str | None,
+    scope: str,
+    ci: bool,
+    resamples: int,
+    seed: int,
+    confidence: float,
+    trials: int,
+    fmt: str,
+) -> None:
     """Every loaded submission ranked by mistake recall, then precision."""
-    from .. import database, output, scores
+    from .. import database, output, ranking
+    from ..intervals import Resampling, check_count
 
+    settings = Resampling(resamples, seed, confidence)
+    check_count("trials", trials)
     con = database.open_existing(db)
-    output.print_rows(
-        scores.leaderboard(con, split, scope), fmt, title=f"Leaderboard, scope {scope}", hide=("categories",)
-    )
+    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials)
+    output.print_rows(rows, fmt, title=f"Leaderboard, scope {scope}", hide=("categories",))

@@ -1,0 +1,51 @@
+"""accuracy-db compare: is the difference between two submissions real? A paired significance test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import SCOPES, db_option, resampling_options
+
+FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "token_f1"]
+
+
+@click.command()
+@click.argument("a")
+@click.argument("b")
+@db_option
+@click.option("--scope", type=click.Choice(SCOPES), default="ALL", show_default=True, help="ALL or one category.")
+@click.option("--metric", type=click.Choice(FIGURES), default="recall", show_default=True, help="The figure compared.")
+@click.option(
+    "--test",
+    type=click.Choice(["permutation", "bootstrap"]),
+    default="permutation",
+    show_default=True,
+    help="permutation: approximate randomization (texts swapped between A and B); bootstrap: paired bootstrap.",
+)
+@click.option("--trials", type=int, help="Trials of the test (default: 10000 permutation, 1000 bootstrap).")
+@resampling_options
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "latex"]), default="table", show_default=True)
+def compare(
+    a: str,
+    b: str,
+    db: Path,
+    scope: str,
+    metric: str,
+    test: str,
+    trials: int | None,
+    resamples: int,
+    seed: int,
+    confidence: float,
+    fmt: str,
+) -> None:
+    """Compare submission A with submission B (scored against the same gold list) on one figure: both figures,
+    the difference A - B with its bootstrap interval, and the p-value of a paired test on the texts."""
+    from .. import database, output
+    from ..intervals import Resampling
+    from ..significance import compare as compare_submissions
+
+    con = database.open_existing(db)
+    result = compare_submissions(con, a, b, scope, metric, test, trials, Resampling(resamples, seed, confidence))
+    output.print_comparison(result, fmt)

@@ -1,0 +1,142 @@
+"""Bootstrap confidence intervals of the scores: the texts of a split resampled, the figures computed in SQL.
+
+The per-text counts come from text_statistics, their sums over each replicate from resampling.py, and the figures
+and intervals from the stats layer's queries (queries/stats/replicate_figures.sql, bootstrap_intervals.sql).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from . import database, resampling
+from .errors import AccuracyDbError
+from .scores import fetch_dicts
+
+COUNTS = ("matched", "gold", "submitted", "token_matched", "gold_tokens", "submitted_tokens")
+FIGURES = ("recall", "precision", "f1", "token_recall", "token_precision", "token_f1")
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """How the texts are resampled: the same settings give the same figures on any machine."""
+
+    resamples: int = 1000
+    seed: int = 12345
+    confidence: float = 0.95
+
+    def __post_init__(self):
+        check_count("resamples", self.resamples)
+        check_seed(self.seed)
+        if not isinstance(self.confidence, (int, float)) or not 0 < self.confidence < 1:
+            raise AccuracyDbError(f"confidence is {self.confidence!r}: a level between 0 and 1, such as 0.95")
+
+    def signed(self) -> dict:
+        """The settings as the signature names them."""
+        return {"bs": self.resamples, "seed": self.seed, "ci": f"{self.confidence * 100:.10g}"}
+
+
+def check_count(name: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise AccuracyDbError(f"{name} is {value!r}: a whole number of at least 1")
+
+
+def check_seed(seed) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= resampling.MAX_SEED:
+        raise AccuracyDbError(f"seed is {seed!r}: a whole number from 0 to {resampling.MAX_SEED}")
+
+
+@dataclass
+class TextStatistics:
+    """The per-text counts of some lists in some scopes over the texts of one split: counts[list, text, count]."""
+
+    keys: list[tuple[int, str]]  # (submission_id, scope) of each list
+    counts: np.ndarray  # (lists, texts, COUNTS)
+
+    def matrix(self) -> np.ndarray:
+        """The counts as one matrix (texts, lists × COUNTS), the layout the resampling sums."""
+        lists, texts, counts = self.counts.shape
+        return self.counts.transpose(1, 0, 2).reshape(texts, lists * counts)
+
+
+def text_statistics(con: duckdb.DuckDBPyConnection, submission_ids: list[int], scopes: list[str]) -> TextStatistics:
+    """The per-text counts of submissions of one split, texts in the order of their ids."""
+    columns = con.execute(
+        f"SELECT submission_id, scope, split, {', '.join(COUNTS)} FROM text_statistics"
+        " WHERE submission_id = ANY($ids) AND scope = ANY($scopes) ORDER BY submission_id, scope, text_id",
+        {"ids": submission_ids, "scopes": scopes},
+    ).fetchnumpy()
+    if len(set(columns["split"].tolist())) > 1:
+        raise AccuracyDbError("the submissions are of different splits: resample one split at a time")
+    ids, scope_names = columns["submission_id"], columns["scope"]
+    keys = list(dict.fromkeys(zip(ids.tolist(), scope_names.tolist())))
+    texts = len(ids) // max(len(keys), 1)
+    counts = np.stack([np.asarray(columns[c], dtype=np.float64) for c in COUNTS], axis=1)
+    return TextStatistics(keys, counts.reshape(len(keys), texts, len(COUNTS)))
+
+
+def trial_sums(
+    keys: list[tuple[int, str]], kind: str, sums: np.ndarray, partners: list[int | None] | None = None
+) -> pa.Table:
+    """Sums of trials as the rows of trial_sums: sums is (trials, lists × COUNTS), trials numbered from 1 (0 for
+    the observed sums)."""
+    trials, lists = sums.shape[0], len(keys)
+    by_list = sums.reshape(trials, lists, len(COUNTS))
+    first = 0 if kind == "observed" else 1
+    partners = partners or [None] * lists
+    return pa.table(
+        {
+            "submission_id": np.tile([key[0] for key in keys], trials),
+            "partner_id": pa.array(np.tile(np.array(partners, dtype=object), trials), type=pa.int64()),
+            "scope": np.tile(np.array([key[1] for key in keys], dtype=object), trials),
+            "kind": np.full(trials * lists, kind, dtype=object),
+            "trial": np.repeat(np.arange(first, first + trials), lists),
+        }
+        | {count: np.rint(by_list[:, :, i]).astype(np.int64).ravel() for i, count in enumerate(COUNTS)}
+    )
+
+
+def run_stats_query(con: duckdb.DuckDBPyConnection, name: str, sums: list[pa.Table], params: dict) -> list[dict]:
+    """Run a query of the stats layer over the sums of the run's trials."""
+    con.register("trial_sums", pa.concat_tables(sums))
+    try:
+        con.execute(f"CREATE OR REPLACE TEMP VIEW replicate_figures AS\n{database.stats_query('replicate_figures')}")
+        return fetch_dicts(con, database.stats_query(name), params)
+    finally:
+        con.execute("DROP VIEW IF EXISTS replicate_figures")
+        con.unregister("trial_sums")
+
+
+def bootstrap_intervals(
+    con: duckdb.DuckDBPyConnection, submission_ids: list[int], scopes: list[str], settings: Resampling
+) -> dict[tuple[int, str, str], dict]:
+    """The interval of every figure of some submissions (of one split) in some scopes, by (submission_id, scope,
+    figure): low, high, replicates (that define the figure) and excluded (that do not)."""
+    if not submission_ids:
+        return {}
+    return intervals_of(con, text_statistics(con, submission_ids, scopes), settings)
+
+
+def intervals_of(
+    con: duckdb.DuckDBPyConnection, statistics: TextStatistics, settings: Resampling
+) -> dict[tuple[int, str, str], dict]:
+    """bootstrap_intervals over given per-text statistics."""
+    sums = resampling.bootstrap_sums(statistics.matrix(), settings.resamples, settings.seed)
+    rows = run_stats_query(
+        con,
+        "bootstrap_intervals",
+        [trial_sums(statistics.keys, "bootstrap", sums)],
+        {"confidence": settings.confidence},
+    )
+    return {(row["submission_id"], row["scope"], row["figure"]): row for row in rows}
+
+
+def interval(row: dict | None) -> list[float | None]:
+    """[low, high] of an interval, None where no replicate defines the figure."""
+    if row is None:
+        return [None, None]
+    return [None if value is None or math.isnan(value) else value for value in (row["low"], row["high"])]

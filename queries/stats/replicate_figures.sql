@@ -1,0 +1,32 @@
+-- The figures of resampled statistics: what scores computes from a split's counts, computed from the sums of a
+-- bootstrap replicate or a permutation trial.
+-- Materialized: query (not a view of the database: it reads trial_sums, the sums accuracy_db/resampling.py computes
+-- from text_statistics, and is created as a temporary view for the run, which bootstrap_intervals and paired_tests
+-- read).
+-- Grain: one row per (list, scope, kind, trial, figure). Columns: submission_id (the list whose figures they are),
+-- partner_id (in a paired test, the submission it is compared with; else NULL), scope, kind (observed, bootstrap or
+-- permutation), trial (0 for the observed sums), figure (recall, precision, f1, token_recall, token_precision,
+-- token_f1), value (NULL when undefined: nothing to divide by).
+WITH ratios AS (
+    SELECT
+        submission_id,
+        partner_id,
+        scope,
+        kind,
+        trial,
+        ratio(matched, gold) AS recall,
+        ratio(matched, submitted) AS precision,
+        ratio(token_matched, gold_tokens) AS token_recall,
+        ratio(token_matched, submitted_tokens) AS token_precision
+    FROM trial_sums
+)
+
+SELECT submission_id, partner_id, scope, kind, trial, figure, value
+FROM (
+    SELECT
+        *,
+        f1(recall, precision) AS f1,
+        f1(token_recall, token_precision) AS token_f1
+    FROM ratios
+)
+UNPIVOT INCLUDE NULLS (value FOR figure IN (recall, precision, f1, token_recall, token_precision, token_f1))
