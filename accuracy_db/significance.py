@@ -168,3 +168,26 @@ def clusters(
         members.append(row)
         numbers.append(number)
     return numbers
+
+
+def pairwise(
+    con: duckdb.DuckDBPyConnection, names: list[str], scope: str, figure: str, trials: int, settings: Resampling
+) -> list[dict]:
+    """The paired permutation test of every two of some submissions of one split: one row per ordered pair (a,
+    b, a_value, b_value, difference, p_value), for a matrix of p-values."""
+    found = {name: evaluation(con, name) for name in names}
+    pairs = [(found[a]["submission_id"], found[b]["submission_id"]) for i, a in enumerate(names) for b in names[i + 1 :]]
+    tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings) if pairs else {}
+    return [
+        {
+            "a": a,
+            "b": b,
+            "a_value": row["value"],
+            "b_value": row["partner_value"],
+            "difference": row["difference"],
+            "p_value": row["p_value"],
+        }
+        for a in names
+        for b in names
+        if a != b and (row := tests[(found[a]["submission_id"], found[b]["submission_id"])])
+    ]
