@@ -176,7 +176,8 @@ def pairwise(
     """The paired permutation test of every two of some submissions of one split: one row per ordered pair (a,
     b, a_value, b_value, difference, p_value), for a matrix of p-values."""
     found = {name: evaluation(con, name) for name in names}
-    pairs = [(found[a]["submission_id"], found[b]["submission_id"]) for i, a in enumerate(names) for b in names[i + 1 :]]
+    ids = [found[name]["submission_id"] for name in names]
+    pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
     tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings) if pairs else {}
     return [
         {
