@@ -62,10 +62,10 @@ def paired_tests(
     if test == "bootstrap":
         settings = Resampling(trials, settings.seed, settings.confidence)
     statistics = text_statistics(con, sorted({i for pair in pairs for i in pair}), [scope])
-    return tests_of(con, statistics, pairs, scope, figure, test, trials, settings)
+    return paired_tests_of(con, statistics, pairs, scope, figure, test, trials, settings)
 
 
-def tests_of(
+def paired_tests_of(
     con: duckdb.DuckDBPyConnection,
     statistics: TextStatistics,
     pairs: list[tuple[int, int]],

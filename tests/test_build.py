@@ -10,7 +10,7 @@ import sys
 import pytest
 from shared_data import DATA, EXAMPLES
 
-from accuracy_db import database, scores
+from accuracy_db import database, ranking
 from accuracy_db.build import build
 from accuracy_db.errors import AccuracyDbError, InputError
 from accuracy_db.evaluate import evaluate
@@ -105,10 +105,10 @@ def test_refused_examples_are_recorded_with_their_reasons(built):
 
 
 def test_the_leaderboard_gives_what_evaluate_gives_for_the_same_file(built):
-    board = {row["submission"]: row for row in scores.leaderboard(built, "dev", "NAME")}
+    board = {row["submission"]: row for row in ranking.leaderboard(built, "dev", "NAME")}
     (name_scope,) = [s for s in evaluate(DATA / "gsml.csv", EXAMPLES / "submission.csv") if s["categories"] == "NAME"]
     assert {k: board["submission"][k] for k in name_scope} == name_scope
-    assert [row["rank"] for row in scores.leaderboard(built, "train")] == [1, 1, 3, 3, 3]
+    assert [row["rank"] for row in ranking.leaderboard(built, "train")] == [1, 1, 3, 3, 3]
 
 
 def test_views_describe_themselves(built):

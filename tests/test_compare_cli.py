@@ -1,0 +1,105 @@
+"""accuracy-db compare and leaderboard --ci as people run them: processes, their output, one line on bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from shared_data import DATA, EXAMPLES
+
+from accuracy_db.build import build
+
+
+def accuracy_db(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "accuracy_db", *map(str, args)], capture_output=True, text=True, timeout=120
+    )
+
+
+def one_line_error(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def both_splits_db(tmp_path_factory):
+    """The example submission (train split) beside the test split's gold list submitted as a submission."""
+    folder = tmp_path_factory.mktemp("both_splits")
+    (folder / "submissions").mkdir()
+    (folder / "submissions" / "submission.csv").write_bytes((EXAMPLES / "submission.csv").read_bytes())
+    (folder / "submissions" / "test_gold.csv").write_bytes((DATA / "test_set" / "gsml.csv").read_bytes())
+    build(DATA, folder / "accuracy.duckdb", folder / "submissions")
+    return folder / "accuracy.duckdb"
+
+
+def test_compare_prints_the_figures_the_difference_its_interval_and_a_p_value(two_metrics_db):
+    result = accuracy_db("compare", "half_gold", "submission", "--db", two_metrics_db, "--format", "json")
+    assert result.returncode == 0, result.stderr
+    comparison = json.loads(result.stdout)
+    assert set(comparison) >= {
+        "a", "b", "metric", "scope", "a_value", "b_value", "difference", "difference_ci", "p_value", "test", "trials",
+        "signature",
+    }  # fmt: skip
+    assert (comparison["a"], comparison["b"], comparison["metric"], comparison["test"]) == (
+        "half_gold", "submission", "recall", "permutation",
+    )  # fmt: skip
+    assert comparison["difference"] == pytest.approx(comparison["a_value"] - comparison["b_value"])
+    low, high = comparison["difference_ci"]
+    assert low <= comparison["difference"] <= high
+    assert comparison["trials"] == 10_000 and 0 < comparison["p_value"] < 0.001
+    assert comparison["signature"].endswith("|scope:ALL|bs:1000|seed:12345|ci:95|test:permutation|trials:10000")
+
+
+def test_the_same_settings_give_the_same_figures(two_metrics_db):
+    args = ("compare", "half_gold", "submission", "--db", two_metrics_db, "--test", "bootstrap", "--format", "json")
+    first, second = accuracy_db(*args, "--seed", "3"), accuracy_db(*args, "--seed", "3")
+    assert first.stdout == second.stdout
+    assert json.loads(first.stdout)["trials"] == 1000
+
+
+def test_leaderboard_ci_adds_intervals_clusters_and_signatures(two_metrics_db):
+    result = accuracy_db("leaderboard", "--db", two_metrics_db, "--ci", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert [row["submission"] for row in rows] == ["half_gold", "submission"]
+    assert [row["cluster"] for row in rows] == [1, 2]  # half the gold list's recall (0.5) is far above 0.29
+    for row in rows:
+        for figure in ("recall", "precision", "f1", "token_recall", "token_precision", "token_f1"):
+            low, high = row[f"{figure}_ci"]
+            assert low <= row[figure] <= high
+        assert row["signature"].startswith("accuracy-db:")
+
+
+def test_evaluate_signs_every_scope(tmp_path):
+    result = accuracy_db(
+        "evaluate", "--gsml", DATA / "gsml.csv", "--submitted", EXAMPLES / "submission.csv", "--format", "json"
+    )
+    rows = json.loads(result.stdout)
+    assert [row["signature"].split("|scope:")[1] for row in rows] == [row["categories"] for row in rows]
+
+
+def test_submissions_of_different_gold_lists_are_not_compared(both_splits_db):
+    line = one_line_error(accuracy_db("compare", "submission", "test_gold", "--db", both_splits_db))
+    assert "different gold lists" in line
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("compare", "submission", "sumbission"), "no scored submission named 'sumbission'"),
+        (("compare", "submission", "half_gold", "--resamples", "0"), "resamples is 0"),
+        (("compare", "submission", "half_gold", "--trials", "-5"), "trials is -5"),
+        (("compare", "submission", "half_gold", "--seed", "-1"), "seed is -1"),
+        (("compare", "submission", "half_gold", "--seed", "abc"), "'abc' is not a valid integer"),
+        (("compare", "submission", "half_gold", "--confidence", "1.5"), "confidence is 1.5"),
+        (("leaderboard", "--ci", "--confidence", "nan"), "confidence is nan"),
+        (("leaderboard", "--ci", "--seed", "4294967296"), "seed is 4294967296"),
+    ],
+)
+def test_bad_settings_are_one_line_errors(two_metrics_db, args, message):
+    assert message in one_line_error(accuracy_db(*args, "--db", two_metrics_db))
