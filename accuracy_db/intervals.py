@@ -87,14 +87,16 @@ def trial_sums(
     trials, lists = sums.shape[0], len(keys)
     by_list = sums.reshape(trials, lists, len(COUNTS))
     first = 0 if kind == "observed" else 1
-    partners = partners or [None] * lists
+    scopes = sorted({scope for _, scope in keys})
+    scope_codes = np.array([scopes.index(scope) for _, scope in keys], dtype=np.int32)
+    partner_ids = np.array([-1 if p is None else p for p in (partners or [None] * lists)], dtype=np.int64)
     return pa.table(
         {
-            "submission_id": np.tile([key[0] for key in keys], trials),
-            "partner_id": pa.array(np.tile(np.array(partners, dtype=object), trials), type=pa.int64()),
-            "scope": np.tile(np.array([key[1] for key in keys], dtype=object), trials),
-            "kind": np.full(trials * lists, kind, dtype=object),
-            "trial": np.repeat(np.arange(first, first + trials), lists),
+            "submission_id": np.tile(np.array([key[0] for key in keys], dtype=np.int64), trials),
+            "partner_id": pa.array(np.tile(partner_ids, trials), mask=np.tile(partner_ids < 0, trials)),
+            "scope": pa.DictionaryArray.from_arrays(np.tile(scope_codes, trials), scopes).cast(pa.string()),
+            "kind": pa.DictionaryArray.from_arrays(np.zeros(trials * lists, dtype=np.int32), [kind]).cast(pa.string()),
+            "trial": np.repeat(np.arange(first, first + trials, dtype=np.int64), lists),
         }
         | {count: np.rint(by_list[:, :, i]).astype(np.int64).ravel() for i, count in enumerate(COUNTS)}
     )

@@ -49,11 +49,13 @@ def paired_tests(
     test: str,
     trials: int,
     settings: Resampling,
+    interval: bool = True,
 ) -> dict[tuple[int, int], dict]:
     """Paired tests of pairs of submissions of one split, in both directions, by (submission_id, partner_id).
 
-    The interval of the difference comes from settings.resamples bootstrap replicates; the p-value from trials
-    permutation trials, or, for the bootstrap test, from the same replicates (then trials of them)."""
+    The interval of the difference comes from settings.resamples bootstrap replicates (not drawn when interval is
+    False and the test is a permutation test); the p-value from trials permutation trials, or, for the bootstrap
+    test, from the same replicates (then trials of them)."""
     if figure not in FIGURES:
         raise AccuracyDbError(f"unknown figure {figure!r}: one of {', '.join(FIGURES)}")
     if test not in TESTS:
@@ -62,7 +64,7 @@ def paired_tests(
     if test == "bootstrap":
         settings = Resampling(trials, settings.seed, settings.confidence)
     statistics = text_statistics(con, sorted({i for pair in pairs for i in pair}), [scope])
-    return paired_tests_of(con, statistics, pairs, scope, figure, test, trials, settings)
+    return paired_tests_of(con, statistics, pairs, scope, figure, test, trials, settings, interval)
 
 
 def paired_tests_of(
@@ -74,6 +76,7 @@ def paired_tests_of(
     test: str,
     trials: int,
     settings: Resampling,
+    interval: bool = True,
 ) -> dict[tuple[int, int], dict]:
     """paired_tests over given per-text statistics."""
     row_of = {submission_id: row for row, (submission_id, _) in enumerate(statistics.keys)}
@@ -89,10 +92,10 @@ def paired_tests_of(
     firsts, seconds = columns([x for x, _ in pairs]), columns([y for _, y in pairs])
     texts = len(firsts)
     counts = np.concatenate([firsts, seconds.reshape(texts, len(pairs), -1)[:, crossed].reshape(texts, -1)], axis=1)
-    sums = [
-        trial_sums(keys, "observed", counts.sum(axis=0)[None, :], partners),
-        trial_sums(keys, "bootstrap", resampling.bootstrap_sums(counts, settings.resamples, settings.seed), partners),
-    ]
+    sums = [trial_sums(keys, "observed", counts.sum(axis=0)[None, :], partners)]
+    if interval or test == "bootstrap":
+        bootstrap = resampling.bootstrap_sums(counts, settings.resamples, settings.seed)
+        sums.append(trial_sums(keys, "bootstrap", bootstrap, partners))
     if test == "permutation":
         first, second = resampling.permutation_sums(firsts, seconds, trials, settings.seed)
         second = second.reshape(trials, len(pairs), -1)[:, crossed].reshape(trials, -1)
@@ -162,7 +165,7 @@ def clusters(
     for row in ranked:
         if members:
             pairs = [(member["submission_id"], row["submission_id"]) for member in members]
-            tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings)
+            tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings, interval=False)
             if any(tests[pair]["p_value"] < SIGNIFICANCE_LEVEL and tests[pair]["difference"] > 0 for pair in pairs):
                 number, members = number + 1, []
         members.append(row)
@@ -178,7 +181,7 @@ def pairwise(
     found = {name: evaluation(con, name) for name in names}
     ids = [found[name]["submission_id"] for name in names]
     pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
-    tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings) if pairs else {}
+    tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings, interval=False) if pairs else {}
     return [
         {
             "a": a,
