@@ -42,7 +42,7 @@ def cut_long_values(frame: pl.DataFrame) -> tuple[pl.DataFrame, int]:
     long += [pl.col(name).list.len() > DISPLAY_CHARS for name in lists]
     if not long:
         return frame, 0
-    cut = int(frame.select(pl.sum_horizontal(pl.sum(flag.fill_null(False)) for flag in long)).item())
+    cut = int(frame.select(pl.sum_horizontal(flag.fill_null(False).sum() for flag in long)).item())
     shown = frame.with_columns(
         *(
             pl.when(pl.col(name).str.len_chars() > DISPLAY_CHARS)
