@@ -133,13 +133,17 @@ def guarded_query(sql: str, params: dict, dialect: str | None, tick=None):
 
 def bounded_csv(frame: pl.DataFrame, max_bytes: int = SQL_MAX_BYTES) -> tuple[str, int]:
     """The frame as CSV of at most max_bytes, cut after the last whole row that fits; the CSV and its rows."""
+    # A row's CSV takes at least its values' bytes and a separator each (quoting only adds), so the rows whose
+    # values fit bound the answer from above; the most rows whose CSV fits is then searched for below it.
     sizes = pl.sum_horizontal(pl.col(c).cast(pl.String).str.len_bytes().fill_null(0) + 1 for c in frame.columns)
-    fits = frame.select((sizes.cum_sum() <= max_bytes).sum()).item() if frame.columns else 0
-    text = frame.head(fits).write_csv()
-    while len(text.encode()) > max_bytes:  # quoting made it longer than the estimate
-        fits = fits * 9 // 10
-        text = frame.head(fits).write_csv()
-    return text, fits
+    low, high = 0, frame.select((sizes.cum_sum() <= max_bytes).sum()).item() if frame.columns else 0
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(frame.head(middle).write_csv().encode()) <= max_bytes:
+            low = middle
+        else:
+            high = middle - 1
+    return frame.head(low).write_csv(), low
 
 
 # The tokens around mistakes, by their ids: list_contains hands the ids down to the scans of mistake_contexts,
