@@ -31,8 +31,9 @@ def query(sql: str, params=None, dialect: str | None = None, db: Path | str | No
 
     params: a dict for $name parameters (or a list for ?). dialect: the SQL dialect the query is written in
     (postgres, sqlite, mysql…), translated to DuckDB. db: default $ACCURACY_DB_PATH, else ./accuracy.duckdb.
-    limits: limit (rows, default 1,000,000; None for all, a longer result is cut with a warning) and timeout
-    (seconds)."""
+    limits: limit (rows, default 1,000,000; None for all, a longer result is cut with a warning), timeout
+    (seconds, default 30) and max_bytes (default 50 MB: a larger result is refused). The query runs in a process
+    of its own, which the operating system bounds (see accuracy_db/sandbox.py)."""
     from .guard import query as guarded_query
 
     return guarded_query(sql, params, dialect, db, **limits)

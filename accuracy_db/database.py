@@ -59,6 +59,11 @@ def figure_macros() -> str:
     return resources.files("accuracy_db.schema").joinpath("00_figures.sql").read_text(encoding="utf-8")
 
 
+def figure_macro_names() -> list[str]:
+    """The names of the figure macros, lower case."""
+    return [name.lower() for name in re.findall(r"CREATE MACRO (\w+)", figure_macros())]
+
+
 def create_tables(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(table_definitions())
 

@@ -1,15 +1,19 @@
 """The one guarded path for ad-hoc SQL: the query command, the Python API and the dashboard's SQL page.
 
-Two walls, each enough on its own for what it guards:
+Three walls, each enough on its own for what it guards:
 
-* check_query parses the SQL with sqlglot and walks the whole tree: one statement, a query, nothing anywhere in
-  it that writes, changes the schema or the settings, touches files or extensions, or that sqlglot only knows as
-  a generic command; and no function DuckDB does not have (sqlglot passes unknown ones through unchanged).
-* run_query runs the SQL check_query returns on a DuckDB of its own, the database attached read-only, with
-  external access (files, network), extension loading and configuration changes locked off, a memory limit, a
-  time limit and a cap on the rows it returns; the connection is closed before it returns. The parser cannot
-  see what a function will read (read_csv('/etc/passwd') is a plain SELECT), so for files the engine is the
-  boundary.
+* check_query refuses a query too long or nested too deep to read cheaply, then parses the SQL with sqlglot and
+  walks the whole tree: one statement, a query, nothing anywhere in it that writes, changes the schema or the
+  settings, touches files or extensions, or that sqlglot only knows as a generic command; and no function DuckDB
+  does not have (sqlglot passes unknown ones through unchanged).
+* check_functions_allowed reads the DuckDB SQL that will run with DuckDB's own parser and refuses every function
+  call not marked allowed in functions.tsv, the classification of every function of duckdb_functions(): nothing
+  that runs SQL or a function given as text, changes the engine's state, or reads files.
+* the query runs in a child process (accuracy_db/sandbox.py) on a DuckDB of its own, the database attached
+  read-only, with external access, extension loading and configuration changes locked off, DuckDB's memory
+  limit, an address-space limit the operating system enforces, a time limit at which the process is killed, and
+  bounds on the rows and bytes it returns. The parser cannot see what a function will read
+  (read_csv('/etc/passwd') is a plain SELECT), so for files the engine is the boundary too.
 
 The Python API, accuracy_db.query(sql) and accuracy_db.connect(), calls connect() and query() here.
 """
@@ -17,12 +21,14 @@ The Python API, accuracy_db.query(sql) and accuracy_db.connect(), calls connect(
 from __future__ import annotations
 
 import functools
+import json
 import logging
+import math
 import os
 import re
-import threading
 import warnings
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,17 +42,32 @@ if TYPE_CHECKING:
 DEFAULT_ROW_LIMIT = 10_000  # rows a query returns at most, unless told otherwise
 PYTHON_ROW_LIMIT = 1_000_000  # query()'s: a notebook wants whole tables, but not a runaway result
 DEFAULT_TIMEOUT = 30.0  # seconds a query may run
+MAX_TIMEOUT = 86_400.0  # a day: a time limit is a number of seconds, never inf
+DEFAULT_MAX_BYTES = 50_000_000  # bytes a result may hold (its Arrow buffers), unless told otherwise
 MEMORY_LIMIT = "1GB"
 THREADS = 2
-DB_ENV = "ACCURACY_DB_PATH"  # the database of connect() and query() when none is given
+# Parsing costs grow with the text and its nesting (sqlglot recurses): both are bounded before anything parses.
+MAX_QUERY_CHARS = 100_000
+MAX_NESTING = 64  # parentheses inside parentheses
+DB_ENV = "ACCURACY_DB_PATH"  # the database of every command, connect() and query() when none is given
 DEFAULT_DB = "accuracy.duckdb"
 CATALOG = "accuracy"  # the name the database is attached under
 READ_ONLY = "only one query that reads runs here"
+FUNCTIONS_FILE = "functions.tsv"  # every DuckDB function: "allowed", or why it is refused
+ALLOWED = "allowed"
 
 # Statements that read: a query, and DuckDB's read-only statements that describe tables.
 QUERY_STARTS = {"SELECT", "WITH", "FROM", "VALUES", "TABLE", "PIVOT", "UNPIVOT", "DESCRIBE", "SUMMARIZE", "SHOW", "("}
-# Functions that run SQL given as a string, which the guard cannot see into.
-RUNS_SQL_TEXT = {"query", "json_execute_serialized_sql"}
+# The first words of statements that are not queries: SQL that starts so and cannot be parsed is refused as such,
+# any other unparsable SQL is a syntax error.
+STATEMENT_WORDS = {
+    "ABORT", "ALTER", "ANALYZE", "ATTACH", "BEGIN", "CALL", "CHECKPOINT", "COMMENT", "COMMIT", "COPY", "CREATE",
+    "DEALLOCATE", "DELETE", "DETACH", "DROP", "END", "EXECUTE", "EXPORT", "FORCE", "GRANT", "IMPORT", "INSERT",
+    "INSTALL", "LOAD", "MERGE", "PRAGMA", "PREPARE", "RESET", "REVOKE", "ROLLBACK", "SET", "TRUNCATE", "UNINSTALL",
+    "UPDATE", "UPSERT", "USE", "VACUUM",
+}  # fmt: skip
+# Literals and comments, whose parentheses do not nest anything.
+NOT_NESTING = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\$\$.*?\$\$|--[^\n]*|/\*.*?\*/", re.DOTALL)
 
 
 class QueryRefused(AccuracyDbError):
@@ -55,6 +76,10 @@ class QueryRefused(AccuracyDbError):
 
 class QueryStopped(QueryRefused):
     """A query ran into the time or memory limit and was stopped."""
+
+
+class ResultTooLarge(QueryStopped):
+    """A result passed the bound on the bytes a query may return."""
 
 
 class QueryFailed(AccuracyDbError):
@@ -68,6 +93,31 @@ class QueryResult:
     frame: pl.DataFrame
     truncated: bool
     sql: str
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a guarded query may take: rows returned (None: all), seconds, bytes returned."""
+
+    rows: int | None = DEFAULT_ROW_LIMIT
+    seconds: float = DEFAULT_TIMEOUT
+    bytes: int = DEFAULT_MAX_BYTES
+
+    def __post_init__(self):
+        if isinstance(self.seconds, bool) or not isinstance(self.seconds, (int, float)):
+            raise AccuracyDbError(f"the time limit must be a number of seconds, not {self.seconds!r}")
+        if not (math.isfinite(self.seconds) and 0 < self.seconds <= MAX_TIMEOUT):
+            raise AccuracyDbError(
+                f"the time limit must be more than 0 and at most {MAX_TIMEOUT:g} seconds, not {self.seconds:g}"
+            )
+        if self.rows is not None and (isinstance(self.rows, bool) or not isinstance(self.rows, int) or self.rows < 0):
+            raise AccuracyDbError(f"the row limit must be a whole number of rows (or none), not {self.rows!r}")
+        if isinstance(self.bytes, bool) or not isinstance(self.bytes, int) or self.bytes <= 0:
+            raise AccuracyDbError(f"the bound on a result's bytes must be a whole number above 0, not {self.bytes!r}")
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 1e6:g} MB"
 
 
 def forbidden() -> dict[type, tuple[str, str]]:
@@ -137,6 +187,59 @@ def first_word(sql: str) -> str:
     return match.group(0).upper() if match else ""
 
 
+def check_size(sql: str) -> None:
+    """Refuse, before anything parses it, a query too long or nested too deep to be read in a moment."""
+    if not isinstance(sql, str):
+        raise QueryRefused(f"the query must be text, not {type(sql).__name__}")
+    if len(sql) > MAX_QUERY_CHARS:
+        raise QueryRefused(f"the query is {len(sql):,} characters long; at most {MAX_QUERY_CHARS:,} are read")
+    depth = deepest = 0
+    for char in NOT_NESTING.sub(" ", sql):
+        if char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+    if deepest > MAX_NESTING:
+        raise QueryRefused(f"the query nests parentheses {deepest} deep; at most {MAX_NESTING} are read")
+
+
+def line_and_column(sql: str, offset: int) -> tuple[int, int]:
+    before = sql[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
+def duckdb_syntax_error(sql: str) -> str | None:
+    """What DuckDB's own parser says is wrong with sql, with the place; None when it reads it."""
+    parsed = duckdb_parse(sql)
+    if not parsed.get("error") or parsed.get("error_type") != "parser":
+        return None
+    message = parsed.get("error_message", "").splitlines()[0]
+    if str(parsed.get("position", "")).isdigit():
+        line, column = line_and_column(sql, int(parsed["position"]))
+        return f"{message} (line {line}, column {column})"
+    return message
+
+
+def syntax_error(sql: str, dialect: str, error: Exception) -> QueryRefused:
+    """A parse error as a syntax error with its place: DuckDB's parser's words for DuckDB's SQL, else the place
+    sqlglot stopped at (never its dump of the tokens)."""
+    word = first_word(sql)
+    if word in STATEMENT_WORDS:
+        return QueryRefused(f"{word} refused: it is not a query; {READ_ONLY}")
+    if dialect == "duckdb":
+        message = duckdb_syntax_error(sql)
+        if message is not None:
+            return QueryRefused(f"syntax error: {message}")
+    details = getattr(error, "errors", None) or [{}]
+    line, column, near = details[0].get("line"), details[0].get("col"), details[0].get("highlight")
+    where = f" at line {line}, column {column}" if line and column else ""
+    where += f", near {near[:40]!r}" if near else ""
+    if dialect == "duckdb":  # DuckDB reads it, sqlglot does not
+        return QueryRefused(f"the guard cannot read this SQL{where}: write that part another way")
+    return QueryRefused(f"syntax error in the {dialect} SQL{where}")
+
+
 def parse(sql: str, dialect: str) -> exp.Expression:
     """The one statement of sql as a tree, or a refusal saying why there is not exactly one."""
     import sqlglot
@@ -145,11 +248,9 @@ def parse(sql: str, dialect: str) -> exp.Expression:
     try:
         statements = [s for s in sqlglot.parse(sql, dialect=dialect) if s is not None]
     except (ParseError, TokenError) as error:
-        word = first_word(sql)
-        if word and word not in QUERY_STARTS:
-            raise QueryRefused(f"{word} refused: it is not a query; {READ_ONLY}") from None
-        message = str(error).splitlines()[0]
-        raise QueryRefused(f"cannot parse the SQL as {dialect}: {message}") from None
+        raise syntax_error(sql, dialect, error) from None
+    except RecursionError:
+        raise QueryRefused("the query is nested too deeply to be checked") from None
     if not statements:
         raise QueryRefused("no query: the SQL is empty")
     if len(statements) > 1:
@@ -171,29 +272,78 @@ def check_tree(tree: exp.Expression, sql: str) -> None:
                 raise QueryRefused(f"{what}{where} refused: {why}; {READ_ONLY}")
     if not isinstance(tree, allowed_roots()):
         raise QueryRefused(f"{first_word(sql) or 'the statement'} refused: it is not a query; {READ_ONLY}")
-    for function in tree.find_all(exp.Anonymous):
-        if function.name.lower() in RUNS_SQL_TEXT:
-            raise QueryRefused(
-                f"{function.name}() refused: it runs SQL given as text, which the guard cannot check; "
-                "write that query itself"
-            )
 
 
 @functools.cache
-def duckdb_functions() -> frozenset[str]:
-    """The names of every function DuckDB has (scalar, aggregate, table, macro), and of the project's own macros
-    (the figures: pure expressions), lower case."""
+def parser() -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB of this process with the project's macros (the figures), for its catalog of functions
+    and its parser."""
     import duckdb
 
     from .database import figure_macros
 
     con = duckdb.connect(config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
+    con.execute(figure_macros())
+    return con
+
+
+@functools.cache
+def duckdb_functions() -> frozenset[str]:
+    """The names of every function DuckDB has (scalar, aggregate, table, macro), lower case."""
+    rows = parser().cursor().execute("SELECT DISTINCT lower(function_name) FROM duckdb_functions()").fetchall()
+    return frozenset(name for (name,) in rows)
+
+
+def duckdb_parse(sql: str) -> dict:
+    """DuckDB's parse of sql (json_serialize_sql: it parses, never runs), or its error, as a dict."""
+    cursor = parser().cursor()  # a cursor per call: threads may check queries at once
     try:
-        con.execute(figure_macros())
-        rows = con.execute("SELECT DISTINCT lower(function_name) FROM duckdb_functions()").fetchall()
-        return frozenset(name for (name,) in rows)
+        return json.loads(cursor.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchone()[0])
     finally:
-        con.close()
+        cursor.close()
+
+
+@functools.cache
+def function_verdicts() -> dict[str, str]:
+    """Every DuckDB function the guard has classified: name -> "allowed", or why a query may not call it; and the
+    project's own macros (ratio, f1: pure expressions), allowed."""
+    from .database import figure_macro_names
+
+    text = resources.files("accuracy_db").joinpath(FUNCTIONS_FILE).read_text(encoding="utf-8")
+    lines = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
+    return {name: verdict for name, verdict in lines} | dict.fromkeys(figure_macro_names(), ALLOWED)
+
+
+def called_functions(node) -> set[str]:
+    """The names of the functions a parse tree of DuckDB's (json_serialize_sql's dicts) calls, anywhere in it."""
+    names, stack = set(), [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("function_name"), str):
+                names.add(node["function_name"].lower())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return names
+
+
+def check_functions_allowed(duckdb_sql: str) -> None:
+    """Refuse a query that calls any function not marked allowed in functions.tsv, as DuckDB's parser reads it
+    (whatever sqlglot made of it)."""
+    parsed = duckdb_parse(duckdb_sql)
+    if parsed.get("error"):
+        why = parsed.get("error_message", "")
+        if re.search(r"\bPIVOT\b", duckdb_sql, re.IGNORECASE):
+            why = "DuckDB finds a PIVOT's columns with a query of its own: list them, as in ON category IN ('NAME')"
+        raise QueryRefused(f"the guard cannot check this statement: {why}")
+    verdicts = function_verdicts()
+    for name in sorted(called_functions(parsed["statements"])):
+        verdict = verdicts.get(name)
+        if verdict is None:
+            raise QueryRefused(f"{name}() refused: it is not among the functions the guard lets a query call")
+        if verdict != ALLOWED:
+            raise QueryRefused(f"{name}() refused: {verdict}")
 
 
 def check_functions(tree: exp.Expression, dialect: str) -> None:
@@ -218,29 +368,42 @@ def guarded(sql: str, dialect: str | None = None) -> exp.Expression:
     from sqlglot.dialects.dialect import Dialect
     from sqlglot.errors import ErrorLevel, UnsupportedError
 
-    dialect = (dialect or "duckdb").lower()
+    check_size(sql)
+    dialect = (dialect or "duckdb").lower() if isinstance(dialect, (str, type(None))) else repr(dialect)
     try:
         Dialect.get_or_raise(dialect)
     except ValueError:
         raise QueryRefused(f"unknown SQL dialect {dialect!r}") from None
     tree = parse(sql, dialect)
-    check_tree(tree, sql)
-    if dialect != "duckdb":
-        try:
-            duckdb_sql = tree.sql(dialect="duckdb", unsupported_level=ErrorLevel.RAISE)
-        except UnsupportedError as error:
-            raise QueryRefused(f"cannot translate the {dialect} SQL to DuckDB: {error}") from None
-        tree = parse(duckdb_sql, "duckdb")  # what will run is what is checked
-        check_tree(tree, duckdb_sql)
-    check_functions(tree, dialect)
+    try:
+        check_tree(tree, sql)
+        if dialect != "duckdb":
+            try:
+                duckdb_sql = tree.sql(dialect="duckdb", unsupported_level=ErrorLevel.RAISE)
+            except UnsupportedError as error:
+                raise QueryRefused(f"cannot translate the {dialect} SQL to DuckDB: {one_line(error)}") from None
+            check_size(duckdb_sql)
+            tree = parse(duckdb_sql, "duckdb")  # what will run is what is checked
+            check_tree(tree, duckdb_sql)
+        check_functions(tree, dialect)
+    except RecursionError:
+        raise QueryRefused("the query is nested too deeply to be checked") from None
     return tree
 
 
-def check_query(sql: str, dialect: str | None = None) -> str:
-    """The DuckDB SQL to run for one reading query written in a dialect (DuckDB's when None).
+def check_query(sql: str, dialect: str | None = None, params=None) -> str:
+    """The DuckDB SQL to run for one reading query written in a dialect (DuckDB's when None), given its
+    parameters: checked by sqlglot's reading of it, then every function it calls by DuckDB's.
 
     Raises QueryRefused, with a one-line message, for anything else."""
-    return guarded(sql, dialect).sql(dialect="duckdb")
+    tree = guarded(sql, dialect)
+    check_params(tree, params)
+    try:
+        duckdb_sql = tree.sql(dialect="duckdb")
+    except RecursionError:
+        raise QueryRefused("the query is nested too deeply to be checked") from None
+    check_functions_allowed(duckdb_sql)
+    return duckdb_sql
 
 
 def default_db() -> Path:
@@ -258,7 +421,7 @@ def connect(db: Path | str | None = None) -> duckdb.DuckDBPyConnection:
 
     path = Path(db) if db is not None else default_db()
     if not path.is_file():
-        raise AccuracyDbError(f"no database at {path}: run `accuracy-db build` first (or give --db)")
+        raise AccuracyDbError(f"no database at {path}: build one with `accuracy-db build`")
     con = duckdb.connect(
         ":memory:",
         config={
@@ -316,68 +479,18 @@ def run_query(
     dialect: str | None = None,
     limit: int | None = DEFAULT_ROW_LIMIT,
     timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    tick=None,
 ) -> QueryResult:
-    """Check a query and run it on a locked-down read-only connection of its own, closed before returning.
+    """Check a query and run it in a process of its own (accuracy_db/sandbox.py) on a locked-down read-only
+    connection, within the limits.
 
     params: a dict for $name parameters, a list for ? or $1. At most limit rows are returned (all when None);
-    truncated says there were more. A query running longer than timeout seconds is interrupted."""
-    import duckdb
-    import polars as pl
+    truncated says there were more. A query running longer than timeout seconds is stopped, and one whose result
+    passes max_bytes is refused. tick(seconds) is called while it runs."""
+    from . import sandbox
 
-    tree = guarded(sql, dialect)
-    check_params(tree, params)
-    duckdb_sql = tree.sql(dialect="duckdb")
-    con = connect(db)
-    watchdog = Watchdog(con, timeout)
-    try:
-        relation = con.sql(duckdb_sql, params=params)
-        if limit is not None:
-            relation = relation.limit(limit + 1)
-        frame = relation.pl()
-    except duckdb.InterruptException:
-        raise QueryStopped(f"the query ran longer than {timeout:g} s and was stopped") from None
-    except duckdb.OutOfMemoryException:
-        raise QueryStopped(f"the query needed more than {MEMORY_LIMIT} of memory and was stopped") from None
-    except duckdb.PermissionException as error:
-        raise QueryRefused(f"refused by the database: {one_line(error)}; queries read the database only") from None
-    except duckdb.Error as error:
-        raise QueryFailed(one_line(error)) from None
-    except pl.exceptions.PolarsError as error:
-        reason = one_line(error).split(". ")[0]
-        raise QueryFailed(f"a column of the result has a type polars cannot hold ({reason}): cast it") from None
-    finally:
-        watchdog.close()
-    truncated = limit is not None and frame.height > limit
-    return QueryResult(frame.head(limit) if truncated else frame, truncated, duckdb_sql)
-
-
-class Watchdog:
-    """Interrupts a connection's query once it has run for timeout seconds (DuckDB has no statement timeout),
-    and again every tenth of a second until it stops: an interrupt that comes before the query starts is lost.
-    close() ends the watch and closes the connection; the two never run at once."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection, timeout: float):
-        self.con, self.timeout = con, timeout
-        self.done = threading.Event()
-        self.lock = threading.Lock()
-        self.thread = threading.Thread(target=self.watch, name="query-watchdog", daemon=True)
-        self.thread.start()
-
-    def watch(self) -> None:
-        if self.done.wait(self.timeout):
-            return
-        while True:
-            with self.lock:
-                if self.done.is_set():
-                    return
-                self.con.interrupt()
-            self.done.wait(0.1)
-
-    def close(self) -> None:
-        with self.lock:
-            self.done.set()
-            self.con.close()
-        self.thread.join()
+    return sandbox.run(db, sql, params, dialect, Limits(limit, timeout, max_bytes), tick)
 
 
 def query(
@@ -388,13 +501,18 @@ def query(
     *,
     limit: int | None = PYTHON_ROW_LIMIT,
     timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> pl.DataFrame:
     """The Python API: run one read-only query through the guard and return its rows as a polars DataFrame.
 
     params: a dict for $name parameters (or a list for ?). dialect: the SQL dialect the query is written in
     (postgres, sqlite, mysql…), translated to DuckDB. db: default $ACCURACY_DB_PATH, else ./accuracy.duckdb.
-    A result longer than limit rows is cut, with a warning; limit=None returns every row."""
-    result = run_query(db if db is not None else default_db(), sql, params, dialect, limit, timeout)
+    A result longer than limit rows is cut, with a warning; limit=None returns every row. A result larger than
+    max_bytes is refused."""
+    try:
+        result = run_query(db if db is not None else default_db(), sql, params, dialect, limit, timeout, max_bytes)
+    except ResultTooLarge as error:
+        raise ResultTooLarge(f"{error}; max_bytes= raises the bound") from None
     if result.truncated:
         warnings.warn(f"the result was cut at {limit} rows: pass limit=None for all of them", stacklevel=2)
     return result.frame

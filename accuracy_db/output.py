@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     import polars as pl
 
 FORMATS = ("table", "json", "csv", "markdown", "latex")
-QUERY_FORMATS = (*FORMATS, "latex", "parquet")  # the query command's: any columns, and files for papers
+DISPLAY_CHARS = 1_000  # a table's cells are cut after so many characters: a terminal is no place for a 1 MB value
+QUERY_FORMATS = (*FORMATS, "parquet")  # the query command's: any columns, and files for papers
 
 # What the table for people shows, and under which heading; the other formats give every key.
 TABLE_COLUMNS = {
@@ -270,27 +271,48 @@ def print_comparison(result: dict, fmt: str) -> None:
     console.print(Text(f"signature: {result['signature']}"))
 
 
-def print_table(rows: list[dict], columns: list[str], title: str | None = None) -> None:
-    """Any rows as a table for people: headings as they are, 3 decimals, – for NULL, numbers right aligned."""
+def shown(value, cut: list[int]) -> str:
+    """A value as the table shows it: cut after DISPLAY_CHARS characters (counted in cut), like every cell."""
+    text = cell(value)
+    if len(text) <= DISPLAY_CHARS:
+        return text
+    cut[0] += 1
+    return text[:DISPLAY_CHARS] + "…"
+
+
+def print_table(rows: list[dict], columns: list[str], title: str | None = None, notes: tuple[str, ...] = ()) -> None:
+    """Any rows as a table for people: headings as they are, 3 decimals, – for NULL, numbers right aligned, long
+    values cut (the caption says how many); notes go into the caption too."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
     numbers = numeric_columns(rows, columns)
-    table = Table(title=title, caption="– : NULL" if any(None in row.values() for row in rows) else None)
+    cut = [0]
+    cells = [[Text(shown(row[column], cut)) for column in columns] for row in rows]  # Text: [brackets] stay text
+    notes = list(notes)
+    if any(None in row.values() for row in rows):
+        notes.insert(0, "– : NULL")
+    if cut[0]:
+        notes.append(
+            f"{cut[0]:,} values longer than {DISPLAY_CHARS:,} characters are cut (…); the other formats give them whole"
+        )
+    table = Table(title=title, caption="\n".join(notes) or None)
     for column in columns:
         table.add_column(column, justify="right" if column in numbers else "left", overflow="fold")
-    for row in rows:
-        table.add_row(*(Text(cell(row[column])) for column in columns))  # Text: a [bracket] is not markup
+    for row in cells:
+        table.add_row(*row)
     console = Console()
     if not console.is_terminal:
         console.width = 200  # a log or a pipe: never cut a column
     console.print(table)
 
 
-def write_frame(frame: pl.DataFrame, fmt: str, output: Path | None = None, title: str | None = None) -> None:
+def write_frame(
+    frame: pl.DataFrame, fmt: str, output: Path | None = None, title: str | None = None, notes: tuple[str, ...] = ()
+) -> None:
     """Print a query result in a format, or write it to a file. Parquet needs a file; a table is for the
-    terminal only."""
+    terminal only, and its caption carries the notes."""
     if fmt == "parquet":
         if output is None:
             raise AccuracyDbError("parquet is a binary format: give --output FILE.parquet")
@@ -302,7 +324,7 @@ def write_frame(frame: pl.DataFrame, fmt: str, output: Path | None = None, title
             raise AccuracyDbError(
                 "a table is for the terminal: give --format csv, json, markdown, latex or parquet with --output"
             )
-        print_table(rows, columns, title)
+        print_table(rows, columns, title, notes)
         return
     render = {"json": to_json, "csv": to_csv, "markdown": to_markdown, "latex": to_latex}[fmt]
     text = render(rows) if fmt == "json" else render(rows, columns)

@@ -45,7 +45,7 @@ class FileIdentity:
 
 
 def db_path() -> Path:
-    """The database the dashboard shows: $ACCURACY_DB_DASHBOARD_DB, else ./accuracy.duckdb."""
+    """The database the dashboard shows: $ACCURACY_DB_PATH, else ./accuracy.duckdb."""
     return Path(os.environ.get(DB_ENV) or DEFAULT_DB).resolve()
 
 
@@ -106,25 +106,44 @@ def splits_with_submissions() -> list[str]:
 
 SQL_ROW_LIMIT = 5_000  # rows the SQL page shows at most
 SQL_TIMEOUT = 10.0  # seconds a query of the SQL page may run
+SQL_MAX_BYTES = 20_000_000  # bytes a result of the SQL page (and a CSV download) may hold: fixed, for every visitor
+SQL_QUERIES_AT_ONCE = 4  # queries of the SQL page running at once, all visitors together (each in its own process)
+
+_sql_slots = threading.BoundedSemaphore(SQL_QUERIES_AT_ONCE)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _guarded_query(file: FileIdentity, sql: str, params: dict, dialect: str | None):
-    from accuracy_db.guard import run_query
+def guarded_query(sql: str, params: dict, dialect: str | None, tick=None):
+    """Someone's own query, through the guard of accuracy_db.guard, in a process of its own: a QueryResult, or
+    QueryRefused / QueryStopped / QueryFailed saying why not. tick(seconds) is called while it runs; an exception
+    it raises (Streamlit's, when the visitor cancels or leaves) stops the query. A session runs one script, so
+    one query, at a time; the server runs at most SQL_QUERIES_AT_ONCE."""
+    from accuracy_db.guard import QueryRefused, run_query
 
-    return run_query(file.path, sql, params=params or None, dialect=dialect, limit=SQL_ROW_LIMIT, timeout=SQL_TIMEOUT)
-
-
-def guarded_query(sql: str, params: dict, dialect: str | None):
-    """Someone's own query, through the guard of accuracy_db.guard (one reading query, on a locked-down
-    connection of its own): a QueryResult, or QueryRefused / QueryFailed saying why not. Cached like read()."""
     path = db_path()
-    try:
-        file = identity(path)
-    except FileNotFoundError:
+    if not path.is_file():
         st.error(f"Cannot read the database {path}: there is no such file.")
         st.stop()
-    return _guarded_query(file, sql, params, dialect)
+    if not _sql_slots.acquire(blocking=False):
+        raise QueryRefused(f"{SQL_QUERIES_AT_ONCE} queries are running on this dashboard already: run it again soon")
+    try:
+        return run_query(path, sql, params or None, dialect, SQL_ROW_LIMIT, SQL_TIMEOUT, SQL_MAX_BYTES, tick)
+    finally:
+        _sql_slots.release()
+
+
+def bounded_csv(frame: pl.DataFrame, max_bytes: int = SQL_MAX_BYTES) -> tuple[str, int]:
+    """The frame as CSV of at most max_bytes, cut after the last whole row that fits; the CSV and its rows."""
+    # A row's CSV takes at least its values' bytes and a separator each (quoting only adds), so the rows whose
+    # values fit bound the answer from above; the most rows whose CSV fits is then searched for below it.
+    sizes = pl.sum_horizontal(pl.col(c).cast(pl.String).str.len_bytes().fill_null(0) + 1 for c in frame.columns)
+    low, high = 0, frame.select((sizes.cum_sum() <= max_bytes).sum()).item() if frame.columns else 0
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(frame.head(middle).write_csv().encode()) <= max_bytes:
+            low = middle
+        else:
+            high = middle - 1
+    return frame.head(low).write_csv(), low
 
 
 # The tokens around mistakes, by their ids: list_contains hands the ids down to the scans of mistake_contexts,

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
+
+from ..output import DISPLAY_CHARS  # a cell shows at most so many characters of a text, or items of a list
 
 RATIOS = {
     "recall": "recall",
@@ -28,3 +31,25 @@ def table(frame, key: str, **options) -> None:
     selections."""
     with st.container(key=key):
         st.dataframe(frame, hide_index=True, **options)
+
+
+def cut_long_values(frame: pl.DataFrame) -> tuple[pl.DataFrame, int]:
+    """The frame as a table shows it: texts longer than DISPLAY_CHARS characters cut (ending in …), and lists
+    longer than DISPLAY_CHARS items cut; and how many values were cut."""
+    texts = [name for name, dtype in frame.schema.items() if dtype == pl.String]
+    lists = [name for name, dtype in frame.schema.items() if isinstance(dtype, pl.List)]
+    long = [pl.col(name).str.len_chars() > DISPLAY_CHARS for name in texts]
+    long += [pl.col(name).list.len() > DISPLAY_CHARS for name in lists]
+    if not long:
+        return frame, 0
+    cut = int(frame.select(pl.sum_horizontal(flag.fill_null(False).sum() for flag in long)).item())
+    shown = frame.with_columns(
+        *(
+            pl.when(pl.col(name).str.len_chars() > DISPLAY_CHARS)
+            .then(pl.col(name).str.slice(0, DISPLAY_CHARS) + "…")
+            .otherwise(pl.col(name))
+            for name in texts
+        ),
+        *(pl.col(name).list.head(DISPLAY_CHARS) for name in lists),
+    )
+    return shown, cut

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import accuracy_db.dashboard
+import polars as pl
 import pytest
 import streamlit as st
 from accuracy_db.dashboard import DB_ENV
@@ -451,3 +452,13 @@ def test_sql_page_starts_from_a_saved_analysis(built_db, monkeypatch):
     assert at.text_area(key="sql").value.startswith("-- Which gold mistakes did every submission")
     labelled(at.button, "Run").click().run()
     assert "**0** rows" in markdown(at)  # on the train split, the gold copies miss nothing
+
+
+def test_a_csv_download_is_cut_after_the_last_whole_row_within_the_bound():
+    from accuracy_db.dashboard.data import bounded_csv
+
+    frame = pl.DataFrame({"n": list(range(100)), "text": ['say "x",\nthen y'] * 100})  # quoting makes rows longer
+    text, rows = bounded_csv(frame, 1_000)
+    assert len(text.encode()) <= 1_000 < len(frame.head(rows + 1).write_csv().encode())
+    assert pl.read_csv(text.encode()).equals(frame.head(rows))
+    assert bounded_csv(frame, 10**6) == (frame.write_csv(), 100)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -40,7 +41,7 @@ def test_a_write_hidden_in_a_with_clause_is_refused_in_one_line(built_db):
 
 def test_reading_a_file_is_refused_in_one_line(built_db):
     line = refusal(accuracy_db("SELECT * FROM read_csv('/etc/passwd')", db=built_db))
-    assert line.startswith('error: refused by the database: Permission Error: Cannot access file "/etc/passwd"')
+    assert line == "error: read_csv() refused: it reads files, other databases or Python objects"
 
 
 def test_a_query_over_the_time_limit_is_stopped(built_db):
@@ -163,3 +164,65 @@ def test_importing_the_package_loads_neither_polars_nor_sqlglot():
     code = "import sys, accuracy_db.cli; print(sorted({'polars', 'sqlglot'} & set(sys.modules)))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "[]"
+
+
+def test_a_file_gets_every_row_unless_a_limit_is_given(built_db, tmp_path):
+    out = tmp_path / "rows.csv"
+    whole = accuracy_db("SELECT range AS n FROM range(12000)", "--format", "csv", "-o", out, db=built_db)
+    assert whole.returncode == 0 and whole.stderr == ""
+    assert out.read_text().splitlines() == ["n", *map(str, range(12000))]
+    cut = accuracy_db("SELECT range AS n FROM range(12000)", "--format", "csv", "-o", out, "--limit", "5", db=built_db)
+    assert out.read_text().splitlines() == ["n", "0", "1", "2", "3", "4"]
+    assert "more than 5 rows; only the first 5 are given (--limit)" in cut.stderr
+
+
+def test_on_the_terminal_the_default_cap_is_stated_and_limit_0_lifts_it(built_db):
+    capped = accuracy_db("SELECT range AS n FROM range(10005)", "--format", "csv", db=built_db)
+    assert len(capped.stdout.splitlines()) == 1 + 10_000
+    assert "more than 10,000 rows" in capped.stderr
+    whole = accuracy_db("SELECT range AS n FROM range(10005)", "--format", "csv", "--limit", "0", db=built_db)
+    assert len(whole.stdout.splitlines()) == 1 + 10_005 and whole.stderr == ""
+
+
+def test_the_tables_caption_states_the_cut_and_long_values_are_cut_for_display(built_db):
+    result = accuracy_db("SELECT range AS n, repeat('x', 5000) AS long FROM range(4)", "--limit", "3", db=built_db)
+    assert result.returncode == 0
+    assert "the result has more than 3 rows; only the first 3 are given (--limit)" in result.stdout
+    assert "3 values longer than 1,000 characters are cut (…); the other formats give them whole" in result.stdout
+    assert "x" * 1001 not in result.stdout.replace("\n", "").replace("│", "").replace(" ", "")
+    whole = accuracy_db("SELECT repeat('x', 5000) AS long", "--format", "json", db=built_db)
+    assert json.loads(whole.stdout) == [{"long": "x" * 5000}]
+
+
+def test_a_result_over_the_byte_bound_is_one_line_naming_the_flag(built_db):
+    line = refusal(accuracy_db("SELECT repeat('x', 2000000) AS s", "--max-bytes", "1MB", db=built_db))
+    assert line == (
+        "error: the result passed the bound of 1 MB within rows 1–1 and was refused: ask for fewer rows or columns, "
+        "or shorter values (left(text, 100)); --max-bytes raises the bound"
+    )
+    usage = accuracy_db("SELECT 1", "--max-bytes", "lots", db=built_db)
+    assert usage.returncode == 2 and "'lots' is not a size such as 50MB or 2GB" in usage.stderr
+
+
+@pytest.mark.parametrize("sql", ["SELECT B''", "SELECT b'01'", "SELECT x''", "SELECT X'4142'", "selec 1"])
+def test_dialect_literals_and_typos_are_one_line(built_db, sql):
+    assert refusal(accuracy_db(sql, db=built_db)).startswith(("error: syntax error", "error: the guard cannot read"))
+
+
+def test_one_variable_names_the_database_for_every_command_and_the_api(built_db, tmp_path):
+    env = {**os.environ, "ACCURACY_DB_PATH": str(built_db)}
+    for args in (["query", "SELECT count(*) AS n FROM texts", "--format", "csv"], ["leaderboard", "--format", "json"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "accuracy_db", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr
+    code = "import accuracy_db; print(accuracy_db.query('SELECT count(*) AS n FROM texts')['n'][0])"
+    api = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
+    )
+    assert api.stdout.strip() == "90", api.stderr

@@ -199,7 +199,7 @@ for page in ("leaderboard", "errors", "document", "gold", "refresh", "sql"):
     assert not at.exception, (page, at.exception)
     print(at.title[0].value)
 """
-    env = clean_env() | {"ACCURACY_DB_DASHBOARD_DB": str(outside / "x.duckdb")}
+    env = clean_env() | {"ACCURACY_DB_PATH": str(outside / "x.duckdb")}
     result = run(venv / "bin/python", "-c", script, cwd=outside, env=env)
     app, *titles = result.stdout.split("\n")[:7]
     assert Path(app).resolve().is_relative_to(venv.resolve()), app

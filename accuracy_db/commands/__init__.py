@@ -7,6 +7,8 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from ..guard import DB_ENV, DEFAULT_DB
+
 stderr = Console(stderr=True, highlight=False)
 SCOPES = ["ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
 FORMATS = ["table", "json", "csv", "markdown", "latex"]
@@ -15,7 +17,9 @@ SHOWN_PROBLEMS = 3  # of a refused submission, in the build summary; `rejections
 db_option = click.option(
     "--db",
     type=click.Path(dir_okay=False, path_type=Path),
-    default="accuracy.duckdb",
+    envvar=DB_ENV,
+    show_envvar=True,
+    default=DEFAULT_DB,
     show_default=True,
     help="The database file.",
 )

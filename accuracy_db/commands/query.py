@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
 
-from ..guard import DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT
+from ..guard import DEFAULT_MAX_BYTES, DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT
 from ..output import QUERY_FORMATS
 from . import db_option, stderr
+
+UNITS = {"": 1, "B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "KIB": 2**10, "MIB": 2**20, "GIB": 2**30}
 
 
 def parse_params(values: tuple[str, ...]) -> dict[str, str]:
@@ -20,6 +23,17 @@ def parse_params(values: tuple[str, ...]) -> dict[str, str]:
             raise click.BadParameter(f"{value!r} is not NAME=VALUE", param_hint="--param")
         params[name.strip().removeprefix("$")] = text
     return params
+
+
+def parse_size(_context, _param, value: str) -> int:
+    """--max-bytes: a number of bytes, or a size such as 50MB or 2GB."""
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]*)\s*", value)
+    if not match or match.group(2).upper() not in UNITS:
+        raise click.BadParameter(f"{value!r} is not a size such as 50MB or 2GB")
+    size = int(float(match.group(1)) * UNITS[match.group(2).upper()])
+    if size <= 0:
+        raise click.BadParameter(f"{value!r} is no room for a result")
+    return size
 
 
 @click.command()
@@ -52,14 +66,23 @@ def parse_params(values: tuple[str, ...]) -> dict[str, str]:
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the result to a file.")
 @click.option(
-    "--limit", type=click.IntRange(min=1), default=DEFAULT_ROW_LIMIT, show_default=True, help="Rows to return at most."
+    "--limit",
+    type=click.IntRange(min=0),
+    help=f"Rows to return at most; 0 for all. Default: {DEFAULT_ROW_LIMIT:,} on the terminal, all with --output.",
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
     default=DEFAULT_TIMEOUT,
     show_default=True,
     help="Seconds after which the query is stopped.",
+)
+@click.option(
+    "--max-bytes",
+    default=f"{DEFAULT_MAX_BYTES // 10**6}MB",
+    show_default=True,
+    callback=parse_size,
+    help="The bound on the bytes a result may hold (as Arrow data); a larger result is refused.",
 )
 def query(
     sql: str | None,
@@ -71,19 +94,21 @@ def query(
     dialect: str | None,
     fmt: str,
     output: Path | None,
-    limit: int,
+    limit: int | None,
     timeout: float,
+    max_bytes: int,
 ) -> None:
     """Run one read-only SQL query (or a saved analysis) on the database and print its rows.
 
     Only a single query that reads runs: anything that would write, change settings, or reach files, other
-    databases or extensions is refused."""
+    databases or extensions is refused. It runs in a process of its own, stopped at the time limit or when it
+    needs more memory than it is given; a result larger than --max-bytes is refused."""
     import polars as pl
 
     from .. import output as out
     from ..analyses import saved_analyses, saved_analysis
     from ..errors import AccuracyDbError
-    from ..guard import run_query
+    from ..guard import ResultTooLarge, run_query
 
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs --output FILE")
@@ -108,9 +133,16 @@ def query(
             sql = sql_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             raise AccuracyDbError(f"{sql_file}: cannot read the query ({error})") from None
-    result = run_query(db, sql, parse_params(params) or None, dialect, limit, timeout)
-    out.write_frame(result.frame, fmt, output, title)
-    if result.truncated:
-        stderr.print(
-            f"[yellow]note:[/] the result has more than {limit} rows; only the first {limit} are given (--limit)"
-        )
+    if limit is None:
+        limit = DEFAULT_ROW_LIMIT if output is None else 0  # a file gets every row unless told otherwise
+    limit = limit or None
+    try:
+        result = run_query(db, sql, parse_params(params) or None, dialect, limit, timeout, max_bytes)
+    except ResultTooLarge as error:
+        raise ResultTooLarge(f"{error}; --max-bytes raises the bound") from None
+    if not result.truncated:
+        out.write_frame(result.frame, fmt, output, title)
+        return
+    cut = f"the result has more than {limit:,} rows; only the first {limit:,} are given (--limit)"
+    out.write_frame(result.frame, fmt, output, title, notes=(cut,))
+    stderr.print(f"[yellow]note:[/] {cut}")

@@ -8,8 +8,11 @@ import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import data, palette, tables
 
+from accuracy_db.guard import megabytes
+
 PAGE_SIZE = 50
 DOWNLOAD_LIMIT = 100_000
+FIRST_DOWNLOAD = {"page_size": DOWNLOAD_LIMIT, "offset": 0}  # the page the CSV download holds
 
 # Matched gold mistakes stand for their matched pair (the submitted side is in the "matched with" columns);
 # so every row is a matched gold mistake, a missed one, or a false alarm.
@@ -60,7 +63,8 @@ COLUMNS = [
 
 def page_rows(page: pl.DataFrame) -> pl.DataFrame:
     """A page of rows with their contexts and counterparts, in the table's columns (the download is one page of
-    up to DOWNLOAD_LIMIT rows: a corpus of a million mistakes is for `accuracy-db query`, not a browser)."""
+    up to DOWNLOAD_LIMIT rows and data.SQL_MAX_BYTES: a corpus of a million mistakes is for `accuracy-db query`,
+    not a browser)."""
     counterparts = data.read_one(COUNTERPARTS, {"counterpart_ids": page["counterpart_id"].drop_nulls().to_list()})
     rows = data.with_context(page).join(counterparts, on="counterpart_id", how="left", maintain_order="left")
     return rows.select(COLUMNS)
@@ -124,8 +128,8 @@ tables.table(
 )
 st.download_button(
     "Download these rows as CSV",
-    data=lambda: page_rows(data.read_one(PAGE, {**params, "page_size": DOWNLOAD_LIMIT, "offset": 0})).write_csv(),
-    help=None if total <= DOWNLOAD_LIMIT else f"The first {DOWNLOAD_LIMIT:,} rows.",
+    data=lambda: data.bounded_csv(page_rows(data.read_one(PAGE, {**params, **FIRST_DOWNLOAD})))[0],
+    help=f"At most the first {DOWNLOAD_LIMIT:,} rows and {megabytes(data.SQL_MAX_BYTES)}, cut after a whole row.",
     file_name=f"errors-{split}.csv",
     mime="text/csv",
     on_click="ignore",
