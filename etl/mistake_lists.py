@@ -1,7 +1,8 @@
 """Load a mistake list (the gold list or a submission): whole or not at all, with every problem reported.
 
-The CSV becomes rows of strings, each with the line it starts on (read by DuckDB when that is exact, else
-by Python's csv module); every check of the rows is SQL (resolve_mistakes.sql, mistake_problems.sql), so
+The CSV is read once, into bytes (accuracy_db.regular_files), and becomes rows of strings, each with the line
+it starts on (parsed by DuckDB from those bytes when that is exact, else by Python's csv module); every check of
+the rows is SQL (resolve_mistakes.sql, mistake_problems.sql), so
 that a list of a million rows is checked about as fast as DuckDB reads it.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -18,6 +20,7 @@ import duckdb
 import polars as pl
 
 from accuracy_db.errors import InputError, Problem
+from accuracy_db.regular_files import read_bytes
 
 from .frames import create_temp_table
 
@@ -74,18 +77,28 @@ def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
     blank lines, no quoted line breaks: the rows then number the lines). False when it cannot."""
     columns = {f"cell{i}": "VARCHAR" for i in range(len(read.header))}
     try:
-        con.execute(
-            "CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM read_csv($path, columns = $columns,"
-            " header = true, auto_detect = false, delim = ',', quote = '\"', escape = '\"', strict_mode = true)",
-            {"path": str(read.path), "columns": columns},
+        # The bytes already read, not the path: DuckDB would take a path's [ ] * ? for a glob pattern.
+        rows = con.read_csv(
+            io.BytesIO(read.data),
+            columns=columns,
+            header=True,
+            auto_detect=False,
+            delimiter=",",
+            quotechar='"',
+            escapechar='"',
+            strict_mode=True,
         )
+        rows.create_view("csv_source", replace=True)
+        con.execute("CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM csv_source")
     except duckdb.Error:
         return False
+    finally:
+        con.execute("DROP VIEW IF EXISTS csv_source")
     lines = read.data.count(b"\n") + (0 if read.data.endswith(b"\n") else 1)
     if con.execute("SELECT count(*) FROM csv_rows").fetchall()[0][0] != lines - 1:
         con.execute("DROP TABLE csv_rows")
         return False
-    cells = {name: f"cell{i}" for i, name in reversed(list(enumerate(read.header)))}  # the first of a repeated name
+    cells = {name: f"cell{i}" for i, name in enumerate(read.header)}  # read_mistake_file refuses repeated names
     selected = ", ".join(f"{cells[column] if column in cells else 'NULL::VARCHAR'} AS {column}" for column in COLUMNS)
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE pending_rows AS"
@@ -104,10 +117,7 @@ def stage_rows(con: duckdb.DuckDBPyConnection, read: ReadList) -> None:
 def read_mistake_file(path: Path) -> ReadList:
     """Read a mistake list file; what is wrong with the file as a whole is collected, not raised."""
     name = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError([Problem(name, None, f"cannot read the file ({error.strerror})")]) from None
+    data = read_bytes(path)
     read = ReadList(path, data, "", [], [], hashlib.sha256(data).hexdigest())
     try:
         read.text = data.decode("utf-8-sig")
@@ -123,7 +133,20 @@ def read_mistake_file(path: Path) -> ReadList:
         missing.append(f"{' and '.join(DOC_IDS)} (or {', '.join(SENT_IDS)})")
     if missing:
         read.problems.append(Problem(name, 1, f"missing required column {', '.join(missing)}"))
+    # A name given twice would be read from one column or the other depending on the reader.
+    for column, count in Counter(filter(None, read.header)).items():
+        if count > 1:
+            places = [str(i) for i, cell in enumerate(read.header, start=1) if cell == column]
+            places = f"{', '.join(places[:-1])} and {places[-1]}"
+            read.problems.append(
+                Problem(name, 1, f"column {shown(column)} is repeated (columns {places}): give it once")
+            )
     return read
+
+
+def shown(cell: str, width: int = 60) -> str:
+    """A cell as a message quotes it: cut to width characters."""
+    return cell if len(cell) <= width else f"{cell[:width]}… ({len(cell):,} characters)"
 
 
 def load_mistake_list(

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
+import shutil
 import subprocess
 import sys
 
@@ -12,9 +15,11 @@ from accuracy_db.etl.mistake_lists import COLUMNS, exact_rows, load_mistake_list
 from accuracy_db.etl.texts import load_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_data import DATA, EXAMPLES
 
 from accuracy_db import database
 from accuracy_db.errors import InputError
+from accuracy_db.evaluate import evaluate
 
 HEADER = "TEXT_ID,SENTENCE_ID,ANNOTATION_ID,TOKENS,SENT_TOKEN_START,SENT_TOKEN_END,DOC_TOKEN_START,DOC_TOKEN_END,TYPE,CORRECTION,COMMENT"
 TEXTS = {
@@ -23,6 +28,11 @@ TEXTS = {
     "S002": "The Hawks lost .",
 }
 GOOD_ROW = "S001.txt,1,1,Celtics,2,2,2,2,NAME,Lakers,"
+
+
+def first_rows(source, target, rows: int) -> None:
+    """A mistake list made of the header and the first rows of another."""
+    target.write_text("".join(source.read_text().splitlines(keepends=True)[: rows + 1]))
 
 
 @pytest.fixture
@@ -277,3 +287,58 @@ def test_duckdb_reads_the_rows_when_it_can_number_the_lines(tmp_path, body, fast
     for line_end in ("\n", "\r\n"):
         path.write_bytes(f"{HEADER}\n{body}".replace("\n", line_end).encode())
         assert stage_rows_fast(duckdb.connect(), read_mistake_file(path)) is fast
+
+
+# --- every file is read by its exact path ---
+
+GLOB_NAMES = {  # a name with glob characters -> a name the glob would match
+    "a[b].csv": "ab.csv",
+    "a?c.csv": "abc.csv",
+    "a*.csv": "aa.csv",
+    "a{b,c}.csv": "ab.csv",
+    "a}b].csv": "a}b.csv",
+}
+
+
+@pytest.mark.parametrize("name, decoy", GLOB_NAMES.items())
+def test_a_name_with_glob_characters_is_read_by_its_exact_path(con, tmp_path, name, decoy):
+    (tmp_path / decoy).write_text(f"{HEADER}\nS002.txt,,1,Hawks,,,2,2,NAME,,\n")
+    path = tmp_path / name
+    path.write_text(f"{HEADER}\n{GOOD_ROW}\nS001.txt,1,2,won,3,3,3,3,WORD,,\n")
+    load_mistake_list(con, path, "submission", "globbed")
+    assert con.execute("SELECT text_id, doc_token_start FROM mistakes ORDER BY line_number").fetchall() == [
+        ("S001", 2),
+        ("S001", 3),
+    ]
+    assert con.execute("SELECT source_file, sha256 FROM annotation_sets").fetchall() == [
+        (str(path), hashlib.sha256(path.read_bytes()).hexdigest())
+    ]
+
+
+def test_evaluate_reads_a_name_with_glob_characters_by_its_exact_path(tmp_path):
+    submitted = tmp_path / "a[b].csv"
+    first_rows(EXAMPLES / "submission.csv", submitted, 200)
+    first_rows(EXAMPLES / "submission.csv", tmp_path / "ab.csv", 50)
+    plain = tmp_path / "plain.csv"
+    shutil.copy(submitted, plain)
+    result = subprocess.run(
+        [sys.executable, "-m", "accuracy_db", "evaluate", "--gsml", str(DATA / "gsml.csv"), "--submitted"]
+        + [str(submitted), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == evaluate(DATA / "gsml.csv", plain)
+    assert json.loads(result.stdout)[0]["submitted_total"] == 200
+
+
+def test_repeated_column_names_are_refused_whatever_their_case(con, tmp_path):
+    header = HEADER.replace("COMMENT", "type")
+    assert refusal(con, tmp_path, GOOD_ROW, header=header) == [
+        "line 1: column TYPE is repeated (columns 9 and 11): give it once"
+    ]
+    # whichever reader reads the rows (here Python's, for the quoted line break)
+    assert refusal(con, tmp_path, GOOD_ROW, 'S001.txt,1,2,won,3,3,3,3,WORD,,"two\nlines"', header=header) == [
+        "line 1: column TYPE is repeated (columns 9 and 11): give it once"
+    ]
