@@ -12,6 +12,8 @@ import csv
 import hashlib
 import io
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -31,6 +33,7 @@ COLUMNS = (
 DOC_IDS = ("DOC_TOKEN_START", "DOC_TOKEN_END")
 SENT_IDS = ("SENTENCE_ID", "SENT_TOKEN_START", "SENT_TOKEN_END")
 REQUIRED = ("TEXT_ID", "TOKENS", "TYPE")
+MAX_PROBLEMS = 1000  # problems listed per file; the others are counted
 
 
 def sql(name: str) -> str:
@@ -54,21 +57,34 @@ def exact_rows(text: str, header: list[str]) -> pl.DataFrame:
     number of cells, as strings in the columns COLUMNS. Empty cells past the header's last column are
     dropped, as spreadsheets add them (and as DuckDB's reader does)."""
     reader = csv.reader(io.StringIO(text, newline=""))
-    next(reader)
     records, lines = [], []
-    line = reader.line_num + 1
-    for record in reader:
-        if len(record) > len(header) and not any(record[len(header) :]):
-            record = record[: len(header)]
-        records.append(record)
-        lines.append(line)
+    with csv_fields_up_to(len(text)):
+        next(reader)
         line = reader.line_num + 1
+        for record in reader:
+            if len(record) > len(header) and not any(record[len(header) :]):
+                record = record[: len(header)]
+            records.append(record)
+            lines.append(line)
+            line = reader.line_num + 1
     cells = {name: [r[i] if i < len(r) else None for r in records] for i, name in enumerate(header)}
     return pl.DataFrame(
         {"line_number": lines, "cell_count": [len(r) for r in records]}
         | {column: pl.Series(cells.get(column, [None] * len(records)), dtype=pl.String) for column in COLUMNS},
         schema={"line_number": pl.Int64, "cell_count": pl.Int64} | {column: pl.String for column in COLUMNS},
     )
+
+
+@contextmanager
+def csv_fields_up_to(size: int) -> Iterator[None]:
+    """Let Python's csv module read fields of up to size characters (it refuses those over 128 kB, which DuckDB's
+    reader reads: both readers must read the same rows)."""
+    previous = csv.field_size_limit()
+    csv.field_size_limit(max(previous, size))
+    try:
+        yield
+    finally:
+        csv.field_size_limit(previous)
 
 
 def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
@@ -124,7 +140,9 @@ def read_mistake_file(path: Path) -> ReadList:
     except UnicodeDecodeError as error:
         read.problems.append(Problem(name, data[: error.start].count(b"\n") + 1, "is not UTF-8 text"))
         return read
-    read.header = [cell.strip().upper() for cell in next(csv.reader(io.StringIO(read.text, newline="")), [])]
+    with csv_fields_up_to(len(read.text)):
+        header = next(csv.reader(io.StringIO(read.text, newline="")), [])
+    read.header = [cell.strip().upper() for cell in header]
     if not any(read.header):
         read.problems.append(Problem(name, None, "the file is empty: expected a header and mistake rows"))
         return read
@@ -149,6 +167,19 @@ def shown(cell: str, width: int = 60) -> str:
     return cell if len(cell) <= width else f"{cell[:width]}… ({len(cell):,} characters)"
 
 
+def listed_problems(con: duckdb.DuckDBPyConnection, file: str) -> list[Problem]:
+    """The first MAX_PROBLEMS problems of the resolved list, in line order, and a line counting them all if there
+    are more (a file of a million bad rows is refused as fast as it is read)."""
+    rows = con.execute(
+        f"SELECT *, count(*) OVER () FROM ({sql('mistake_problems.sql')}) ORDER BY 1, 2 LIMIT {MAX_PROBLEMS}"
+    ).fetchall()
+    problems = [Problem(file, line, message) for line, message, _ in rows]
+    total = rows[0][2] if rows else 0
+    if total > MAX_PROBLEMS:
+        problems.append(Problem(file, None, f"{total:,} problems; the first {MAX_PROBLEMS:,} are listed"))
+    return problems
+
+
 def load_mistake_list(
     con: duckdb.DuckDBPyConnection, path: Path, kind: str, name: str, split: str | None = None
 ) -> int:
@@ -160,13 +191,12 @@ def load_mistake_list(
         raise InputError(read.problems)
     try:
         stage_rows(con, read)
+        con.execute(sql("shown.sql"))
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}",
             {"split": split, "header_cells": len(read.header)},
         )
-        problems = [
-            Problem(str(path), line, message) for line, message in con.execute(sql("mistake_problems.sql")).fetchall()
-        ]
+        problems = listed_problems(con, str(path))
         row_count = con.execute("SELECT count(*) FROM resolved_mistakes").fetchall()[0][0]
         if row_count == 0 and not problems:
             problems.append(Problem(str(path), None, "the file is empty: it has a header but no mistake rows"))
