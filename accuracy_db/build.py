@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +59,7 @@ def schema_source() -> Source:
 def load_split(con, split_files: SplitFiles) -> list[str]:
     """Texts, tokens (checked against token_lookup.yaml when present), games and the gold list of a split."""
     texts.load_texts(con, split_files.split, texts.read_texts(split_files.texts_dir))
-    if split_files.token_lookup.is_file():
+    if os.path.lexists(split_files.token_lookup):  # present: it must be a readable token lookup
         lookup = texts.read_token_lookup(split_files.token_lookup)
         texts.check_token_lookup(con, split_files.token_lookup, split_files.split, lookup)
     warnings = games.load_games(con, split_files)
@@ -129,7 +130,7 @@ def build_into(work: Path, data_dir: Path, submissions_dir: Path | None, report:
         for files in split_files:
             step(f"Loading the {files.split} split")
             report.warnings += load_split(con, files)
-        if (data_dir.parent / "nlg_systems.csv").is_file():
+        if os.path.lexists(data_dir.parent / "nlg_systems.csv"):
             nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
         record(con, [schema_source(), *data_sources(data_dir).values()])
         submissions = inbox.scan(submissions_dir) if submissions_dir is not None else {}

@@ -20,6 +20,7 @@ import polars as pl
 from . import database
 from .errors import InputError, Problem
 from .etl import mistake_lists
+from .etl.bounded_yaml import load_bounded_yaml
 from .etl.frames import create_temp_table
 from .regular_files import read_text
 from .sources import Source, fingerprint, record
@@ -86,12 +87,14 @@ def read_sidecar(path: Path) -> dict:
             metadata = json.loads(text)
         except json.JSONDecodeError as error:
             raise InputError([Problem(file, error.lineno, f"not valid JSON: {error.msg}")]) from None
-        except (RecursionError, ValueError) as error:  # nested too deep; a number of thousands of digits
-            raise InputError([Problem(file, None, f"not valid JSON: {problem_text(error)}")]) from None
+        except RecursionError:
+            raise InputError([Problem(file, None, "not valid JSON: nested too deeply")]) from None
+        except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
+            raise InputError([Problem(file, None, "not valid JSON: a number too long to read")]) from None
         if depth(metadata) > SIDECAR_DEPTH:
             raise InputError([Problem(file, None, f"not valid JSON: nested more than {SIDECAR_DEPTH} levels deep")])
     else:
-        metadata = read_yaml(file, text)
+        metadata = load_bounded_yaml(file, text, SIDECAR_DEPTH, "sidecar")
     if not isinstance(metadata, dict):
         raise InputError([Problem(file, None, f"expected a mapping with the keys {', '.join(METADATA_KEYS)}")])
     problems = [
@@ -111,35 +114,6 @@ def read_sidecar(path: Path) -> dict:
     return {key: metadata.get(key) for key in METADATA_KEYS}
 
 
-def read_yaml(file: str, text: str):
-    """A YAML document, its events checked first: no alias, no anchor, at most SIDECAR_DEPTH levels deep."""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        level = 0
-        for event in yaml.parse(text, Loader=loader):
-            mark = event.start_mark
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise InputError(
-                    [Problem(file, mark.line + 1, "YAML anchors and aliases are not allowed in a sidecar")]
-                )
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                level += 1
-                if level > SIDECAR_DEPTH:
-                    message = f"not valid YAML: nested more than {SIDECAR_DEPTH} levels deep"
-                    raise InputError([Problem(file, mark.line + 1, message)])
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                level -= 1
-        return yaml.load(text, Loader=loader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        raise InputError([Problem(file, line, f"not valid YAML: {problem_text(error)}")]) from None
-    except (RecursionError, ValueError) as error:  # a number of thousands of digits
-        raise InputError([Problem(file, None, f"not valid YAML: {problem_text(error)}")]) from None
-
-
 def depth(value) -> int:
     """How many levels of lists and mappings a parsed JSON value has (a text or a number: 0)."""
     levels, level = 0, [value]
@@ -154,18 +128,9 @@ def depth(value) -> int:
     return levels - 1
 
 
-def problem_text(error: Exception) -> str:
-    """An exception's message, on one line and cut short."""
-    if isinstance(error, RecursionError):
-        return "nested too deeply"
-    if type(error) is ValueError:  # what json and yaml leave to int(): past sys.get_int_max_str_digits()
-        return "a number too long to read"
-    return shown(" ".join(str(getattr(error, "problem", None) or error).split()), quote=False)
-
-
-def shown(value, quote: bool = True, width: int = 80) -> str:
-    """A value as a message quotes it: repr (or the text, with quote=False), cut to width characters."""
-    text = repr(value) if quote else str(value)
+def shown(value, width: int = 80) -> str:
+    """A value as a message quotes it: its repr, cut to width characters."""
+    text = repr(value)
     return text if len(text) <= width else f"{text[:width]}…"
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
 
 import duckdb
 import pytest
+from accuracy_db.etl.games import load_games
 from accuracy_db.etl.mistake_lists import COLUMNS, exact_rows, load_mistake_list, read_mistake_file, stage_rows_fast
 from accuracy_db.etl.texts import load_texts
 from hypothesis import given, settings
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
 
 from accuracy_db import database
+from accuracy_db.data_folder import SplitFiles
 from accuracy_db.errors import InputError
 from accuracy_db.evaluate import evaluate
 
@@ -341,4 +344,115 @@ def test_repeated_column_names_are_refused_whatever_their_case(con, tmp_path):
     # whichever reader reads the rows (here Python's, for the quoted line break)
     assert refusal(con, tmp_path, GOOD_ROW, 'S001.txt,1,2,won,3,3,3,3,WORD,,"two\nlines"', header=header) == [
         "line 1: column TYPE is repeated (columns 9 and 11): give it once"
+    ]
+
+
+# --- the other readers: never a hang, never a traceback; one line naming the file (and the line) ---
+
+
+def evaluate_cli(*args: str) -> subprocess.CompletedProcess:
+    """accuracy-db evaluate as a process: a hang fails by the timeout, not by hanging the suite."""
+    result = subprocess.run(
+        [sys.executable, "-m", "accuracy_db", "evaluate", *args], capture_output=True, text=True, timeout=60
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+@pytest.fixture
+def small_task(tmp_path):
+    """A texts folder, a gold list and a submission for them."""
+    texts = tmp_path / "texts"
+    texts.mkdir()
+    for text_id, text in TEXTS.items():
+        (texts / f"{text_id}.txt").write_text(text)
+    for name in ("gold.csv", "submitted.csv"):
+        (tmp_path / name).write_text(f"{HEADER}\n{GOOD_ROW}\n")
+    return tmp_path
+
+
+def test_evaluate_refuses_what_is_no_regular_file_without_hanging(small_task):
+    texts, gold = small_task / "texts", small_task / "gold.csv"
+    os.mkfifo(small_task / "fifo.csv")
+    result = evaluate_cli("--gsml", str(gold), "--submitted", str(small_task / "fifo.csv"), "--text_dir", str(texts))
+    assert (result.returncode, result.stderr.splitlines()[0]) == (
+        1,
+        f"{small_task / 'fifo.csv'}: not a regular file: it is a FIFO (named pipe)",
+    )
+    os.mkfifo(texts / "S003.txt")
+    (texts / "S004.txt").mkdir()
+    (texts / "S005.txt").write_bytes(b"line one\nna\xefve\n")
+    result = evaluate_cli("--gsml", str(gold), "--submitted", str(gold), "--text_dir", str(texts))
+    assert (result.returncode, result.stderr.splitlines()[:3]) == (
+        1,
+        [
+            f"{texts / 'S003.txt'}: not a regular file: it is a FIFO (named pipe)",
+            f"{texts / 'S004.txt'}: not a regular file: it is a directory",
+            f"{texts / 'S005.txt'}: line 2: is not UTF-8 text",
+        ],
+    )
+
+
+def test_evaluate_says_when_it_cannot_write_csv_out(small_task):
+    out = small_task / "missing" / "figures.csv"
+    result = evaluate_cli(
+        "--gsml", str(small_task / "gold.csv"), "--submitted", str(small_task / "submitted.csv"),
+        "--text_dir", str(small_task / "texts"), "--csv_out", str(out),
+    )  # fmt: skip
+    assert (result.returncode, result.stderr) == (
+        1,
+        f"error: {out}: cannot write the figures (No such file or directory)\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "lookup, message",
+    [
+        # an alias bomb: each level doubles the one below it
+        (
+            "doc_to_sent: &a {S001: {1: {sentence_id: 1, token_id: 1}}}\n"
+            + "".join(
+                f"l{i}: &l{i} [*{'a' if i == 0 else f'l{i - 1}'}, *{'a' if i == 0 else f'l{i - 1}'}]\n"
+                for i in range(40)
+            )
+            + "sent_to_doc: *l39\n",
+            "line 1: YAML anchors and aliases are not allowed in a token lookup",
+        ),
+        (
+            "doc_to_sent: " + "[" * 3000 + "]" * 3000 + "\nsent_to_doc: {}\n",
+            "line 1: not valid YAML: nested more than 4 levels deep",
+        ),
+        ("doc_to_sent: {S001: {1: {sentence_id: x}}}\nsent_to_doc: {}\n", "not a token lookup (expected doc_to_sent"),
+        ("doc_to_sent: {S001: [1, 2]}\nsent_to_doc: {}\n", "not a token lookup (expected doc_to_sent"),
+    ],
+)
+def test_a_token_lookup_bomb_or_a_wrong_shape_is_refused_in_one_line(small_task, lookup, message):
+    path = small_task / "token_lookup.yaml"
+    path.write_text(lookup)
+    result = evaluate_cli("--gsml", str(small_task / "gold.csv"), "--submitted", str(small_task / "submitted.csv"),
+                          "--token_lookup", str(path))  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0].startswith(f"{path}: {message}") or result.stderr.startswith(
+        f"error: {path}: {message}"
+    ), result.stderr
+
+
+def test_a_games_file_that_is_no_regular_file_is_an_error_not_absent(tmp_path):
+    (tmp_path / "games.csv").mkdir()
+    os.mkfifo(tmp_path / "shared_task.jsonl")
+    with pytest.raises(InputError) as refused:
+        load_games(database.open_new(None), SplitFiles("train", tmp_path))
+    assert [str(p) for p in refused.value.problems] == [
+        f"{tmp_path / 'games.csv'}: not a regular file: it is a directory",
+        f"{tmp_path / 'shared_task.jsonl'}: not a regular file: it is a FIFO (named pipe)",
+    ]
+
+
+def test_a_box_score_line_nested_too_deeply_is_a_problem_of_its_line(tmp_path):
+    (tmp_path / "shared_task.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n" + '{"a": ' + "1" * 5000 + "}\n")
+    with pytest.raises(InputError) as refused:
+        load_games(database.open_new(None), SplitFiles("train", tmp_path))
+    assert [str(p) for p in refused.value.problems] == [
+        f"{tmp_path / 'shared_task.jsonl'}: line 1: malformed JSON: nested too deeply",
+        f"{tmp_path / 'shared_task.jsonl'}: line 2: malformed JSON: a number too long to read",
     ]
