@@ -456,3 +456,37 @@ def test_a_box_score_line_nested_too_deeply_is_a_problem_of_its_line(tmp_path):
         f"{tmp_path / 'shared_task.jsonl'}: line 1: malformed JSON: nested too deeply",
         f"{tmp_path / 'shared_task.jsonl'}: line 2: malformed JSON: a number too long to read",
     ]
+
+
+CELLS = st.sampled_from(["", "S001.txt", "S002", "1", "2", "0003", "00000000000002", "-1", "x", "NAME", "word", "Celtics",
+                         '"', ",", "\n", "\r", " ", "\x00", "é", "\ufeff", "99999999999999999999999999999999999999999"])  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.one_of(
+        st.binary(max_size=300),
+        st.lists(st.lists(CELLS, max_size=14), max_size=6).map(
+            lambda rows: "\n".join([HEADER] + [",".join(row) for row in rows]).encode()
+        ),
+        st.lists(st.lists(st.text(max_size=5), max_size=14), min_size=1, max_size=5).map(
+            lambda rows: "\n".join(",".join(row) for row in rows).encode("utf-8", "surrogatepass")
+        ),
+    )
+)
+def test_random_bytes_and_csv_shapes_load_whole_or_are_refused_whole(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("random") / "random.csv"
+    path.write_bytes(data)
+    con = database.open_new(None)
+    load_texts(con, "train", TEXTS)
+    try:
+        load_mistake_list(con, path, "submission", "random")
+    except InputError as refused:
+        assert refused.problems and all(p.file == str(path) for p in refused.problems)
+        assert con.execute("SELECT count(*) FROM mistakes").fetchall() == [(0,)]
+        assert con.execute("SELECT count(*) FROM annotation_sets").fetchall() == [(0,)]
+    else:
+        (row_count,) = con.execute("SELECT row_count FROM annotation_sets").fetchall()[0]
+        assert con.execute("SELECT count(*) FROM mistakes").fetchall() == [(row_count,)]
+    finally:
+        con.close()
