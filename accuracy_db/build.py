@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,21 +30,20 @@ class BuildReport:
     changed: list[str] = field(default_factory=list)  # submissions loaded again, their files having changed
     unchanged: list[str] = field(default_factory=list)
     retired: list[str] = field(default_factory=list)  # submissions whose file is gone
-    refused: dict[str, list[Problem]] = field(default_factory=dict)  # submission -> its problems, this run
+    refused: dict[str, list[Problem]] = field(default_factory=dict)  # submission -> the problems of its CSV
+    refused_sidecars: dict[str, list[Problem]] = field(default_factory=dict)  # submission -> those of its sidecar
+    loaded: list[str] = field(default_factory=list)  # submissions whose CSV was loaded in this run
     warnings: list[str] = field(default_factory=list)
     published: bool = False
     seconds: float = 0.0
-
-    @property
-    def submissions(self) -> list[str]:
-        """The submissions loaded in this run."""
-        return self.added + self.changed
 
     def summary(self) -> str:
         counts = (
             f"{len(self.added)} added, {len(self.changed)} changed, {len(self.unchanged)} unchanged, "
             f"{len(self.retired)} retired, {len(self.refused)} refused"
         )
+        if self.refused_sidecars:
+            counts += f", {len(self.refused_sidecars)} sidecar(s) refused"
         outcome = "published" if self.published else "nothing to publish"
         return f"{self.command} {self.db_path}: {counts}; {outcome} in {self.seconds:.2f} s"
 
@@ -59,7 +59,7 @@ def schema_source() -> Source:
 def load_split(con, split_files: SplitFiles) -> list[str]:
     """Texts, tokens (checked against token_lookup.yaml when present), games and the gold list of a split."""
     texts.load_texts(con, split_files.split, texts.read_texts(split_files.texts_dir))
-    if split_files.token_lookup.is_file():
+    if os.path.lexists(split_files.token_lookup):  # present: it must be a readable token lookup
         lookup = texts.read_token_lookup(split_files.token_lookup)
         texts.check_token_lookup(con, split_files.token_lookup, split_files.split, lookup)
     warnings = games.load_games(con, split_files)
@@ -67,15 +67,24 @@ def load_split(con, split_files: SplitFiles) -> list[str]:
     return warnings
 
 
-def load_submissions(con, submissions: list[inbox.Submission], report: BuildReport, step=lambda name: None) -> None:
-    """Load new and changed submissions; the refused ones move from added or changed to refused."""
+def load_submissions(
+    con, submissions: list[inbox.Submission], report: BuildReport, known: dict | None = None, step=lambda name: None
+) -> None:
+    """Load what is new of the submissions since the sources known (see inbox.load_submission)."""
     for number, submission in enumerate(submissions, start=1):
         step(f"Loading {submission.name} ({number}/{len(submissions)})")
-        problems = inbox.load_submission(con, submission)
-        if problems:
-            report.refused[submission.name] = problems
+        if inbox.load_submission(con, submission, known):
+            report.loaded.append(submission.name)
+
+
+def count_refusals(report: BuildReport, refusals: tuple[dict, dict]) -> None:
+    """Every refused file of the database (inbox.refusals) is counted as refused in every run, never as
+    unchanged: a submission whose CSV is refused moves from added, changed or unchanged to refused."""
+    report.refused, report.refused_sidecars = refusals
+    report.loaded = [name for name in report.loaded if name not in report.refused]
     report.added = [name for name in report.added if name not in report.refused]
     report.changed = [name for name in report.changed if name not in report.refused]
+    report.unchanged = [name for name in report.unchanged if name not in report.refused]
 
 
 def score(con, names: list[str]) -> None:
@@ -121,12 +130,13 @@ def build_into(work: Path, data_dir: Path, submissions_dir: Path | None, report:
         for files in split_files:
             step(f"Loading the {files.split} split")
             report.warnings += load_split(con, files)
-        if (data_dir.parent / "nlg_systems.csv").is_file():
+        if os.path.lexists(data_dir.parent / "nlg_systems.csv"):
             nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
         record(con, [schema_source(), *data_sources(data_dir).values()])
         submissions = inbox.scan(submissions_dir) if submissions_dir is not None else {}
         report.added = list(submissions)
-        load_submissions(con, list(submissions.values()), report, step)
+        load_submissions(con, list(submissions.values()), report, step=step)
+        count_refusals(report, inbox.refusals(con))
         step("Scoring")
         database.materialize(con)  # every submission at once
         finish(con, report, started)

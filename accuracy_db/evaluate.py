@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from . import database, scores
@@ -16,7 +17,7 @@ def load_tokens(con, gsml: Path, token_lookup: Path | None, text_dir: Path | Non
     if text_dir is None and token_lookup is None:
         text_dir = gsml.parent / "texts" if (gsml.parent / "texts").is_dir() else None
         token_lookup = gsml.parent / "token_lookup.yaml" if text_dir is None else None
-        if token_lookup is not None and not token_lookup.is_file():
+        if token_lookup is not None and not os.path.lexists(token_lookup):
             raise AccuracyDbError(
                 f"no tokens for the texts: give --text_dir or --token_lookup (none found next to {gsml})"
             )
@@ -25,7 +26,7 @@ def load_tokens(con, gsml: Path, token_lookup: Path | None, text_dir: Path | Non
         if token_lookup is not None:
             texts.check_token_lookup(con, token_lookup, SPLIT, texts.read_token_lookup(token_lookup))
     else:
-        texts.load_token_lookup(con, SPLIT, texts.read_token_lookup(token_lookup))
+        texts.load_token_lookup(con, SPLIT, texts.read_token_lookup(token_lookup), token_lookup)
 
 
 def evaluate(gsml: Path, submitted: Path, token_lookup: Path | None = None, text_dir: Path | None = None) -> list[dict]:

@@ -1,21 +1,36 @@
-"""The submissions folder: one CSV file a submission, named by its stem, with an optional metadata sidecar."""
+"""The submissions folder: one CSV file a submission, named by its stem, with an optional metadata sidecar.
+
+Every entry named like a submission or a sidecar is a source, whatever it is; only regular files (after following
+links) are read, and any other entry (a directory, a FIFO, a device, a dangling link, a file it may not read) is
+refused with the reason when it is loaded. A submission's CSV and its sidecar are loaded or refused each on its
+own: a refused sidecar leaves the submission scored, with the metadata it had.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 
 import duckdb
+import polars as pl
 
 from . import database
 from .errors import InputError, Problem
 from .etl import mistake_lists
+from .etl.bounded_yaml import load_bounded_yaml
+from .etl.frames import create_temp_table
+from .regular_files import read_text
 from .sources import Source, fingerprint, record
 
 SIDECAR_SUFFIXES = (".json", ".yaml", ".yml")
 METADATA_KEYS = ("team", "system", "approach", "description", "url")
 APPROACHES = ("metric", "human", "hybrid")
+REJECTION_COLUMNS = ("submission", "sha256", "file", "line", "message")
+SIDECAR_BYTES = 64 * 1024  # a sidecar holds five short texts
+SIDECAR_DEPTH = 3  # a mapping of texts is 2 deep; one more lets a list or a mapping given as a value be named
 
 
 @dataclass(frozen=True)
@@ -33,80 +48,187 @@ class Submission:
 def scan(folder: Path, known: dict | None = None) -> dict[str, Submission]:
     """The submissions of a folder by name; a file whose size and time are unchanged is not hashed again."""
     found = {}
-    for csv_path in sorted(folder.glob("*.csv")):
+    with os.scandir(folder) as entries:
+        csv_names = sorted(entry.name for entry in entries if entry.name.endswith(".csv"))
+    for csv_name in csv_names:
+        csv_path = folder / csv_name
         name = csv_path.stem
         sidecars = [csv_path.with_suffix(suffix) for suffix in SIDECAR_SUFFIXES]
-        sidecar = next((path for path in sidecars if path.is_file()), None)
+        sidecar = next((path for path in sidecars if os.path.lexists(path)), None)
         found[name] = Submission(
             name,
-            fingerprint("submission", name, csv_path, known),
-            fingerprint("metadata", name, sidecar, known) if sidecar else None,
+            entry_source("submission", name, csv_path, known),
+            entry_source("metadata", name, sidecar, known) if sidecar else None,
         )
     return found
 
 
-def read_sidecar(path: Path) -> dict:
-    """What a sidecar says: team, system, approach (metric, human or hybrid), description, url."""
-    text = path.read_text(encoding="utf-8-sig")
+def entry_source(role: str, name: str, path: Path, known: dict | None) -> Source:
+    """The fingerprint of a folder entry; an entry that is not a readable regular file has no bytes to hash, and
+    is given the empty hash (it is refused when loaded, and counted as changed when it becomes a file)."""
     try:
-        if path.suffix == ".json":
-            metadata = json.loads(text)
-        else:
-            import yaml
+        stat = os.stat(path)
+        if S_ISREG(stat.st_mode):
+            return fingerprint(role, name, path, known, stat)
+    except (OSError, InputError):
+        pass
+    return Source(role, name, str(path), 0, 0, "")
 
-            metadata = yaml.safe_load(text)
-    except json.JSONDecodeError as error:
-        raise InputError([Problem(str(path), error.lineno, f"not valid JSON: {error.msg}")]) from None
-    except Exception as error:  # yaml.YAMLError, without importing yaml for JSON sidecars
-        mark = getattr(error, "problem_mark", None)
-        raise InputError([Problem(str(path), mark.line + 1 if mark else None, f"not valid YAML: {error}")]) from None
+
+def read_sidecar(path: Path) -> dict:
+    """What a sidecar says: team, system, approach (metric, human or hybrid), description, url, each a text.
+
+    Bounded before it is parsed: at most SIDECAR_BYTES, SIDECAR_DEPTH levels deep, and no YAML aliases (an alias
+    bomb expands a small file into a huge value)."""
+    file = str(path)
+    text = read_text(path, SIDECAR_BYTES, "sidecar")
+    if path.suffix == ".json":
+        try:
+            metadata = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InputError([Problem(file, error.lineno, f"not valid JSON: {error.msg}")]) from None
+        except RecursionError:
+            raise InputError([Problem(file, None, "not valid JSON: nested too deeply")]) from None
+        except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
+            raise InputError([Problem(file, None, "not valid JSON: a number too long to read")]) from None
+        if depth(metadata) > SIDECAR_DEPTH:
+            raise InputError([Problem(file, None, f"not valid JSON: nested more than {SIDECAR_DEPTH} levels deep")])
+    else:
+        metadata = load_bounded_yaml(file, text, SIDECAR_DEPTH, "sidecar")
     if not isinstance(metadata, dict):
-        raise InputError([Problem(str(path), None, f"expected a mapping with the keys {', '.join(METADATA_KEYS)}")])
+        raise InputError([Problem(file, None, f"expected a mapping with the keys {', '.join(METADATA_KEYS)}")])
     problems = [
-        Problem(str(path), None, f"unknown key {key!r}: the keys are {', '.join(METADATA_KEYS)}")
+        Problem(file, None, f"unknown key {shown(key)}: the keys are {', '.join(METADATA_KEYS)}")
         for key in metadata
         if key not in METADATA_KEYS
     ]
-    if metadata.get("approach") not in (None, *APPROACHES):
-        problems.append(Problem(str(path), None, f"approach is {metadata['approach']!r}: metric, human or hybrid"))
+    problems += [
+        Problem(file, None, f"{key} is {shown(value)}, not a text (in YAML, put it in quotes)")
+        for key, value in metadata.items()
+        if key in METADATA_KEYS and value is not None and not isinstance(value, str)
+    ]
+    if isinstance(metadata.get("approach"), str) and metadata["approach"] not in APPROACHES:
+        problems.append(Problem(file, None, f"approach is {shown(metadata['approach'])}: metric, human or hybrid"))
     if problems:
         raise InputError(problems)
-    return {key: None if metadata.get(key) is None else str(metadata[key]) for key in METADATA_KEYS}
+    return {key: metadata.get(key) for key in METADATA_KEYS}
 
 
-def load_submission(con: duckdb.DuckDBPyConnection, submission: Submission) -> list[Problem]:
-    """Load a submission and its metadata, or record why it was refused; return the problems (none: loaded).
+def depth(value) -> int:
+    """How many levels of lists and mappings a parsed JSON value has (a text or a number: 0)."""
+    levels, level = 0, [value]
+    while level:
+        levels += 1
+        level = [
+            item
+            for container in level
+            if isinstance(container, (dict, list))
+            for item in (container.values() if isinstance(container, dict) else container)
+        ]
+    return levels - 1
 
-    Either way its files are recorded as sources, so an unchanged refused file is not read again."""
-    try:
-        metadata = read_sidecar(Path(submission.sidecar.path)) if submission.sidecar else None
-        mistake_lists.load_mistake_list(con, Path(submission.csv.path), "submission", submission.name)
-    except InputError as error:
-        con.executemany(
-            "INSERT INTO rejections VALUES (?, ?, ?, ?, ?)",
-            [(submission.name, submission.csv.sha256, p.file, p.line, p.message) for p in error.problems],
-        )
-        problems = error.problems
-    else:
-        if metadata:
-            con.execute(
-                "INSERT INTO submission_metadata VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [submission.name, *metadata.values(), submission.sidecar.sha256],
-            )
-        problems = []
+
+def shown(value, width: int = 80) -> str:
+    """A value as a message quotes it: its repr, cut to width characters."""
+    text = repr(value)
+    return text if len(text) <= width else f"{text[:width]}…"
+
+
+def load_submission(con: duckdb.DuckDBPyConnection, submission: Submission, known: dict | None = None) -> bool:
+    """Load what is new of a submission since the sources known (None: nothing of it is loaded): its CSV and its
+    sidecar, each loaded, or refused with its problems recorded in rejections. True when its CSV was loaded."""
+    known = known or {}
+    keys = (("submission", submission.name), ("metadata", submission.name))
+    before = {key: known[key].sha256 for key in keys if key in known}
+    csv_loaded = False
+    if before.get(submission.csv.key) != submission.csv.sha256:
+        forget_csv(con, submission.name)
+        try:
+            mistake_lists.load_mistake_list(con, Path(submission.csv.path), "submission", submission.name)
+            csv_loaded = True
+        except InputError as error:
+            reject(con, submission.name, submission.csv.sha256, error.problems)
+    sidecar_sha256 = submission.sidecar.sha256 if submission.sidecar else None
+    if submission.csv.key not in before or before.get(("metadata", submission.name)) != sidecar_sha256:
+        load_sidecar(con, submission)
     record(con, submission.sources())
-    return problems
+    return csv_loaded
 
 
-def remove_submission(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """Remove everything a submission left in the database: its mistakes and their matching, refusals,
-    metadata and sources."""
+def load_sidecar(con: duckdb.DuckDBPyConnection, submission: Submission) -> None:
+    """Store what the sidecar says, in place of what an earlier one said; a refused sidecar leaves the metadata
+    as it was. Without a sidecar, the submission has no metadata."""
+    con.execute(
+        "DELETE FROM rejections WHERE submission = $name AND NOT suffix(file, '.csv')", {"name": submission.name}
+    )
+    if submission.sidecar is None:
+        for statement in (
+            "DELETE FROM submission_metadata WHERE submission = $name",
+            "DELETE FROM source_files WHERE role = 'metadata' AND name = $name",
+        ):
+            con.execute(statement, {"name": submission.name})
+        return
+    try:
+        metadata = read_sidecar(Path(submission.sidecar.path))
+    except InputError as error:
+        reject(con, submission.name, submission.sidecar.sha256, error.problems)
+        return
+    con.execute(
+        "INSERT OR REPLACE INTO submission_metadata VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [submission.name, *metadata.values(), submission.sidecar.sha256],
+    )
+
+
+def reject(con: duckdb.DuckDBPyConnection, name: str, sha256: str, problems: list[Problem]) -> None:
+    """Record the problems of a refused file, in one statement (a file may have a thousand)."""
+    rows = pl.DataFrame(
+        [(name, sha256, problem.file, problem.line, problem.message) for problem in problems],
+        schema={
+            "submission": pl.String,
+            "sha256": pl.String,
+            "file": pl.String,
+            "line": pl.Int32,
+            "message": pl.String,
+        },
+        orient="row",
+    )
+    create_temp_table(con, "new_rejections", rows)
+    con.execute("INSERT INTO rejections BY NAME SELECT * FROM new_rejections")
+    con.execute("DROP TABLE new_rejections")
+
+
+def refusals(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, list[Problem]], dict[str, list[Problem]]]:
+    """The problems of the refused files, by submission: those of CSV files (nothing of the submission is
+    scored), and those of sidecars (the submission keeps the metadata it had, if any)."""
+    csv_files: dict[str, list[Problem]] = {}
+    sidecars: dict[str, list[Problem]] = {}
+    rows = con.execute(
+        "SELECT submission, file, line, message, suffix(file, '.csv') FROM rejections"
+        " ORDER BY submission, file, line NULLS FIRST, message"
+    ).fetchall()
+    for name, file, line, message, is_csv in rows:
+        (csv_files if is_csv else sidecars).setdefault(name, []).append(Problem(file, line, message))
+    return csv_files, sidecars
+
+
+def forget_csv(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Remove what a submission's CSV left in the database: its mistakes and their matching, and its refusal."""
     ids = con.execute("SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = $name", {"name": name})
     database.forget(con, [set_id for (set_id,) in ids.fetchall()])
     for statement in (
         "DELETE FROM mistakes WHERE set_id IN"
         " (SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = $name)",
         "DELETE FROM annotation_sets WHERE kind = 'submission' AND name = $name",
+        "DELETE FROM rejections WHERE submission = $name AND suffix(file, '.csv')",
+    ):
+        con.execute(statement, {"name": name})
+
+
+def remove_submission(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Remove everything a submission left in the database: its mistakes and their matching, refusals,
+    metadata and sources."""
+    forget_csv(con, name)
+    for statement in (
         "DELETE FROM rejections WHERE submission = $name",
         "DELETE FROM submission_metadata WHERE submission = $name",
         "DELETE FROM source_files WHERE role IN ('submission', 'metadata') AND name = $name",

@@ -1,8 +1,10 @@
 """Refresh: bring the published database up to date with the submissions folder, loading only what changed.
 
 A submission is new, changed (its CSV or its sidecar has other bytes), unchanged, or retired (its file is
-gone). When the data folder or the table DDL changed, everything is rebuilt, since every score may move.
-The new state is written to a copy of the published file and renamed over it (see publish.py).
+gone); only what changed of it is read again (a changed sidecar alone is not scored again). A submission whose CSV
+is refused is counted as refused on every run. When the data folder or the table DDL changed, everything is
+rebuilt, since every score may move. The new state is written to a copy of the published file and renamed
+over it (see publish.py).
 """
 
 from __future__ import annotations
@@ -11,7 +13,16 @@ import time
 from pathlib import Path
 
 from . import database, inbox
-from .build import BuildReport, build_into, check_folder, finish, load_submissions, schema_source, score
+from .build import (
+    BuildReport,
+    build_into,
+    check_folder,
+    count_refusals,
+    finish,
+    load_submissions,
+    schema_source,
+    score,
+)
 from .publish import publishing, writer_lock
 from .sources import data_sources, recorded
 
@@ -26,11 +37,12 @@ def refresh(db_path: Path, data_dir: Path, submissions_dir: Path, step=lambda na
     check_folder(submissions_dir)
     report = BuildReport(db_path, command="refresh")
     with writer_lock(db_path):
-        known = {}
+        known, published_refusals = {}, ({}, {})
         if db_path.is_file():
             con = database.open_existing(db_path)
             try:
                 known = recorded(con)
+                published_refusals = inbox.refusals(con)
             finally:
                 con.close()
         schema = schema_source()
@@ -45,14 +57,15 @@ def refresh(db_path: Path, data_dir: Path, submissions_dir: Path, step=lambda na
         for name, submission in submissions.items():
             if name not in before:
                 report.added.append(name)
-            elif {s.sha256 for s in submission.sources()} != {
-                known[key].sha256 for key in (("submission", name), ("metadata", name)) if key in known
+            elif fingerprints({s.key: s for s in submission.sources()}, ("submission", "metadata")) != {
+                key: known[key].sha256 for key in (("submission", name), ("metadata", name)) if key in known
             }:
                 report.changed.append(name)
             else:
                 report.unchanged.append(name)
         report.retired = sorted(before - submissions.keys())
         if not (report.added or report.changed or report.retired):
+            count_refusals(report, published_refusals)
             report.seconds = time.perf_counter() - started
             return report
 
@@ -60,11 +73,13 @@ def refresh(db_path: Path, data_dir: Path, submissions_dir: Path, step=lambda na
             con = database.connect_writable(work)
             try:
                 database.create_views(con)  # the views of this version of the package
-                for name in report.changed + report.retired:
+                for name in report.retired:
                     inbox.remove_submission(con, name)
-                load_submissions(con, [submissions[name] for name in report.added + report.changed], report, step)
+                changed = [submissions[name] for name in report.added + report.changed]
+                load_submissions(con, changed, report, known, step)
+                count_refusals(report, inbox.refusals(con))
                 step("Scoring")
-                score(con, report.submissions)
+                score(con, report.loaded)
                 finish(con, report, started)
             finally:
                 con.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from stat import S_ISREG
@@ -13,6 +12,7 @@ import polars as pl
 
 from .data_folder import splits
 from .etl.frames import create_temp_table
+from .regular_files import sha256_of
 
 DATA_FILES = ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml")
 
@@ -33,23 +33,18 @@ class Source(NamedTuple):
         return (self.role, self.name)
 
 
-def sha256_of(path: Path) -> str:
-    with path.open("rb") as stream:
-        return hashlib.file_digest(stream, "sha256").hexdigest()
-
-
 def fingerprint(
     role: str, name: str, path: Path | str, known: dict[tuple[str, str], Source] | None = None, stat=None
 ) -> Source:
     """A file's fingerprint; the recorded hash is reused when size and modification time are unchanged."""
     stat = stat or os.stat(path)
     before = (known or {}).get((role, name))
-    if before and (before.size, before.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
+    if before and before.sha256 and (before.size, before.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
         if before.path == str(path):
             return before
         sha256 = before.sha256
     else:
-        sha256 = sha256_of(Path(path))
+        sha256 = sha256_of(path)
     return Source(role, name, str(path), stat.st_size, stat.st_mtime_ns, sha256)
 
 

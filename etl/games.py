@@ -6,7 +6,9 @@ Everything is parsed and checked first; only a split without problems is inserte
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
 import re
 from collections import defaultdict
 from datetime import date, datetime
@@ -18,6 +20,7 @@ import polars as pl
 
 from accuracy_db.data_folder import SplitFiles
 from accuracy_db.errors import InputError, Problem
+from accuracy_db.regular_files import open_regular, read_text
 
 # games.csv header -> games column. The test split's games.csv spells two headers differently.
 CSV_COLUMNS = {
@@ -143,11 +146,11 @@ def parse_day(text: str) -> date:
 
 def read_games_csv(path: Path, problems: list[Problem]) -> dict[str, dict] | None:
     """text_id -> games row (with its line); None when the split has no games.csv or it cannot be read at all."""
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
     file, games, line = str(path), {}, 1
     try:
-        with path.open(encoding="utf-8-sig", newline="") as stream:
+        with io.StringIO(read_text(path), newline="") as stream:
             reader = csv.reader(stream)
             header = [OTHER_SPELLINGS.get(name, name) for name in next(reader, [])]
             missing = [spellings(name) for name in CSV_COLUMNS if name not in header]
@@ -160,8 +163,8 @@ def read_games_csv(path: Path, problems: list[Problem]) -> dict[str, dict] | Non
                     messages = add_csv_game(games, header, cells, line)
                     problems.extend(Problem(file, line, message) for message in messages)
                 line = reader.line_num + 1
-    except UnicodeDecodeError:
-        problems.append(Problem(file, None, "not UTF-8 text"))
+    except InputError as error:  # not a regular file, or not UTF-8 text
+        problems.extend(error.problems)
         return None
     except csv.Error as error:
         problems.append(Problem(file, line, f"unreadable CSV: {error}"))
@@ -287,28 +290,43 @@ class BoxScores:
 
 def read_box_scores(path: Path, problems: list[Problem]) -> BoxScores | None:
     """The records of shared_task.jsonl (line N holds the Nth record), or None when the split has no such file."""
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
-    file, box_scores = str(path), BoxScores()
-    with path.open("rb") as lines:
-        for line, text in enumerate(lines, start=1):
-            if not text.strip():
-                continue
-            try:
-                record = parse_json(text)
-            except UnicodeDecodeError:
-                problems.append(Problem(file, line, "not UTF-8 text"))
-                continue
-            except json.JSONDecodeError as error:
-                problems.append(Problem(file, line, f"malformed JSON: {error.msg} (column {error.colno})"))
-                continue
-            messages = record_problems(record, box_scores.lines)
-            problems.extend(Problem(file, line, message) for message in messages)
-            text_id = record_text_id(record)
-            if text_id:
-                box_scores.lines.setdefault(text_id, line)
-            if not messages:
-                box_scores.add(record, line)
+    try:
+        with open_regular(path) as lines:
+            return parse_box_scores(str(path), lines, problems)
+    except InputError as error:  # not a regular file
+        problems.extend(error.problems)
+        return None
+
+
+def parse_box_scores(file: str, lines, problems: list[Problem]) -> BoxScores:
+    """The records of the lines of shared_task.jsonl; what is wrong with them goes to problems."""
+    box_scores = BoxScores()
+    for line, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            record = parse_json(text)
+        except UnicodeDecodeError:
+            problems.append(Problem(file, line, "not UTF-8 text"))
+            continue
+        except json.JSONDecodeError as error:
+            problems.append(Problem(file, line, f"malformed JSON: {error.msg} (column {error.colno})"))
+            continue
+        except RecursionError:
+            problems.append(Problem(file, line, "malformed JSON: nested too deeply"))
+            continue
+        except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
+            problems.append(Problem(file, line, "malformed JSON: a number too long to read"))
+            continue
+        messages = record_problems(record, box_scores.lines)
+        problems.extend(Problem(file, line, message) for message in messages)
+        text_id = record_text_id(record)
+        if text_id:
+            box_scores.lines.setdefault(text_id, line)
+        if not messages:
+            box_scores.add(record, line)
     return box_scores
 
 

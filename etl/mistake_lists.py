@@ -1,7 +1,8 @@
 """Load a mistake list (the gold list or a submission): whole or not at all, with every problem reported.
 
-The CSV becomes rows of strings, each with the line it starts on (read by DuckDB when that is exact, else
-by Python's csv module); every check of the rows is SQL (resolve_mistakes.sql, mistake_problems.sql), so
+The CSV is read once, into bytes (accuracy_db.regular_files), and becomes rows of strings, each with the line
+it starts on (parsed by DuckDB from those bytes when that is exact, else by Python's csv module); every check of
+the rows is SQL (resolve_mistakes.sql, mistake_problems.sql), so
 that a list of a million rows is checked about as fast as DuckDB reads it.
 """
 
@@ -10,6 +11,9 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -18,6 +22,7 @@ import duckdb
 import polars as pl
 
 from accuracy_db.errors import InputError, Problem
+from accuracy_db.regular_files import read_bytes
 
 from .frames import create_temp_table
 
@@ -28,6 +33,7 @@ COLUMNS = (
 DOC_IDS = ("DOC_TOKEN_START", "DOC_TOKEN_END")
 SENT_IDS = ("SENTENCE_ID", "SENT_TOKEN_START", "SENT_TOKEN_END")
 REQUIRED = ("TEXT_ID", "TOKENS", "TYPE")
+MAX_PROBLEMS = 1000  # problems listed per file; the others are counted
 
 
 def sql(name: str) -> str:
@@ -51,15 +57,16 @@ def exact_rows(text: str, header: list[str]) -> pl.DataFrame:
     number of cells, as strings in the columns COLUMNS. Empty cells past the header's last column are
     dropped, as spreadsheets add them (and as DuckDB's reader does)."""
     reader = csv.reader(io.StringIO(text, newline=""))
-    next(reader)
     records, lines = [], []
-    line = reader.line_num + 1
-    for record in reader:
-        if len(record) > len(header) and not any(record[len(header) :]):
-            record = record[: len(header)]
-        records.append(record)
-        lines.append(line)
+    with csv_fields_up_to(len(text)):
+        next(reader)
         line = reader.line_num + 1
+        for record in reader:
+            if len(record) > len(header) and not any(record[len(header) :]):
+                record = record[: len(header)]
+            records.append(record)
+            lines.append(line)
+            line = reader.line_num + 1
     cells = {name: [r[i] if i < len(r) else None for r in records] for i, name in enumerate(header)}
     return pl.DataFrame(
         {"line_number": lines, "cell_count": [len(r) for r in records]}
@@ -68,24 +75,46 @@ def exact_rows(text: str, header: list[str]) -> pl.DataFrame:
     )
 
 
+@contextmanager
+def csv_fields_up_to(size: int) -> Iterator[None]:
+    """Let Python's csv module read fields of up to size characters (it refuses those over 128 kB, which DuckDB's
+    reader reads: both readers must read the same rows)."""
+    previous = csv.field_size_limit()
+    csv.field_size_limit(max(previous, size))
+    try:
+        yield
+    finally:
+        csv.field_size_limit(previous)
+
+
 def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
     """Read the rows with DuckDB's CSV reader into pending_rows, when it can give the exact lines: when
     every row has as many cells as the header (strict mode fails otherwise) and every line is one row (no
     blank lines, no quoted line breaks: the rows then number the lines). False when it cannot."""
     columns = {f"cell{i}": "VARCHAR" for i in range(len(read.header))}
     try:
-        con.execute(
-            "CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM read_csv($path, columns = $columns,"
-            " header = true, auto_detect = false, delim = ',', quote = '\"', escape = '\"', strict_mode = true)",
-            {"path": str(read.path), "columns": columns},
+        # The bytes already read, not the path: DuckDB would take a path's [ ] * ? for a glob pattern.
+        rows = con.read_csv(
+            io.BytesIO(read.data),
+            columns=columns,
+            header=True,
+            auto_detect=False,
+            delimiter=",",
+            quotechar='"',
+            escapechar='"',
+            strict_mode=True,
         )
+        rows.create_view("csv_source", replace=True)
+        con.execute("CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM csv_source")
     except duckdb.Error:
         return False
+    finally:
+        con.execute("DROP VIEW IF EXISTS csv_source")
     lines = read.data.count(b"\n") + (0 if read.data.endswith(b"\n") else 1)
     if con.execute("SELECT count(*) FROM csv_rows").fetchall()[0][0] != lines - 1:
         con.execute("DROP TABLE csv_rows")
         return False
-    cells = {name: f"cell{i}" for i, name in reversed(list(enumerate(read.header)))}  # the first of a repeated name
+    cells = {name: f"cell{i}" for i, name in enumerate(read.header)}  # read_mistake_file refuses repeated names
     selected = ", ".join(f"{cells[column] if column in cells else 'NULL::VARCHAR'} AS {column}" for column in COLUMNS)
     con.execute(
         f"CREATE OR REPLACE TEMP TABLE pending_rows AS"
@@ -104,17 +133,16 @@ def stage_rows(con: duckdb.DuckDBPyConnection, read: ReadList) -> None:
 def read_mistake_file(path: Path) -> ReadList:
     """Read a mistake list file; what is wrong with the file as a whole is collected, not raised."""
     name = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError([Problem(name, None, f"cannot read the file ({error.strerror})")]) from None
+    data = read_bytes(path)
     read = ReadList(path, data, "", [], [], hashlib.sha256(data).hexdigest())
     try:
         read.text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         read.problems.append(Problem(name, data[: error.start].count(b"\n") + 1, "is not UTF-8 text"))
         return read
-    read.header = [cell.strip().upper() for cell in next(csv.reader(io.StringIO(read.text, newline="")), [])]
+    with csv_fields_up_to(len(read.text)):
+        header = next(csv.reader(io.StringIO(read.text, newline="")), [])
+    read.header = [cell.strip().upper() for cell in header]
     if not any(read.header):
         read.problems.append(Problem(name, None, "the file is empty: expected a header and mistake rows"))
         return read
@@ -123,7 +151,33 @@ def read_mistake_file(path: Path) -> ReadList:
         missing.append(f"{' and '.join(DOC_IDS)} (or {', '.join(SENT_IDS)})")
     if missing:
         read.problems.append(Problem(name, 1, f"missing required column {', '.join(missing)}"))
+    # A name given twice would be read from one column or the other depending on the reader.
+    for column, count in Counter(filter(None, read.header)).items():
+        if count > 1:
+            places = [str(i) for i, cell in enumerate(read.header, start=1) if cell == column]
+            places = f"{', '.join(places[:-1])} and {places[-1]}"
+            read.problems.append(
+                Problem(name, 1, f"column {shown(column)} is repeated (columns {places}): give it once")
+            )
     return read
+
+
+def shown(cell: str, width: int = 60) -> str:
+    """A cell as a message quotes it: cut to width characters."""
+    return cell if len(cell) <= width else f"{cell[:width]}… ({len(cell):,} characters)"
+
+
+def listed_problems(con: duckdb.DuckDBPyConnection, file: str) -> list[Problem]:
+    """The first MAX_PROBLEMS problems of the resolved list, in line order, and a line counting them all if there
+    are more (a file of a million bad rows is refused as fast as it is read)."""
+    rows = con.execute(
+        f"SELECT *, count(*) OVER () FROM ({sql('mistake_problems.sql')}) ORDER BY 1, 2 LIMIT {MAX_PROBLEMS}"
+    ).fetchall()
+    problems = [Problem(file, line, message) for line, message, _ in rows]
+    total = rows[0][2] if rows else 0
+    if total > MAX_PROBLEMS:
+        problems.append(Problem(file, None, f"{total:,} problems; the first {MAX_PROBLEMS:,} are listed"))
+    return problems
 
 
 def load_mistake_list(
@@ -137,13 +191,12 @@ def load_mistake_list(
         raise InputError(read.problems)
     try:
         stage_rows(con, read)
+        con.execute(sql("shown.sql"))
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}",
             {"split": split, "header_cells": len(read.header)},
         )
-        problems = [
-            Problem(str(path), line, message) for line, message in con.execute(sql("mistake_problems.sql")).fetchall()
-        ]
+        problems = listed_problems(con, str(path))
         row_count = con.execute("SELECT count(*) FROM resolved_mistakes").fetchall()[0][0]
         if row_count == 0 and not problems:
             problems.append(Problem(str(path), None, "the file is empty: it has a header but no mistake rows"))

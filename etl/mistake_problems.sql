@@ -1,4 +1,5 @@
--- Problems of a resolved pending mistake list (resolved_mistakes): one row per problem (line_number, message).
+-- Problems of a resolved pending mistake list (resolved_mistakes): one row per problem (line_number, message),
+-- in line order.
 SELECT line_number, unnest(row_problems) AS message
 FROM resolved_mistakes
 
@@ -12,7 +13,7 @@ UNION ALL
 
 -- TOKENS must list the marked tokens (spaces folded); the text at the ids is read only where it does not.
 SELECT line_number, format('TOKENS is ''{}'', but tokens {}-{} of {} are ''{}''',
-                           tokens, doc_token_start, doc_token_end, text_id, marked_tokens)
+                           shown(tokens), doc_token_start, doc_token_end, text_id, shown(marked_tokens))
 FROM (
     SELECT
         mismatched.line_number,
@@ -38,4 +39,4 @@ SELECT greatest(line_number, furthest_line), format('overlaps line {}: both mark
 FROM resolved_mistakes
 WHERE id_problem IS NULL AND doc_token_start <= furthest_end
 
-ORDER BY 1
+ORDER BY 1, 2

@@ -6,11 +6,13 @@ The file is read and checked whole first; only a file without problems is insert
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 
 import duckdb
 
 from accuracy_db.errors import InputError, Problem
+from accuracy_db.regular_files import read_text
 
 REQUIRED = ("TEXT_ID", "SYSTEM")
 OPTIONAL = ("REFERENCE",)
@@ -32,7 +34,7 @@ def read_nlg_systems(path: Path, texts: set[str]) -> tuple[list[tuple], list[Pro
     """The rows (text_id, system, reference) of the file, and what is wrong with it."""
     file, rows, problems, lines = str(path), [], [], {}
     try:
-        with path.open(encoding="utf-8-sig", newline="") as stream:
+        with io.StringIO(read_text(path), newline="") as stream:
             reader = csv.reader(stream)
             header = [name.strip().upper() for name in next(reader, [])]
             missing = [name for name in REQUIRED if name not in header]
@@ -46,12 +48,10 @@ def read_nlg_systems(path: Path, texts: set[str]) -> tuple[list[tuple], list[Pro
                     if row:
                         rows.append(row)
                 line = reader.line_num + 1
-    except UnicodeDecodeError:
-        return [], [Problem(file, None, "not UTF-8 text")]
+    except InputError as error:  # not a regular file, or not UTF-8 text
+        return [], error.problems
     except csv.Error as error:
         return [], [Problem(file, line, f"unreadable CSV: {error}")]
-    except OSError as error:
-        return [], [Problem(file, None, f"cannot read the file ({error.strerror})")]
     return rows, problems
 
 

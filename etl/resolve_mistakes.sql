@@ -8,7 +8,8 @@
 -- (where the list's neighbouring spans in the text end and start, as mistakes stores them), furthest_end and
 -- furthest_line (the furthest end of the list's earlier spans in the text, and its line: mistake_problems reports a
 -- span that starts before it as an overlap) and list_split. Parameters: $split (the split the list must cover; NULL
--- for the split of its first known text) and $header_cells (how many cells the header has).
+-- for the split of its first known text) and $header_cells (how many cells the header has). Needs the macro of
+-- shown.sql.
 WITH cells AS (
     SELECT
         line_number,
@@ -47,11 +48,12 @@ id_cells AS (
 typed AS (
     SELECT
         *,
-        CASE WHEN regexp_full_match(doc_start_cell, '[0-9]{1,9}') THEN doc_start_cell::INTEGER END AS doc_token_start,
-        CASE WHEN regexp_full_match(doc_end_cell, '[0-9]{1,9}') THEN doc_end_cell::INTEGER END AS doc_token_end,
-        CASE WHEN regexp_full_match(sentence_cell, '[0-9]{1,9}') THEN sentence_cell::INTEGER END AS sentence_id,
-        CASE WHEN regexp_full_match(sent_start_cell, '[0-9]{1,9}') THEN sent_start_cell::INTEGER END AS sent_token_start,
-        CASE WHEN regexp_full_match(sent_end_cell, '[0-9]{1,9}') THEN sent_end_cell::INTEGER END AS sent_token_end,
+        -- leading zeros are allowed (0018 is 18) however many there are; row_checked refuses more than 9 digits
+        CASE WHEN regexp_full_match(doc_start_cell, '0*[0-9]{1,9}') THEN doc_start_cell::INTEGER END AS doc_token_start,
+        CASE WHEN regexp_full_match(doc_end_cell, '0*[0-9]{1,9}') THEN doc_end_cell::INTEGER END AS doc_token_end,
+        CASE WHEN regexp_full_match(sentence_cell, '0*[0-9]{1,9}') THEN sentence_cell::INTEGER END AS sentence_id,
+        CASE WHEN regexp_full_match(sent_start_cell, '0*[0-9]{1,9}') THEN sent_start_cell::INTEGER END AS sent_token_start,
+        CASE WHEN regexp_full_match(sent_end_cell, '0*[0-9]{1,9}') THEN sent_end_cell::INTEGER END AS sent_token_end,
         CASE
             WHEN doc_start_cell <> '' AND doc_end_cell <> '' AND sentence_cell <> '' AND sent_start_cell <> ''
                 AND sent_end_cell <> '' THEN 'both id schemes'
@@ -79,9 +81,10 @@ row_checked AS (
             [
                 CASE
                     WHEN id.cell = '' THEN NULL
-                    WHEN NOT regexp_full_match(id.cell, '[0-9]+') THEN format('{} is ''{}'', not a whole number', id.column, id.cell)
-                    WHEN id.cell::HUGEINT < 1 THEN format('{} is {}, but token and sentence ids count from 1', id.column, id.cell)
-                    WHEN length(ltrim(id.cell, '0')) > 9 THEN format('{} is {}, beyond any text', id.column, id.cell)
+                    WHEN NOT regexp_full_match(id.cell, '[0-9]+') THEN format('{} is ''{}'', not a whole number', id.column, shown(id.cell))
+                    -- read as text, never cast: a number of any length is a message, not an overflow
+                    WHEN ltrim(id.cell, '0') = '' THEN format('{} is {}, but token and sentence ids count from 1', id.column, shown(id.cell))
+                    WHEN length(ltrim(id.cell, '0')) > 9 THEN format('{} is {}, beyond any text', id.column, shown(id.cell))
                 END
                 FOR id IN ids
             ]
@@ -102,7 +105,7 @@ row_checked AS (
                     'SENT_TOKEN_START {} is after SENT_TOKEN_END {}', sent_token_start, sent_token_end) END,
                 CASE WHEN text_cell = '' THEN 'TEXT_ID is empty' END,
                 CASE WHEN category NOT IN (SELECT category FROM categories) THEN format(
-                    'TYPE ''{}'' is not a category; {}', category,
+                    'TYPE ''{}'' is not a category; {}', shown(category),
                     coalesce('did you mean ' || nearest_category || '?',
                              'the categories are NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER')) END
             ],

@@ -8,8 +8,10 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import AccuracyDbError
+from accuracy_db.errors import AccuracyDbError, InputError
+from accuracy_db.regular_files import read_text
 
+from .bounded_yaml import load_bounded_yaml
 from .frames import create_temp_table
 
 COUNT_TOKENS = """
@@ -25,10 +27,18 @@ WHERE texts.text_id = counts.text_id
 
 
 def read_texts(texts_dir: Path) -> dict[str, str]:
-    """text id (the file stem) -> text, for every .txt file of a folder."""
+    """text id (the file stem) -> text, for every .txt file of a folder (each a regular UTF-8 file, or an error)."""
     if not texts_dir.is_dir():
         raise AccuracyDbError(f"{texts_dir}: no such folder of texts")
-    return {path.stem: path.read_text(encoding="utf-8-sig") for path in sorted(texts_dir.glob("*.txt"))}
+    texts, problems = {}, []
+    for path in sorted(texts_dir.glob("*.txt")):
+        try:
+            texts[path.stem] = read_text(path)
+        except InputError as error:
+            problems += error.problems
+    if problems:
+        raise InputError(problems)
+    return texts
 
 
 def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str]) -> None:
@@ -121,28 +131,31 @@ def read_block_mapping(text: str) -> dict | None:
 
 def read_token_lookup(path: Path) -> dict:
     """Parse token_lookup.yaml: {doc_to_sent: {text: {doc_token: {sentence_id, token_id}}}, sent_to_doc: …}."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise AccuracyDbError(f"{path}: cannot read the token lookup ({error.strerror})") from None
+    text = read_text(path)
     lookup = read_block_mapping(text)
     if lookup is None:
-        import yaml
-
-        try:
-            lookup = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            where = f": line {mark.line + 1}" if mark else ""
-            raise AccuracyDbError(f"{path}{where}: not valid YAML ({getattr(error, 'problem', error)})") from None
+        lookup = load_bounded_yaml(str(path), text, LOOKUP_DEPTH, "token lookup")
     if not isinstance(lookup, dict) or not {"doc_to_sent", "sent_to_doc"} <= lookup.keys():
         raise AccuracyDbError(f"{path}: not a token lookup (expected the keys doc_to_sent and sent_to_doc)")
     return lookup
 
 
-def lookup_halves(lookup: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
+LOOKUP_DEPTH = 4  # doc_to_sent: text: doc_token: {sentence_id, token_id}
+
+
+def lookup_halves(lookup: dict, path: Path | str = "token lookup") -> tuple[pl.DataFrame, pl.DataFrame]:
     """Both halves of a token lookup as rows (text_id, doc_token, sentence_id, sent_token)."""
-    columns = ["text_id", "doc_token", "sentence_id", "sent_token"]
+    try:
+        return lookup_rows(lookup)
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError, pl.exceptions.PolarsError):
+        raise AccuracyDbError(
+            f"{path}: not a token lookup (expected doc_to_sent: text: doc token: {{sentence_id, token_id}}, and"
+            " sent_to_doc: text: sentence: sentence token: doc token, every id a whole number)"
+        ) from None
+
+
+def lookup_rows(lookup: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
+    schema = {"text_id": pl.String, "doc_token": pl.Int32, "sentence_id": pl.Int32, "sent_token": pl.Int32}
     doc_to_sent = [
         (str(text_id), int(doc_token), int(ids["sentence_id"]), int(ids["token_id"]))
         for text_id, doc_tokens in lookup["doc_to_sent"].items()
@@ -155,14 +168,14 @@ def lookup_halves(lookup: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
         for sent_token, doc_token in sent_tokens.items()
     ]
     return (
-        pl.DataFrame(doc_to_sent, schema=columns, orient="row"),
-        pl.DataFrame(sent_to_doc, schema=columns, orient="row"),
+        pl.DataFrame(doc_to_sent, schema=schema, orient="row"),
+        pl.DataFrame(sent_to_doc, schema=schema, orient="row"),
     )
 
 
-def load_token_lookup(con: duckdb.DuckDBPyConnection, split: str, lookup: dict) -> None:
+def load_token_lookup(con: duckdb.DuckDBPyConnection, split: str, lookup: dict, path: Path) -> None:
     """Insert texts and tokens known only by their ids (no token text), from a token lookup."""
-    doc_to_sent, _ = lookup_halves(lookup)
+    doc_to_sent, _ = lookup_halves(lookup, path)
     create_temp_table(con, "lookup_tokens", doc_to_sent)
     con.execute("INSERT INTO tokens SELECT text_id, doc_token, sentence_id, sent_token, NULL FROM lookup_tokens")
     con.execute(
@@ -176,7 +189,7 @@ def load_token_lookup(con: duckdb.DuckDBPyConnection, split: str, lookup: dict) 
 def check_token_lookup(con: duckdb.DuckDBPyConnection, path: Path, split: str, lookup: dict) -> None:
     """Fail loudly where token_lookup.yaml and the tokenization of the texts of a split disagree."""
     differences = []
-    for half, frame in zip(("doc_to_sent", "sent_to_doc"), lookup_halves(lookup)):
+    for half, frame in zip(("doc_to_sent", "sent_to_doc"), lookup_halves(lookup, path)):
         create_temp_table(con, "lookup_half", frame)
         try:
             rows = con.execute(

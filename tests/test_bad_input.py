@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import csv
+import hashlib
+import json
+import os
+import shutil
 import subprocess
 import sys
 
 import duckdb
 import pytest
+from accuracy_db.etl.games import load_games
 from accuracy_db.etl.mistake_lists import COLUMNS, exact_rows, load_mistake_list, read_mistake_file, stage_rows_fast
 from accuracy_db.etl.texts import load_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_data import DATA, EXAMPLES
 
 from accuracy_db import database
+from accuracy_db.data_folder import SplitFiles
 from accuracy_db.errors import InputError
+from accuracy_db.evaluate import evaluate
 
 HEADER = "TEXT_ID,SENTENCE_ID,ANNOTATION_ID,TOKENS,SENT_TOKEN_START,SENT_TOKEN_END,DOC_TOKEN_START,DOC_TOKEN_END,TYPE,CORRECTION,COMMENT"
 TEXTS = {
@@ -23,6 +31,11 @@ TEXTS = {
     "S002": "The Hawks lost .",
 }
 GOOD_ROW = "S001.txt,1,1,Celtics,2,2,2,2,NAME,Lakers,"
+
+
+def first_rows(source, target, rows: int) -> None:
+    """A mistake list made of the header and the first rows of another."""
+    target.write_text("".join(source.read_text().splitlines(keepends=True)[: rows + 1]))
 
 
 @pytest.fixture
@@ -277,3 +290,203 @@ def test_duckdb_reads_the_rows_when_it_can_number_the_lines(tmp_path, body, fast
     for line_end in ("\n", "\r\n"):
         path.write_bytes(f"{HEADER}\n{body}".replace("\n", line_end).encode())
         assert stage_rows_fast(duckdb.connect(), read_mistake_file(path)) is fast
+
+
+# --- every file is read by its exact path ---
+
+GLOB_NAMES = {  # a name with glob characters -> a name the glob would match
+    "a[b].csv": "ab.csv",
+    "a?c.csv": "abc.csv",
+    "a*.csv": "aa.csv",
+    "a{b,c}.csv": "ab.csv",
+    "a}b].csv": "a}b.csv",
+}
+
+
+@pytest.mark.parametrize("name, decoy", GLOB_NAMES.items())
+def test_a_name_with_glob_characters_is_read_by_its_exact_path(con, tmp_path, name, decoy):
+    (tmp_path / decoy).write_text(f"{HEADER}\nS002.txt,,1,Hawks,,,2,2,NAME,,\n")
+    path = tmp_path / name
+    path.write_text(f"{HEADER}\n{GOOD_ROW}\nS001.txt,1,2,won,3,3,3,3,WORD,,\n")
+    load_mistake_list(con, path, "submission", "globbed")
+    assert con.execute("SELECT text_id, doc_token_start FROM mistakes ORDER BY line_number").fetchall() == [
+        ("S001", 2),
+        ("S001", 3),
+    ]
+    assert con.execute("SELECT source_file, sha256 FROM annotation_sets").fetchall() == [
+        (str(path), hashlib.sha256(path.read_bytes()).hexdigest())
+    ]
+
+
+def test_evaluate_reads_a_name_with_glob_characters_by_its_exact_path(tmp_path):
+    submitted = tmp_path / "a[b].csv"
+    first_rows(EXAMPLES / "submission.csv", submitted, 200)
+    first_rows(EXAMPLES / "submission.csv", tmp_path / "ab.csv", 50)
+    plain = tmp_path / "plain.csv"
+    shutil.copy(submitted, plain)
+    result = subprocess.run(
+        [sys.executable, "-m", "accuracy_db", "evaluate", "--gsml", str(DATA / "gsml.csv"), "--submitted"]
+        + [str(submitted), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == evaluate(DATA / "gsml.csv", plain)
+    assert json.loads(result.stdout)[0]["submitted_total"] == 200
+
+
+def test_repeated_column_names_are_refused_whatever_their_case(con, tmp_path):
+    header = HEADER.replace("COMMENT", "type")
+    assert refusal(con, tmp_path, GOOD_ROW, header=header) == [
+        "line 1: column TYPE is repeated (columns 9 and 11): give it once"
+    ]
+    # whichever reader reads the rows (here Python's, for the quoted line break)
+    assert refusal(con, tmp_path, GOOD_ROW, 'S001.txt,1,2,won,3,3,3,3,WORD,,"two\nlines"', header=header) == [
+        "line 1: column TYPE is repeated (columns 9 and 11): give it once"
+    ]
+
+
+# --- the other readers: never a hang, never a traceback; one line naming the file (and the line) ---
+
+
+def evaluate_cli(*args: str) -> subprocess.CompletedProcess:
+    """accuracy-db evaluate as a process: a hang fails by the timeout, not by hanging the suite."""
+    result = subprocess.run(
+        [sys.executable, "-m", "accuracy_db", "evaluate", *args], capture_output=True, text=True, timeout=60
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    return result
+
+
+@pytest.fixture
+def small_task(tmp_path):
+    """A texts folder, a gold list and a submission for them."""
+    texts = tmp_path / "texts"
+    texts.mkdir()
+    for text_id, text in TEXTS.items():
+        (texts / f"{text_id}.txt").write_text(text)
+    for name in ("gold.csv", "submitted.csv"):
+        (tmp_path / name).write_text(f"{HEADER}\n{GOOD_ROW}\n")
+    return tmp_path
+
+
+def test_evaluate_refuses_what_is_no_regular_file_without_hanging(small_task):
+    texts, gold = small_task / "texts", small_task / "gold.csv"
+    os.mkfifo(small_task / "fifo.csv")
+    result = evaluate_cli("--gsml", str(gold), "--submitted", str(small_task / "fifo.csv"), "--text_dir", str(texts))
+    assert (result.returncode, result.stderr.splitlines()[0]) == (
+        1,
+        f"{small_task / 'fifo.csv'}: not a regular file: it is a FIFO (named pipe)",
+    )
+    os.mkfifo(texts / "S003.txt")
+    (texts / "S004.txt").mkdir()
+    (texts / "S005.txt").write_bytes(b"line one\nna\xefve\n")
+    result = evaluate_cli("--gsml", str(gold), "--submitted", str(gold), "--text_dir", str(texts))
+    assert (result.returncode, result.stderr.splitlines()[:3]) == (
+        1,
+        [
+            f"{texts / 'S003.txt'}: not a regular file: it is a FIFO (named pipe)",
+            f"{texts / 'S004.txt'}: not a regular file: it is a directory",
+            f"{texts / 'S005.txt'}: line 2: is not UTF-8 text",
+        ],
+    )
+
+
+def test_evaluate_says_when_it_cannot_write_csv_out(small_task):
+    out = small_task / "missing" / "figures.csv"
+    result = evaluate_cli(
+        "--gsml", str(small_task / "gold.csv"), "--submitted", str(small_task / "submitted.csv"),
+        "--text_dir", str(small_task / "texts"), "--csv_out", str(out),
+    )  # fmt: skip
+    assert (result.returncode, result.stderr) == (
+        1,
+        f"error: {out}: cannot write the figures (No such file or directory)\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "lookup, message",
+    [
+        # an alias bomb: each level doubles the one below it
+        (
+            "doc_to_sent: &a {S001: {1: {sentence_id: 1, token_id: 1}}}\n"
+            + "".join(
+                f"l{i}: &l{i} [*{'a' if i == 0 else f'l{i - 1}'}, *{'a' if i == 0 else f'l{i - 1}'}]\n"
+                for i in range(40)
+            )
+            + "sent_to_doc: *l39\n",
+            "line 1: YAML anchors and aliases are not allowed in a token lookup",
+        ),
+        (
+            "doc_to_sent: " + "[" * 3000 + "]" * 3000 + "\nsent_to_doc: {}\n",
+            "line 1: not valid YAML: nested more than 4 levels deep",
+        ),
+        ("doc_to_sent: {S001: {1: {sentence_id: x}}}\nsent_to_doc: {}\n", "not a token lookup (expected doc_to_sent"),
+        ("doc_to_sent: {S001: [1, 2]}\nsent_to_doc: {}\n", "not a token lookup (expected doc_to_sent"),
+    ],
+)
+def test_a_token_lookup_bomb_or_a_wrong_shape_is_refused_in_one_line(small_task, lookup, message):
+    path = small_task / "token_lookup.yaml"
+    path.write_text(lookup)
+    result = evaluate_cli("--gsml", str(small_task / "gold.csv"), "--submitted", str(small_task / "submitted.csv"),
+                          "--token_lookup", str(path))  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0].startswith(f"{path}: {message}") or result.stderr.startswith(
+        f"error: {path}: {message}"
+    ), result.stderr
+
+
+def test_a_games_file_that_is_no_regular_file_is_an_error_not_absent(tmp_path):
+    (tmp_path / "games.csv").mkdir()
+    os.mkfifo(tmp_path / "shared_task.jsonl")
+    with pytest.raises(InputError) as refused:
+        load_games(database.open_new(None), SplitFiles("train", tmp_path))
+    assert [str(p) for p in refused.value.problems] == [
+        f"{tmp_path / 'games.csv'}: not a regular file: it is a directory",
+        f"{tmp_path / 'shared_task.jsonl'}: not a regular file: it is a FIFO (named pipe)",
+    ]
+
+
+def test_a_box_score_line_nested_too_deeply_is_a_problem_of_its_line(tmp_path):
+    (tmp_path / "shared_task.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n" + '{"a": ' + "1" * 5000 + "}\n")
+    with pytest.raises(InputError) as refused:
+        load_games(database.open_new(None), SplitFiles("train", tmp_path))
+    assert [str(p) for p in refused.value.problems] == [
+        f"{tmp_path / 'shared_task.jsonl'}: line 1: malformed JSON: nested too deeply",
+        f"{tmp_path / 'shared_task.jsonl'}: line 2: malformed JSON: a number too long to read",
+    ]
+
+
+CELLS = st.sampled_from(["", "S001.txt", "S002", "1", "2", "0003", "00000000000002", "-1", "x", "NAME", "word", "Celtics",
+                         '"', ",", "\n", "\r", " ", "\x00", "é", "\ufeff", "99999999999999999999999999999999999999999"])  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.one_of(
+        st.binary(max_size=300),
+        st.lists(st.lists(CELLS, max_size=14), max_size=6).map(
+            lambda rows: "\n".join([HEADER] + [",".join(row) for row in rows]).encode()
+        ),
+        st.lists(st.lists(st.text(max_size=5), max_size=14), min_size=1, max_size=5).map(
+            lambda rows: "\n".join(",".join(row) for row in rows).encode("utf-8", "surrogatepass")
+        ),
+    )
+)
+def test_random_bytes_and_csv_shapes_load_whole_or_are_refused_whole(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("random") / "random.csv"
+    path.write_bytes(data)
+    con = database.open_new(None)
+    load_texts(con, "train", TEXTS)
+    try:
+        load_mistake_list(con, path, "submission", "random")
+    except InputError as refused:
+        assert refused.problems and all(p.file == str(path) for p in refused.problems)
+        assert con.execute("SELECT count(*) FROM mistakes").fetchall() == [(0,)]
+        assert con.execute("SELECT count(*) FROM annotation_sets").fetchall() == [(0,)]
+    else:
+        (row_count,) = con.execute("SELECT row_count FROM annotation_sets").fetchall()[0]
+        assert con.execute("SELECT count(*) FROM mistakes").fetchall() == [(row_count,)]
+    finally:
+        con.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -307,3 +308,23 @@ def test_watch_refreshes_when_the_folder_changes_and_logs_a_line_a_run(tmp_path,
     lines = stdout.splitlines()
     assert len(lines) == 2 and "0 added" in lines[0] and "1 added" in lines[1], stdout
     assert "Traceback" not in stderr
+
+
+def test_a_name_with_glob_characters_in_the_inbox_is_read_by_its_exact_path(tmp_path, inbox):
+    db = tmp_path / "accuracy.duckdb"
+    first_rows(EXAMPLES / "submission.csv", inbox / "ab.csv", 50)
+    first_rows(EXAMPLES / "submission.csv", inbox / "a[b].csv", 120)
+    first_rows(EXAMPLES / "submission.csv", inbox / "a*.csv", 80)
+    refresh(db, DATA, inbox)
+    con = database.open_existing(db)
+    assert con.execute(
+        "SELECT name, row_count, sha256 FROM annotation_sets WHERE kind = 'submission' ORDER BY name"
+    ).fetchall() == [
+        (path.stem, rows, hashlib.sha256(path.read_bytes()).hexdigest())
+        for path, rows in sorted([(inbox / "a*.csv", 80), (inbox / "a[b].csv", 120), (inbox / "ab.csv", 50)])
+    ]
+    assert con.execute("SELECT submission, submitted_total FROM scores WHERE scope = 'ALL' ORDER BY 1").fetchall() == [
+        ("a*", 80),
+        ("a[b]", 120),
+        ("ab", 50),
+    ]

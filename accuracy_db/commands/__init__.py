@@ -52,3 +52,18 @@ def resampling_options(command):
     ):
         command = option(command)
     return command
+
+
+def print_refusals(report, db: Path) -> None:
+    """The refused files of a build or refresh report, with their first problems, on stderr."""
+    from rich.markup import escape  # a name such as a[b] is text, not markup
+
+    refusals = [(name, problems, "nothing of it loaded") for name, problems in report.refused.items()]
+    refusals += [(name, problems, "its metadata unchanged") for name, problems in report.refused_sidecars.items()]
+    for name, problems, outcome in refusals:
+        what = "submission" if outcome.startswith("nothing") else "the sidecar of submission"
+        stderr.print(f"[red]refused[/] {what} {escape(name)}: {len(problems)} problem(s), {outcome}")
+        for problem in problems[:SHOWN_PROBLEMS]:
+            click.echo(f"  {problem}", err=True)
+        if len(problems) > SHOWN_PROBLEMS:
+            click.echo(f"  … and {len(problems) - SHOWN_PROBLEMS} more: accuracy-db rejections --db {db}", err=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import SHOWN_PROBLEMS, data_option, db_option, stderr
+from . import data_option, db_option, print_refusals, stderr
 
 
 @click.command()
@@ -27,16 +27,11 @@ def build(data: Path | None, db: Path, submissions: Path | None) -> None:
         report = build_database(data_dir, db, submissions, step=status.update)
     for warning in report.warnings:
         stderr.print(f"[yellow]warning:[/] {warning}")
-    for name, problems in report.refused.items():
-        stderr.print(f"[red]refused[/] submission {name}: {len(problems)} problem(s), nothing of it loaded")
-        for problem in problems[:SHOWN_PROBLEMS]:
-            click.echo(f"  {problem}", err=True)
-        if len(problems) > SHOWN_PROBLEMS:
-            click.echo(f"  … and {len(problems) - SHOWN_PROBLEMS} more: accuracy-db rejections --db {db}", err=True)
+    print_refusals(report, db)
     splits = "; ".join(
         f"{split}: {report.texts[split]} texts, {report.gold.get(split, 0)} gold mistakes" for split in report.texts
     )
     click.echo(
         f"Built {db} from {data_dir} in {report.seconds:.1f} s ({splits}); "
-        f"{len(report.submissions)} submission(s) loaded, {len(report.refused)} refused."
+        f"{len(report.loaded)} submission(s) loaded, {len(report.refused)} refused."
     )

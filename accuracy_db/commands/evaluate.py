@@ -46,9 +46,13 @@ def evaluate(
 ) -> None:
     """Score a submission against a gold list, as the shared task's evaluate.py does (same flags)."""
     from .. import output
+    from ..errors import AccuracyDbError
     from ..evaluate import evaluate as evaluate_submission
 
     report = evaluate_submission(gsml, submitted, token_lookup=token_lookup, text_dir=text_dir)
     if csv_out is not None:
-        csv_out.write_text(output.to_csv(report), encoding="utf-8")
+        try:
+            csv_out.write_text(output.to_csv(report), encoding="utf-8")
+        except OSError as error:
+            raise AccuracyDbError(f"{csv_out}: cannot write the figures ({error.strerror or error})") from None
     output.print_rows(report, fmt, title=f"{submitted} against {gsml}")

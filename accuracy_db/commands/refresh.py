@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from . import SHOWN_PROBLEMS, data_option, db_option, stderr
+from . import data_option, db_option, print_refusals, stderr
 
 
 @click.command()
@@ -38,10 +38,7 @@ def refresh(data: Path | None, db: Path, submissions: Path, watch: bool, interva
         seen = folder_state(submissions, data_dir) if watch else None
         with stderr.status("Refreshing", spinner="dots") as status:
             report = refresh_database(db, data_dir, submissions, step=status.update)
-        for name, problems in report.refused.items():
-            stderr.print(f"[red]refused[/] submission {name}: {len(problems)} problem(s), nothing of it loaded")
-            for problem in problems[:SHOWN_PROBLEMS]:
-                click.echo(f"  {problem}", err=True)
+        print_refusals(report, db)
         click.echo(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {report.summary()}" if watch else report.summary())
         if not watch:
             return

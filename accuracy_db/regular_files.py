@@ -1,0 +1,98 @@
+"""Read input files safely: only regular files (after following links), by their exact path, never blocking.
+
+Every input file of the project is read here, once, into bytes: what is hashed is what is parsed, and DuckDB is
+handed the bytes, never a path (its readers take `[`, `*`, `?` in a path for a glob pattern). A FIFO, a device, a
+directory, a socket or a dangling link is refused with a reason instead of being opened, and the file is opened
+with O_NONBLOCK, so that one swapped in for the file after the check cannot block the open either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import InputError, Problem
+
+KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def refusal(path: Path | str) -> str | None:
+    """Why the file at path cannot be read as a regular file (following links); None when it can be."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:
+        return unreadable(path, error)
+    return None if stat.S_ISREG(mode) else not_regular(mode)
+
+
+def not_regular(mode: int) -> str:
+    kind = next((name for test, name in KINDS if test(mode)), "not a file")
+    return f"not a regular file: it is {kind}"
+
+
+def unreadable(path: Path | str, error: OSError) -> str:
+    if isinstance(error, FileNotFoundError) and os.path.islink(path):
+        return "cannot read the file: it is a symbolic link to a file that does not exist"
+    return f"cannot read the file ({error.strerror or error})"
+
+
+@contextmanager
+def open_regular(path: Path | str) -> Iterator[BinaryIO]:
+    """The file opened for reading in binary; InputError (one problem, naming the file) when it is no regular
+    file or cannot be opened."""
+    reason = refusal(path)
+    if reason:
+        raise InputError([Problem(str(path), None, reason)])
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as error:
+        raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
+    with os.fdopen(fd, "rb") as stream:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):  # swapped after the check
+            raise InputError([Problem(str(path), None, not_regular(mode))])
+        yield stream
+
+
+def read_bytes(path: Path | str, limit: int | None = None, what: str = "file") -> bytes:
+    """The bytes of a regular file; InputError when it is none, or (with limit) when it has more bytes than limit."""
+    with open_regular(path) as stream:
+        try:
+            data = stream.read() if limit is None else stream.read(limit + 1)
+        except OSError as error:
+            raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
+    if limit is not None and len(data) > limit:
+        raise InputError([Problem(str(path), None, f"more than {limit:,} bytes: too big for a {what}")])
+    return data
+
+
+def decode(path: Path | str, data: bytes) -> str:
+    """UTF-8 text (a byte order mark is dropped); InputError naming the line of the first byte that is not."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
+        message = "is UTF-16 text: save it as UTF-8" if utf16 else "is not UTF-8 text"
+        line = None if utf16 else data[: error.start].count(b"\n") + 1
+        raise InputError([Problem(str(path), line, message)]) from None
+
+
+def read_text(path: Path | str, limit: int | None = None, what: str = "file") -> str:
+    """The UTF-8 text of a regular file (see read_bytes and decode)."""
+    return decode(path, read_bytes(path, limit, what))
+
+
+def sha256_of(path: Path | str) -> str:
+    with open_regular(path) as stream:
+        return hashlib.file_digest(stream, "sha256").hexdigest()
