@@ -12,6 +12,7 @@ import duckdb
 import polars as pl
 
 from .data_folder import splits
+from .etl.curation import curation_exports
 from .etl.frames import create_temp_table
 
 DATA_FILES = ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml")
@@ -65,6 +66,8 @@ def data_files(data_dir: Path) -> dict[str, tuple[str, os.stat_result]]:
             for entry in entries:
                 if entry.name.endswith(".txt"):
                     candidates[f"{prefix}texts/{entry.name}"] = entry.path
+        for export in curation_exports(split_files.curation_dir):
+            candidates[f"{prefix}{export.path.relative_to(split_files.folder).as_posix()}"] = str(export.path)
     found = {}
     for name, path in candidates.items():
         try:
