@@ -174,13 +174,15 @@ class ExportReader:
         cells = line.split("\t")
         if len(cells) == len(self.features) + 4 and cells[-1] == "":  # WebAnno ends each token line with a tab
             cells.pop()
+        previous = self.previous_id
+        following = [(1, 1)] if previous is None else [(previous[0], previous[1] + 1), (previous[0] + 1, 1)]
         match = TOKEN_ID.fullmatch(cells[0])
         if match is None:
+            self.previous_id = following[0]  # taken for the id it should have, so that the next lines are checked
             self.problem(number, f"token id {cells[0]!r} is not SENTENCE-TOKEN (such as 3-14)")
             return
-        token_id, previous = (int(match[1]), int(match[2])), self.previous_id
-        self.previous_id = token_id
-        if token_id not in ([(1, 1)] if previous is None else [(previous[0], previous[1] + 1), (previous[0] + 1, 1)]):
+        token_id = self.previous_id = (int(match[1]), int(match[2]))
+        if token_id not in following:
             after = "as the first token" if previous is None else f"after {previous[0]}-{previous[1]}"
             self.problem(number, f"token id {cells[0]} {after}: the tokens must be numbered in order")
         elif len(cells) != len(self.features) + 3:
