@@ -161,11 +161,12 @@ def clusters(
     """Significance clusters of submissions ranked by a figure (best first, one split), as the WMT metrics task
     draws them: walking down the ranking, a new cluster starts at a submission that is significantly worse
     (paired permutation test, p < 0.05) than any submission of the current cluster. The cluster of each, from 1."""
+    statistics = text_statistics(con, [row["submission_id"] for row in ranked], [scope])  # read once for the walk
     numbers, members, number = [], [], 1
     for row in ranked:
         if members:
             pairs = [(member["submission_id"], row["submission_id"]) for member in members]
-            tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings, interval=False)
+            tests = paired_tests_of(con, statistics, pairs, scope, figure, "permutation", trials, settings, False)
             if any(tests[pair]["p_value"] < SIGNIFICANCE_LEVEL and tests[pair]["difference"] > 0 for pair in pairs):
                 number, members = number + 1, []
         members.append(row)
