@@ -84,11 +84,17 @@ def find_submission(con: duckdb.DuckDBPyConnection, name: str, split: str | None
     if len(found) > 1:
         splits = " and ".join(row["split"] for row in found)
         raise AccuracyDbError(f"{name!r} is a submission of the {splits} splits: give --split")
-    names = [row[0] for row in con.execute("SELECT DISTINCT submission FROM evaluations").fetchall()]
-    close = difflib.get_close_matches(name, names, n=1)
+    loaded = con.execute("SELECT submission, split FROM evaluations").fetchall()
+    elsewhere = sorted(other for loaded_name, other in loaded if loaded_name == name)
+    if elsewhere:
+        raise AccuracyDbError(
+            f"no submission named {name!r} in the {split} split: it is in the {' and '.join(elsewhere)} split"
+        )
+    close = difflib.get_close_matches(
+        name, {loaded_name for loaded_name, other in loaded if split in (None, other)}, n=1
+    )
     hint = f"did you mean {close[0]}? " if close else ""
-    where = f" of the {split} split" if split else ""
-    raise AccuracyDbError(f"no submission named {name!r}{where}: {hint}`accuracy-db leaderboard` lists them")
+    raise AccuracyDbError(f"no submission named {name!r}: {hint}`accuracy-db leaderboard` lists them")
 
 
 def resample_indices(strata: list[int], resamples: int, seed: int) -> np.ndarray:
