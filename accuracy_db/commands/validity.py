@@ -32,9 +32,11 @@ LEVELS = ["text", "system", "category"]
     help="text (per text), system (per "
     "generating system) or category (agreement of matched pairs); repeatable (default: all three).",
 )
-@click.option("--resamples", default="1000", show_default=True, help="Bootstrap resamples of the texts.")
-@click.option("--seed", default="12345", show_default=True, help="Seed of the resampling (a whole number ≥ 0).")
-@click.option("--confidence", default="0.95", show_default=True, help="Confidence level of the intervals.")
+@click.option("--resamples", metavar="N", default="1000", show_default=True, help="Bootstrap resamples of the texts.")
+@click.option(
+    "--seed", metavar="S", default="12345", show_default=True, help="Seed of the resampling (a whole number ≥ 0)."
+)
+@click.option("--confidence", metavar="C", default="0.95", show_default=True, help="Confidence level of the intervals.")
 @format_option
 def validity(
     submission: str,
