@@ -335,3 +335,69 @@ def write_frame(
         print(text, end="")
     else:
         output.write_text(text, encoding="utf-8")
+
+
+def p_value_cell(p: float | None) -> str:
+    """A p-value as people read it: 3 decimals, or 2 significant digits below 0.001."""
+    if p is None:
+        return "–"
+    return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
+
+
+def validity_rows(results: list[dict]) -> list[dict]:
+    """The figures of accuracy-db validity as people read them: the interval compact, a note on what is
+    undefined or left out."""
+    rows = []
+    for result in results:
+        if result["reason"] is not None:
+            note = result["reason"]
+        elif result["undefined_resamples"]:
+            note = f"{result['undefined_resamples']} resamples undefined, left out"
+        else:
+            note = ""
+        ci = result["ci"]
+        rows.append(
+            {
+                "scope": result["scope"],
+                "level": result["level"],
+                "measure": result["measure"],
+                "value": result["value"],
+                "interval": "–" if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
+                "p": p_value_cell(result["p_value"]),
+                "n": result["n"],
+                "note": note,
+            }
+        )
+    return rows
+
+
+def print_validity(results: list[dict], fmt: str) -> None:
+    """Print accuracy-db validity's figures: a table per scope with its signature under it (and the mistakes per
+    text of each generating system, at the system level); JSON as they are; CSV with the interval in two columns;
+    Markdown as the table, with the signatures under it."""
+    if fmt == "json":
+        print(to_json(results))
+    elif fmt == "csv":
+        flat = [
+            {
+                **{key: value for key, value in result.items() if key not in ("ci", "systems", "signature")},
+                "ci_low": None if result["ci"] is None else result["ci"][0],
+                "ci_high": None if result["ci"] is None else result["ci"][1],
+                "signature": result["signature"],
+            }
+            for result in results
+        ]
+        print(to_csv(flat), end="")
+    elif fmt == "markdown":
+        rows = validity_rows(results)
+        print(to_markdown(rows), end="")
+        print("\n" + "\n".join(f"`{stamp}`  " for stamp in dict.fromkeys(r["signature"] for r in results)))
+    else:
+        for scope in dict.fromkeys(result["scope"] for result in results):
+            in_scope = [result for result in results if result["scope"] == scope]
+            rows = validity_rows(in_scope)
+            print_table(rows, [c for c in rows[0] if c != "scope"], title=f"Validity, scope {scope}")
+            systems = next((r["systems"] for r in in_scope if r["level"] == "system" and r["systems"]), None)
+            if systems:
+                print_table(systems, list(systems[0]), title=f"Mistakes per text by generating system, scope {scope}")
+            print(in_scope[0]["signature"] + "\n")

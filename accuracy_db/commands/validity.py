@@ -1,0 +1,60 @@
+"""accuracy-db validity: how well a submission's mistake counts track the gold list's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import SCOPES, db_option, format_option
+
+LEVELS = ["text", "system", "category"]
+
+
+@click.command()
+@click.argument("submission")
+@db_option
+@click.option(
+    "--split", type=click.Choice(["test", "train", "dev"]), help="The submission's split, if its name is in both."
+)
+@click.option(
+    "--scope",
+    "scopes",
+    type=click.Choice(SCOPES),
+    multiple=True,
+    help="ALL or a category; repeatable (default: every scope).",
+)
+@click.option(
+    "--level",
+    "levels",
+    type=click.Choice(LEVELS),
+    multiple=True,
+    help="text (per text), system (per "
+    "generating system) or category (agreement of matched pairs); repeatable (default: all three).",
+)
+@click.option("--resamples", metavar="N", default="1000", show_default=True, help="Bootstrap resamples of the texts.")
+@click.option(
+    "--seed", metavar="S", default="12345", show_default=True, help="Seed of the resampling (a whole number ≥ 0)."
+)
+@click.option("--confidence", metavar="C", default="0.95", show_default=True, help="Confidence level of the intervals.")
+@format_option
+def validity(
+    submission: str,
+    db: Path,
+    split: str | None,
+    scopes: tuple[str, ...],
+    levels: tuple[str, ...],
+    resamples: str,
+    seed: str,
+    confidence: str,
+    fmt: str,
+) -> None:
+    """Correlate SUBMISSION's mistakes per text (and per generating system) with the gold list's: Pearson r,
+    Spearman rho and Kendall tau-b with p-values and bootstrap intervals; and how often its matched mistakes
+    agree on the category (agreement and Cohen's kappa)."""
+    from .. import database, output
+    from ..validity import parse_settings, validity
+
+    settings = parse_settings(resamples, seed, confidence)  # before opening anything: a bad option fails at once
+    con = database.open_existing(db)
+    output.print_validity(validity(con, submission, list(scopes), list(levels), split, settings), fmt)

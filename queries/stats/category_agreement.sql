@@ -1,0 +1,89 @@
+-- When a submission finds a gold mistake, does it give it the gold list's category? The agreement rate and
+-- Cohen's kappa of the matched pairs of the ALL scope (mistake_matches, where categories need not agree; the
+-- confusion itself is the saved analysis category_confusion).
+-- Grain: one row per (submission, scope). Columns: submission_id, submission, split, scope, position (of the
+-- scope), pairs (every matched pair: what kappa is computed over), category_pairs (the matched pairs whose gold
+-- category is the scope's; all of them in ALL), agreeing (of those, the pairs whose submitted category is the
+-- same), agreement (agreeing / category_pairs), kappa.
+-- kappa is Cohen's: (observed - expected) / (1 - expected), the expected agreement being the sum over labels of
+-- (gold share x submitted share). In ALL the labels are the categories; in a category's scope they are "is it
+-- this category?" (the two-class kappa of one category against the rest).
+-- agreement is NULL without category_pairs; kappa is NULL without pairs, or when both sides give every pair the
+-- same label (expected agreement 1: nothing to tell apart). tests/test_validity.py checks kappa against
+-- scikit-learn's cohen_kappa_score and a worked example.
+WITH pairs AS (
+    SELECT matches.submission_id, gold.category AS gold_category, submitted.category AS submitted_category
+    FROM mistake_matches AS matches
+    JOIN gold_mistakes AS gold ON gold.mistake_id = matches.gold_mistake_id
+    JOIN submitted_mistakes AS submitted ON submitted.mistake_id = matches.submitted_mistake_id
+    WHERE matches.scope = 'ALL'
+),
+
+-- Each pair labelled as the scope's kappa sees it: its category in ALL, whether it is the category otherwise.
+labelled AS (
+    SELECT
+        pairs.submission_id,
+        scopes.scope,
+        CASE WHEN scopes.scope = 'ALL' THEN pairs.gold_category
+            ELSE (pairs.gold_category = scopes.scope)::VARCHAR END AS gold_label,
+        CASE WHEN scopes.scope = 'ALL' THEN pairs.submitted_category
+            ELSE (pairs.submitted_category = scopes.scope)::VARCHAR END AS submitted_label,
+        scopes.scope IN ('ALL', pairs.gold_category) AS in_scope,
+        pairs.gold_category = pairs.submitted_category AS same_category
+    FROM pairs
+    CROSS JOIN scopes
+),
+
+observed AS (
+    SELECT
+        submission_id,
+        scope,
+        count(*) AS pairs,
+        count(*) FILTER (WHERE in_scope) AS category_pairs,
+        count(*) FILTER (WHERE in_scope AND same_category) AS agreeing,
+        count(*) FILTER (WHERE gold_label = submitted_label) / count(*) AS observed_agreement
+    FROM labelled
+    GROUP BY submission_id, scope
+),
+
+gold_shares AS (
+    SELECT submission_id, scope, gold_label AS label, count(*) AS gold_count
+    FROM labelled
+    GROUP BY ALL
+),
+
+submitted_shares AS (
+    SELECT submission_id, scope, submitted_label AS label, count(*) AS submitted_count
+    FROM labelled
+    GROUP BY ALL
+),
+
+expected AS (
+    SELECT
+        observed.submission_id,
+        observed.scope,
+        -- a sum of integer products over an integer square: exactly 1.0 when both sides use one label only
+        sum(gold_shares.gold_count * submitted_shares.submitted_count)::DOUBLE
+        / any_value(observed.pairs * observed.pairs) AS expected_agreement
+    FROM observed
+    JOIN gold_shares USING (submission_id, scope)
+    JOIN submitted_shares USING (submission_id, scope, label)
+    GROUP BY observed.submission_id, observed.scope
+)
+
+SELECT
+    evaluations.submission_id,
+    evaluations.submission,
+    evaluations.split,
+    scopes.scope,
+    scopes.position,
+    coalesce(observed.pairs, 0) AS pairs,
+    coalesce(observed.category_pairs, 0) AS category_pairs,
+    coalesce(observed.agreeing, 0) AS agreeing,
+    observed.agreeing / nullif(observed.category_pairs, 0) AS agreement,
+    (observed.observed_agreement - coalesce(expected.expected_agreement, 0))
+    / nullif(1 - coalesce(expected.expected_agreement, 0), 0) AS kappa
+FROM evaluations
+CROSS JOIN scopes
+LEFT JOIN observed USING (submission_id, scope)
+LEFT JOIN expected USING (submission_id, scope)
