@@ -17,6 +17,7 @@ from . import database, resampling
 from .errors import AccuracyDbError
 from .scores import fetch_dicts
 
+MAX_RESAMPLES = 100_000  # a typo of a few zeros fails at once, not after an hour or out of memory
 COUNTS = ("matched", "gold", "submitted", "token_matched", "gold_tokens", "submitted_tokens")
 FIGURES = ("recall", "precision", "f1", "token_recall", "token_precision", "token_f1")
 
@@ -30,7 +31,7 @@ class Resampling:
     confidence: float = 0.95
 
     def __post_init__(self):
-        check_count("resamples", self.resamples)
+        check_count("resamples", self.resamples, MAX_RESAMPLES)
         check_seed(self.seed)
         if not isinstance(self.confidence, (int, float)) or not 0 < self.confidence < 1:
             raise AccuracyDbError(f"confidence is {self.confidence!r}: a level between 0 and 1, such as 0.95")
@@ -40,9 +41,11 @@ class Resampling:
         return {"bs": self.resamples, "seed": self.seed, "ci": f"{self.confidence * 100:.10g}"}
 
 
-def check_count(name: str, value) -> None:
+def check_count(name: str, value, most: int | None = None) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise AccuracyDbError(f"{name} is {value!r}: a whole number of at least 1")
+    if most is not None and value > most:
+        raise AccuracyDbError(f"{name} is {value:,}: at most {most:,}")
 
 
 def check_seed(seed) -> None:

@@ -11,7 +11,8 @@ The random draws are a counter-based hash, not a random generator's stream, so t
 resamples on any machine and with any version of numpy: a draw is lowbias32 (a 32-bit integer hash by
 Chris Wellons) of (the trial's key xor the draw's number), and a trial's key is lowbias32(lowbias32(seed) xor the
 trial's number). Texts are numbered 0 … n-1 in the order of their ids.
-  * bootstrap replicate r (1 … R): draw d (0 … n-1) takes text floor(hash(key(r) xor d) · n / 2^32);
+  * bootstrap replicate r (1 … R): draw d (0 … n-1) takes text floor(hash(key(r) xor d) · n / 2^32) (within a
+    stratum, when the texts are drawn stratum by stratum: see bootstrap_draws);
   * permutation trial t (1 … T): text i is swapped when bit (i mod 32) of hash(key(t) xor floor(i / 32)) is 1.
 The same replicates serve every submission of a split, so intervals are paired.
 """
@@ -49,12 +50,21 @@ def chunks(count: int, n: int) -> Iterator[np.ndarray]:
         yield np.arange(start, min(start + size, count + 1), dtype=np.uint64)
 
 
+def bootstrap_draws(seed: int, replicates: np.ndarray, strata: list[int]) -> np.ndarray:
+    """The texts each replicate draws: an array (replicates, n) of text numbers. The n texts are numbered in
+    strata of the given sizes (one stratum: the whole split), and draw d, which falls in a stratum of size m starting
+    at text o, takes text o + floor(hash(key(r) xor d) · m / 2^32): each stratum is resampled within itself."""
+    sizes = np.asarray(strata, dtype=np.uint64)
+    starts = np.repeat(np.cumsum(sizes) - sizes, strata)
+    draws = np.arange(int(sizes.sum()), dtype=np.uint64)
+    hashes = lowbias32(trial_keys(seed, replicates)[:, None] ^ draws[None, :])
+    return (starts + ((hashes * np.repeat(sizes, strata)) >> np.uint64(32))).astype(np.int64)
+
+
 def bootstrap_weights(seed: int, replicates: np.ndarray, n: int) -> np.ndarray:
     """How many times each replicate draws each text: an array (replicates, n) of counts that sum to n by row."""
-    draws = np.arange(n, dtype=np.uint64)
-    texts = (lowbias32(trial_keys(seed, replicates)[:, None] ^ draws[None, :]) * np.uint64(n)) >> np.uint64(32)
-    rows = np.repeat(np.arange(len(replicates), dtype=np.int64), n)
-    flat = rows * n + texts.ravel().astype(np.int64)
+    texts = bootstrap_draws(seed, replicates, [n])
+    flat = np.repeat(np.arange(len(replicates), dtype=np.int64), n) * n + texts.ravel()
     return np.bincount(flat, minlength=len(replicates) * n).reshape(len(replicates), n).astype(np.float64)
 
 

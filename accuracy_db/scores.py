@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
+
 import duckdb
+
+from .errors import AccuracyDbError
 
 # The keys of the shared task scorer's figures, in its order, then the F1 scores it did not report.
 REPORT_KEYS = [
@@ -79,3 +83,30 @@ def recall_by_difficulty(con: duckdb.DuckDBPyConnection, measure: str, split: st
         " ORDER BY difficulty.split DESC, leaderboard.rank, difficulty.submission, difficulty.level DESC NULLS LAST",
         {"measure": measure, "split": split},
     )
+
+
+def find_submission(con: duckdb.DuckDBPyConnection, name: str, split: str | None = None) -> dict:
+    """The loaded submission of that name (in that split): its id, split and the hashes of its two files."""
+    split = SPLIT_ALIASES.get(split, split)
+    found = fetch_dicts(
+        con,
+        "SELECT submission_id, submission, split, gold_id, submission_sha256, gold_sha256 FROM evaluations"
+        " WHERE submission = $name AND ($split IS NULL OR split = $split) ORDER BY split DESC",
+        {"name": name, "split": split},
+    )
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        splits = " and ".join(row["split"] for row in found)
+        raise AccuracyDbError(f"{name!r} is a submission of the {splits} splits: give --split")
+    loaded = con.execute("SELECT submission, split FROM evaluations").fetchall()
+    elsewhere = sorted(other for loaded_name, other in loaded if loaded_name == name)
+    if elsewhere:
+        raise AccuracyDbError(
+            f"no submission named {name!r} in the {split} split: it is in the {' and '.join(elsewhere)} split"
+        )
+    close = difflib.get_close_matches(
+        name, {loaded_name for loaded_name, other in loaded if split in (None, other)}, n=1
+    )
+    hint = f"did you mean {close[0]}? " if close else ""
+    raise AccuracyDbError(f"no submission named {name!r}: {hint}`accuracy-db leaderboard` lists them")

@@ -6,8 +6,6 @@ p-values from the stats layer's query queries/stats/paired_tests.sql, which defi
 
 from __future__ import annotations
 
-import difflib
-
 import duckdb
 import numpy as np
 
@@ -22,23 +20,13 @@ from .intervals import (
     text_statistics,
     trial_sums,
 )
-from .scores import fetch_dicts
+from .scores import find_submission
 from .signature import signature
 
 TESTS = ("permutation", "bootstrap")
 DEFAULT_TRIALS = {"permutation": 10_000, "bootstrap": 1000}
+MAX_TRIALS = 1_000_000
 SIGNIFICANCE_LEVEL = 0.05  # of the leaderboard's clusters
-
-
-def evaluation(con: duckdb.DuckDBPyConnection, name: str) -> dict:
-    """A scored submission by name: its id, split, gold list and the fingerprints of both files."""
-    rows = fetch_dicts(con, "SELECT * FROM evaluations WHERE submission = $name", {"name": name})
-    if not rows:
-        names = [row["submission"] for row in fetch_dicts(con, "SELECT submission FROM evaluations")]
-        close = difflib.get_close_matches(name, names, n=1)
-        hint = f": did you mean {close[0]}?" if close else " (`accuracy-db leaderboard` lists them)"
-        raise AccuracyDbError(f"no scored submission named {name!r}{hint}")
-    return rows[0]
 
 
 def paired_tests(
@@ -60,7 +48,7 @@ def paired_tests(
         raise AccuracyDbError(f"unknown figure {figure!r}: one of {', '.join(FIGURES)}")
     if test not in TESTS:
         raise AccuracyDbError(f"unknown test {test!r}: permutation or bootstrap")
-    check_count("trials", trials)
+    check_count("trials", trials, MAX_TRIALS)
     if test == "bootstrap":
         settings = Resampling(trials, settings.seed, settings.confidence)
     statistics = text_statistics(con, sorted({i for pair in pairs for i in pair}), [scope])
@@ -122,7 +110,7 @@ def compare(
     """Submission a against submission b on the same texts and gold list: both figures, the difference, its
     bootstrap interval and the p-value of a paired test."""
     settings = settings or Resampling()
-    first, second = evaluation(con, a), evaluation(con, b)
+    first, second = find_submission(con, a), find_submission(con, b)
     if first["gold_id"] != second["gold_id"]:
         raise AccuracyDbError(
             f"{a} ({first['split']} split) and {b} ({second['split']} split) are scored against different gold "
@@ -179,7 +167,7 @@ def pairwise(
 ) -> list[dict]:
     """The paired permutation test of every two of some submissions of one split: one row per ordered pair (a,
     b, a_value, b_value, difference, p_value), for a matrix of p-values."""
-    found = {name: evaluation(con, name) for name in names}
+    found = {name: find_submission(con, name) for name in names}
     ids = [found[name]["submission_id"] for name in names]
     pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
     tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings, interval=False) if pairs else {}

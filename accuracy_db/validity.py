@@ -14,99 +14,20 @@ the system level, so that every system stays), the same draws for every submissi
 
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass
-
 import duckdb
 import numpy as np
 from scipy import stats
 
 from .analyses import saved_analysis
-from .errors import AccuracyDbError
-from .scores import SPLIT_ALIASES, fetch_dicts
+from .intervals import Resampling
+from .resampling import bootstrap_draws
+from .scores import fetch_dicts, find_submission
 from .signature import signature
 
 MEASURES = ("pearson", "spearman", "kendall")
 LEVELS = ("text", "system", "category")
 SCOPES = ("ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")
-DEFAULT_RESAMPLES = 1000
-DEFAULT_SEED = 12345
-DEFAULT_CONFIDENCE = 0.95
-MAX_RESAMPLES = 100_000  # a typo of a few zeros should fail at once, not after an hour or out of memory
 MIN_POINTS = 3  # a correlation of two points is always ±1, and has no p-value
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How the intervals are drawn."""
-
-    resamples: int = DEFAULT_RESAMPLES
-    seed: int = DEFAULT_SEED
-    confidence: float = DEFAULT_CONFIDENCE
-
-
-def parse_settings(resamples, seed, confidence) -> Settings:
-    """The settings from text (the command line's) or numbers; a one-line error naming the bad one."""
-
-    def whole(name, value, low):
-        try:
-            number = int(str(value).strip())
-        except ValueError:
-            raise AccuracyDbError(f"--{name} must be a whole number, not {str(value)[:40]!r}") from None
-        if number < low:
-            raise AccuracyDbError(f"--{name} must be at least {low}, not {number}")
-        return number
-
-    resamples = whole("resamples", resamples, 1)
-    if resamples > MAX_RESAMPLES:
-        raise AccuracyDbError(f"--resamples must be at most {MAX_RESAMPLES:,}, not {resamples:,}")
-    seed = whole("seed", seed, 0)
-    try:
-        level = float(str(confidence).strip())
-    except ValueError:
-        raise AccuracyDbError(f"--confidence must be a number between 0 and 1, not {str(confidence)[:40]!r}") from None
-    if not 0 < level < 1:  # NaN fails this too
-        raise AccuracyDbError(f"--confidence must be between 0 and 1 (0.95 for 95%), not {confidence}")
-    return Settings(resamples, seed, level)
-
-
-def find_submission(con: duckdb.DuckDBPyConnection, name: str, split: str | None = None) -> dict:
-    """The loaded submission of that name (in that split): its id, split and the hashes of its two files."""
-    split = SPLIT_ALIASES.get(split, split)
-    found = fetch_dicts(
-        con,
-        "SELECT submission_id, submission, split, submission_sha256, gold_sha256 FROM evaluations"
-        " WHERE submission = $name AND ($split IS NULL OR split = $split) ORDER BY split DESC",
-        {"name": name, "split": split},
-    )
-    if len(found) == 1:
-        return found[0]
-    if len(found) > 1:
-        splits = " and ".join(row["split"] for row in found)
-        raise AccuracyDbError(f"{name!r} is a submission of the {splits} splits: give --split")
-    loaded = con.execute("SELECT submission, split FROM evaluations").fetchall()
-    elsewhere = sorted(other for loaded_name, other in loaded if loaded_name == name)
-    if elsewhere:
-        raise AccuracyDbError(
-            f"no submission named {name!r} in the {split} split: it is in the {' and '.join(elsewhere)} split"
-        )
-    close = difflib.get_close_matches(
-        name, {loaded_name for loaded_name, other in loaded if split in (None, other)}, n=1
-    )
-    hint = f"did you mean {close[0]}? " if close else ""
-    raise AccuracyDbError(f"no submission named {name!r}: {hint}`accuracy-db leaderboard` lists them")
-
-
-def resample_indices(strata: list[int], resamples: int, seed: int) -> np.ndarray:
-    """A (resamples x points) matrix of indices into the concatenated strata (their sizes in order), each
-    stratum's drawn with replacement from itself. The draws are PCG64's raw 64-bit output taken modulo the
-    stratum's size, row by row: fixed by the seed alone on any machine and numpy version (numpy keeps its bit
-    generators' streams stable, not its Generator methods'). The modulo bias is below size / 2**64."""
-    sizes = np.asarray(strata, dtype=np.uint64)
-    points = int(sizes.sum())
-    offsets = np.repeat(np.cumsum(sizes) - sizes, strata)
-    raw = np.random.PCG64(seed).random_raw(resamples * points).reshape(resamples, points)
-    return (offsets + raw % np.repeat(sizes, strata)).astype(np.intp)
 
 
 def undefined_reason(gold: np.ndarray, submitted: np.ndarray, unit: str) -> str | None:
@@ -150,7 +71,7 @@ def percentile_interval(values: np.ndarray, confidence: float) -> list[float] | 
     return [float(low), float(high)]
 
 
-def correlate(gold, submitted, replicates, unit: str, settings: Settings) -> list[dict]:
+def correlate(gold, submitted, replicates, unit: str, settings: Resampling) -> list[dict]:
     """The three measures of two series, with their intervals: replicates() gives the (gold, submitted)
     matrices of the resampled series (resamples x points). A replicate whose series does not vary has no
     coefficient and is left out of the interval; undefined_resamples says how many were."""
@@ -190,19 +111,19 @@ def run_saved(con: duckdb.DuckDBPyConnection, name: str, submission: dict, scope
     )
 
 
-def text_level(con, submission: dict, scope: str, settings: Settings) -> list[dict]:
+def text_level(con, submission: dict, scope: str, settings: Resampling) -> list[dict]:
     rows = run_saved(con, "validity_counts", submission, scope, "text_id")
     gold = np.array([row["gold"] for row in rows], dtype=float)
     submitted = np.array([row["submitted"] for row in rows], dtype=float)
 
     def replicates():
-        draws = resample_indices([len(rows)], settings.resamples, settings.seed)
+        draws = bootstrap_draws(settings.seed, np.arange(1, settings.resamples + 1, dtype=np.uint64), [len(rows)])
         return gold[draws], submitted[draws]
 
     return correlate(gold, submitted, replicates, "text", settings)
 
 
-def system_level(con, submission: dict, scope: str, settings: Settings) -> list[dict]:
+def system_level(con, submission: dict, scope: str, settings: Resampling) -> list[dict]:
     systems = run_saved(con, "validity_by_system", submission, scope, "system")
     texts = [row for row in run_saved(con, "validity_counts", submission, scope, "system, text_id") if row["system"]]
     sizes = [system["texts"] for system in systems]
@@ -210,7 +131,7 @@ def system_level(con, submission: dict, scope: str, settings: Settings) -> list[
     submitted = np.array([row["submitted"] for row in texts], dtype=float)
 
     def replicates():  # mistakes per text of each system, in each resample
-        draws = resample_indices(sizes, settings.resamples, settings.seed)
+        draws = bootstrap_draws(settings.seed, np.arange(1, settings.resamples + 1, dtype=np.uint64), sizes)
         starts = np.cumsum(sizes) - sizes
         return tuple(np.add.reduceat(counts[draws], starts, axis=1) / sizes for counts in (gold, submitted))
 
@@ -260,24 +181,17 @@ def validity(
     scopes: list[str] | None = None,
     levels: list[str] | None = None,
     split: str | None = None,
-    settings: Settings | None = None,
+    settings: Resampling | None = None,
 ) -> list[dict]:
     """One object per (scope, level, measure): scope, level, measure, value, p_value, ci ([low, high]), n (texts,
     systems or matched pairs), undefined_resamples (replicates left out of the interval), reason (why value
     is None, when it is), signature; at the system level also systems (each system's texts and mistakes per text,
     gold and submitted). Every scope and level unless told which."""
-    settings = settings or Settings()
+    settings = settings or Resampling()
     found = find_submission(con, submission, split)
     results = []
     for scope in scopes or SCOPES:
-        stamp = signature(
-            found["gold_sha256"],
-            found["submission_sha256"],
-            scope,
-            resamples=settings.resamples,
-            seed=settings.seed,
-            confidence=settings.confidence,
-        )
+        stamp = signature(found["gold_sha256"], found["submission_sha256"], scope, **settings.signed())
         for level in levels or LEVELS:
             if level == "text":
                 measures = text_level(con, found, scope, settings)

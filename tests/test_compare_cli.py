@@ -91,7 +91,7 @@ def test_submissions_of_different_gold_lists_are_not_compared(both_splits_db):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("compare", "submission", "sumbission"), "no scored submission named 'sumbission'"),
+        (("compare", "submission", "sumbission"), "no submission named 'sumbission': did you mean submission?"),
         (("compare", "submission", "half_gold", "--resamples", "0"), "resamples is 0"),
         (("compare", "submission", "half_gold", "--trials", "-5"), "trials is -5"),
         (("compare", "submission", "half_gold", "--seed", "-1"), "seed is -1"),

@@ -35,9 +35,10 @@ def leaderboard(
     """Every loaded submission ranked by mistake recall, then precision."""
     from .. import database, output, ranking
     from ..intervals import Resampling, check_count
+    from ..significance import MAX_TRIALS
 
     settings = Resampling(resamples, seed, confidence)
-    check_count("trials", trials)
+    check_count("trials", trials, MAX_TRIALS)
     con = database.open_existing(db)
     rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials)
     output.print_rows(rows, fmt, title=f"Leaderboard, scope {scope}", hide=("categories",))

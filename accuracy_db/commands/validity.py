@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import SCOPES, db_option, format_option
+from . import SCOPES, db_option, format_option, resampling_options
 
 LEVELS = ["text", "system", "category"]
 
@@ -32,11 +32,7 @@ LEVELS = ["text", "system", "category"]
     help="text (per text), system (per "
     "generating system) or category (agreement of matched pairs); repeatable (default: all three).",
 )
-@click.option("--resamples", metavar="N", default="1000", show_default=True, help="Bootstrap resamples of the texts.")
-@click.option(
-    "--seed", metavar="S", default="12345", show_default=True, help="Seed of the resampling (a whole number ≥ 0)."
-)
-@click.option("--confidence", metavar="C", default="0.95", show_default=True, help="Confidence level of the intervals.")
+@resampling_options
 @format_option
 def validity(
     submission: str,
@@ -44,17 +40,18 @@ def validity(
     split: str | None,
     scopes: tuple[str, ...],
     levels: tuple[str, ...],
-    resamples: str,
-    seed: str,
-    confidence: str,
+    resamples: int,
+    seed: int,
+    confidence: float,
     fmt: str,
 ) -> None:
     """Correlate SUBMISSION's mistakes per text (and per generating system) with the gold list's: Pearson r,
     Spearman rho and Kendall tau-b with p-values and bootstrap intervals; and how often its matched mistakes
     agree on the category (agreement and Cohen's kappa)."""
     from .. import database, output
-    from ..validity import parse_settings, validity
+    from ..intervals import Resampling
+    from ..validity import validity
 
-    settings = parse_settings(resamples, seed, confidence)  # before opening anything: a bad option fails at once
+    settings = Resampling(resamples, seed, confidence)  # before opening anything: a bad option fails at once
     con = database.open_existing(db)
     output.print_validity(validity(con, submission, list(scopes), list(levels), split, settings), fmt)
