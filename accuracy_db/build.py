@@ -13,7 +13,7 @@ import duckdb
 from . import database, inbox
 from .data_folder import SplitFiles, splits
 from .errors import AccuracyDbError, Problem
-from .etl import games, mistake_lists, nlg_systems, texts
+from .etl import curation, games, mistake_lists, nlg_systems, texts
 from .publish import publishing, writer_lock
 from .sources import Source, data_sources, record
 
@@ -57,14 +57,15 @@ def schema_source() -> Source:
 
 
 def load_split(con, split_files: SplitFiles) -> list[str]:
-    """Texts, tokens (checked against token_lookup.yaml when present), games and the gold list of a split."""
+    """Texts, tokens (checked against token_lookup.yaml when present), games, the gold list and the curation exports
+    (when present) of a split; return the warnings."""
     texts.load_texts(con, split_files.split, texts.read_texts(split_files.texts_dir))
     if os.path.lexists(split_files.token_lookup):  # present: it must be a readable token lookup
         lookup = texts.read_token_lookup(split_files.token_lookup)
         texts.check_token_lookup(con, split_files.token_lookup, split_files.split, lookup)
     warnings = games.load_games(con, split_files)
     mistake_lists.load_mistake_list(con, split_files.gold, "gold", "gold", split_files.split)
-    return warnings
+    return warnings + curation.load_curation(con, split_files.curation_dir, split_files.split)
 
 
 def load_submissions(

@@ -62,6 +62,11 @@ class SplitFiles:
     def token_lookup(self) -> Path:
         return self.folder / "token_lookup.yaml"
 
+    @property
+    def curation_dir(self) -> Path:
+        """The WebAnno curation exports (optional): curation/<TEXT>…/CURATION_USER.tsv."""
+        return self.folder / "curation"
+
 
 def splits(data_dir: Path) -> list[SplitFiles]:
     """The splits present in a data folder."""

@@ -24,6 +24,8 @@ TABLE_COLUMNS = {
     "submission": "submission",
     "split": "split",
     "categories": "scope",
+    "found_by": "found by k",
+    "annotators": "annotators",
     "recall": "recall",
     "precision": "precision",
     "f1": "F1",

@@ -56,3 +56,26 @@ def leaderboard(con: duckdb.DuckDBPyConnection, split: str | None = None, scope:
         " ORDER BY split DESC, rank, submission",
         {"scope": scope, "split": split},
     )
+
+
+DIFFICULTY_MEASURES = ("found_by", "annotators")
+
+
+def recall_by_difficulty(con: duckdb.DuckDBPyConnection, measure: str, split: str | None = None) -> list[dict]:
+    """Each submission's recall over the gold mistakes of each difficulty level (recall_by_difficulty): found by k
+    submissions of its split (measure found_by), or marked by k annotators (annotators; None: not in the
+    curation). Submissions in leaderboard order, levels from the easiest: most finders first."""
+    if measure not in DIFFICULTY_MEASURES:
+        raise ValueError(f"measure is {measure!r}: expected one of {DIFFICULTY_MEASURES}")
+    split = SPLIT_ALIASES.get(split, split)
+    return fetch_dicts(
+        con,
+        f"SELECT difficulty.submission, difficulty.split, difficulty.level AS {measure}, difficulty.recall,"
+        " difficulty.matched, difficulty.gold AS gold_total"
+        " FROM recall_by_difficulty AS difficulty"
+        " JOIN leaderboard USING (submission_id)"
+        " WHERE leaderboard.scope = 'ALL' AND difficulty.measure = $measure"
+        " AND ($split IS NULL OR difficulty.split = $split)"
+        " ORDER BY difficulty.split DESC, leaderboard.rank, difficulty.submission, difficulty.level DESC NULLS LAST",
+        {"measure": measure, "split": split},
+    )

@@ -11,6 +11,7 @@ import duckdb
 import polars as pl
 
 from .data_folder import splits
+from .etl.curation import curation_exports
 from .etl.frames import create_temp_table
 from .regular_files import sha256_of
 
@@ -60,6 +61,8 @@ def data_files(data_dir: Path) -> dict[str, tuple[str, os.stat_result]]:
             for entry in entries:
                 if entry.name.endswith(".txt"):
                     candidates[f"{prefix}texts/{entry.name}"] = entry.path
+        for export in curation_exports(split_files.curation_dir):
+            candidates[f"{prefix}{export.path.relative_to(split_files.folder).as_posix()}"] = str(export.path)
     found = {}
     for name, path in candidates.items():
         try:

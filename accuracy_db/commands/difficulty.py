@@ -1,0 +1,36 @@
+"""accuracy-db difficulty: each submission's recall by how hard the gold mistakes were to find."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import db_option, format_option
+
+TITLES = {
+    "found_by": "Recall over the gold mistakes found by k submissions of the split",
+    "annotators": "Recall over the gold mistakes marked by k of the three annotators (– : not in the curation)",
+}
+
+
+@click.command()
+@db_option
+@click.option("--split", type=click.Choice(["test", "train", "dev"]), help="Only this split (dev is train).")
+@click.option(
+    "--by",
+    "measure",
+    type=click.Choice(["found-by", "annotators"]),
+    default="found-by",
+    show_default=True,
+    help="found-by: how many submissions of the split found the gold mistake (0: missed by all); annotators: how "
+    "many of the three annotators marked it (from the curation exports).",
+)
+@format_option
+def difficulty(db: Path, split: str | None, measure: str, fmt: str) -> None:
+    """Each submission's recall over the gold mistakes of each difficulty level, with the counts behind it."""
+    from .. import database, output, scores
+
+    measure = measure.replace("-", "_")
+    con = database.open_existing(db)
+    output.print_rows(scores.recall_by_difficulty(con, measure, split), fmt, title=TITLES[measure])

@@ -1,0 +1,60 @@
+-- Where the curation exports and the gold list disagree, on the texts that have an export: a mistake one of them
+-- lists and the other does not (by text and exact token span), or a mistake both list with another category.
+-- Nothing is guessed: a curated span that only overlaps a gold span is listed on both sides.
+-- Grain: one row per such mistake. Columns: split, text_id, kind (curation_only, gold_only, other_category),
+-- doc_token_start, doc_token_end, tokens (of the text, joined by spaces), gold_category, curated_category
+-- (J_Corrected_Type where set, else A_Type), gold_mistake_id (NULL for curation_only), line_number (of the
+-- mistake in the export; NULL for gold_only), source_file (the export).
+WITH curated AS (
+    SELECT curated.*, coalesce(curated.corrected_category, curated.category) AS curated_category, exports.source_file
+    FROM curated_mistakes AS curated
+    JOIN curation_exports AS exports USING (text_id)
+),
+
+gold AS (
+    SELECT gold.*, exports.source_file
+    FROM gold_mistakes AS gold
+    JOIN curation_exports AS exports USING (text_id)
+),
+
+paired AS (
+    SELECT
+        coalesce(gold.text_id, curated.text_id) AS text_id,
+        CASE
+            WHEN gold.mistake_id IS NULL THEN 'curation_only'
+            WHEN curated.text_id IS NULL THEN 'gold_only'
+            ELSE 'other_category'
+        END AS kind,
+        coalesce(gold.doc_token_start, curated.doc_token_start) AS doc_token_start,
+        coalesce(gold.doc_token_end, curated.doc_token_end) AS doc_token_end,
+        gold.category AS gold_category,
+        curated.curated_category,
+        gold.mistake_id AS gold_mistake_id,
+        curated.line_number,
+        coalesce(gold.source_file, curated.source_file) AS source_file
+    FROM gold
+    FULL JOIN curated
+        ON curated.text_id = gold.text_id
+        AND curated.doc_token_start = gold.doc_token_start
+        AND curated.doc_token_end = gold.doc_token_end
+    WHERE gold.mistake_id IS NULL OR curated.text_id IS NULL OR gold.category <> curated.curated_category
+)
+
+SELECT
+    texts.split,
+    paired.text_id,
+    paired.kind,
+    paired.doc_token_start,
+    paired.doc_token_end,
+    string_agg(tokens.token, ' ' ORDER BY tokens.doc_token) AS tokens,
+    paired.gold_category,
+    paired.curated_category,
+    paired.gold_mistake_id,
+    paired.line_number,
+    paired.source_file
+FROM paired
+JOIN texts USING (text_id)
+JOIN tokens
+    ON tokens.text_id = paired.text_id AND tokens.doc_token BETWEEN paired.doc_token_start AND paired.doc_token_end
+GROUP BY ALL
+ORDER BY texts.split, paired.text_id, paired.doc_token_start, paired.kind

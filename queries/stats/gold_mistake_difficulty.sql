@@ -1,0 +1,26 @@
+-- How hard each gold mistake was to find: how many loaded submissions of its split found it (found-by-k: it took
+-- a submitted mistake in the ALL scope, as mistake_matches decides; 0 = missed by all), and how many of the three
+-- annotators had marked it (gold_mistake_agreement, where a curation export covers it).
+-- Grain: one row per gold mistake of a split with at least one scored submission. Columns: split, text_id,
+-- gold_mistake_id, doc_token_start, doc_token_end, category, tokens, correction, submissions (scored submissions
+-- of the split), found_by (how many of them found it, 0 to submissions), annotators (H_FOUND_ERR; NULL when no
+-- curated mistake has its span), types_agreed (every annotator who marked it gave the same category; NULL as
+-- annotators).
+SELECT
+    gold.split,
+    gold.text_id,
+    gold.mistake_id AS gold_mistake_id,
+    gold.doc_token_start,
+    gold.doc_token_end,
+    gold.category,
+    gold.tokens,
+    gold.correction,
+    count(*) AS submissions,
+    count(matches.submitted_mistake_id) AS found_by,
+    agreement.annotators,
+    agreement.types_agreed
+FROM mistake_matches AS matches
+JOIN gold_mistakes AS gold ON gold.mistake_id = matches.gold_mistake_id
+LEFT JOIN gold_mistake_agreement AS agreement ON agreement.gold_mistake_id = gold.mistake_id
+WHERE matches.scope = 'ALL'
+GROUP BY ALL

@@ -1,0 +1,39 @@
+-- Each submission's recall over the gold mistakes of one difficulty level: found by k submissions of the split
+-- (found_by), or marked by k of the three annotators (annotators), from gold_mistake_difficulty.
+-- Grain: one row per (submission, measure, level that some gold mistake of its split has). Columns:
+-- submission_id, submission, split, measure (found_by or annotators), level (k; for annotators, NULL gathers the
+-- gold mistakes no curated mistake covers), gold (gold mistakes at that level), matched (how many of them the
+-- submission found, in the ALL scope), recall (matched / gold).
+-- For each submission and measure, the levels' gold and matched add up to its scores in the ALL scope.
+WITH finds AS (
+    SELECT
+        matches.submission_id,
+        difficulty.found_by,
+        difficulty.annotators,
+        matches.submitted_mistake_id IS NOT NULL AS found
+    FROM mistake_matches AS matches
+    JOIN gold_mistake_difficulty AS difficulty ON difficulty.gold_mistake_id = matches.gold_mistake_id
+    WHERE matches.scope = 'ALL'
+),
+
+levels AS (
+    SELECT submission_id, 'found_by' AS measure, found_by AS level, count(*) AS gold, count(*) FILTER (WHERE found) AS matched
+    FROM finds
+    GROUP BY submission_id, found_by
+    UNION ALL
+    SELECT submission_id, 'annotators', annotators, count(*), count(*) FILTER (WHERE found)
+    FROM finds
+    GROUP BY submission_id, annotators
+)
+
+SELECT
+    evaluations.submission_id,
+    evaluations.submission,
+    evaluations.split,
+    levels.measure,
+    levels.level,
+    levels.gold,
+    levels.matched,
+    levels.matched / levels.gold AS recall
+FROM levels
+JOIN evaluations USING (submission_id)
