@@ -266,6 +266,26 @@ def test_clicking_a_text_in_the_scatter_opens_it_in_the_document_view(built_db, 
     assert at.markdown[0].value.startswith("**S005**")
 
 
+# Difficulty
+
+
+def test_recall_by_found_by_k_and_by_annotators(built_db, monkeypatch):
+    at = open_page(built_db, "difficulty", monkeypatch)
+    _, found_by = chart(at, "found_by_chart")
+    assert len(found_by) == 5 * 2  # five submissions, two levels each
+    example = found_by[found_by["submission"] == "submission"].set_index("level")
+    # The two gold copies find all 1214 gold mistakes; the three example copies the same 350 (the README's ALL
+    # row): so 350 mistakes are found by all five, the other 864 by the gold copies alone.
+    assert example.loc["5", ["gold", "matched"]].tolist() == [350, 350]
+    assert example.loc["2", ["gold", "matched"]].tolist() == [1214 - 350, 0]
+    _, annotators = chart(at, "annotators_chart")
+    example = annotators[annotators["submission"] == "submission"].set_index("level")
+    assert example.loc["3", ["gold", "matched"]].tolist() == [989, 303]  # the figures of `accuracy-db difficulty`
+    assert example.loc["2", ["gold", "matched"]].tolist() == [225, 47]
+    assert example["recall"].tolist() == [303 / 989, 47 / 225]
+    assert set(annotators["level"]) == {"3", "2"}  # every gold mistake of train is in the curation exports
+
+
 # Errors browser
 
 
