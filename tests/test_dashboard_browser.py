@@ -126,7 +126,8 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     seconds = visit(page, dashboard_url)
     expect(page.get_by_role("heading", name="Leaderboard", level=1)).to_be_visible()
     expect(page.get_by_text("Ranked by mistake recall, then precision")).to_be_visible()
-    pages = ("Leaderboard", "Significance", "Validity", "Errors browser", "Document view", "Gold explorer")
+    pages = ("Leaderboard", "Significance", "Validity", "Difficulty", "Errors browser", "Document view")
+    pages += ("Gold explorer",)
     for title in (*pages, "Refresh status", "SQL"):
         expect(page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True)).to_be_visible()
     rows = table_rows(page, "leaderboard")
