@@ -13,14 +13,19 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
+import duckdb
 import polars as pl
 import streamlit as st
 
-from .. import database
+from .. import database, ranking, significance
 from ..errors import AccuracyDbError
+from ..intervals import Resampling
+from ..significance import DEFAULT_TRIALS
 from . import DB_ENV
 
 DEFAULT_DB = "accuracy.duckdb"
@@ -29,6 +34,8 @@ ATTEMPTS = 3  # reads tried when the file is replaced while being opened
 # One read at a time in this process: while no other connection is open, connect() opens the file the path
 # names now, not an instance another session keeps open on a file that has since been replaced.
 _read_lock = threading.Lock()
+
+T = TypeVar("T")
 
 
 class Republished(Exception):
@@ -59,30 +66,26 @@ def _named(sql: str, params: dict) -> dict:
     return {name: value for name, value in params.items() if name in set(re.findall(r"\$(\w+)", sql))}
 
 
-@st.cache_data(show_spinner=False, max_entries=512)
-def _read_batch(file: FileIdentity, queries: dict[str, tuple[str, dict]]) -> dict[str, pl.DataFrame]:
+def _on_file(file: FileIdentity, work: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
+    """work(connection) on a read-only connection to the file, if the path still names that file."""
     with _read_lock:
         con = database.open_existing(file.path)
         try:
             if identity(Path(file.path)) != file:
                 raise Republished
-            return {
-                name: pl.from_arrow(con.sql(sql, params=_named(sql, params)).to_arrow_table())
-                for name, (sql, params) in queries.items()
-            }
+            return work(con)
         finally:
             con.close()
 
 
-def read(**queries: str | tuple[str, dict]) -> dict[str, pl.DataFrame]:
-    """Run a batch of named queries (SQL, or SQL with its parameters) on one connection; the frames by name.
-    Stops the page with a message when there is no database to read."""
+def _current(compute: Callable[..., T], *args) -> T:
+    """compute(file, *args) on the file the path names now (again if it was replaced meanwhile). Stops the page
+    with a message when there is no database to read."""
     path = db_path()
-    batch = {name: (q, {}) if isinstance(q, str) else q for name, q in queries.items()}
     problem = "it was replaced while being opened, again and again"
     for _ in range(ATTEMPTS):
         try:
-            return _read_batch(identity(path), batch)
+            return compute(identity(path), *args)
         except Republished:
             continue
         except FileNotFoundError:
@@ -92,6 +95,50 @@ def read(**queries: str | tuple[str, dict]) -> dict[str, pl.DataFrame]:
         break
     st.error(f"Cannot read the database {path}: {problem}.")
     st.stop()
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _read_batch(file: FileIdentity, queries: dict[str, tuple[str, dict]]) -> dict[str, pl.DataFrame]:
+    return _on_file(
+        file,
+        lambda con: {
+            name: pl.from_arrow(con.sql(sql, params=_named(sql, params)).to_arrow_table())
+            for name, (sql, params) in queries.items()
+        },
+    )
+
+
+def read(**queries: str | tuple[str, dict]) -> dict[str, pl.DataFrame]:
+    """Run a batch of named queries (SQL, or SQL with its parameters) on one connection; the frames by name.
+    Stops the page with a message when there is no database to read."""
+    return _current(_read_batch, {name: (q, {}) if isinstance(q, str) else q for name, q in queries.items()})
+
+
+# The statistics as the command line computes them (accuracy_db.ranking, accuracy_db.significance), with its
+# default settings: the same intervals, clusters and p-values as `accuracy-db leaderboard --ci` and `compare`.
+RESAMPLING = Resampling()
+TRIALS = DEFAULT_TRIALS["permutation"]
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _ranked_with_intervals(file: FileIdentity, split: str, scope: str) -> list[dict]:
+    return _on_file(file, lambda con: ranking.leaderboard(con, split, scope, RESAMPLING, TRIALS))
+
+
+def ranked_with_intervals(split: str, scope: str) -> list[dict]:
+    """ranking.leaderboard of a split in a scope with intervals (<figure>_ci) and clusters, as
+    `accuracy-db leaderboard --ci` prints it."""
+    return _current(_ranked_with_intervals, split, scope)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _pairwise(file: FileIdentity, names: tuple[str, ...], scope: str, figure: str) -> list[dict]:
+    return _on_file(file, lambda con: significance.pairwise(con, list(names), scope, figure, TRIALS, RESAMPLING))
+
+
+def pairwise(names: list[str], scope: str, figure: str) -> list[dict]:
+    """significance.pairwise: the paired permutation test of every ordered pair of these submissions."""
+    return _current(_pairwise, tuple(names), scope, figure)
 
 
 def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:

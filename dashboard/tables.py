@@ -25,6 +25,15 @@ def score_columns() -> dict:
     return config
 
 
+def interval_columns(interval: str) -> dict:
+    """Column settings for figures shown with their intervals as text ("0.288 [0.26, 0.32]"), and the counts."""
+    config = {
+        key: st.column_config.TextColumn(label, help=f"The {label} and its {interval}") for key, label in RATIOS.items()
+    }
+    config |= {key: st.column_config.NumberColumn(label, format="%d") for key, label in COUNTS.items()}
+    return config
+
+
 def table(frame, key: str, **options) -> None:
     """A table without its row index, in a container named by key: the name a test finds it by
     (AppTest.get_by_key), and a CSS class (st-key-KEY) in the browser. st.dataframe keeps a key only for

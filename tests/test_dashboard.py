@@ -17,15 +17,18 @@ from pathlib import Path
 
 import accuracy_db.dashboard
 import polars as pl
+import pyarrow as pa
 import pytest
 import streamlit as st
 from accuracy_db.dashboard import DB_ENV
 from shared_data import DATA, EXAMPLES
+from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
-from accuracy_db import database
+from accuracy_db import database, ranking, significance
 from accuracy_db.build import build
 from accuracy_db.commands.dashboard import streamlit_command
+from accuracy_db.intervals import FIGURES, Resampling
 
 APP = Path(accuracy_db.dashboard.__file__).parent / "app.py"
 
@@ -81,6 +84,25 @@ def table(at: AppTest, key: str):
     return at.get_by_key(key).dataframe[0].value
 
 
+def chart(at: AppTest, key: str):
+    """The Altair chart of a page in the container named by key: its Vega-Lite spec and its rows (as pandas)."""
+    [element] = at.get_by_key(key).get("vega_lite_chart")
+    [dataset] = element.proto.datasets
+    return json.loads(element.proto.spec), pa.ipc.open_stream(dataset.data.data).read_pandas()
+
+
+def click_chart(at: AppTest, key: str, selection: dict) -> AppTest:
+    """Rerun the page as the browser does after a click on a chart that reruns on selection: with the chart's
+    selection state set (AppTest has no call for it, so the state goes in with the other widgets')."""
+    [element] = at.get_by_key(key).get("vega_lite_chart")
+    states = WidgetStates()
+    states.CopyFrom(at._tree.get_widget_states())
+    state = states.widgets.add()
+    state.id = element.proto.id
+    state.string_value = json.dumps({"selection": selection})
+    return at._run(states)
+
+
 def markdown(at: AppTest) -> str:
     return "\n".join(element.value for element in at.markdown)
 
@@ -96,9 +118,24 @@ def sql(db: Path, query: str) -> list[tuple]:
 # Leaderboard
 
 
+def with_interval(value: float, bounds: list[float]) -> str:
+    """A figure and its interval as the table shows them, formatted here on its own: 0.288 [0.26, 0.32]."""
+    return f"{value:.3f} [{bounds[0]:.2f}, {bounds[1]:.2f}]"
+
+
+def ranked(db: Path, split: str, scope: str) -> list[dict]:
+    """The leaderboard with intervals and clusters, as `accuracy-db leaderboard --ci` computes it."""
+    con = database.open_existing(db)
+    try:
+        return ranking.leaderboard(con, split, scope, Resampling(), 10_000)
+    finally:
+        con.close()
+
+
 def test_leaderboard_ranks_the_gold_copies_above_the_example_submission(built_db, monkeypatch):
     at = open_page(built_db, "leaderboard", monkeypatch)
     assert labelled(at.selectbox, "Split").value == "train"  # the only split with submissions
+    assert labelled(at.selectbox, "Scope").value == "ALL"
     board = table(at, "leaderboard")
     assert list(board["submission"]) == [
         "gsml_doc_based",
@@ -108,9 +145,40 @@ def test_leaderboard_ranks_the_gold_copies_above_the_example_submission(built_db
         "submission_sent_based",
     ]
     assert list(board["rank"]) == [1, 1, 3, 3, 3]
-    assert list(board["recall"].round(3)) == [1.0, 1.0, 0.288, 0.288, 0.288]
-    assert list(board["precision"].round(3)) == [1.0, 1.0, 0.613, 0.613, 0.613]
-    assert list(board["token_f1"].round(3)) == [1.0, 1.0, 0.320, 0.320, 0.320]
+    assert [cell[:5] for cell in board["recall"]] == ["1.000", "1.000", "0.288", "0.288", "0.288"]
+    assert [cell[:5] for cell in board["precision"]] == ["1.000", "1.000", "0.613", "0.613", "0.613"]
+    assert [cell[:5] for cell in board["token_f1"]] == ["1.000", "1.000", "0.320", "0.320", "0.320"]
+    # The gold copies are significantly better than the example submissions: two clusters.
+    assert list(board["cluster"]) == [1, 1, 2, 2, 2]
+
+
+def test_leaderboard_shows_the_intervals_and_clusters_of_the_command(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    board = table(at, "leaderboard")
+    expected = ranked(built_db, "train", "NUMBER")
+    assert list(board["submission"]) == [row["submission"] for row in expected]
+    assert list(board["cluster"]) == [row["cluster"] for row in expected]
+    for figure in FIGURES:
+        assert list(board[figure]) == [with_interval(row[figure], row[f"{figure}_ci"]) for row in expected]
+    assert all(row["signature"].split("|")[4] == "scope:NUMBER" for row in expected)
+    assert list(table(at, "signatures")["signature"]) == [row["signature"] for row in expected]
+
+
+def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    at.radio(key="board_figure").set_value("token_f1").run()
+    spec, points = chart(at, "interval_chart")
+    expected = ranked(built_db, "train", "ALL")
+    assert list(points["submission"]) == [row["submission"] for row in expected]
+    assert list(points["value"]) == [row["token_f1"] for row in expected]
+    assert list(points["low"]) == [row["token_f1_ci"][0] for row in expected]
+    assert list(points["high"]) == [row["token_f1_ci"][1] for row in expected]
+    assert points["low"].iloc[2] < points["value"].iloc[2] < points["high"].iloc[2]
+    bars, errors = spec["layer"]
+    assert (bars["mark"]["type"], bars["encoding"]["y"]["field"]) == ("bar", "value")
+    assert errors["mark"]["type"] == "errorbar"
+    assert (errors["encoding"]["y"]["field"], errors["encoding"]["y2"]["field"]) == ("low", "high")
 
 
 def test_leaderboard_shows_a_submissions_figures_category_by_category(built_db, monkeypatch):
@@ -129,10 +197,93 @@ def test_leaderboard_of_the_test_split_with_metadata(derived_db, monkeypatch):
     assert labelled(at.selectbox, "Split").options == ["test"]  # the only split with submissions
     board = table(at, "leaderboard")
     assert list(board["submission"]) == ["numbers_only", "names_only"]
-    assert list(board["recall"]) == pytest.approx([224 / 622, 212 / 622])
-    assert list(board["precision"]) == [1.0, 1.0]
+    assert [cell[:5] for cell in board["recall"]] == [f"{224 / 622:.3f}", f"{212 / 622:.3f}"]
+    assert list(board["precision"]) == ["1.000 [1.00, 1.00]"] * 2
     assert list(board["team"].fillna("")) == ["", "Team Names"]
     assert list(board["approach"].fillna("")) == ["", "metric"]
+
+
+# Significance
+
+
+def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, monkeypatch):
+    at = open_page(built_db, "significance", monkeypatch)
+    labelled(at.selectbox, "Figure").set_value("token_precision").run()
+    spec, cells = chart(at, "significance_matrix")
+    names = [row["submission"] for row in ranked(built_db, "train", "ALL")]
+    con = database.open_existing(built_db)
+    try:
+        expected = significance.pairwise(con, names, "ALL", "token_precision", 10_000, Resampling())
+    finally:
+        con.close()
+    assert len(cells) == len(names) * (len(names) - 1) == 20  # one cell per ordered pair, none on the diagonal
+    assert sorted(zip(cells["a"], cells["b"])) == sorted((a, b) for a in names for b in names if a != b)
+    assert cells.to_dict("records") == expected
+    rect, text = spec["layer"]
+    assert (rect["mark"]["type"], rect["encoding"]["color"]["field"]) == ("rect", "p_value")
+    assert (text["mark"]["type"], text["encoding"]["text"]["field"]) == ("text", "p_value")
+    assert table(at, "pairwise").to_dict("records") == expected
+
+
+def test_significance_matrix_in_a_category_of_the_test_split(derived_db, monkeypatch):
+    at = open_page(derived_db, "significance", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NAME").run()
+    _, cells = chart(at, "significance_matrix")
+    # names_only finds every gold NAME mistake and numbers_only none: the largest difference there is.
+    [(a, b, a_value, b_value)] = cells.head(1)[["a", "b", "a_value", "b_value"]].itertuples(index=False)
+    assert (a, b, a_value, b_value) == ("names_only", "numbers_only", 1.0, 0.0)
+    assert cells["p_value"].max() < 0.05
+
+
+# Validity
+
+
+def test_validity_scatter_has_one_point_per_text_of_the_split(built_db, monkeypatch):
+    at = open_page(built_db, "validity", monkeypatch)
+    labelled(at.selectbox, "Submission").set_value("submission").run()
+    labelled(at.selectbox, "Scope").set_value("NAME").run()
+    spec, points = chart(at, "validity_scatter")
+    texts = sql(built_db, "SELECT text_id FROM texts WHERE split = 'train' ORDER BY text_id")
+    assert list(points["text_id"]) == [text_id for (text_id,) in texts]  # every text, those without mistakes too
+    with (EXAMPLES / "submission.csv").open(newline="", encoding="utf-8") as stream:
+        submitted = [row["TEXT_ID"] for row in csv.DictReader(stream) if row["TYPE"] == "NAME"]
+    with (DATA / "gsml.csv").open(newline="", encoding="utf-8") as stream:
+        gold = [row["TEXT_ID"] for row in csv.DictReader(stream) if row["TYPE"] == "NAME"]
+    for row in points.itertuples():
+        assert (row.gold, row.submitted) == (gold.count(f"{row.text_id}.txt"), submitted.count(f"{row.text_id}.txt"))
+    dashed, circles = spec["layer"]
+    assert {"field": "text_id", "type": "nominal"} in circles["encoding"]["tooltip"]
+    assert (circles["encoding"]["x"]["field"], circles["encoding"]["y"]["field"]) == ("gold", "submitted")
+
+
+def test_clicking_a_text_in_the_scatter_opens_it_in_the_document_view(built_db, monkeypatch):
+    at = open_page(built_db, "validity", monkeypatch)
+    labelled(at.selectbox, "Submission").set_value("submission").run()
+    click_chart(at, "validity_scatter", {"text": [{"text_id": "S005"}]})
+    assert not at.exception, at.exception
+    assert at.selectbox(key="text").value == "S005"
+    assert labelled(at.selectbox, "Submission").value == "submission"
+    assert at.markdown[0].value.startswith("**S005**")
+
+
+# Difficulty
+
+
+def test_recall_by_found_by_k_and_by_annotators(built_db, monkeypatch):
+    at = open_page(built_db, "difficulty", monkeypatch)
+    _, found_by = chart(at, "found_by_chart")
+    assert len(found_by) == 5 * 2  # five submissions, two levels each
+    example = found_by[found_by["submission"] == "submission"].set_index("level")
+    # The two gold copies find all 1214 gold mistakes; the three example copies the same 350 (the README's ALL
+    # row): so 350 mistakes are found by all five, the other 864 by the gold copies alone.
+    assert example.loc["5", ["gold", "matched"]].tolist() == [350, 350]
+    assert example.loc["2", ["gold", "matched"]].tolist() == [1214 - 350, 0]
+    _, annotators = chart(at, "annotators_chart")
+    example = annotators[annotators["submission"] == "submission"].set_index("level")
+    assert example.loc["3", ["gold", "matched"]].tolist() == [989, 303]  # the figures of `accuracy-db difficulty`
+    assert example.loc["2", ["gold", "matched"]].tolist() == [225, 47]
+    assert example["recall"].tolist() == [303 / 989, 47 / 225]
+    assert set(annotators["level"]) == {"3", "2"}  # every gold mistake of train is in the curation exports
 
 
 # Errors browser

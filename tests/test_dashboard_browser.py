@@ -126,18 +126,22 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     seconds = visit(page, dashboard_url)
     expect(page.get_by_role("heading", name="Leaderboard", level=1)).to_be_visible()
     expect(page.get_by_text("Ranked by mistake recall, then precision")).to_be_visible()
-    for title in ("Leaderboard", "Errors browser", "Document view", "Gold explorer", "Refresh status", "SQL"):
+    pages = ("Leaderboard", "Significance", "Validity", "Difficulty", "Errors browser", "Document view")
+    pages += ("Gold explorer",)
+    for title in (*pages, "Refresh status", "SQL"):
         expect(page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True)).to_be_visible()
     rows = table_rows(page, "leaderboard")
-    assert [row[1] for row in rows] == [
+    assert [row[2] for row in rows] == [
         "gsml_doc_based",
         "gsml_sent_based",
         "submission",
         "submission_doc_based",
         "submission_sent_based",
     ]
-    rank, name, recall, precision = rows[2][:4]  # the screen readers' table holds the values unrounded
-    assert (rank, name, round(float(recall), 3), round(float(precision), 3)) == ("3", "submission", 0.288, 0.613)
+    rank, cluster, name, recall, precision = rows[2][:5]
+    assert (rank, cluster, name) == ("3", "2", "submission")
+    assert (recall, precision) == ("0.288 [0.26, 0.32]", "0.613 [0.57, 0.65]")  # each with its interval
+    expect(page.locator(".st-key-interval_chart canvas, .st-key-interval_chart svg").first).to_be_visible()
     assert screenshot(page, tmp_path, "dashboard-leaderboard").stat().st_size > 0
     print(f"leaderboard: {seconds:.2f} s to a finished page")
 

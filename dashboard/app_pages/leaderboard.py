@@ -1,32 +1,15 @@
-"""Leaderboard: the submissions of a split ranked as the shared task ranked them, each one's figures per
-category, and a chart comparing them category by category. Every figure comes from the scores and leaderboard
-views, as `accuracy-db leaderboard` prints them."""
+"""Leaderboard: the submissions of a split ranked as the shared task ranked them, each figure with its bootstrap
+interval and the significance clusters of the ranking, each one's figures per category, and a chart comparing
+them category by category. The ranking, intervals and clusters are ranking.leaderboard's, as
+`accuracy-db leaderboard --ci` prints them; the per-category figures come from the scores view."""
 
 import altair as alt
+import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import data, palette, tables
 
-LEADERBOARD = """
-SELECT
-    leaderboard.rank,
-    leaderboard.submission,
-    meta.team,
-    meta.system,
-    meta.approach,
-    leaderboard.recall,
-    leaderboard.precision,
-    leaderboard.f1,
-    leaderboard.token_recall,
-    leaderboard.token_precision,
-    leaderboard.token_f1,
-    leaderboard.matched,
-    leaderboard.gold_total,
-    leaderboard.submitted_total
-FROM leaderboard
-LEFT JOIN submission_metadata AS meta USING (submission)
-WHERE leaderboard.scope = 'ALL' AND leaderboard.split = $split
-ORDER BY leaderboard.rank, leaderboard.submission
-"""
+from accuracy_db.commands import SCOPES
+from accuracy_db.output import with_interval
 
 CATEGORY_SCORES = """
 SELECT submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
@@ -43,25 +26,84 @@ WHERE meta.submission IN (SELECT submission FROM evaluations WHERE split = $spli
 ORDER BY meta.submission
 """
 
+INTERVAL = f"{data.RESAMPLING.confidence:.0%} interval"
+
+
+def board_table(ranked: list[dict], metadata: pl.DataFrame) -> pl.DataFrame:
+    """The ranked rows as the table shows them: each figure with its interval, as the command's table prints it
+    ("0.288 [0.26, 0.32]": with three decimals, the text sorts as the figure does), and who submitted it."""
+    rows = [
+        {"rank": row["rank"], "cluster": row["cluster"], "submission": row["submission"]}
+        | {figure: with_interval(row, figure) for figure in tables.RATIOS}
+        | {count: row[count] for count in tables.COUNTS}
+        for row in ranked
+    ]
+    who = metadata.select("submission", "team", "system", "approach")
+    board = pl.DataFrame(rows).join(who, on="submission", how="left", maintain_order="left")
+    people = [c for c in ("team", "system", "approach") if board[c].is_not_null().any()]
+    return board.select("rank", "cluster", "submission", *people, *tables.RATIOS, *tables.COUNTS)
+
+
+def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
+    """One bar a submission in rank order with the interval of the figure as an error bar, coloured by cluster."""
+    points = pl.DataFrame(
+        [
+            {
+                "submission": row["submission"],
+                "rank": row["rank"],
+                "cluster": row["cluster"],
+                "value": row[figure],
+                "low": row[f"{figure}_ci"][0],
+                "high": row[f"{figure}_ci"][1],
+            }
+            for row in ranked
+        ],
+        schema={"submission": pl.String, "rank": pl.Int64, "cluster": pl.Int64}
+        | {name: pl.Float64 for name in ("value", "low", "high")},
+    )
+    base = alt.Chart(points).encode(x=alt.X("submission:N", sort=[row["submission"] for row in ranked], title=None))
+    tooltip = [
+        "submission",
+        "rank",
+        "cluster",
+        alt.Tooltip("value:Q", title=tables.RATIOS[figure], format=".3f"),
+        alt.Tooltip("low:Q", format=".3f"),
+        alt.Tooltip("high:Q", format=".3f"),
+    ]
+    bars = base.mark_bar().encode(
+        y=alt.Y("value:Q", title=tables.RATIOS[figure], scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("cluster:O", title="cluster"),
+        tooltip=tooltip,
+    )
+    errors = base.mark_errorbar(ticks=True, thickness=2).encode(
+        y=alt.Y("low:Q", title=tables.RATIOS[figure]), y2="high:Q", tooltip=tooltip
+    )
+    return bars + errors
+
+
 st.title("Leaderboard")
 splits = data.splits_with_submissions()
 if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-split = st.selectbox("Split", splits, help="train is the split the data calls dev (S001–S060); test is T001–T030.")
-frames = data.read(
-    leaderboard=(LEADERBOARD, {"split": split}),
-    categories=(CATEGORY_SCORES, {"split": split}),
-    metadata=(METADATA, {"split": split}),
-)
-board = frames["leaderboard"]
-shown = [c for c in board.columns if c not in ("team", "system", "approach") or board[c].is_not_null().any()]
+top = st.columns(2)
+split = top[0].selectbox("Split", splits, help="train is the split the data calls dev (S001–S060); test is T001–T030.")
+scope = top[1].selectbox("Scope", SCOPES, help="ALL mistakes, or the mistakes of one category alone.")
+frames = data.read(categories=(CATEGORY_SCORES, {"split": split}), metadata=(METADATA, {"split": split}))
+ranked = data.ranked_with_intervals(split, scope)
 st.caption(
-    "Ranked by mistake recall, then precision, in the ALL scope. Click a column heading to sort by it; "
-    "an empty cell is a figure with nothing to divide by."
+    "Ranked by mistake recall, then precision. Click a column heading to sort by it; an empty cell (–) is a figure "
+    f"with nothing to divide by. Each figure has its {INTERVAL} in brackets: {data.RESAMPLING.resamples:,} "
+    f"bootstrap resamples of the texts, seed {data.RESAMPLING.seed}. A new **cluster** starts where a "
+    f"submission's recall is significantly lower (paired permutation test, {data.TRIALS:,} trials, p < 0.05) "
+    "than that of a submission of the cluster above, as `accuracy-db leaderboard --ci` draws them."
 )
-tables.table(board.select(shown), column_config=tables.score_columns(), key="leaderboard")
+tables.table(
+    board_table(ranked, frames["metadata"]), column_config=tables.interval_columns(INTERVAL), key="leaderboard"
+)
+with st.expander("Signatures (what each figure was computed from and how)"):
+    tables.table(pl.DataFrame([{k: row[k] for k in ("submission", "signature")} for row in ranked]), key="signatures")
 
 if not frames["metadata"].is_empty():
     with st.expander("What the submitters say about their submissions"):
@@ -71,9 +113,20 @@ if not frames["metadata"].is_empty():
             key="metadata",
         )
 
+st.subheader(f"The leaderboard with {INTERVAL}s")
+board_figure = st.radio(
+    "Figure", list(tables.RATIOS), format_func=tables.RATIOS.get, horizontal=True, key="board_figure"
+)
+with st.container(key="interval_chart"):
+    st.altair_chart(interval_chart(ranked, board_figure), width="stretch")
+st.caption(
+    f"A bar is the figure in scope {scope}, the line across it its {INTERVAL}; no bar or line where the figure is "
+    "undefined (a submission that listed no mistake has no precision)."
+)
+
 st.subheader("One submission, category by category")
 categories = frames["categories"]
-submission = st.selectbox("Submission", board["submission"].to_list())
+submission = st.selectbox("Submission", [row["submission"] for row in ranked])
 tables.table(
     categories.filter(submission=submission).drop("submission", "position"),
     column_config=tables.score_columns(),
@@ -81,7 +134,7 @@ tables.table(
 )
 
 st.subheader("Submissions compared per category")
-figure = st.radio("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get, horizontal=True)
+figure = st.radio("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get, horizontal=True, key="category_figure")
 per_category = categories.filter(categories["scope"] != "ALL")
 chart = (
     alt.Chart(per_category)
