@@ -22,7 +22,7 @@ import duckdb
 import polars as pl
 import streamlit as st
 
-from .. import database, ranking, significance
+from .. import database, ranking, significance, validity
 from ..errors import AccuracyDbError
 from ..intervals import Resampling
 from ..significance import DEFAULT_TRIALS
@@ -139,6 +139,17 @@ def _pairwise(file: FileIdentity, names: tuple[str, ...], scope: str, figure: st
 def pairwise(names: list[str], scope: str, figure: str) -> list[dict]:
     """significance.pairwise: the paired permutation test of every ordered pair of these submissions."""
     return _current(_pairwise, tuple(names), scope, figure)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _correlations(file: FileIdentity, submission: str, split: str, scope: str) -> list[dict]:
+    return _on_file(file, lambda con: validity.validity(con, submission, [scope], ["text"], split, RESAMPLING))
+
+
+def correlations(submission: str, split: str, scope: str) -> list[dict]:
+    """validity.validity at the text level: Pearson, Spearman and Kendall of the mistakes per text, as
+    `accuracy-db validity` prints them."""
+    return _current(_correlations, submission, split, scope)
 
 
 def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:

@@ -6,6 +6,7 @@ import altair as alt
 import streamlit as st
 from accuracy_db.dashboard import data
 
+from accuracy_db import output
 from accuracy_db.commands import SCOPES
 
 SUBMISSIONS = "SELECT submission, split FROM evaluations ORDER BY split <> 'test', split, submission"
@@ -51,6 +52,26 @@ submission = top[0].selectbox("Submission", submissions["submission"].to_list())
 scope = top[1].selectbox("Scope", SCOPES, help="ALL mistakes, or the mistakes of one category alone.")
 split = submissions.filter(submission=submission)["split"][0]
 per_text = data.read_one(PER_TEXT, {"submission": submission, "scope": scope})
+
+st.subheader("How closely the counts follow the gold list's")
+figures = data.correlations(submission, split, scope)
+st.dataframe(
+    [
+        {
+            "measure": row["measure"],
+            f"value [{data.RESAMPLING.signed()['ci']}% interval]": output.with_interval(
+                {"value": row["value"], "value_ci": row["ci"]}, "value"
+            ),
+            "p-value": output.cell(row["p_value"]),
+            "texts": row["n"],
+            "note": row["reason"] or "",
+        }
+        for row in figures
+    ],
+    hide_index=True,
+    key="validity_figures",
+)
+st.caption(f"Signature: `{figures[0]['signature']}`" if figures else "")
 
 st.subheader("Mistakes per text, gold and submitted")
 st.caption(
