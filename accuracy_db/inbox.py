@@ -34,6 +34,8 @@ def scan(folder: Path, known: dict | None = None) -> dict[str, Submission]:
     """The submissions of a folder by name; a file whose size and time are unchanged is not hashed again."""
     found = {}
     for csv_path in sorted(folder.glob("*.csv")):
+        if not csv_path.is_file():  # a directory, FIFO or dangling link named *.csv: never opened (never hangs)
+            continue
         name = csv_path.stem
         sidecars = [csv_path.with_suffix(suffix) for suffix in SIDECAR_SUFFIXES]
         sidecar = next((path for path in sidecars if path.is_file()), None)
