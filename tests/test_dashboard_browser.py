@@ -6,6 +6,7 @@ Set DASHBOARD_SCREENSHOTS=DIR to also save the screenshots there (docs/dashboard
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -49,8 +50,8 @@ def healthy(url: str) -> bool:
 
 @pytest.fixture(scope="module")
 def dashboard_server(built_db, tmp_path_factory):
-    """`accuracy-db dashboard --db … --port N` running until the module's tests are done: its URL and process id
-    (the command execs Streamlit, so the id is the server's)."""
+    """`accuracy-db dashboard --db … --port N` running until the module's tests are done: its URL and the process
+    id of the Streamlit server (the command's child)."""
     port = free_port()
     log = tmp_path_factory.mktemp("dashboard") / "server.log"
     command = [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(built_db)]
@@ -65,7 +66,8 @@ def dashboard_server(built_db, tmp_path_factory):
             if server.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the dashboard did not come up at {url}:\n{log.read_text()}")
             time.sleep(0.2)
-        yield url, server.pid
+        (streamlit,) = children(server.pid)
+        yield url, streamlit
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -251,3 +253,52 @@ def test_a_running_query_can_be_cancelled_while_another_visitor_gets_pages(brows
     while children(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert children(pid) == []
+
+
+# --- the command itself: a port in use, and Ctrl+C ---
+
+
+def dashboard_command(db: Path, port: int) -> list[str]:
+    return [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(db), "--port", str(port)]
+
+
+def test_a_port_in_use_is_one_clear_line_before_anything_is_served(built_db):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(dashboard_command(built_db, port), capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"error: port {port} of 127.0.0.1 is already in use; give another one with --port\n"
+
+
+@pytest.mark.parametrize("up", [False, True], ids=["starting", "serving"])
+def test_ctrl_c_ends_the_dashboard_quietly_and_leaves_no_server(built_db, tmp_path, up):
+    """Ctrl+C in a terminal signals the whole foreground process group: the command and the server it started.
+    Whether it comes while Streamlit is still starting or once it serves, no traceback, no server left behind."""
+    port, log = free_port(), tmp_path / "server.log"
+    with log.open("w") as output:
+        server = subprocess.Popen(
+            dashboard_command(built_db, port),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not (healthy(f"http://127.0.0.1:{port}") if up else "Serving" in log.read_text()):
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the dashboard did not start:\n{log.read_text()}")
+            time.sleep(0.05)
+        os.killpg(server.pid, signal.SIGINT)
+        server.wait(timeout=30)
+        # 130 with "Aborted." when the signal came before the command had started the server
+        assert server.returncode in (0, 130) and "Traceback" not in log.read_text(), log.read_text()
+        with pytest.raises(ProcessLookupError):  # the server, in the same group, is gone too
+            os.killpg(server.pid, 0)
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        raise
+    assert not healthy(f"http://127.0.0.1:{port}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -12,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 from shared_data import DATA, EXAMPLES
 
@@ -19,8 +21,9 @@ from accuracy_db import database
 from accuracy_db.build import build
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.evaluate import evaluate
-from accuracy_db.publish import writer_lock
+from accuracy_db.publish import no_room, work_path, writer_lock
 from accuracy_db.refresh import refresh
+from accuracy_db.watch import folder_state, watch
 
 
 def snapshot(db: Path) -> dict:
@@ -307,7 +310,8 @@ def test_watch_refreshes_when_the_folder_changes_and_logs_a_line_a_run(tmp_path,
         stdout, stderr = watcher.communicate(timeout=30)
     lines = stdout.splitlines()
     assert len(lines) == 2 and "0 added" in lines[0] and "1 added" in lines[1], stdout
-    assert "Traceback" not in stderr
+    assert watcher.returncode == 0 and "Traceback" not in stderr
+    assert stderr.splitlines()[-1].endswith(f"stopped watching {inbox} (SIGINT)"), stderr
 
 
 def test_a_name_with_glob_characters_in_the_inbox_is_read_by_its_exact_path(tmp_path, inbox):
@@ -328,3 +332,246 @@ def test_a_name_with_glob_characters_in_the_inbox_is_read_by_its_exact_path(tmp_
         ("a[b]", 120),
         ("ab", 50),
     ]
+
+
+# --- the watcher runs until stopped ---
+
+HOLD_LOCK = """
+import sys
+from pathlib import Path
+from accuracy_db.publish import writer_lock
+with writer_lock(Path(sys.argv[1])):
+    print("locked", flush=True)
+    sys.stdin.read()  # until the test closes it
+"""
+
+
+def hold_lock(db: Path) -> subprocess.Popen:
+    """A process that holds the writer lock of db, as a long refresh does, until its stdin is closed."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(db)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout.readline() == "locked\n"
+    return holder
+
+
+def release(holder: subprocess.Popen) -> None:
+    holder.stdin.close()
+    holder.wait(timeout=30)
+
+
+def start_watch(db: Path, inbox: Path, log: Path) -> subprocess.Popen:
+    """A watcher process; what it prints goes to log (stdout) and log.err (stderr), read while it runs."""
+    with log.open("w") as stdout, log.with_suffix(".err").open("w") as stderr:
+        return subprocess.Popen(
+            [sys.executable, "-m", "accuracy_db", "refresh", "--data", str(DATA), "--db", str(db)]
+            + ["--submissions", str(inbox), "--watch", "--interval", "0.2"],
+            stdout=stdout,
+            stderr=stderr,
+        )
+
+
+def wait_for(condition, what: str, watcher: subprocess.Popen, seconds: float = 30) -> None:
+    """Wait until condition() holds, failing (not hanging) after some seconds or when the watcher has exited."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert watcher.poll() is None, f"the watcher exited ({watcher.returncode}) while waiting for {what}"
+        if time.monotonic() > deadline:
+            pytest.fail(f"no {what} within {seconds} s")
+        time.sleep(0.1)
+
+
+def submission_names(db: Path) -> list[str]:
+    con = database.open_existing(db)
+    try:
+        return [
+            r[0]
+            for r in con.execute("SELECT name FROM annotation_sets WHERE kind = 'submission' ORDER BY 1").fetchall()
+        ]
+    finally:
+        con.close()
+
+
+def stop(watcher: subprocess.Popen, log: Path, how: signal.Signals) -> tuple[str, str]:
+    """Stop the watcher with a signal; what it wrote to stdout and stderr."""
+    watcher.send_signal(how)
+    try:
+        watcher.wait(timeout=30)
+    finally:
+        watcher.kill()
+    return log.read_text(), log.with_suffix(".err").read_text()
+
+
+def test_watch_waits_for_another_writer_passes_over_unreadable_entries_and_loads_new_files(tmp_path, inbox):
+    db, log = tmp_path / "accuracy.duckdb", tmp_path / "watch.log"
+    refresh(db, DATA, inbox)
+    watcher = start_watch(db, inbox, log)
+    try:
+        wait_for(lambda: "0 added" in log.read_text(), "first refresh", watcher)
+        holder = hold_lock(db)  # a manual refresh, say, holding the lock when the watcher wakes
+        try:
+            # Entries no one can read, root included: they never stop the good file beside them.
+            (inbox / "folder.csv").mkdir()
+            os.mkfifo(inbox / "pipe.csv")
+            (inbox / "dangling.csv").symlink_to(tmp_path / "nowhere.csv")
+            (inbox / "looping.csv").symlink_to(inbox / "looping.csv")
+            shutil.copy(EXAMPLES / "submission.csv", inbox / "alpha.csv")
+            busy = f"pid {holder.pid} is writing the database; trying again in 0.2 s"
+            wait_for(lambda: log.with_suffix(".err").read_text().count(busy) >= 3, "three waits for the lock", watcher)
+            assert submission_names(db) == []
+        finally:
+            release(holder)
+        wait_for(lambda: submission_names(db) == ["alpha"], "alpha published", watcher)
+        first_rows(EXAMPLES / "submission_doc_based.csv", inbox / "beta.csv", 100)
+        wait_for(lambda: submission_names(db) == ["alpha", "beta"], "beta published", watcher)
+    finally:
+        stdout, stderr = stop(watcher, log, signal.SIGTERM)
+    assert watcher.returncode == 0 and "Traceback" not in stderr, stderr
+    assert stderr.splitlines()[-1].endswith(f"stopped watching {inbox} (SIGTERM)")
+    assert all(" is writing the database; trying again in 0.2 s" in line for line in stderr.splitlines()[:-1])
+    counts = [re.search(r"\d+ added, \d+ changed, \d+ unchanged", line)[0] for line in stdout.splitlines()]
+    assert counts == [
+        "0 added, 0 changed, 0 unchanged",
+        "1 added, 0 changed, 0 unchanged",
+        "1 added, 0 changed, 1 unchanged",
+    ]
+    assert snapshot(db)["scores"] == fresh_build(tmp_path, inbox)["scores"]
+
+
+def test_sigterm_during_a_watched_refresh_ends_it_quietly_and_leaves_a_whole_database(tmp_path, inbox):
+    db, log = tmp_path / "accuracy.duckdb", tmp_path / "watch.log"
+    many_submissions(inbox, 2)
+    refresh(db, DATA, inbox)
+    watcher = start_watch(db, inbox, log)
+    try:
+        wait_for(lambda: "2 unchanged" in log.read_text(), "first refresh", watcher)
+        many_submissions(inbox, 80)  # 78 to add: a refresh of a few seconds
+        wait_for(work_path(db).exists, "a refresh under way", watcher)
+        time.sleep(0.5)
+    finally:
+        stdout, stderr = stop(watcher, log, signal.SIGTERM)
+    assert watcher.returncode == 0 and "Traceback" not in stderr, stderr
+    assert stderr.splitlines()[-1].endswith(f"stopped watching {inbox} (SIGTERM)"), stderr
+    assert len(submission_names(db)) in (2, 80)  # the state before, or the whole refresh if it had published
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".accuracy")) == [".accuracy.duckdb.lock"]
+
+
+def test_a_watch_whose_refresh_keeps_failing_waits_longer_each_time_then_stops(tmp_path, inbox):
+    db, broken = tmp_path / "accuracy.duckdb", tmp_path / "data"
+    broken.mkdir()  # no texts/: every refresh fails
+    lines = []
+    error = f"{broken}: no texts/ folder: not a shared-task data folder"
+    with pytest.raises(AccuracyDbError, match="the refresh failed 4 times in a row, so the watch stops; the last"):
+        watch(
+            lambda: refresh(db, broken, inbox),
+            lambda: folder_state(inbox, broken),
+            interval=0.01,
+            log=lines.append,
+            max_failures=4,
+            longest_wait=0.05,
+        )
+    assert lines == [
+        f"refresh failed (1 in a row): {error}; trying again in 0.02 s",
+        f"refresh failed (2 in a row): {error}; trying again in 0.04 s",
+        f"refresh failed (3 in a row): {error}; trying again in 0.05 s",
+    ]
+    assert not db.exists()
+
+
+# --- two names for one database ---
+
+
+def test_two_names_of_one_database_share_its_writer_lock_and_publishing_keeps_the_link(tmp_path, inbox):
+    real, link = tmp_path / "real" / "accuracy.duckdb", tmp_path / "link.duckdb"
+    refresh(real, DATA, inbox)
+    link.symlink_to(real)
+    shutil.copy(EXAMPLES / "submission.csv", inbox / "alpha.csv")
+    for held, written in ((real, link), (link, real)):
+        holder = hold_lock(held)
+        try:
+            refused = start_refresh(written, inbox)
+            _, stderr = refused.communicate(timeout=60)
+        finally:
+            release(holder)
+        assert refused.returncode == 1
+        assert (
+            stderr
+            == f"error: {written} is being written by pid {holder.pid}; nothing was done (try again when it is finished)\n"
+        )
+    assert submission_names(real) == []
+    refreshed = start_refresh(link, inbox)
+    assert refreshed.communicate(timeout=60)[1] == "" and refreshed.returncode == 0
+    assert link.is_symlink() and link.readlink() == real
+    assert submission_names(real) == ["alpha"]
+    rebuilt = subprocess.run(
+        [sys.executable, "-m", "accuracy_db", "build", "--data", str(DATA), "--db", str(link)],
+        capture_output=True,
+        timeout=120,
+    )
+    assert rebuilt.returncode == 0 and link.is_symlink() and submission_names(real) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["inbox", "link.duckdb", "real"]  # no lock of the link
+
+
+# --- no room to write ---
+
+FSIZE_LIMITED = """
+import resource, signal, sys
+from accuracy_db.cli import main
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
+limit = int(sys.argv[1])
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+main(sys.argv[2:])
+"""
+
+
+@pytest.mark.parametrize(
+    ("command", "limit"),
+    [
+        ("refresh", 0.5),  # copying the published file fails
+        ("refresh", 1.02),  # the copy fits; the checkpoint of the loaded submission does not
+        ("build", 0.16),  # a commit to the write-ahead log fails, under a rollback that fails too
+        ("build", 0.6),  # the checkpoint fails
+    ],
+)
+def test_no_room_to_write_is_one_line_and_leaves_the_published_database(tmp_path, inbox, command, limit):
+    """A process whose files may not grow past a size (RLIMIT_FSIZE) meets a failed write as a full disk does:
+    the write fails (EFBIG; ENOSPC on a full disk) at whatever step reaches the limit. Tests cannot fill a disk
+    without root; the limit is set from the published file's size, so that each case fails at its step."""
+    db = tmp_path / "accuracy.duckdb"
+    shutil.copy(EXAMPLES / "submission.csv", inbox / "alpha.csv")
+    refresh(db, DATA, inbox)
+    published = db.read_bytes()
+    first_rows(EXAMPLES / "submission_doc_based.csv", inbox / "beta.csv", 300)
+    arguments = [command, "--data", str(DATA), "--db", str(db), "--submissions", str(inbox)]
+    limited = subprocess.run(
+        [sys.executable, "-c", FSIZE_LIMITED, str(int(limit * len(published))), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (limited.returncode, limited.stdout) == (1, "")
+    assert limited.stderr == (
+        f"error: {db} was not updated: the file size limit of this process (ulimit -f) is reached "
+        f"(writing the new database to {work_path(db)}); the published database is unchanged\n"
+    )
+    assert db.read_bytes() == published
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".accuracy")) == [".accuracy.duckdb.lock"]
+
+
+def test_a_full_disk_is_named_as_such_from_duckdb_and_from_python():
+    """The real errors of a full disk: /dev/full fails every write with ENOSPC."""
+    con = duckdb.connect()
+    with pytest.raises(duckdb.Error) as from_duckdb:
+        con.execute("COPY (SELECT range FROM range(1000)) TO '/dev/full' (FORMAT csv)")
+    with pytest.raises(OSError) as from_python, open("/dev/full", "wb") as full:
+        full.write(b"x")
+        full.flush()
+    assert no_room(from_duckdb.value) == no_room(from_python.value) == "the disk is full"
+    try:  # found under the error of a failed rollback, as etl/games.py meets it
+        try:
+            raise from_duckdb.value
+        except duckdb.Error:
+            raise duckdb.TransactionException("cannot rollback - no transaction is active") from None
+    except duckdb.Error as masked:
+        assert no_room(masked) == "the disk is full"
+    assert no_room(duckdb.IOException("Could not read file: Permission denied")) is None

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import signal
+import socket
+import subprocess
 import sys
 from importlib import resources
 from pathlib import Path
@@ -10,6 +14,7 @@ from pathlib import Path
 import click
 
 from ..dashboard import DB_ENV
+from ..errors import AccuracyDbError
 from . import db_option
 
 
@@ -41,9 +46,53 @@ def streamlit_command(host: str, port: int) -> list[str]:
     ]
 
 
+def check_can_listen(host: str, port: int) -> None:
+    """Fail with a clear message when the server could not listen on host:port (the port in use, say), before
+    anything says it is serving."""
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        raise AccuracyDbError(f"--host {host}: not an address to listen on ({error.strerror})") from None
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise AccuracyDbError(
+                    f"port {port} of {host} is already in use; give another one with --port"
+                ) from None
+            raise AccuracyDbError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+
+
+def serve(command: list[str], env: dict[str, str]) -> int:
+    """Run the server until it ends or Ctrl+C or SIGTERM stops it (quietly: exit status 0).
+
+    The server starts with SIGINT ignored, so that a Ctrl+C while Python imports Streamlit (a second or so) is no
+    traceback; once up, Streamlit sets its own handlers, which stop it with one line. This process ends it with
+    SIGTERM when it does not stop by itself."""
+    from ..signals import Signals
+
+    with Signals():
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the server
+        try:
+            server = subprocess.Popen(command, env=env)
+        finally:
+            signal.signal(signal.SIGINT, handler)
+        try:
+            return server.wait()
+        except KeyboardInterrupt:
+            try:  # a Ctrl+C in a terminal reached the server too: it stops by itself
+                server.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                server.terminate()
+                server.wait()
+            return 0
+
+
 @click.command()
 @db_option
-@click.option("--port", type=int, default=8501, show_default=True, help="The port to serve the dashboard on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8501, show_default=True, help="The port to serve it on.")
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -53,10 +102,11 @@ def streamlit_command(host: str, port: int) -> list[str]:
 def dashboard(db: Path, port: int, host: str) -> None:
     """Serve the dashboard (leaderboard, errors, documents, gold list, refresh status) at http://HOST:PORT.
 
-    It only reads the database, and follows it when `build` or `refresh` republishes it."""
+    It only reads the database, and follows it when `build` or `refresh` republishes it. Ctrl+C stops it."""
     from .. import database
 
     database.open_existing(db).close()  # a missing or unreadable database is reported here, not in the browser
+    check_can_listen(host, port)
     click.echo(f"Serving the dashboard of {db} at http://{host}:{port} (Ctrl+C stops it)", err=True)
-    command = streamlit_command(host, port)
-    os.execve(command[0], command, {**os.environ, DB_ENV: str(db.resolve())})
+    status = serve(streamlit_command(host, port), {**os.environ, DB_ENV: str(db.resolve())})
+    click.get_current_context().exit(status)

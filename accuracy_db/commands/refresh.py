@@ -28,19 +28,34 @@ from . import data_option, db_option, print_refusals, stderr
     help="With --watch: seconds between looks at the folder.",
 )
 def refresh(data: Path | None, db: Path, submissions: Path, watch: bool, interval: float) -> None:
-    """Bring the database up to date with the submissions folder, loading only what changed."""
+    """Bring the database up to date with the submissions folder, loading only what changed.
+
+    With --watch it runs until stopped by Ctrl+C or SIGTERM (exit status 0); see accuracy_db/watch.py for what
+    it does when a writer holds the lock or a refresh fails."""
     from ..data_folder import resolve_data_dir
     from ..refresh import refresh as refresh_database
+    from ..signals import Signals
     from ..watch import folder_state
+    from ..watch import watch as watch_folder
 
-    data_dir = resolve_data_dir(data)
-    while True:
-        seen = folder_state(submissions, data_dir) if watch else None
+    def stamped(line: str) -> str:
+        return f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}" if watch else line
+
+    def refresh_once() -> None:
         with stderr.status("Refreshing", spinner="dots") as status:
             report = refresh_database(db, data_dir, submissions, step=status.update)
         print_refusals(report, db)
-        click.echo(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {report.summary()}" if watch else report.summary())
-        if not watch:
-            return
-        while folder_state(submissions, data_dir) == seen:
-            time.sleep(interval)
+        click.echo(stamped(report.summary()))
+
+    data_dir = resolve_data_dir(data)
+    if not watch:
+        with Signals():  # Ctrl+C inside a DuckDB query is an interrupt too, not an error with a traceback
+            refresh_once()
+        return
+    stopped_by = watch_folder(
+        refresh_once,
+        lambda: folder_state(submissions, data_dir),
+        interval,
+        log=lambda line: click.echo(stamped(line), err=True),
+    )
+    click.echo(stamped(f"stopped watching {submissions} ({stopped_by})"), err=True)

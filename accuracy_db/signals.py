@@ -1,0 +1,30 @@
+"""Stopping a long-running command quietly: SIGINT (Ctrl+C) and SIGTERM alike."""
+
+from __future__ import annotations
+
+import signal
+
+
+class Signals:
+    """While in this block, SIGINT and SIGTERM stop it: the block ends with KeyboardInterrupt(signal name).
+
+    DuckDB turns an interrupt that arrives during a query into an error of its own (RuntimeError: Query
+    interrupted); the signal is remembered (`received`), so that such an error, too, ends the block as the
+    signal it was."""
+
+    def __init__(self) -> None:
+        self.received: str | None = None
+
+    def __enter__(self) -> Signals:
+        self.previous = {number: signal.signal(number, self.stop) for number in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def stop(self, number: int, frame) -> None:
+        self.received = signal.Signals(number).name
+        raise KeyboardInterrupt(self.received)
+
+    def __exit__(self, kind, error, traceback) -> None:
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+        if self.received and error is not None and not isinstance(error, KeyboardInterrupt):
+            raise KeyboardInterrupt(self.received) from None
