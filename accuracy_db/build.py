@@ -116,6 +116,7 @@ def finish(con: duckdb.DuckDBPyConnection, report: BuildReport, started: float) 
             report.seconds,
         ],
     )
+    record(con, [Source("version", "definitions", "accuracy_db", 0, 0, database.definitions_digest())])
     con.execute("CHECKPOINT")
     report.published = True
 

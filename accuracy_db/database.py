@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import graphlib
+import hashlib
 import os
 import re
 from importlib import resources
@@ -153,12 +154,29 @@ def connect_writable(path: Path | str) -> duckdb.DuckDBPyConnection:
     return connect(str(path))
 
 
-def open_existing(path: Path | str, read_only: bool = True) -> duckdb.DuckDBPyConnection:
-    """A connection to a built database; a clear error when there is none."""
+def definitions_digest() -> str:
+    """The SHA-256 of every definition of this version of the package: the DDL, the views and the query models."""
+    models = [f.read_text(encoding="utf-8") for layer in VIEW_LAYERS for f in sql_files(f"accuracy_db.queries.{layer}")]
+    return hashlib.sha256("\n".join([table_definitions(), *models]).encode()).hexdigest()
+
+
+def open_existing(path: Path | str, read_only: bool = True, same_version: bool = True) -> duckdb.DuckDBPyConnection:
+    """A connection to a built database; a clear error when there is none, or (same_version) when it was built
+    with other definitions than this version's: its views would be missing or stale."""
     path = Path(path)
     if not path.is_file():
         raise AccuracyDbError(f"no database at {path}: run `accuracy-db build` first (or give --db)")
     try:
-        return connect(str(path), read_only=read_only)
+        con = connect(str(path), read_only=read_only)
+        built_with = con.execute(
+            "SELECT any_value(sha256) FROM source_files WHERE role = 'version' AND name = 'definitions'"
+        ).fetchall()
     except duckdb.Error as error:
         raise AccuracyDbError(f"{path}: cannot open the database ({error})") from None
+    if same_version and built_with[0][0] != definitions_digest():
+        con.close()
+        raise AccuracyDbError(
+            f"{path} was built by another version of accuracy-db: run `accuracy-db refresh` (or `build`) to bring it"
+            " up to date"
+        )
+    return con

@@ -39,7 +39,7 @@ def refresh(db_path: Path, data_dir: Path, submissions_dir: Path, step=lambda na
     with writer_lock(db_path):
         known, published_refusals = {}, ({}, {})
         if db_path.is_file():
-            con = database.open_existing(db_path)
+            con = database.open_existing(db_path, same_version=False)
             try:
                 known = recorded(con)
                 published_refusals = inbox.refusals(con)
@@ -64,7 +64,8 @@ def refresh(db_path: Path, data_dir: Path, submissions_dir: Path, step=lambda na
             else:
                 report.unchanged.append(name)
         report.retired = sorted(before - submissions.keys())
-        if not (report.added or report.changed or report.retired):
+        views_current = known.get(("version", "definitions"), (None,) * 6)[5] == database.definitions_digest()
+        if not (report.added or report.changed or report.retired or not views_current):
             count_refusals(report, published_refusals)
             report.seconds = time.perf_counter() - started
             return report
