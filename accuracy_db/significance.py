@@ -155,11 +155,17 @@ def clusters(
         if members:
             pairs = [(member["submission_id"], row["submission_id"]) for member in members]
             tests = paired_tests_of(con, statistics, pairs, scope, figure, "permutation", trials, settings, False)
-            if any(tests[pair]["p_value"] < SIGNIFICANCE_LEVEL and tests[pair]["difference"] > 0 for pair in pairs):
+            if any(significantly_better(tests[pair]) for pair in pairs):
                 number, members = number + 1, []
         members.append(row)
         numbers.append(number)
     return numbers
+
+
+def significantly_better(test: dict) -> bool:
+    """Whether a paired test finds the first submission significantly better; never when the figure is undefined
+    for either (no difference, no p-value)."""
+    return test["p_value"] is not None and test["p_value"] < SIGNIFICANCE_LEVEL and test["difference"] > 0
 
 
 def pairwise(

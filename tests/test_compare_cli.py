@@ -28,11 +28,14 @@ def one_line_error(result: subprocess.CompletedProcess) -> str:
 
 @pytest.fixture(scope="module")
 def both_splits_db(tmp_path_factory):
-    """The example submission (train split) beside the test split's gold list submitted as a submission."""
+    """The example submission (train split) beside the test split's gold list submitted as a submission, and its
+    first 99 rows as another."""
     folder = tmp_path_factory.mktemp("both_splits")
     (folder / "submissions").mkdir()
     (folder / "submissions" / "submission.csv").write_bytes((EXAMPLES / "submission.csv").read_bytes())
-    (folder / "submissions" / "test_gold.csv").write_bytes((DATA / "test_set" / "gsml.csv").read_bytes())
+    test_gold = (DATA / "test_set" / "gsml.csv").read_text(encoding="utf-8")
+    (folder / "submissions" / "test_gold.csv").write_text(test_gold, encoding="utf-8")
+    (folder / "submissions" / "test_part.csv").write_text("".join(test_gold.splitlines(True)[:100]), encoding="utf-8")
     build(DATA, folder / "accuracy.duckdb", folder / "submissions")
     return folder / "accuracy.duckdb"
 
@@ -81,6 +84,17 @@ def test_evaluate_signs_every_scope(tmp_path):
     )
     rows = json.loads(result.stdout)
     assert [row["signature"].split("|scope:")[1] for row in rows] == [row["categories"] for row in rows]
+
+
+def test_a_scope_without_gold_mistakes_has_no_recall_interval_and_one_cluster(both_splits_db):
+    # The test split's gold list has no OTHER mistake: recall is undefined for every submission, so is every test.
+    result = accuracy_db(
+        "leaderboard", "--db", both_splits_db, "--split", "test", "--scope", "OTHER", "--ci", "--format", "json"
+    )
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    assert [(row["recall"], row["recall_ci"], row["cluster"]) for row in rows] == [(None, [None, None], 1)] * 2
+    assert all(row["excluded_replicates"]["recall"] == 1000 for row in rows)
 
 
 def test_submissions_of_different_gold_lists_are_not_compared(both_splits_db):
