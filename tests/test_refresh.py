@@ -428,7 +428,17 @@ def test_watch_waits_for_another_writer_passes_over_unreadable_entries_and_loads
         stdout, stderr = stop(watcher, log, signal.SIGTERM)
     assert watcher.returncode == 0 and "Traceback" not in stderr, stderr
     assert stderr.splitlines()[-1].endswith(f"stopped watching {inbox} (SIGTERM)")
-    assert all(" is writing the database; trying again in 0.2 s" in line for line in stderr.splitlines()[:-1])
+    # Besides the waits, each refresh reports the unreadable entries as refused, with their reasons.
+    unreadable = ("dangling", "folder", "looping", "pipe")
+    for line in stderr.splitlines()[:-1]:
+        assert (
+            " is writing the database; trying again in 0.2 s" in line
+            or re.fullmatch(rf"refused submission ({'|'.join(unreadable)}): 1 problem\(s\), nothing of it loaded", line)
+            or re.fullmatch(
+                rf"  {re.escape(str(inbox))}/({'|'.join(unreadable)})\.csv: (not a regular file|cannot read).*", line
+            )
+        ), line
+    assert {name for name in unreadable if f"refused submission {name}:" in stderr} == set(unreadable)
     counts = [re.search(r"\d+ added, \d+ changed, \d+ unchanged", line)[0] for line in stdout.splitlines()]
     assert counts == [
         "0 added, 0 changed, 0 unchanged",
