@@ -11,6 +11,7 @@ from pathlib import Path
 
 import duckdb
 
+from . import model_headers
 from .errors import AccuracyDbError
 
 DEFAULT_DB = Path("accuracy.duckdb")
@@ -81,14 +82,6 @@ def stats_query(name: str) -> str:
     return resources.files("accuracy_db.queries.stats").joinpath(f"{name}.sql").read_text(encoding="utf-8")
 
 
-def view_description(sql: str) -> str:
-    """The first line of a view's opening comment."""
-    for line in sql.splitlines():
-        if line.startswith("--"):
-            return line.removeprefix("--").strip()
-    return ""
-
-
 def views_in_dependency_order(definitions: dict[str, str]) -> list[str]:
     """View names ordered so that each comes after the views it reads (a view reads another when it names
     it outside comments; view names are distinct words, never column names)."""
@@ -114,10 +107,36 @@ def create_views(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(
                 f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA", {"submission_ids": []}
             )
-            con.execute(f"COMMENT ON TABLE {name} IS $${view_description(sql)}$$")
         else:
             con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
-            con.execute(f"COMMENT ON VIEW {name} IS $${view_description(sql)}$$")
+        describe(con, name, "TABLE" if INCREMENTAL in sql else "VIEW", model_headers.parse(sql))
+
+
+def describe(con: duckdb.DuckDBPyConnection, name: str, kind: str, header: model_headers.ModelHeader) -> None:
+    """Write a model's header into the database as comments on the model and on each of its columns (a column the
+    header does not list takes the comment of its namesake in the relation the header names, if it names one)."""
+    con.execute(f"COMMENT ON {kind} {name} IS {sql_string(header.description)}")
+    inherited = column_comments(con, header.columns_from) if header.columns_from else {}
+    for column in column_comments(con, name):
+        description = header.columns.get(column) or inherited.get(column)
+        if description:
+            con.execute(f'COMMENT ON COLUMN {name}."{column}" IS {sql_string(description)}')
+
+
+def sql_string(text: str) -> str:
+    """A string literal (COMMENT ON takes no parameters)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def column_comments(con: duckdb.DuckDBPyConnection, relation: str) -> dict[str, str | None]:
+    """The columns of a table or view, in order, with their comments."""
+    return dict(
+        con.execute(
+            "SELECT column_name, comment FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ? "
+            "ORDER BY column_index",
+            [relation],
+        ).fetchall()
+    )
 
 
 def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:
