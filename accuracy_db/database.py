@@ -101,7 +101,8 @@ def incremental_models() -> list[str]:
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
     """Create (or replace) the views of queries/, and create the tables of its incremental models if missing."""
     definitions = view_definitions()
-    for name in views_in_dependency_order(definitions):
+    order = views_in_dependency_order(definitions)
+    for name in order:
         sql = definitions[name]
         if INCREMENTAL in sql:
             con.execute(
@@ -109,18 +110,25 @@ def create_views(con: duckdb.DuckDBPyConnection) -> None:
             )
         else:
             con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
-        describe(con, name, "TABLE" if INCREMENTAL in sql else "VIEW", model_headers.parse(sql))
+    describe(con, {name: definitions[name] for name in order})
 
 
-def describe(con: duckdb.DuckDBPyConnection, name: str, kind: str, header: model_headers.ModelHeader) -> None:
-    """Write a model's header into the database as comments on the model and on each of its columns (a column the
-    header does not list takes the comment of its namesake in the relation the header names, if it names one)."""
-    con.execute(f"COMMENT ON {kind} {name} IS {sql_string(header.description)}")
-    inherited = column_comments(con, header.columns_from) if header.columns_from else {}
-    for column in column_comments(con, name):
-        description = header.columns.get(column) or inherited.get(column)
-        if description:
-            con.execute(f'COMMENT ON COLUMN {name}."{column}" IS {sql_string(description)}')
+def describe(con: duckdb.DuckDBPyConnection, definitions: dict[str, str]) -> None:
+    """Write each model's header into the database as comments on the model and on each of its columns; a column
+    the header does not list takes the comment of its namesake in the relation the header names, if it names one.
+    The models come in dependency order, so that relation is described before. One statement for all of them."""
+    comments = column_comments(con)
+    statements = []
+    for name, sql in definitions.items():
+        header = model_headers.parse(sql)
+        kind = "TABLE" if INCREMENTAL in sql else "VIEW"
+        statements.append(f"COMMENT ON {kind} {name} IS {sql_string(header.description)}")
+        for column in [column for relation, column in comments if relation == name]:
+            description = header.columns.get(column) or comments.get((header.columns_from, column))
+            if description:
+                comments[name, column] = description
+                statements.append(f'COMMENT ON COLUMN {name}."{column}" IS {sql_string(description)}')
+    con.execute(";\n".join(statements))
 
 
 def sql_string(text: str) -> str:
@@ -128,15 +136,15 @@ def sql_string(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def column_comments(con: duckdb.DuckDBPyConnection, relation: str) -> dict[str, str | None]:
-    """The columns of a table or view, in order, with their comments."""
-    return dict(
-        con.execute(
-            "SELECT column_name, comment FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ? "
-            "ORDER BY column_index",
-            [relation],
+def column_comments(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str | None]:
+    """The comment of every column of every table and view, by (relation, column), in column order."""
+    return {
+        (relation, column): comment
+        for relation, column, comment in con.execute(
+            "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE schema_name = 'main' "
+            "ORDER BY table_name, column_index"
         ).fetchall()
-    )
+    }
 
 
 def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:

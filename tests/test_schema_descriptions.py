@@ -45,11 +45,14 @@ def test_every_table_view_and_column_has_a_description(built):
 @pytest.mark.parametrize("name", sorted(database.view_definitions()))
 def test_a_model_header_names_only_columns_the_model_has(built, name):
     header = model_headers.parse(database.view_definitions()[name])
-    columns = database.column_comments(built, name)
+    comments = database.column_comments(built)
+    columns = [column for relation, column in comments if relation == name]
     assert header.columns, f"{name}: its header lists no columns"
     assert set(header.columns) <= set(columns)
     if header.columns_from:
-        assert set(columns) - set(header.columns) <= set(database.column_comments(built, header.columns_from))
+        assert set(columns) - set(header.columns) <= {
+            column for relation, column in comments if relation == header.columns_from
+        }
     else:
         assert list(header.columns) == list(columns), f"{name}: the header lists the columns in another order"
 
