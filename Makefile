@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 DATA ?= ../shared/data/accuracy-shared-task
 DB ?= accuracy.duckdb
 
-.PHONY: demo test install install-dev clean
+.PHONY: demo test chromium install install-dev clean
 
 # A virtual environment with the package installed (editable), redone when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -27,7 +27,11 @@ demo: install
 	$(BIN)/accuracy-db build --data $(DATA) --submissions $(DATA)/example_submissions --db $(DB)
 	$(BIN)/accuracy-db leaderboard --db $(DB)
 
-test: install-dev
+# The dashboard's browser test drives Debian's chromium: installed when missing (as root), else the command to run.
+chromium:
+	sh .ci/install-chromium
+
+test: install-dev chromium
 	$(BIN)/python -m pytest
 
 clean:

@@ -132,8 +132,10 @@ def build_into(work: Path, data_dir: Path, submissions_dir: Path | None, report:
         for files in split_files:
             step(f"Loading the {files.split} split")
             report.warnings += load_split(con, files)
-        if os.path.lexists(data_dir.parent / "nlg_systems.csv"):
+        if os.path.lexists(data_dir.parent / "nlg_systems.csv"):  # the data folder's file wins over the package's
             nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
+        else:
+            nlg_systems.load_packaged_nlg_systems(con)
         record(con, [schema_source(), *data_sources(data_dir).values()])
         submissions = inbox.scan(submissions_dir) if submissions_dir is not None else {}
         report.added = list(submissions)

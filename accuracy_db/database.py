@@ -11,6 +11,7 @@ from pathlib import Path
 
 import duckdb
 
+from . import model_headers
 from .errors import AccuracyDbError
 
 DEFAULT_DB = Path("accuracy.duckdb")
@@ -81,14 +82,6 @@ def stats_query(name: str) -> str:
     return resources.files("accuracy_db.queries.stats").joinpath(f"{name}.sql").read_text(encoding="utf-8")
 
 
-def view_description(sql: str) -> str:
-    """The first line of a view's opening comment."""
-    for line in sql.splitlines():
-        if line.startswith("--"):
-            return line.removeprefix("--").strip()
-    return ""
-
-
 def views_in_dependency_order(definitions: dict[str, str]) -> list[str]:
     """View names ordered so that each comes after the views it reads (a view reads another when it names
     it outside comments; view names are distinct words, never column names)."""
@@ -108,16 +101,50 @@ def incremental_models() -> list[str]:
 def create_views(con: duckdb.DuckDBPyConnection) -> None:
     """Create (or replace) the views of queries/, and create the tables of its incremental models if missing."""
     definitions = view_definitions()
-    for name in views_in_dependency_order(definitions):
+    order = views_in_dependency_order(definitions)
+    for name in order:
         sql = definitions[name]
         if INCREMENTAL in sql:
             con.execute(
                 f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA", {"submission_ids": []}
             )
-            con.execute(f"COMMENT ON TABLE {name} IS $${view_description(sql)}$$")
         else:
             con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
-            con.execute(f"COMMENT ON VIEW {name} IS $${view_description(sql)}$$")
+    describe(con, {name: definitions[name] for name in order})
+
+
+def describe(con: duckdb.DuckDBPyConnection, definitions: dict[str, str]) -> None:
+    """Write each model's header into the database as comments on the model and on each of its columns; a column
+    the header does not list takes the comment of its namesake in the relation the header names, if it names one.
+    The models come in dependency order, so that relation is described before. One statement for all of them."""
+    comments = column_comments(con)
+    statements = []
+    for name, sql in definitions.items():
+        header = model_headers.parse(sql)
+        kind = "TABLE" if INCREMENTAL in sql else "VIEW"
+        statements.append(f"COMMENT ON {kind} {name} IS {sql_string(header.description)}")
+        for column in [column for relation, column in comments if relation == name]:
+            description = header.columns.get(column) or comments.get((header.columns_from, column))
+            if description:
+                comments[name, column] = description
+                statements.append(f'COMMENT ON COLUMN {name}."{column}" IS {sql_string(description)}')
+    con.execute(";\n".join(statements))
+
+
+def sql_string(text: str) -> str:
+    """A string literal (COMMENT ON takes no parameters)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def column_comments(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str | None]:
+    """The comment of every column of every table and view, by (relation, column), in column order."""
+    return {
+        (relation, column): comment
+        for relation, column, comment in con.execute(
+            "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE schema_name = 'main' "
+            "ORDER BY table_name, column_index"
+        ).fetchall()
+    }
 
 
 def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:

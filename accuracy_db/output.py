@@ -120,10 +120,9 @@ def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple
 
         columns = [key for key in TABLE_COLUMNS if rows and key in rows[0] and key not in hide]
         table = Table(title=title, caption="– : undefined (nothing to divide by)")
-        for key in columns:
-            table.add_column(
-                TABLE_COLUMNS[key], justify="left" if key in ("submission", "split", "categories") else "right"
-            )
+        for key in columns:  # text left-aligned, figures and counts right-aligned
+            text = any(isinstance(row.get(key), str) for row in rows)
+            table.add_column(TABLE_COLUMNS[key], justify="left" if text else "right")
         for row in rows:
             table.add_row(*(Text(with_interval(row, key)) for key in columns))  # Text: a [bracket] is not markup
         console = Console(highlight=False)

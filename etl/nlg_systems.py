@@ -1,12 +1,16 @@
 """Load nlg_systems.csv: which neural system generated a text, where that is known (optional metadata).
 
-The file is read and checked whole first; only a file without problems is inserted.
+A data folder's file (beside it: ../nlg_systems.csv) is read and checked whole first; only a file without problems
+is inserted. Without one, the package's own copy (etl/nlg_systems.csv: the 21 train texts whose system the
+methodology paper's spreadsheet gives) names the systems of the loaded texts that are those texts: the same
+tokens, by the SHA-256 of texts.generated_text, so that a corpus of other texts under the same ids gets none.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from importlib import resources
 from pathlib import Path
 
 import duckdb
@@ -26,6 +30,19 @@ def load_nlg_systems(con: duckdb.DuckDBPyConnection, path: Path) -> int:
     rows, problems = read_nlg_systems(path, texts)
     if problems:
         raise InputError(problems)
+    con.executemany("INSERT INTO nlg_systems VALUES (?, ?, ?)", rows)
+    return len(rows)
+
+
+def load_packaged_nlg_systems(con: duckdb.DuckDBPyConnection) -> int:
+    """Insert the package's rows for the loaded texts that are the texts they name, and return how many."""
+    tokens_sha256 = dict(con.execute("SELECT text_id, sha256(generated_text) FROM texts").fetchall())
+    packaged = resources.files("accuracy_db.etl").joinpath("nlg_systems.csv").read_text(encoding="utf-8")
+    rows = [
+        (row["TEXT_ID"], row["SYSTEM"], row["REFERENCE"] or None)
+        for row in csv.DictReader(io.StringIO(packaged))
+        if tokens_sha256.get(row["TEXT_ID"]) == row["TEXT_SHA256"]
+    ]
     con.executemany("INSERT INTO nlg_systems VALUES (?, ?, ?)", rows)
     return len(rows)
 

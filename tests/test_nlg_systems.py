@@ -1,7 +1,11 @@
 """nlg_systems.csv, the optional metadata saying which neural system generated a text: loaded when it is beside
-the data folder, checked line by line like every other input."""
+the data folder, checked line by line like every other input; without it, the package's copy names the systems
+of the shared-task texts it knows, when the loaded texts are those texts."""
 
 from __future__ import annotations
+
+import csv
+import shutil
 
 import pytest
 from accuracy_db.etl.nlg_systems import load_nlg_systems
@@ -67,14 +71,20 @@ def test_the_reference_column_is_optional(two_texts, tmp_path):
     assert two_texts.execute("SELECT * FROM nlg_systems").fetchall() == [("S002", "rebuffel", None)]
 
 
-def test_without_the_file_the_table_is_empty_and_a_bad_one_stops_the_build(tmp_path):
+def shared_rows() -> list[tuple]:
+    with (SHARED / "nlg_systems.csv").open(newline="") as stream:
+        return sorted((row["TEXT_ID"], row["SYSTEM"], row["REFERENCE"]) for row in csv.DictReader(stream))
+
+
+def test_without_the_file_the_package_gives_the_same_rows_and_a_bad_one_stops_the_build(tmp_path):
     data = tmp_path / "data" / "accuracy-shared-task"
     data.parent.mkdir()
-    data.symlink_to(DATA)  # the data read in place, from a folder with no nlg_systems.csv beside it
+    data.symlink_to(DATA)  # the data read in place, from a folder with no nlg_systems.csv beside it (as fetch-data's)
     db = tmp_path / "accuracy.duckdb"
     build(data, db)
     con = database.open_existing(db)
-    assert con.execute("SELECT count(*) FROM nlg_systems").fetchone() == (0,)
+    assert len(shared_rows()) == 21
+    assert con.execute("SELECT * FROM nlg_systems ORDER BY text_id").fetchall() == shared_rows()
     con.close()
 
     bad = data.parent / "nlg_systems.csv"
@@ -82,3 +92,28 @@ def test_without_the_file_the_table_is_empty_and_a_bad_one_stops_the_build(tmp_p
     with pytest.raises(InputError, match="line 23: S005 is already on line 2"):
         build(data, tmp_path / "other.duckdb")
     assert not (tmp_path / "other.duckdb").exists()
+
+
+def test_the_data_folder_file_wins_over_the_package(tmp_path):
+    data = tmp_path / "data" / "accuracy-shared-task"
+    data.parent.mkdir()
+    data.symlink_to(DATA)
+    (data.parent / "nlg_systems.csv").write_text("TEXT_ID,SYSTEM\nS001,other\n")
+    build(data, tmp_path / "accuracy.duckdb")
+    con = database.open_existing(tmp_path / "accuracy.duckdb")
+    assert con.execute("SELECT * FROM nlg_systems").fetchall() == [("S001", "other", None)]
+    con.close()
+
+
+def test_the_package_names_no_system_for_other_texts_under_the_same_ids(tmp_path):
+    data = tmp_path / "data" / "accuracy-shared-task"
+    shutil.copytree(DATA / "texts", data / "texts")
+    for name in ("gsml.csv", "games.csv", "shared_task.jsonl"):
+        shutil.copy(DATA / name, data / name)
+    text = data / "texts" / "S006.txt"
+    text.write_text(text.read_text().replace(" the ", " a ", 1))  # S006 is now another text
+    build(data, tmp_path / "accuracy.duckdb")
+    con = database.open_existing(tmp_path / "accuracy.duckdb")
+    named = [text_id for (text_id,) in con.execute("SELECT text_id FROM nlg_systems ORDER BY text_id").fetchall()]
+    assert named == [text_id for text_id, *_ in shared_rows() if text_id != "S006"]
+    con.close()

@@ -117,6 +117,7 @@ def test_wheel_ships_the_sql_and_no_tests(wheel):
         str(p.relative_to(REPO)) for folder in ("etl", "schema", "queries") for p in (REPO / folder).rglob("*.sql")
     }
     assert shipped_sql == source_sql, "every .sql file of etl/, schema/ and queries/ is shipped"
+    assert "accuracy_db/etl/nlg_systems.csv" in names, "the package's copy of nlg_systems.csv is shipped"
     assert not [n for n in names if n.startswith("tests/") or "/tests/" in n]
 
 

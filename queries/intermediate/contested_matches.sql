@@ -4,9 +4,13 @@
 -- mistake whose overlap is one to one takes that submitted mistake (candidate_matches adds those).
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
 -- rows of the submissions in $submission_ids).
--- Grain: one row per (submission, scope, gold mistake whose overlaps are not one to one). Columns: submission_id,
--- scope, gold_mistake_id, candidate_count (the submitted mistakes that intersect it), submitted_mistake_id (the one
--- it took; NULL when all were taken before it).
+-- Grain: one row per (submission, scope, gold mistake whose overlaps are not one to one).
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   gold_mistake_id: The gold mistake (mistakes.mistake_id).
+--   candidate_count: How many submitted mistakes intersect it.
+--   submitted_mistake_id: The submitted mistake it took; NULL when all were taken before it.
 --
 -- The visit is sequential, but within one list spans never overlap, and that makes it a closed form:
 --  * a gold mistake's candidates are consecutive submitted mistakes. Only its first can be taken before it, and

@@ -1,7 +1,11 @@
 -- Each listed mistake in its surroundings: the tokens it marks as the text has them, and up to five tokens on
 -- either side (fewer at the start or end of the text), to read a mistake without opening its text.
--- Grain: one row per mistake of any loaded list. Columns: mistake_id, context_before, marked, context_after
--- (each the tokens joined by spaces; '' when there are none).
+-- Grain: one row per mistake of any loaded list.
+-- Columns:
+--   mistake_id: The mistake (mistakes.mistake_id).
+--   context_before: Up to five tokens before the mistake, joined by spaces; '' when there are none.
+--   marked: The tokens the mistake marks, as the text has them, joined by spaces.
+--   context_after: Up to five tokens after the mistake, joined by spaces; '' when there are none.
 -- Grouped by mistake, so that a filter on mistake_id reads only the tokens of those mistakes. Each mistake's
 -- tokens are gathered unordered and sorted once, then cut in three: an aggregate that orders its input would keep
 -- every token row of the whole view (160 million at scale 1000) until the end.

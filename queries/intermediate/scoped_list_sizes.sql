@@ -1,7 +1,13 @@
 -- The sizes of the two lists each submission is scored on, in each scope: how many mistakes each lists, and how
 -- many tokens they mark (spans within one list are disjoint, so span lengths add up to the tokens marked).
--- Grain: one row per (submission, scope), scopes as in scopes. Columns: submission_id, scope, gold_mistakes,
--- gold_tokens, submitted_mistakes, submitted_tokens.
+-- Grain: one row per (submission, scope), scopes as in scopes.
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   gold_mistakes: How many mistakes the gold list has in the scope.
+--   gold_tokens: How many tokens the gold list's mistakes in the scope mark.
+--   submitted_mistakes: How many mistakes the submission has in the scope.
+--   submitted_tokens: How many tokens the submission's mistakes in the scope mark.
 WITH list_sizes AS (
     SELECT
         set_id,

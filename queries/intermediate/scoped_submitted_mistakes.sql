@@ -1,6 +1,8 @@
 -- The mistakes of each submission, in each scope they count in (ALL and their category).
--- Grain: one row per (scope, submitted mistake). Columns: submission_id, scope, and every column of
--- submitted_mistakes but submission_id.
+-- Grain: one row per (scope, submitted mistake).
+-- Columns:
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   (the other columns are those of submitted_mistakes)
 SELECT submission_id, 'ALL' AS scope, * EXCLUDE (submission_id)
 FROM submitted_mistakes
 UNION ALL

@@ -2,10 +2,17 @@
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
 -- rows of the submissions in $submission_ids).
 -- Grain: one row per (submission, gold mistake, submitted mistake) with at least one token in common.
--- Columns: submission_id, gold_mistake_id, submitted_mistake_id, shared_category (the category of both when they
--- agree, else NULL: the category scope the pair also counts in), gold_start, submitted_start (the first token of
--- each), overlap_tokens, one_to_one (neither mistake intersects any other mistake of the other list). The rest of
--- each mistake is in mistakes.
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   gold_mistake_id: The gold mistake (mistakes.mistake_id).
+--   submitted_mistake_id: The submitted mistake (mistakes.mistake_id).
+--   shared_category: The category of both mistakes when they agree, else NULL: the category scope the pair
+--     also counts in.
+--   gold_start: The first token of the gold mistake (doc_token_start).
+--   submitted_start: The first token of the submitted mistake (doc_token_start).
+--   overlap_tokens: How many tokens the two spans share.
+--   one_to_one: Whether neither mistake intersects any other mistake of the other list.
+-- The rest of each mistake is in mistakes.
 -- Spans within one list never overlap (the loader refuses such lists), so the overlaps of one
 -- list's spans with the other's are disjoint and overlap_tokens add up to a token-level intersection.
 -- A mistake's neighbours in its own list (previous_end, next_start) bound the other list's spans it can meet: the

@@ -1,10 +1,20 @@
 -- Where the curation exports and the gold list disagree, on the texts that have an export: a mistake one of them
 -- lists and the other does not (by text and exact token span), or a mistake both list with another category.
 -- Nothing is guessed: a curated span that only overlaps a gold span is listed on both sides.
--- Grain: one row per such mistake. Columns: split, text_id, kind (curation_only, gold_only, other_category),
--- doc_token_start, doc_token_end, tokens (of the text, joined by spaces), gold_category, curated_category
--- (J_Corrected_Type where set, else A_Type), gold_mistake_id (NULL for curation_only), line_number (of the
--- mistake in the export; NULL for gold_only), source_file (the export).
+-- Grain: one row per such mistake.
+-- Columns:
+--   split: train or test: the split of the text.
+--   text_id: The text (texts.text_id).
+--   kind: curation_only (only the curation export lists the span), gold_only (only the gold list does) or
+--     other_category (both do, with other categories).
+--   doc_token_start: The first marked token, counted in the document.
+--   doc_token_end: The last marked token, counted in the document (inclusive).
+--   tokens: The marked tokens of the text, joined by spaces.
+--   gold_category: The gold list's category; NULL for curation_only.
+--   curated_category: The curation's category (J_Corrected_Type where set, else A_Type); NULL for gold_only.
+--   gold_mistake_id: The gold mistake (mistakes.mistake_id); NULL for curation_only.
+--   line_number: The line of the mistake in the export; NULL for gold_only.
+--   source_file: The curation export; NULL for gold_only.
 WITH curated AS (
     SELECT curated.*, coalesce(curated.corrected_category, curated.category) AS curated_category, exports.source_file
     FROM curated_mistakes AS curated

@@ -1,11 +1,20 @@
 -- How far the three annotators agreed on each gold mistake, from the curation exports (curated_mistakes): the
 -- curated mistake of the same text and the same token span, never a guess from a near one (curation_mismatches
 -- lists those).
--- Grain: one row per gold mistake that a curated mistake covers exactly. Columns: gold_mistake_id, split, text_id,
--- doc_token_start, doc_token_end, category (the gold list's), curated_category (the curator's: J_Corrected_Type
--- where set, else A_Type), annotators (H_FOUND_ERR: how many of the three marked it), spans_match (I_Spans_Match),
--- types_match (J_Types_Match: how many gave it the curated category), types_agreed (every annotator who marked it
--- gave it that category: types_match >= annotators; NULL when types_match is not given).
+-- Grain: one row per gold mistake that a curated mistake covers exactly.
+-- Columns:
+--   gold_mistake_id: The gold mistake (mistakes.mistake_id).
+--   split: train or test: the split of the gold list.
+--   text_id: The text (texts.text_id).
+--   doc_token_start: The first marked token, counted in the document.
+--   doc_token_end: The last marked token, counted in the document (inclusive).
+--   category: The gold list's category of the mistake.
+--   curated_category: The curator's category: J_Corrected_Type where set, else A_Type.
+--   annotators: How many of the three annotators marked the mistake (H_FOUND_ERR).
+--   spans_match: How many of the annotators marked the same span (I_Spans_Match).
+--   types_match: How many of the annotators gave it the curated category (J_Types_Match).
+--   types_agreed: Whether every annotator who marked it gave it that category (types_match >= annotators);
+--     NULL when types_match is not given.
 SELECT
     gold.mistake_id AS gold_mistake_id,
     gold.split,

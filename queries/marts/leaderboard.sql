@@ -1,6 +1,10 @@
 -- Submissions ranked within each split and scope the way the shared task's results table is ordered:
 -- by mistake-level recall, then precision (higher first; undefined last), then name.
--- Grain: one row per (submission, scope). Columns: rank, and every column of scores.
+-- Grain: one row per (submission, scope).
+-- Columns:
+--   rank: The submission's place within its split and scope, from 1; submissions with the same recall and
+--     precision share a place.
+--   (the other columns are those of scores)
 SELECT
     rank() OVER (
         PARTITION BY split, scope

@@ -1,6 +1,11 @@
 -- Mistake-level counts behind recall and precision.
--- Grain: one row per (submission, scope), scopes as in scopes. Columns: submission_id, scope, gold_total,
--- submitted_total, matched (gold mistakes that took a submitted mistake).
+-- Grain: one row per (submission, scope), scopes as in scopes.
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   gold_total: How many gold mistakes the scope has.
+--   submitted_total: How many submitted mistakes the scope has.
+--   matched: How many gold mistakes took a submitted mistake.
 WITH matched AS (
     SELECT submission_id, scope, count(submitted_mistake_id) AS matched
     FROM candidate_matches

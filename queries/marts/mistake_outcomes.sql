@@ -2,9 +2,24 @@
 -- (matched: it took a submitted mistake; missed: it took none) and of each submitted mistake (matched: a gold
 -- mistake took it; false_alarm: none did), as mistake_matches decides it.
 -- Grain: one row per (submission, scope, side, mistake), scopes as in scores (a mistake counts in ALL and in
--- its category). Columns: submission_id, submission, split, scope, side (gold or submitted), mistake_id,
--- outcome (matched, missed or false_alarm), counterpart_id (the mistake of the other list it was matched
--- with; NULL otherwise), text_id, doc_token_start, doc_token_end, category, tokens, correction, comment.
+-- its category).
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   submission: The submission's name (the file stem).
+--   split: train or test: the split of the submission and of its gold list.
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   side: gold for a mistake of the gold list, submitted for one of the submission.
+--   mistake_id: The mistake (mistakes.mistake_id).
+--   outcome: matched (a gold mistake that took a submitted mistake, or a submitted mistake that a gold mistake
+--     took), missed (a gold mistake that took none) or false_alarm (a submitted mistake that none took).
+--   counterpart_id: The mistake of the other list it was matched with; NULL otherwise.
+--   text_id: The text (texts.text_id).
+--   doc_token_start: The first marked token, counted in the document.
+--   doc_token_end: The last marked token, counted in the document (inclusive).
+--   category: The mistake's category, as its list gives it.
+--   tokens: The marked tokens joined by spaces, as its list gives them (TOKENS).
+--   correction: The correction, as its list gives it (CORRECTION).
+--   comment: The comment, as its list gives it (COMMENT).
 -- In each scope, the matched gold rows, the missed rows and the false alarms add up to mistake_counts:
 -- matched, gold_total - matched and submitted_total - matched.
 WITH gold_outcomes AS (

@@ -1,6 +1,11 @@
 -- Token-level counts behind token recall and precision: sets of (text, token) marked by each list.
--- Grain: one row per (submission, scope), scopes as in scopes. Columns: submission_id, scope, gold_tokens,
--- submitted_tokens, token_matched (tokens marked by both).
+-- Grain: one row per (submission, scope), scopes as in scopes.
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   gold_tokens: How many (text, token) pairs the gold list marks in the scope.
+--   submitted_tokens: How many (text, token) pairs the submission marks in the scope.
+--   token_matched: How many (text, token) pairs both lists mark in the scope.
 -- Spans within one list are disjoint, so overlap lengths add up to the size of the intersection.
 WITH both_marked AS (
     SELECT submission_id, scope, sum(overlap_tokens)::BIGINT AS token_matched

@@ -1,6 +1,10 @@
 -- Every listed mistake with the list it belongs to.
--- Grain: one row per mistake of any loaded list. Columns: every column of mistakes, and kind (gold or
--- submission), name and split of its annotation set.
+-- Grain: one row per mistake of any loaded list.
+-- Columns:
+--   kind: gold or submission: the kind of list the mistake belongs to (annotation_sets.kind).
+--   name: The list's name: gold for a gold list, the file stem for a submission (annotation_sets.name).
+--   split: train or test: the split of the texts the list names.
+--   (the other columns are those of mistakes)
 SELECT mistakes.*, annotation_sets.kind, annotation_sets.name, annotation_sets.split
 FROM mistakes
 JOIN annotation_sets USING (set_id)

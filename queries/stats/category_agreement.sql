@@ -1,10 +1,20 @@
 -- When a submission finds a gold mistake, does it give it the gold list's category? The agreement rate and
 -- Cohen's kappa of the matched pairs of the ALL scope (mistake_matches, where categories need not agree; the
 -- confusion itself is the saved analysis category_confusion).
--- Grain: one row per (submission, scope). Columns: submission_id, submission, split, scope, position (of the
--- scope), pairs (every matched pair: what kappa is computed over), category_pairs (the matched pairs whose gold
--- category is the scope's; all of them in ALL), agreeing (of those, the pairs whose submitted category is the
--- same), agreement (agreeing / category_pairs), kappa.
+-- Grain: one row per (submission, scope).
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   submission: The submission's name (the file stem).
+--   split: train or test: the split of the submission and of its gold list.
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   position: The scope's report order: ALL 0, NAME 1 … OTHER 6.
+--   pairs: How many matched pairs the ALL scope has: the pairs kappa is computed over.
+--   category_pairs: How many matched pairs have the scope's category as their gold category (all of them in
+--     ALL).
+--   agreeing: How many of the category_pairs have the same submitted category.
+--   agreement: agreeing / category_pairs; NULL without category_pairs.
+--   kappa: Cohen's kappa of the pairs' gold and submitted categories (in a category's scope, that category
+--     against the rest); NULL without pairs, or when both sides give every pair the same label.
 -- kappa is Cohen's: (observed - expected) / (1 - expected), the expected agreement being the sum over labels of
 -- (gold share x submitted share). In ALL the labels are the categories; in a category's scope they are "is it
 -- this category?" (the two-class kappa of one category against the rest).

@@ -1,11 +1,21 @@
 -- How hard each gold mistake was to find: how many loaded submissions of its split found it (found-by-k: it took
 -- a submitted mistake in the ALL scope, as mistake_matches decides; 0 = missed by all), and how many of the three
 -- annotators had marked it (gold_mistake_agreement, where a curation export covers it).
--- Grain: one row per gold mistake of a split with at least one scored submission. Columns: split, text_id,
--- gold_mistake_id, doc_token_start, doc_token_end, category, tokens, correction, submissions (scored submissions
--- of the split), found_by (how many of them found it, 0 to submissions), annotators (H_FOUND_ERR; NULL when no
--- curated mistake has its span), types_agreed (every annotator who marked it gave the same category; NULL as
--- annotators).
+-- Grain: one row per gold mistake of a split with at least one scored submission.
+-- Columns:
+--   split: train or test: the split of the gold list.
+--   text_id: The text (texts.text_id).
+--   gold_mistake_id: The gold mistake (mistakes.mistake_id).
+--   doc_token_start: The first marked token, counted in the document.
+--   doc_token_end: The last marked token, counted in the document (inclusive).
+--   category: The gold list's category of the mistake.
+--   tokens: The marked tokens joined by spaces, as the gold list gives them (TOKENS).
+--   correction: The correction, as the gold list gives it (CORRECTION).
+--   submissions: How many scored submissions the split has.
+--   found_by: How many of them found the mistake, from 0 to submissions.
+--   annotators: How many of the three annotators marked it (H_FOUND_ERR); NULL when no curated mistake has its
+--     span.
+--   types_agreed: Whether every annotator who marked it gave it the same category; NULL as annotators.
 SELECT
     gold.split,
     gold.text_id,

@@ -2,10 +2,20 @@
 -- ($figure) of both, their difference, its bootstrap interval, and the p-value of a paired test ($test).
 -- Materialized: query (run with $figure, $test (bootstrap or permutation) and $confidence over replicate_figures,
 -- whose trials pair each submission with a partner: the same resampled texts, or the same swaps, for both).
--- Grain: one row per (submission, partner, scope). Columns: submission_id, partner_id, scope, value, partner_value
--- (the observed figures), difference (value - partner_value), difference_low, difference_high (the percentile
--- interval of the difference over the bootstrap replicates that define it), p_value, trials (the trials of the
--- test that define the difference), excluded (those that do not).
+-- Grain: one row per (submission, partner, scope).
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   partner_id: The submission it is compared with (annotation_sets.set_id).
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   value: The observed figure of the submission.
+--   partner_value: The observed figure of the partner.
+--   difference: value - partner_value.
+--   difference_low: The low end of the percentile interval of the difference over the bootstrap replicates
+--     that define it.
+--   difference_high: The high end of that interval.
+--   p_value: The two-sided p-value of the paired test.
+--   trials: How many trials of the test define the difference.
+--   excluded: How many trials do not.
 -- The p-value is two-sided and counts the observed difference among the trials, so it is never 0:
 --  * permutation (approximate randomization; Riezler & Maxwell 2005, Noreen 1989): each trial swaps each text's
 --    statistics between the two with probability 1/2; p = (c + 1) / (N + 1), c the trials whose |difference| is at

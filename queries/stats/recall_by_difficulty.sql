@@ -1,9 +1,16 @@
 -- Each submission's recall over the gold mistakes of one difficulty level: found by k submissions of the split
 -- (found_by), or marked by k of the three annotators (annotators), from gold_mistake_difficulty.
--- Grain: one row per (submission, measure, level that some gold mistake of its split has). Columns:
--- submission_id, submission, split, measure (found_by or annotators), level (k; for annotators, NULL gathers the
--- gold mistakes no curated mistake covers), gold (gold mistakes at that level), matched (how many of them the
--- submission found, in the ALL scope), recall (matched / gold).
+-- Grain: one row per (submission, measure, level that some gold mistake of its split has).
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   submission: The submission's name (the file stem).
+--   split: train or test: the split of the submission and of its gold list.
+--   measure: found_by (how many submissions of the split found the gold mistake) or annotators (how many of
+--     the three annotators marked it).
+--   level: k, the value of the measure; for annotators, NULL gathers the gold mistakes no curated mistake covers.
+--   gold: How many gold mistakes are at the level.
+--   matched: How many of them the submission found, in the ALL scope.
+--   recall: matched / gold.
 -- For each submission and measure, the levels' gold and matched add up to its scores in the ALL scope.
 WITH finds AS (
     SELECT

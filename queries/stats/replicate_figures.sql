@@ -3,10 +3,15 @@
 -- Materialized: query (not a view of the database: it reads trial_sums, the sums accuracy_db/resampling.py computes
 -- from text_statistics, and is created as a temporary view for the run, which bootstrap_intervals and paired_tests
 -- read).
--- Grain: one row per (list, scope, kind, trial, figure). Columns: submission_id (the list whose figures they are),
--- partner_id (in a paired test, the submission it is compared with; else NULL), scope, kind (observed, bootstrap or
--- permutation), trial (0 for the observed sums), figure (recall, precision, f1, token_recall, token_precision,
--- token_f1), value (NULL when undefined: nothing to divide by).
+-- Grain: one row per (list, scope, kind, trial, figure).
+-- Columns:
+--   submission_id: The list whose figures they are (annotation_sets.set_id).
+--   partner_id: In a paired test, the submission it is compared with; else NULL.
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   kind: observed, bootstrap or permutation.
+--   trial: The replicate or trial, from 1; 0 for the observed sums.
+--   figure: recall, precision, f1, token_recall, token_precision or token_f1.
+--   value: The figure computed from the trial's sums; NULL when undefined (nothing to divide by).
 WITH ratios AS (
     SELECT
         submission_id,

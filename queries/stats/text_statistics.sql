@@ -4,9 +4,20 @@
 -- rows of the submissions in $submission_ids. Resampling reads a few submissions' rows at a time, which a view
 -- would compute for every list first: 10 s at scale 1000, against a fraction of a second read from the table.)
 -- Grain: one row per (submission, scope, text of the submission's split); a text with no mistake on either side
--- is there with zeros. Columns: submission_id, submission, split, scope, position (of the scope), text_id,
--- matched (gold mistakes of the text that took a submitted mistake), gold, submitted (mistakes each list has in the
--- text), token_matched (tokens of the text both lists mark), gold_tokens, submitted_tokens.
+-- is there with zeros.
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   submission: The submission's name (the file stem).
+--   split: train or test: the split of the submission and of its gold list.
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   position: The scope's report order: ALL 0, NAME 1 … OTHER 6.
+--   text_id: The text (texts.text_id).
+--   matched: How many gold mistakes of the text took a submitted mistake.
+--   gold: How many gold mistakes the text has in the scope.
+--   submitted: How many submitted mistakes the text has in the scope.
+--   token_matched: How many tokens of the text both lists mark.
+--   gold_tokens: How many tokens of the text the gold list marks.
+--   submitted_tokens: How many tokens of the text the submission marks.
 -- The sums over a submission's texts are the counts of scores (tests/test_statistics.py checks it): a mistake lies
 -- in one text, and so does each pair of intersecting spans.
 WITH evaluated AS (
