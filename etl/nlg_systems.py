@@ -30,7 +30,8 @@ def load_nlg_systems(con: duckdb.DuckDBPyConnection, path: Path) -> int:
     rows, problems = read_nlg_systems(path, texts)
     if problems:
         raise InputError(problems)
-    con.executemany("INSERT INTO nlg_systems VALUES (?, ?, ?)", rows)
+    if rows:
+        con.executemany("INSERT INTO nlg_systems VALUES (?, ?, ?)", rows)
     return len(rows)
 
 
@@ -43,7 +44,8 @@ def load_packaged_nlg_systems(con: duckdb.DuckDBPyConnection) -> int:
         for row in csv.DictReader(io.StringIO(packaged))
         if tokens_sha256.get(row["TEXT_ID"]) == row["TEXT_SHA256"]
     ]
-    con.executemany("INSERT INTO nlg_systems VALUES (?, ?, ?)", rows)
+    if rows:  # a corpus of other texts (a generated one, say) gets none
+        con.executemany("INSERT INTO nlg_systems VALUES (?, ?, ?)", rows)
     return len(rows)
 
 

@@ -117,3 +117,17 @@ def test_the_package_names_no_system_for_other_texts_under_the_same_ids(tmp_path
     named = [text_id for (text_id,) in con.execute("SELECT text_id FROM nlg_systems ORDER BY text_id").fetchall()]
     assert named == [text_id for text_id, *_ in shared_rows() if text_id != "S006"]
     con.close()
+
+
+def test_a_corpus_of_other_texts_gets_no_system_and_builds(tmp_path):
+    """A generated corpus names its texts S001… too, but none is a text the package knows."""
+    data = tmp_path / "data" / "accuracy-shared-task"
+    shutil.copytree(DATA / "texts", data / "texts")
+    for name in ("gsml.csv", "games.csv", "shared_task.jsonl"):
+        shutil.copy(DATA / name, data / name)
+    for text in (data / "texts").glob("*.txt"):
+        text.write_text(text.read_text().replace(" the ", " a ", 1))
+    build(data, tmp_path / "accuracy.duckdb")
+    con = database.open_existing(tmp_path / "accuracy.duckdb")
+    assert con.execute("SELECT count(*) FROM nlg_systems").fetchall() == [(0,)]
+    con.close()
