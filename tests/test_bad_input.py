@@ -168,10 +168,9 @@ def test_a_missing_required_column(con, tmp_path):
 
 
 def test_an_empty_file(con, tmp_path):
+    # A file of no bytes (or of blank lines only) is an error; a header alone is a list of no mistakes.
     assert refusal(con, tmp_path, raw=b"") == ["the file is empty: expected a header and mistake rows"]
-    assert refusal(con, tmp_path, raw=(HEADER + "\n").encode()) == [
-        "the file is empty: it has a header but no mistake rows"
-    ]
+    assert refusal(con, tmp_path, raw=b"\r\n\n") == ["the file is empty: expected a header and mistake rows"]
 
 
 def test_every_problem_is_reported_at_once_with_its_line(con, tmp_path):
