@@ -212,6 +212,14 @@ def listed_problems(
     return problems, warnings
 
 
+def needed_cells(header: list[str]) -> dict:
+    """How many cells a row needs: up to the header's last column that scoring reads (not CORRECTION, COMMENT or
+    a column of no known name), and that column's name."""
+    read = [i for i, name in enumerate(header) if name in COLUMNS and name not in ("CORRECTION", "COMMENT")]
+    last = max(read, default=len(header) - 1)
+    return {"needed_cells": last + 1, "needed_column": header[last]}
+
+
 def load_mistake_list(
     con: duckdb.DuckDBPyConnection,
     path: Path,
@@ -244,7 +252,7 @@ def load_mistake_list(
         )
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}",
-            {"split": split, "header_cells": len(read.header)},
+            {"split": split, "header_cells": len(read.header), **needed_cells(read.header)},
         )
         problems, warnings = listed_problems(con, str(path), scorable)
         if problems:

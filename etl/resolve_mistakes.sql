@@ -11,7 +11,9 @@
 -- (where the list's neighbouring spans in the text end and start, as mistakes stores them), furthest_end and
 -- furthest_line (the furthest end of the list's earlier spans in the text, and its line: mistake_problems reports a
 -- span that starts before it as an overlap) and list_split. Parameters: $split (the split the list must cover; NULL
--- for the split of its first known text) and $header_cells (how many cells the header has). Needs the macro of
+-- for the split of its first known text), $header_cells (how many cells the header has) and $needed_cells (how
+-- many a row needs: up to the last column read for scoring; a row may leave out the CORRECTION and COMMENT cells
+-- after it, as spreadsheets do and as the shared task's scorer reads it). Needs the macro of
 -- shown.sql and the temporary table other_split_texts (text_id, split: texts of other splits known by name only,
 -- so that a list of the wrong split is told so; empty but in evaluate).
 WITH cells AS (
@@ -123,15 +125,20 @@ row_checked AS (
 first_scheme AS (
     SELECT arg_min(id_scheme, line_number) AS id_scheme, min(line_number) AS line_number
     FROM row_checked
-    WHERE id_scheme IS NOT NULL AND cell_count = $header_cells
+    WHERE id_scheme IS NOT NULL AND cell_count BETWEEN $needed_cells AND $header_cells
 ),
 
 checked_rows AS (
     SELECT
-        row_checked.* EXCLUDE (own_problems, given, nearest_category),
+        row_checked.* EXCLUDE (own_problems, given, nearest_category, category_problem),
+        -- a row of too few or too many cells has that problem alone: its cells may be in the wrong columns
+        CASE WHEN cell_count BETWEEN $needed_cells AND $header_cells THEN category_problem END AS category_problem,
         CASE
-            WHEN cell_count <> $header_cells THEN
+            WHEN cell_count > $header_cells THEN
                 [format('has {} cells, but the header has {}', cell_count, $header_cells)]
+            WHEN cell_count < $needed_cells THEN
+                [format('has {} cells, but the header has {} (and {} are needed, up to {})', cell_count,
+                        $header_cells, $needed_cells, $needed_column)]
             WHEN row_checked.id_scheme IS NULL AND len(own_problems) = 0 THEN
                 ['no token ids: give DOC_TOKEN_START and DOC_TOKEN_END, or SENTENCE_ID, SENT_TOKEN_START and SENT_TOKEN_END']
             WHEN row_checked.id_scheme <> first_scheme.id_scheme THEN own_problems || [format(
