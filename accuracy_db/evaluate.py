@@ -43,7 +43,7 @@ def gold_split(gsml: Path) -> tuple[str, dict[str, str]]:
     """The split of the gold list when it sits in a shared-task data folder (else SPLIT), and the text ids of the
     folder's other splits (by file name only), so that a submission of another split is told so."""
     folder = gsml.parent.resolve()
-    for root in (folder, folder.parent):
+    for root in (folder.parent, folder):  # the test split's folder is in the train split's
         found = splits(root)
         own = [split_files.split for split_files in found if split_files.folder.resolve() == folder]
         if own:

@@ -257,9 +257,9 @@ def load_mistake_list(
         problems, warnings = listed_problems(con, str(path), scorable)
         if problems:
             raise InputError(problems)
-        row_count = con.execute(
-            "SELECT count(*) FROM resolved_mistakes WHERE category_problem IS NULL"
-        ).fetchall()[0][0]
+        row_count = con.execute("SELECT count(*) FROM resolved_mistakes WHERE category_problem IS NULL").fetchall()[0][
+            0
+        ]
         if split is not None:
             list_splits = [split]
         elif row_count:
