@@ -64,7 +64,8 @@ def load_split(con, split_files: SplitFiles) -> list[str]:
         lookup = texts.read_token_lookup(split_files.token_lookup)
         texts.check_token_lookup(con, split_files.token_lookup, split_files.split, lookup)
     warnings = games.load_games(con, split_files)
-    mistake_lists.load_mistake_list(con, split_files.gold, "gold", "gold", split_files.split)
+    gold = mistake_lists.load_mistake_list(con, split_files.gold, "gold", "gold", split_files.split)
+    warnings += [str(warning) for warning in gold.warnings]
     return warnings + curation.load_curation(con, split_files.curation_dir, split_files.split)
 
 
@@ -74,8 +75,10 @@ def load_submissions(
     """Load what is new of the submissions since the sources known (see inbox.load_submission)."""
     for number, submission in enumerate(submissions, start=1):
         step(f"Loading {submission.name} ({number}/{len(submissions)})")
-        if inbox.load_submission(con, submission, known):
+        warnings = inbox.load_submission(con, submission, known)
+        if warnings is not None:
             report.loaded.append(submission.name)
+            report.warnings += [str(warning) for warning in warnings]
 
 
 def count_refusals(report: BuildReport, refusals: tuple[dict, dict]) -> None:

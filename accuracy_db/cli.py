@@ -10,6 +10,7 @@ import sys
 import click
 
 from . import commands
+from .commands import SHOWN_PROBLEMS
 from .errors import AccuracyDbError, InputError
 
 
@@ -48,10 +49,15 @@ def run(args: list[str] | None) -> int:
         click.echo("Aborted.", err=True)
         return 130
     except InputError as error:
-        for problem in error.problems:
-            click.echo(str(problem), err=True)
-        files = ", ".join(sorted({p.file for p in error.problems}))
-        click.echo(f"{len(error.problems)} problem(s) in {files}; nothing was loaded.", err=True)
+        # As build lists a refused file: its first problems, then how many more (a wrong file can have thousands).
+        files = sorted({p.file for p in error.problems})
+        for file in files:
+            problems = [problem for problem in error.problems if problem.file == file]
+            for problem in problems[:SHOWN_PROBLEMS]:
+                click.echo(str(problem), err=True)
+            if len(problems) > SHOWN_PROBLEMS:
+                click.echo(f"  … and {len(problems) - SHOWN_PROBLEMS} more problem(s) in {file}", err=True)
+        click.echo(f"{len(error.problems)} problem(s) in {', '.join(files)}; nothing was loaded.", err=True)
         return 1
     except AccuracyDbError as error:
         click.echo(f"error: {error}", err=True)

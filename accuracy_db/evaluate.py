@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import database, scores
-from .errors import AccuracyDbError, InputError
+from .data_folder import splits
+from .errors import AccuracyDbError, InputError, Problem
 from .etl import mistake_lists, texts
 
-SPLIT = "evaluate"  # the split label of the texts handed to this command
+SPLIT = "evaluate"  # the split label of the texts handed to this command, when the gold list is in no data folder
 
 
-def load_tokens(con, gsml: Path, token_lookup: Path | None, text_dir: Path | None) -> None:
+@dataclass
+class Evaluation:
+    """The seven scope reports (ALL, NAME, … OTHER), and what was accepted with a warning."""
+
+    report: list[dict]
+    warnings: list[Problem]
+
+
+def load_tokens(con, gsml: Path, token_lookup: Path | None, text_dir: Path | None, split: str) -> None:
     """The tokens come from --text_dir, or --token_lookup, or else whichever sits next to the gold list."""
     if text_dir is None and token_lookup is None:
         text_dir = gsml.parent / "texts" if (gsml.parent / "texts").is_dir() else None
@@ -22,27 +32,63 @@ def load_tokens(con, gsml: Path, token_lookup: Path | None, text_dir: Path | Non
                 f"no tokens for the texts: give --text_dir or --token_lookup (none found next to {gsml})"
             )
     if text_dir is not None:
-        texts.load_texts(con, SPLIT, texts.read_texts(text_dir))
+        texts.load_texts(con, split, texts.read_texts(text_dir))
         if token_lookup is not None:
-            texts.check_token_lookup(con, token_lookup, SPLIT, texts.read_token_lookup(token_lookup))
+            texts.check_token_lookup(con, token_lookup, split, texts.read_token_lookup(token_lookup))
     else:
-        texts.load_token_lookup(con, SPLIT, texts.read_token_lookup(token_lookup), token_lookup)
+        texts.load_token_lookup(con, split, texts.read_token_lookup(token_lookup), token_lookup)
 
 
-def evaluate(gsml: Path, submitted: Path, token_lookup: Path | None = None, text_dir: Path | None = None) -> list[dict]:
-    """The seven scope reports (ALL, NAME, … OTHER) of a submission against a gold list."""
+def gold_split(gsml: Path) -> tuple[str, dict[str, str]]:
+    """The split of the gold list when it sits in a shared-task data folder (else SPLIT), and the text ids of the
+    folder's other splits (by file name only), so that a submission of another split is told so."""
+    folder = gsml.parent.resolve()
+    for root in (folder.parent, folder):  # the test split's folder is in the train split's
+        found = splits(root)
+        own = [split_files.split for split_files in found if split_files.folder.resolve() == folder]
+        if own:
+            others = {
+                path.stem: split_files.split
+                for split_files in found
+                if split_files.split != own[0]
+                for path in split_files.texts_dir.glob("*.txt")
+            }
+            return own[0], others
+    return SPLIT, {}
+
+
+def evaluate_with_warnings(
+    gsml: Path,
+    submitted: Path,
+    token_lookup: Path | None = None,
+    text_dir: Path | None = None,
+    strict: bool = False,
+) -> Evaluation:
+    """Score a submission against a gold list. What the shared task's scorer scores anyway (TOKENS that differ
+    from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it."""
+    split, other_split_texts = gold_split(gsml)
     con = database.open_new(None)
-    load_tokens(con, gsml, token_lookup, text_dir)
-    problems = []
+    load_tokens(con, gsml, token_lookup, text_dir, split)
+    problems, warnings = [], []
     submission_id = None
     for path, kind in ((gsml, "gold"), (submitted, "submission")):
         try:
-            set_id = mistake_lists.load_mistake_list(con, path, kind, kind, SPLIT)
+            loaded = mistake_lists.load_mistake_list(
+                con, path, kind, kind, split, scorable=not strict, other_split_texts=other_split_texts
+            )
         except InputError as error:
             problems += error.problems
         else:
-            submission_id = set_id if kind == "submission" else submission_id
+            warnings += loaded.warnings
+            submission_id = loaded.set_id if kind == "submission" else submission_id
     if problems:
         raise InputError(problems)
     database.materialize(con)
-    return scores.submission_report(con, submission_id)
+    return Evaluation(scores.submission_report(con, submission_id), warnings)
+
+
+def evaluate(
+    gsml: Path, submitted: Path, token_lookup: Path | None = None, text_dir: Path | None = None, strict: bool = False
+) -> list[dict]:
+    """The seven scope reports (ALL, NAME, … OTHER) of a submission against a gold list."""
+    return evaluate_with_warnings(gsml, submitted, token_lookup, text_dir, strict).report

@@ -134,18 +134,21 @@ def shown(value, width: int = 80) -> str:
     return text if len(text) <= width else f"{text[:width]}…"
 
 
-def load_submission(con: duckdb.DuckDBPyConnection, submission: Submission, known: dict | None = None) -> bool:
+def load_submission(
+    con: duckdb.DuckDBPyConnection, submission: Submission, known: dict | None = None
+) -> list[Problem] | None:
     """Load what is new of a submission since the sources known (None: nothing of it is loaded): its CSV and its
-    sidecar, each loaded, or refused with its problems recorded in rejections. True when its CSV was loaded."""
+    sidecar, each loaded, or refused with its problems recorded in rejections. When its CSV was loaded, the
+    warnings of its loading; else None."""
     known = known or {}
     keys = (("submission", submission.name), ("metadata", submission.name))
     before = {key: known[key].sha256 for key in keys if key in known}
-    csv_loaded = False
+    csv_loaded = None
     if before.get(submission.csv.key) != submission.csv.sha256:
         forget_csv(con, submission.name)
         try:
-            mistake_lists.load_mistake_list(con, Path(submission.csv.path), "submission", submission.name)
-            csv_loaded = True
+            loaded = mistake_lists.load_mistake_list(con, Path(submission.csv.path), "submission", submission.name)
+            csv_loaded = loaded.warnings
         except InputError as error:
             reject(con, submission.name, submission.csv.sha256, error.problems)
     sidecar_sha256 = submission.sidecar.sha256 if submission.sidecar else None

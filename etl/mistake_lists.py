@@ -143,8 +143,11 @@ def read_mistake_file(path: Path) -> ReadList:
     with csv_fields_up_to(len(read.text)):
         header = next(csv.reader(io.StringIO(read.text, newline="")), [])
     read.header = [cell.strip().upper() for cell in header]
-    if not any(read.header):
+    if not read.text.strip():
         read.problems.append(Problem(name, None, "the file is empty: expected a header and mistake rows"))
+        return read
+    if not any(read.header):
+        read.problems.append(Problem(name, 1, "the header is empty: expected the column names TEXT_ID, SENTENCE_ID, …"))
         return read
     missing = [column for column in REQUIRED if column not in read.header]
     if not set(DOC_IDS) <= set(read.header) and not set(SENT_IDS) <= set(read.header):
@@ -167,66 +170,133 @@ def shown(cell: str, width: int = 60) -> str:
     return cell if len(cell) <= width else f"{cell[:width]}… ({len(cell):,} characters)"
 
 
-def listed_problems(con: duckdb.DuckDBPyConnection, file: str) -> list[Problem]:
-    """The first MAX_PROBLEMS problems of the resolved list, in line order, and a line counting them all if there
-    are more (a file of a million bad rows is refused as fast as it is read)."""
+@dataclass
+class LoadedList:
+    """A loaded mistake list: its set_id (the first, when a list of no mistakes is loaded for every split), and
+    what was accepted with a warning."""
+
+    set_id: int
+    warnings: list[Problem]
+
+
+def listed_problems(
+    con: duckdb.DuckDBPyConnection, file: str, scorable: bool = False
+) -> tuple[list[Problem], list[Problem]]:
+    """The problems that refuse the resolved list and the warnings, each the first MAX_PROBLEMS in line order and a
+    line counting them all if there are more (a file of a million bad rows is refused as fast as it is read).
+    scorable: what the shared task's scorer scores anyway (mistake_problems.sql) is a warning, not a refusal."""
     rows = con.execute(
-        f"SELECT *, count(*) OVER () FROM ({sql('mistake_problems.sql')}) ORDER BY 1, 2 LIMIT {MAX_PROBLEMS}"
+        f"""
+        SELECT line_number, message, refuses, count(*) OVER (PARTITION BY refuses)
+        FROM (
+            SELECT *, row_number() OVER (PARTITION BY refuses ORDER BY line_number NULLS FIRST, message) AS listed
+            FROM (
+                SELECT *, severity = 'error' OR (severity = 'scorable' AND NOT $scorable) AS refuses
+                FROM ({sql("mistake_problems.sql")})
+            )
+        )
+        QUALIFY listed <= {MAX_PROBLEMS}
+        ORDER BY line_number NULLS FIRST, message
+        """,
+        {"scorable": scorable},
     ).fetchall()
-    problems = [Problem(file, line, message) for line, message, _ in rows]
-    total = rows[0][2] if rows else 0
-    if total > MAX_PROBLEMS:
-        problems.append(Problem(file, None, f"{total:,} problems; the first {MAX_PROBLEMS:,} are listed"))
-    return problems
+    problems: list[Problem] = []
+    warnings: list[Problem] = []
+    for refuses in (True, False):
+        found = [(line, message, total) for line, message, is_refusal, total in rows if is_refusal == refuses]
+        listed = problems if refuses else warnings
+        listed += [Problem(file, line, message) for line, message, _ in found]
+        if found and found[0][2] > MAX_PROBLEMS:
+            what = "problems" if refuses else "warnings"
+            listed.append(Problem(file, None, f"{found[0][2]:,} {what}; the first {MAX_PROBLEMS:,} are listed"))
+    return problems, warnings
+
+
+def needed_cells(header: list[str]) -> dict:
+    """How many cells a row needs: up to the header's last column that scoring reads (not CORRECTION, COMMENT or
+    a column of no known name), and that column's name."""
+    read = [i for i, name in enumerate(header) if name in COLUMNS and name not in ("CORRECTION", "COMMENT")]
+    last = max(read, default=len(header) - 1)
+    return {"needed_cells": last + 1, "needed_column": header[last]}
 
 
 def load_mistake_list(
-    con: duckdb.DuckDBPyConnection, path: Path, kind: str, name: str, split: str | None = None
-) -> int:
-    """Load a mistake list and return its set_id; raise InputError with every problem, leaving nothing behind.
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    kind: str,
+    name: str,
+    split: str | None = None,
+    *,
+    scorable: bool = False,
+    other_split_texts: dict[str, str] | None = None,
+) -> LoadedList:
+    """Load a mistake list; raise InputError with every problem, leaving nothing behind.
 
-    A submission's split is that of the texts it names (split=None); a gold list's is given."""
+    A submission's split is that of the texts it names (split=None); a gold list's is given. A header with no rows
+    is a list of no mistakes; when nothing tells its split, it is loaded for every split of the texts.
+    scorable: accept, with a warning, what the shared task's scorer scores anyway (the rows it leaves out are left
+    out). other_split_texts: text id -> split, for texts known by name only (a list of those is of another split)."""
     read = read_mistake_file(path)
     if read.problems:
         raise InputError(read.problems)
     try:
         stage_rows(con, read)
         con.execute(sql("shown.sql"))
+        con.execute(sql("normalised_tokens.sql"))
+        create_temp_table(
+            con,
+            "other_split_texts",
+            pl.DataFrame(
+                list((other_split_texts or {}).items()), schema={"text_id": pl.String, "split": pl.String}, orient="row"
+            ),
+        )
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}",
-            {"split": split, "header_cells": len(read.header)},
+            {"split": split, "header_cells": len(read.header), **needed_cells(read.header)},
         )
-        problems = listed_problems(con, str(path))
-        row_count = con.execute("SELECT count(*) FROM resolved_mistakes").fetchall()[0][0]
-        if row_count == 0 and not problems:
-            problems.append(Problem(str(path), None, "the file is empty: it has a header but no mistake rows"))
+        problems, warnings = listed_problems(con, str(path), scorable)
         if problems:
             raise InputError(problems)
-        split = split or con.execute("SELECT any_value(list_split) FROM resolved_mistakes").fetchall()[0][0]
+        row_count = con.execute("SELECT count(*) FROM resolved_mistakes WHERE category_problem IS NULL").fetchall()[0][
+            0
+        ]
+        if split is not None:
+            list_splits = [split]
+        elif row_count:
+            list_splits = [con.execute("SELECT any_value(list_split) FROM resolved_mistakes").fetchall()[0][0]]
+        else:
+            list_splits = [row[0] for row in con.execute("SELECT DISTINCT split FROM texts ORDER BY split").fetchall()]
         con.execute("BEGIN TRANSACTION")
         try:
-            set_id = con.execute(
-                "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count)"
-                " VALUES (?, ?, ?, ?, ?, ?) RETURNING set_id",
-                [kind, name, split, str(path), read.sha256, row_count],
-            ).fetchall()[0][0]
-            con.execute(
-                """
-                INSERT INTO mistakes (set_id, line_number, text_id, annotation_id, tokens, sentence_id,
-                    sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
-                    previous_end, next_start)
-                SELECT $set_id, line_number, text_id, annotation_id, tokens, sentence_id,
-                    sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
-                    previous_end, next_start
-                FROM resolved_mistakes ORDER BY line_number
-                """,
-                {"set_id": set_id},
-            )
+            set_ids = [insert_list(con, read, kind, name, list_split, row_count) for list_split in list_splits]
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        return set_id
+        return LoadedList(set_ids[0], warnings)
     finally:
-        con.execute("DROP TABLE IF EXISTS pending_rows")
-        con.execute("DROP TABLE IF EXISTS resolved_mistakes")
+        for table in ("pending_rows", "resolved_mistakes", "other_split_texts"):
+            con.execute(f"DROP TABLE IF EXISTS {table}")
+
+
+def insert_list(con: duckdb.DuckDBPyConnection, read: ReadList, kind: str, name: str, split: str, rows: int) -> int:
+    """Insert the resolved list as one annotation set of a split (the rows left out for their TYPE are not
+    mistakes); return its set_id."""
+    set_id = con.execute(
+        "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count)"
+        " VALUES (?, ?, ?, ?, ?, ?) RETURNING set_id",
+        [kind, name, split, str(read.path), read.sha256, rows],
+    ).fetchall()[0][0]
+    con.execute(
+        """
+        INSERT INTO mistakes (set_id, line_number, text_id, annotation_id, tokens, sentence_id,
+            sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
+            previous_end, next_start)
+        SELECT $set_id, line_number, text_id, annotation_id, tokens, sentence_id,
+            sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
+            previous_end, next_start
+        FROM resolved_mistakes WHERE category_problem IS NULL ORDER BY line_number
+        """,
+        {"set_id": set_id},
+    )
+    return set_id

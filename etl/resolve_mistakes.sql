@@ -3,13 +3,19 @@
 -- Grain: one row per non-blank row. Columns: line_number, text_id, annotation_id, tokens, sentence_id,
 -- sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment (typed,
 -- with both id schemes filled in where the ids can be used), row_problems (what is wrong with the row on
--- its own), id_problem (the first reason its ids cannot be used), tokens_listed_as_marked (whether TOKENS
--- lists the tokens at its ids; NULL when TOKENS is empty or the ids cannot be used), previous_end and next_start
+-- its own), category_problem (TYPE is not one of the six categories: the shared task's scorer leaves such a row
+-- out, so evaluate may too; it is no mistake of the list), id_problem (the first reason its ids cannot be used),
+-- foreign_split (the split of its text when that is not the list's: the text is in texts, or only named in
+-- other_split_texts), tokens_listed_as_marked (whether TOKENS lists the tokens at its ids; NULL when TOKENS is
+-- empty, the ids cannot be used or the row is left out), previous_end and next_start
 -- (where the list's neighbouring spans in the text end and start, as mistakes stores them), furthest_end and
 -- furthest_line (the furthest end of the list's earlier spans in the text, and its line: mistake_problems reports a
 -- span that starts before it as an overlap) and list_split. Parameters: $split (the split the list must cover; NULL
--- for the split of its first known text) and $header_cells (how many cells the header has). Needs the macro of
--- shown.sql.
+-- for the split of its first known text), $header_cells (how many cells the header has) and $needed_cells (how
+-- many a row needs: up to the last column read for scoring; a row may leave out the CORRECTION and COMMENT cells
+-- after it, as spreadsheets do and as the shared task's scorer reads it). Needs the macro of
+-- shown.sql and the temporary table other_split_texts (text_id, split: texts of other splits known by name only,
+-- so that a list of the wrong split is told so; empty but in evaluate).
 WITH cells AS (
     SELECT
         line_number,
@@ -103,14 +109,14 @@ row_checked AS (
                     'DOC_TOKEN_START {} is after DOC_TOKEN_END {}', doc_token_start, doc_token_end) END,
                 CASE WHEN sent_token_start > sent_token_end THEN format(
                     'SENT_TOKEN_START {} is after SENT_TOKEN_END {}', sent_token_start, sent_token_end) END,
-                CASE WHEN text_cell = '' THEN 'TEXT_ID is empty' END,
-                CASE WHEN category NOT IN (SELECT category FROM categories) THEN format(
-                    'TYPE ''{}'' is not a category; {}', shown(category),
-                    coalesce('did you mean ' || nearest_category || '?',
-                             'the categories are NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER')) END
+                CASE WHEN text_cell = '' THEN 'TEXT_ID is empty' END
             ],
             lambda problem: problem IS NOT NULL
-        ) AS own_problems
+        ) AS own_problems,
+        CASE WHEN category NOT IN (SELECT category FROM categories) THEN format(
+            'TYPE ''{}'' is not a category; {}', shown(category),
+            coalesce('did you mean ' || nearest_category || '?',
+                     'the categories are NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER')) END AS category_problem
     FROM typed
     LEFT JOIN nearest_categories ON nearest_categories.given = typed.category
 ),
@@ -119,15 +125,20 @@ row_checked AS (
 first_scheme AS (
     SELECT arg_min(id_scheme, line_number) AS id_scheme, min(line_number) AS line_number
     FROM row_checked
-    WHERE id_scheme IS NOT NULL AND cell_count = $header_cells
+    WHERE id_scheme IS NOT NULL AND cell_count BETWEEN $needed_cells AND $header_cells
 ),
 
 checked_rows AS (
     SELECT
-        row_checked.* EXCLUDE (own_problems, given, nearest_category),
+        row_checked.* EXCLUDE (own_problems, given, nearest_category, category_problem),
+        -- a row of too few or too many cells has that problem alone: its cells may be in the wrong columns
+        CASE WHEN cell_count BETWEEN $needed_cells AND $header_cells THEN category_problem END AS category_problem,
         CASE
-            WHEN cell_count <> $header_cells THEN
+            WHEN cell_count > $header_cells THEN
                 [format('has {} cells, but the header has {}', cell_count, $header_cells)]
+            WHEN cell_count < $needed_cells THEN
+                [format('has {} cells, but the header has {} (and {} are needed, up to {})', cell_count,
+                        $header_cells, $needed_cells, $needed_column)]
             WHEN row_checked.id_scheme IS NULL AND len(own_problems) = 0 THEN
                 ['no token ids: give DOC_TOKEN_START and DOC_TOKEN_END, or SENTENCE_ID, SENT_TOKEN_START and SENT_TOKEN_END']
             WHEN row_checked.id_scheme <> first_scheme.id_scheme THEN own_problems || [format(
@@ -149,9 +160,15 @@ list_split AS (
 ),
 
 pending AS (
-    SELECT checked_rows.*, texts.split AS text_split, texts.token_count, texts.sentence_count
+    SELECT
+        checked_rows.*,
+        coalesce(texts.split, other_split_texts.split) AS text_split,
+        texts.split IS NULL AND other_split_texts.split IS NOT NULL AS named_only,
+        texts.token_count,
+        texts.sentence_count
     FROM checked_rows
     LEFT JOIN texts USING (text_id)
+    LEFT JOIN other_split_texts USING (text_id)
     WHERE len(checked_rows.row_problems) = 0
 ),
 
@@ -172,6 +189,7 @@ sentences AS (
 id_checked AS (
     SELECT
         pending.*,
+        CASE WHEN text_split <> list_split.split THEN text_split END AS foreign_split,
         CASE
             WHEN text_split IS NULL THEN
                 format('TEXT_ID {} is not a known text', text_id)
@@ -220,7 +238,7 @@ span_tokens AS (
             unnest(CASE WHEN trim(coalesce(tokens, '')) <> '' THEN string_split_regex(trim(tokens), '\s+') END)
                 AS listed_token
         FROM id_checked
-        WHERE id_problem IS NULL
+        WHERE id_problem IS NULL AND category_problem IS NULL
     ) AS span
     JOIN tokens USING (text_id, doc_token)
 ),
@@ -252,9 +270,12 @@ resolved AS (
         id_checked.comment,
         id_checked.token_count,
         []::VARCHAR[] AS row_problems,
+        id_checked.category_problem,
         id_checked.id_problem,
+        id_checked.foreign_split,
         -- as many listed tokens as marked ones, each the same
-        CASE WHEN id_checked.id_problem IS NULL AND trim(coalesce(id_checked.tokens, '')) <> '' THEN
+        CASE WHEN id_checked.id_problem IS NULL AND id_checked.category_problem IS NULL
+            AND trim(coalesce(id_checked.tokens, '')) <> '' THEN
             spans.listed_as_marked
             AND len(string_split_regex(trim(id_checked.tokens), '\s+')) = id_checked.span_end - id_checked.span_start + 1
         END AS tokens_listed_as_marked
@@ -263,8 +284,8 @@ resolved AS (
 ),
 
 -- The usable spans of each text in position order, in one pass: the list's neighbours of each span, which the
--- scoring reads, and the check that no two spans overlap (rows whose ids cannot be used are apart, in their own
--- partition).
+-- scoring reads, and the check that no two spans overlap (rows whose ids cannot be used, and rows left out for
+-- their TYPE, are apart, in their own partition).
 ordered AS (
     SELECT
         * EXCLUDE (token_count),
@@ -274,13 +295,15 @@ ordered AS (
         arg_max(line_number, doc_token_end * 1e9 + line_number) OVER earlier AS furthest_line
     FROM resolved
     WINDOW
-        in_text AS (PARTITION BY id_problem IS NULL, text_id ORDER BY doc_token_start, line_number),
+        in_text AS (
+            PARTITION BY id_problem IS NULL AND category_problem IS NULL, text_id ORDER BY doc_token_start, line_number
+        ),
         earlier AS (in_text ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
 )
 
 SELECT ordered.*, list_split.split AS list_split
 FROM ordered CROSS JOIN list_split
 UNION ALL BY NAME
-SELECT line_number, text_id, row_problems, list_split.split AS list_split
+SELECT line_number, text_id, row_problems, category_problem, list_split.split AS list_split
 FROM checked_rows CROSS JOIN list_split
 WHERE len(row_problems) > 0

@@ -54,6 +54,22 @@ def resampling_options(command):
     return command
 
 
+def print_warnings(report) -> None:
+    """The warnings of a build or refresh report (what was accepted, and why it was worth saying), on stderr."""
+    from rich.markup import escape
+
+    for warning in report.warnings:
+        stderr.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+
+
+def print_problems(problems, more: str = "") -> None:
+    """A file's problems as build lists them: the first SHOWN_PROBLEMS, indented, then how many more there are."""
+    for problem in problems[:SHOWN_PROBLEMS]:
+        click.echo(f"  {problem}", err=True)
+    if len(problems) > SHOWN_PROBLEMS:
+        click.echo(f"  … and {len(problems) - SHOWN_PROBLEMS} more{more}", err=True)
+
+
 def print_refusals(report, db: Path) -> None:
     """The refused files of a build or refresh report, with their first problems, on stderr."""
     from rich.markup import escape  # a name such as a[b] is text, not markup
@@ -63,7 +79,4 @@ def print_refusals(report, db: Path) -> None:
     for name, problems, outcome in refusals:
         what = "submission" if outcome.startswith("nothing") else "the sidecar of submission"
         stderr.print(f"[red]refused[/] {what} {escape(name)}: {len(problems)} problem(s), {outcome}")
-        for problem in problems[:SHOWN_PROBLEMS]:
-            click.echo(f"  {problem}", err=True)
-        if len(problems) > SHOWN_PROBLEMS:
-            click.echo(f"  … and {len(problems) - SHOWN_PROBLEMS} more: accuracy-db rejections --db {db}", err=True)
+        print_problems(problems, f": accuracy-db rejections --db {db}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import data_option, db_option, print_refusals, stderr
+from . import data_option, db_option, print_refusals, print_warnings, stderr
 
 
 @click.command()
@@ -25,8 +25,7 @@ def build(data: Path | None, db: Path, submissions: Path | None) -> None:
     data_dir = resolve_data_dir(data)
     with stderr.status("Building", spinner="dots") as status:
         report = build_database(data_dir, db, submissions, step=status.update)
-    for warning in report.warnings:
-        stderr.print(f"[yellow]warning:[/] {warning}")
+    print_warnings(report)
     print_refusals(report, db)
     splits = "; ".join(
         f"{split}: {report.texts[split]} texts, {report.gold.get(split, 0)} gold mistakes" for split in report.texts

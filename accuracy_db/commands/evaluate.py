@@ -6,7 +6,27 @@ from pathlib import Path
 
 import click
 
-from . import format_option
+from . import format_option, print_problems, stderr
+
+
+def print_warnings(warnings) -> None:
+    """A file's warnings of its whole are one line each; those of its rows (scored as the shared task's scorer
+    scores them) are counted on one line and listed as build lists problems."""
+    from rich.markup import escape
+
+    for file in sorted({warning.file for warning in warnings}):
+        of_file = [warning for warning in warnings if warning.file == file]
+        for warning in of_file:
+            if warning.line is None:
+                stderr.print(f"[yellow]warning:[/] {escape(str(warning))}", soft_wrap=True)
+        rows = [warning for warning in of_file if warning.line is not None]
+        if rows:
+            stderr.print(
+                f"[yellow]warning:[/] {escape(file)}: {len(rows)} row(s) scored as the shared task's scorer scores "
+                "them (by their token ids; a row whose TYPE is no category is left out); --strict refuses them",
+                soft_wrap=True,
+            )
+            print_problems(rows)
 
 
 @click.command()
@@ -40,16 +60,30 @@ from . import format_option
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the figures to this CSV file.",
 )
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse what the shared task's scorer scores anyway: TOKENS that differ from the text at the token ids "
+    "(beyond case, dashes, quotes and spacing), and a TYPE that is no category (that scorer leaves the row out).",
+)
 @format_option
 def evaluate(
-    gsml: Path, submitted: Path, token_lookup: Path | None, text_dir: Path | None, csv_out: Path | None, fmt: str
+    gsml: Path,
+    submitted: Path,
+    token_lookup: Path | None,
+    text_dir: Path | None,
+    csv_out: Path | None,
+    strict: bool,
+    fmt: str,
 ) -> None:
     """Score a submission against a gold list, as the shared task's evaluate.py does (same flags)."""
     from .. import output
     from ..errors import AccuracyDbError
-    from ..evaluate import evaluate as evaluate_submission
+    from ..evaluate import evaluate_with_warnings
 
-    report = evaluate_submission(gsml, submitted, token_lookup=token_lookup, text_dir=text_dir)
+    evaluation = evaluate_with_warnings(gsml, submitted, token_lookup=token_lookup, text_dir=text_dir, strict=strict)
+    print_warnings(evaluation.warnings)
+    report = evaluation.report
     if csv_out is not None:
         try:
             csv_out.write_text(output.to_csv(report), encoding="utf-8")

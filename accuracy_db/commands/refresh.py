@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from . import data_option, db_option, print_refusals, stderr
+from . import data_option, db_option, print_refusals, print_warnings, stderr
 
 
 @click.command()
@@ -44,6 +44,7 @@ def refresh(data: Path | None, db: Path, submissions: Path, watch: bool, interva
     def refresh_once() -> None:
         with stderr.status("Refreshing", spinner="dots") as status:
             report = refresh_database(db, data_dir, submissions, step=status.update)
+        print_warnings(report)
         print_refusals(report, db)
         click.echo(stamped(report.summary()))
 
