@@ -29,7 +29,8 @@ def category_scale() -> alt.Scale:
 
 
 def outcome_scale() -> alt.Scale:
-    return alt.Scale(domain=OUTCOMES, range=[OUTCOME_COLOURS[o] for o in OUTCOMES])
+    """Outcomes by their labels, as the tables and filters name them."""
+    return alt.Scale(domain=[OUTCOME_LABELS[o] for o in OUTCOMES], range=[OUTCOME_COLOURS[o] for o in OUTCOMES])
 
 
 def tint(colour: str, alpha: float = 0.28) -> str:

@@ -9,18 +9,32 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import html
 import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlencode
 
 import accuracy_db.dashboard
+import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
 import streamlit as st
 from accuracy_db.dashboard import DB_ENV
+from accuracy_db.dashboard.literal import literal
+from hostile_names import (
+    HOSTILE_NAMES,
+    HOSTILE_TEAM,
+    IMAGE_NAME,
+    MARKUP_FRAGMENTS,
+    REFUSED_NAME,
+    TAG_NAME,
+)
+from hypothesis import given, settings, strategies
+from markdown_it import MarkdownIt
 from shared_data import DATA, EXAMPLES
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
@@ -305,7 +319,7 @@ def test_errors_of_one_submission_by_outcome(built_db, monkeypatch):
     labelled(at.multiselect, "Submissions").set_value(["submission"])
     labelled(at.multiselect, "Outcomes").set_value(["false_alarm"]).run()
     rows = table(at, "error_rows")
-    assert set(rows["outcome"]) == {"false_alarm"}
+    assert set(rows["outcome"]) == {"false alarm"}  # named as the filter names it
     assert set(rows["submission"]) == {"submission"}
     # Within each category, as the README's NAME and NUMBER rows count them: submitted - matched.
     assert at.subheader[0].value == f"{(237 - 160) + (334 - 154)} mistakes"
@@ -325,6 +339,82 @@ def test_errors_show_the_marked_tokens_in_context(built_db, monkeypatch):
     assert wednesday["matched_category"] == "NAME"
     assert set(rows["text_id"]) == {"S001"}
     assert labelled(at.get("download_button"), "Download these rows as CSV") is not None
+
+
+def outcome_rows(db: Path, split: str, within_category: bool) -> list[dict]:
+    """The rows of the errors browser, unfiltered, straight from mistake_outcomes."""
+    con = database.open_existing(db)
+    try:
+        return (
+            con.execute(
+                f"""
+            SELECT submission, text_id, outcome, tokens, correction, comment FROM mistake_outcomes
+            WHERE split = '{split}' AND scope = {"category" if within_category else "'ALL'"}
+                AND NOT (side = 'submitted' AND outcome = 'matched')
+            """
+            )
+            .fetchdf()
+            .to_dict("records")
+        )
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("search", ["FRIDAY", "Celtics", "%", "_", "'; DROP TABLE mistakes; --", "[x]"])
+def test_errors_search_finds_the_text_in_tokens_corrections_and_comments(built_db, monkeypatch, search):
+    at = open_page(built_db, "errors", monkeypatch)
+    at.text_input(key="error_search").set_value(search).run()
+    assert not at.exception, at.exception
+
+    def has(value) -> bool:
+        return isinstance(value, str) and search.lower() in value.lower()
+
+    expected = [
+        row
+        for row in outcome_rows(built_db, "train", True)
+        if any(map(has, map(row.get, ("tokens", "correction", "comment"))))
+    ]
+    assert at.subheader[0].value == f"{len(expected)} mistakes"
+    rows = table(at, "error_rows")
+    assert len(rows) == min(50, len(expected))
+    assert at.query_params["search"] == search
+    if search in ("FRIDAY", "Celtics"):
+        assert expected  # the search finds something, in any case
+
+
+def test_errors_filters_live_in_the_address(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Categories").set_value(["NAME", "WORD"])
+    labelled(at.multiselect, "Outcomes").set_value(["missed"])
+    labelled(at.multiselect, "Texts").set_value(["S001", "S002"])
+    labelled(at.radio, "Matching").set_value("across categories").run()
+    total = at.subheader[0].value
+    address = dict(at.query_params)
+    assert address == {
+        "split": "train",
+        "matching": "across categories",
+        "category": ["NAME", "WORD"],
+        "outcome": "missed",
+        "text": ["S001", "S002"],
+    }
+    # The same address in another session opens the same view.
+    st.cache_data.clear()
+    shared = AppTest.from_file(str(APP), default_timeout=60)
+    shared.query_params.update(address)
+    shared.run()
+    shared.switch_page("app_pages/errors.py").run()
+    assert not shared.exception, shared.exception
+    assert labelled(shared.multiselect, "Categories").value == ["NAME", "WORD"]
+    assert labelled(shared.multiselect, "Texts").value == ["S001", "S002"]
+    assert labelled(shared.radio, "Matching").value == "across categories"
+    assert shared.subheader[0].value == total
+
+
+def test_every_error_row_links_to_its_document_view(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    rows = table(at, "error_rows")
+    for row in rows.itertuples():
+        assert row.document == "document?" + urlencode({"text": row.text_id, "submission": row.submission})
 
 
 def test_errors_pages_through_the_rows(built_db, monkeypatch):
@@ -435,6 +525,15 @@ def test_missed_by_every_submission_of_the_test_split(derived_db, monkeypatch):
     assert "**186** of the 622 gold mistakes were missed by all 2 submissions of the test split" in markdown(at)
 
 
+def test_gold_explorer_rows_link_to_their_document_view(derived_db, monkeypatch):
+    at = open_page(derived_db, "gold", monkeypatch)
+    for key in ("missed_by_all", "gold_by_text"):
+        rows = table(at, key)
+        assert list(rows["document"]) == [
+            f"document?text={text_id}&submission=%28gold+mistakes+only%29" for text_id in rows["text_id"]
+        ]
+
+
 def test_missed_by_every_submission_of_the_train_split(built_db, monkeypatch):
     at = open_page(built_db, "gold", monkeypatch)
     labelled(at.selectbox, "Split").set_value("train").run()
@@ -484,7 +583,7 @@ def test_refresh_status_lists_the_refused_examples_with_their_reasons(built_db, 
     text = markdown(at)
     assert "by `accuracy-db build`" in text
     for name in ("submission_blank", "submission_malformed", "submission_overlapping"):
-        assert f"**{name}**" in text
+        assert f"**{literal(name)}**" in text
     rejections = table(at, "rejections")
     assert set(rejections["submission"]) == {"submission_blank", "submission_malformed", "submission_overlapping"}
     overlapping = rejections[rejections["submission"] == "submission_overlapping"]
@@ -613,3 +712,88 @@ def test_a_csv_download_is_cut_after_the_last_whole_row_within_the_bound():
     assert len(text.encode()) <= 1_000 < len(frame.head(rows + 1).write_csv().encode())
     assert pl.read_csv(text.encode()).equals(frame.head(rows))
     assert bounded_csv(frame, 10**6) == (frame.write_csv(), 100)
+
+
+# Names shown as text
+
+
+def markdown_texts(at: AppTest) -> list[str]:
+    """Every text of the page that Streamlit renders as Markdown: the Markdown elements, headings, alerts, and
+    the labels and help of widgets and metrics."""
+    texts = [
+        element.value for kind in ("markdown", "caption", "title", "header", "subheader") for element in at.get(kind)
+    ]
+    texts += [element.proto.body for kind in ("error", "info", "warning", "success") for element in at.get(kind)]
+    widgets = ("selectbox", "multiselect", "radio", "text_input", "text_area", "number_input", "button", "metric")
+    for kind in widgets:
+        for widget in at.get(kind):
+            texts += [widget.proto.label, getattr(widget.proto, "help", "")]
+    return texts
+
+
+def assert_no_markup_from_names(at: AppTest) -> None:
+    assert not at.exception, at.exception
+    for text in markdown_texts(at):
+        assert not any(fragment in text for fragment in MARKUP_FRAGMENTS), text
+
+
+@pytest.mark.parametrize(
+    "page", ["leaderboard", "significance", "validity", "difficulty", "errors", "gold", "refresh", "sql"]
+)
+def test_no_page_renders_a_name_as_markup(hostile_db, monkeypatch, page):
+    at = open_page(hostile_db, page, monkeypatch)
+    assert_no_markup_from_names(at)
+    for widget in [*at.selectbox, *at.multiselect]:  # options are shown as plain text, exactly as named
+        assert all(name in widget.options for name in HOSTILE_NAMES) or not set(widget.options) & set(HOSTILE_NAMES)
+
+
+def test_document_view_shows_hostile_names_literally(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "document", monkeypatch)
+    for name in HOSTILE_NAMES:
+        labelled(at.selectbox, "Submission").set_value(name).run()
+        assert_no_markup_from_names(at)
+        assert f"; {literal(name)} lists 12:" in at.markdown[0].value
+        assert at.query_params["submission"] == name
+
+
+def test_refresh_status_lists_hostile_names_literally(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "refresh", monkeypatch)
+    assert_no_markup_from_names(at)
+    text = markdown(at)
+    assert f"1 submission was refused, and nothing of them is loaded: **{literal(REFUSED_NAME)}** (" in text
+    assert (
+        f"of 1 submission was refused; the submission is still scored, without its metadata: **{literal(TAG_NAME)}**"
+        in text
+    )
+    assert list(table(at, "rejections")["submission"].unique()) == [REFUSED_NAME]
+    assert list(table(at, "metadata_rejections")["submission"].unique()) == [TAG_NAME]
+    figures = {metric.label: metric.value for metric in at.metric}
+    assert (figures["submissions refused"], figures["metadata refused"]) == ("1", "1")
+    assert figures["submissions added"] == str(len(HOSTILE_NAMES))  # the one with a refused sidecar is scored
+
+
+def test_a_submitters_address_is_a_link_only_when_it_is_a_web_address(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "leaderboard", monkeypatch)
+    metadata = table(at, "metadata")
+    row = metadata[metadata["submission"] == IMAGE_NAME].iloc[0]
+    assert row["team"] == HOSTILE_TEAM  # a table cell is plain text
+    assert pd.isna(row["url"])
+
+
+def test_a_refusal_quoting_the_query_is_shown_literally(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "sql", monkeypatch)
+    at.text_area(key="sql").set_value(f"SELEC '{IMAGE_NAME}' <img>")
+    labelled(at.button, "Run").click().run()
+    assert at.error, "the query should have been refused"
+    assert_no_markup_from_names(at)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=strategies.text())
+def test_literal_markdown_renders_as_the_text_itself(text):
+    """CommonMark (markdown-it, a renderer of its own) shows literal(text) as the text, element-free; control
+    characters as their pictures."""
+    rendered = MarkdownIt("commonmark").renderInline(literal(text))
+    assert "<" not in rendered  # no element: a < of the text is &lt;
+    pictured = "".join("\u2421" if c == "\x7f" else chr(0x2400 + ord(c)) if ord(c) < 0x20 else c for c in text)
+    assert html.unescape(rendered) == pictured

@@ -15,8 +15,10 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import quote, urlsplit
 
 import pytest
+from hostile_names import HOSTILE_NAMES, REFUSED_NAME, TAG_NAME
 from playwright.sync_api import Page, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -48,13 +50,12 @@ def healthy(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
-def dashboard_server(built_db, tmp_path_factory):
-    """`accuracy-db dashboard --db … --port N` running until the module's tests are done: its URL and the process
-    id of the Streamlit server (the command's child)."""
+@contextlib.contextmanager
+def serving(db: Path, log: Path):
+    """`accuracy-db dashboard --db DB --port N` running while the block runs: its URL and the process id of the
+    Streamlit server (the command's child)."""
     port = free_port()
-    log = tmp_path_factory.mktemp("dashboard") / "server.log"
-    command = [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(built_db)]
+    command = [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(db)]
     with log.open("wb") as output:
         server = subprocess.Popen(
             [*command, "--port", str(port)], stdout=output, stderr=subprocess.STDOUT, start_new_session=True
@@ -75,6 +76,13 @@ def dashboard_server(built_db, tmp_path_factory):
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def dashboard_server(built_db, tmp_path_factory):
+    """The dashboard on the example submissions, until the module's tests are done."""
+    with serving(built_db, tmp_path_factory.mktemp("dashboard") / "server.log") as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
@@ -177,6 +185,32 @@ def test_errors_download_in_the_browser(page, dashboard_url, tmp_path):
     assert lines[0].startswith("submission,text_id,outcome,category,in_context,marked,correction,comment")
     header = page.get_by_role("heading", name="mistakes", exact=False).first.inner_text()
     assert len(lines) - 1 == int(header.split()[0])
+
+
+def test_hostile_names_are_shown_as_text_and_fetch_nothing_from_elsewhere(browser, hostile_db, tmp_path):
+    """Names that Markdown would make an image of (fetched from example.com), a tag, maths, code: each shown as
+    it is, and every request the browser makes goes to the dashboard."""
+    with serving(hostile_db, tmp_path / "server.log") as (url, _):
+        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        requested = []
+        page.on("request", lambda request: requested.append(request.url))
+        try:
+            visit(page, f"{url}/refresh")
+            expect(page.get_by_text(REFUSED_NAME, exact=True)).to_be_visible()
+            expect(page.get_by_text(TAG_NAME, exact=True)).to_be_visible()
+            for name in HOSTILE_NAMES:
+                visit(page, f"{url}/document?text=S001&submission={quote(name)}")
+                expect(page.get_by_text(f"; {name} lists 12:")).to_be_visible()
+            visit(page, url)  # the leaderboard, with the hostile team name in its metadata
+            visit(page, f"{url}/errors")
+        finally:
+            context.close()
+    elsewhere = {
+        urlsplit(address).hostname for address in requested if urlsplit(address).scheme not in ("data", "blob")
+    }
+    assert elsewhere == {"127.0.0.1"}, sorted(a for a in set(requested) if "127.0.0.1" not in a)
 
 
 def memory(pid: int) -> dict[str, int]:

@@ -5,6 +5,7 @@ recall_by_annotators (of the view recall_by_difficulty), as `accuracy-db difficu
 import altair as alt
 import streamlit as st
 from accuracy_db.dashboard import data
+from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.analyses import saved_analysis
 
@@ -49,8 +50,8 @@ frames = data.read(
 st.subheader("Recall by how many submissions found the mistake")
 found_by = frames["found_by"]
 st.caption(
-    f"k = how many of the {split} split's submissions found a gold mistake (0: every one missed it). Hover over a "
-    "bar for the gold mistakes at that level and how many of them the submission found."
+    f"k = how many of the {literal(split)} split's submissions found a gold mistake (0: every one missed it). "
+    "Hover over a bar for the gold mistakes at that level and how many of them the submission found."
 )
 with st.container(key="found_by_chart"):
     levels = sorted(set(found_by["level"].to_list()), key=int)

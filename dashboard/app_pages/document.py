@@ -1,10 +1,14 @@
 """Document view: one text with the gold mistakes and one submission's mistakes marked on it (how each was
 scored, from the mistake_outcomes view), and beside it the box score of the game it describes."""
 
+import re
+
 import streamlit as st
 from accuracy_db.dashboard import data, palette, spans, tables
+from accuracy_db.dashboard.links import NO_SUBMISSION
+from accuracy_db.dashboard.literal import literal
 
-NO_SUBMISSION = "(gold mistakes only)"
+WEB_ADDRESS = re.compile(r"https://[A-Za-z0-9.-]+/[A-Za-z0-9._~/%-]*")  # linked only when it is one
 
 TEXT = """
 SELECT texts.text_id, texts.split, list(tokens.token ORDER BY tokens.doc_token) AS tokens
@@ -135,13 +139,13 @@ for row in mistakes.iter_rows(named=True):
 reading, box_score = st.columns([1, 1], gap="large")
 with reading:
     gold_count, submitted_count = len(marked["gold"]), len(marked["submitted"])
-    summary = f"**{text_id}** ({split}): {gold_count} gold mistakes"
+    summary = f"**{literal(text_id)}** ({literal(split)}): {gold_count} gold mistakes"
     if params["submission"]:
         missed = sum(span.outcome == "missed" for span in marked["gold"])
         alarms = sum(span.outcome == "false_alarm" for span in marked["submitted"])
         summary += (
-            f"; {submission} lists {submitted_count}: {gold_count - missed} gold mistakes matched, {missed} missed, "
-            f"{alarms} false alarms (ALL scope)."
+            f"; {literal(submission)} lists {submitted_count}: {gold_count - missed} gold mistakes matched, "
+            f"{missed} missed, {alarms} false alarms (ALL scope)."
         )
     st.markdown(summary)
     used = {span.category for span in marked["gold"] + marked["submitted"]}
@@ -172,9 +176,9 @@ with box_score:
     else:
         game = game.row(0, named=True)
         teams = frames["teams"]
-        st.subheader(f"{game['vis_city']} {game['vis_name']} at {game['home_city']} {game['home_name']}")
+        st.subheader(literal(f"{game['vis_city']} {game['vis_name']} at {game['home_city']} {game['home_name']}"))
         caption = f"{game['game_date']:%A %-d %B %Y}" if game["game_date"] else ""
-        if game["bref_box_url"]:
+        if game["bref_box_url"] and WEB_ADDRESS.fullmatch(game["bref_box_url"]):
             caption += f" · [box score on basketball-reference.com]({game['bref_box_url']})"
         st.markdown(caption)
         tables.table(teams.drop("side"), key="team_lines")

@@ -19,8 +19,10 @@ WHERE split = $split
 ORDER BY submission, position
 """
 
+# A submitter's url is a link only when it is a web address (never javascript: or data:).
 METADATA = """
-SELECT meta.submission, meta.team, meta.system, meta.approach, meta.description, meta.url
+SELECT meta.submission, meta.team, meta.system, meta.approach, meta.description,
+    CASE WHEN regexp_matches(meta.url, '^https?://[^\\s]+$') THEN meta.url END AS url
 FROM submission_metadata AS meta
 WHERE meta.submission IN (SELECT submission FROM evaluations WHERE split = $split)
 ORDER BY meta.submission
