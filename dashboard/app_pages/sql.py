@@ -5,7 +5,7 @@ a time, a memory, a row and a byte limit. A running query can be cancelled; the 
 import re
 
 import streamlit as st
-from accuracy_db.dashboard import data, tables
+from accuracy_db.dashboard import data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.analyses import saved_analyses
@@ -106,7 +106,9 @@ st.caption(
     "`$name` in the query asks for a value."
 )
 analyses = {analysis.name: analysis.sql for analysis in saved_analyses()}
-st.session_state.setdefault("sql", EXAMPLE)
+# The query and its dialect live in the address, so a query can be shared as a link; it runs only on Run.
+links.from_address("sql", "sql", default=EXAMPLE)
+links.from_address("dialect", "dialect", DIALECTS)
 st.selectbox(
     "Start from a saved analysis",
     list(analyses),
@@ -118,6 +120,7 @@ st.selectbox(
 )
 sql = st.text_area("Query", key="sql", height=220)
 dialect = st.selectbox("Written in the SQL of", DIALECTS, key="dialect")
+links.to_address(sql=None if sql == EXAMPLE else sql, dialect=None if dialect == "duckdb" else dialect)
 names = list(dict.fromkeys(re.findall(r"\$([A-Za-z_]\w*)", re.sub(r"--[^\n]*|'[^']*'", " ", sql))))
 params = {name: st.text_input(literal(f"${name}"), key=f"param-{name}") for name in names}
 if st.button("Run", type="primary", icon=":material/play_arrow:"):
