@@ -45,6 +45,7 @@ class Span:
     end: int
     category: str
     outcome: str | None  # matched, missed or false_alarm; None when no submission is shown
+    tokens: str | None = None  # the marked tokens as the list gives them
     correction: str | None = None
     comment: str | None = None
     counterpart: str | None = None  # the label of the span it was matched with
@@ -84,6 +85,12 @@ def _style(gold: Span | None, submitted: Span | None) -> str:
     return "; ".join(rules)
 
 
+def _classes(gold: Span | None, submitted: Span | None) -> str:
+    """A marked token's classes: adb-mark, and adb-m-<label> of each mistake on it (box_score lights the rows a
+    mistake names by them)."""
+    return " ".join(["adb-mark", *(f"adb-m-{escape(span.label)}" for span in (gold, submitted) if span is not None)])
+
+
 def _label(span: Span) -> str:
     colour = CATEGORY_COLOURS.get(span.category, "#999999")
     symbol = OUTCOME_SYMBOLS.get(span.outcome, "")
@@ -103,7 +110,7 @@ def text_html(tokens: list[str], gold: list[Span], submitted: list[Span]) -> str
         else:
             title = "\n\n".join(span.describe() for span in (g, s) if span is not None)
             parts.append(
-                f'<span class="adb-mark" tabindex="0" style="{_style(g, s)}" title="{escape(title)}">'
+                f'<span class="{_classes(g, s)}" tabindex="0" style="{_style(g, s)}" title="{escape(title)}">'
                 f'{escape(token)}</span><span class="adb-detail" role="tooltip">{escape(title)}</span>'
             )
         for span in (g, s):

@@ -11,9 +11,11 @@ import csv
 import hashlib
 import html
 import json
+import re
 import shutil
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -457,7 +459,8 @@ def test_document_view_of_s001_shows_its_gold_spans(built_db, monkeypatch):
     assert len(shown) == 16
 
     text = at.get("html")[1].value
-    assert '">Wednesday</span><sup' in text  # the first gold mistake, labelled after its last token
+    # the first gold mistake, labelled after its last token (and the token's detail panel)
+    assert re.search(r'">Wednesday</span><span class="adb-detail"[^>]*>[^<]*</span><sup[^>]*>G1·Na✓</sup>', text)
     assert "Gold mistake G1 · NAME · matched (with S1)\nCorrection: Friday" in text  # its tooltip
     assert all(f">G{n}" in text for n in range(1, 17)) and ">G17" not in text
     assert "text-decoration: underline wavy" in text  # the example submission's false alarms
@@ -465,16 +468,61 @@ def test_document_view_of_s001_shows_its_gold_spans(built_db, monkeypatch):
     assert "16 gold mistakes; submission lists 12: 8 gold mistakes matched, 8 missed, 4 false alarms" in summary
 
 
+class TableRows(HTMLParser):
+    """The rows of the HTML tables of a page: {table class: [(row class, [cells])]}."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.table, self.row = {}, None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self.table = self.tables.setdefault(attrs.get("class"), [])
+        elif tag == "tr" and self.table is not None:
+            self.row = (attrs.get("class"), [])
+            self.table.append(self.row)
+        elif tag in ("td", "th") and self.row is not None:
+            self.row[1].append("")
+
+    def handle_data(self, data):
+        if self.row is not None and self.row[1]:
+            self.row[1][-1] += data
+
+
+def box_score(at: AppTest) -> tuple[dict, str]:
+    """The box score's tables by class, as {table: {row class: cells}}, and its HTML."""
+    [element] = at.get_by_key("box_score").get("html")
+    parser = TableRows()
+    parser.feed(element.value)
+    return {name: {row: cells for row, cells in rows if row} for name, rows in parser.tables.items()}, element.value
+
+
 def test_document_view_shows_the_box_score_of_the_game(built_db, monkeypatch):
     at = open_page(built_db, "document", monkeypatch)
-    teams = table(at, "team_lines")
-    assert dict(zip(teams["team"], teams["PTS"])) == {"Lakers": 107, "Celtics": 113}
-    celtics = teams[teams["team"] == "Celtics"].iloc[0]
-    assert [celtics[q] for q in ("Q1", "Q2", "Q3", "Q4")] == [29, 33, 20, 31]
-    players = table(at, "players")
-    assert players[players["player"] == "Isaiah Thomas"].iloc[0]["PTS"] == 38
+    tables_, _ = box_score(at)
+    teams = {cells[0]: cells for cells in tables_["adb-teams"].values()}
+    assert (teams["Lakers"][6], teams["Celtics"][6]) == ("107", "113")  # PTS
+    assert teams["Celtics"][1:6] == ["32–18", "29", "33", "20", "31"]  # record, Q1–Q4
+    players = {cells[0]: cells for cells in tables_["adb-players"].values() if len(cells) > 1}
+    assert players["Isaiah Thomas"][3] == "38"  # PTS, after pos and MIN
+    assert all(len(cells) == 13 for cells in players.values())  # every stat column
     assert "Los Angeles Lakers at Boston Celtics" in [header.value for header in at.subheader]
     assert "(https://www.basketball-reference.com/boxscores/201702030BOS.html)" in markdown(at)
+
+
+def test_a_mistake_lights_up_the_rows_it_names_in_the_box_score(built_db, monkeypatch):
+    at = open_page(built_db, "document", monkeypatch)
+    labelled(at.selectbox, "Submission").set_value("submission").run()
+    tables_, markup = box_score(at)
+    row_of = {cells[0]: row.split("-")[-1] for table_ in tables_.values() for row, cells in table_.items()}
+    rules = dict(re.findall(r"body:has\(\.adb-m-(\w+):hover, \.adb-m-\1:focus\) :is\(([^)]*)\)", markup))
+    # G4's comment is "Horford was the 4th highest scorer"; G11's "The Lakers next game is on the road".
+    assert rules["G4"] == f".adb-row-{row_of['Al Horford']}"
+    assert rules["G11"] == f".adb-row-{row_of['Lakers']}"
+    assert "G1" not in rules  # Wednesday names nobody
+    text = at.get("html")[1].value
+    assert 'class="adb-mark adb-m-G4"' in text  # the tokens the rule points at
 
 
 def test_document_view_goes_to_the_next_and_previous_text(built_db, monkeypatch):

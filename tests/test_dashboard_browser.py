@@ -101,7 +101,7 @@ def browser():
 
 @pytest.fixture
 def page(browser) -> Page:
-    context = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
+    context = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     yield page
@@ -162,14 +162,37 @@ def test_document_view_in_the_browser(page, dashboard_url, tmp_path):
     wednesday = page.locator("span[title^='Gold mistake G1 · NAME · matched']")
     expect(wednesday).to_have_text("Wednesday")
     expect(wednesday).to_be_visible()
-    expect(page.get_by_text("G16✗")).to_be_visible()  # the last gold mistake of S001, which the example misses
+    expect(page.get_by_text("G16·W✗")).to_be_visible()  # the last gold mistake of S001 (WORD): the example misses it
     expect(page.get_by_text("8 gold mistakes matched, 8 missed, 4 false alarms")).to_be_visible()
     expect(page.get_by_role("link", name="box score on basketball-reference.com")).to_have_attribute(
         "href", "https://www.basketball-reference.com/boxscores/201702030BOS.html"
     )
-    assert ["Celtics", "32–18", "29", "33", "20", "31", "113"] == table_rows(page, "team_lines")[1][:7]
+    box = page.locator(".st-key-box_score")
+    celtics = box.locator("table.adb-teams tbody tr").nth(1).locator("td").all_inner_texts()
+    assert ["Celtics", "32–18", "29", "33", "20", "31", "113"] == celtics[:7]
+    # At 1440 px every column of the box score is in view: no table reaches past the column it is in.
+    edges = box.evaluate(
+        "box => [box.getBoundingClientRect().right, ...[...box.querySelectorAll('table')].map("
+        "t => Math.max(t.getBoundingClientRect().right, t.getBoundingClientRect().left + t.scrollWidth))]"
+    )
+    assert max(edges[1:]) <= edges[0] + 0.5, edges
+    assert box.locator("table.adb-players thead th").count() == 13  # player and every stat column
     assert screenshot(page, tmp_path, "dashboard-document").stat().st_size > 0
     print(f"document view: {seconds:.2f} s to a finished page")
+
+    # Pointing at a mistake lights up the row of the player it names: G4's comment names Al Horford.
+    horford = box.locator("tr", has_text="Al Horford")
+    unlit = horford.evaluate("row => getComputedStyle(row).backgroundColor")
+    page.locator(".adb-m-G4").first.hover()
+    expect(horford).to_have_css("background-color", "rgb(253, 230, 138)")
+    # A click (or a tap) on a marked word opens its detail panel.
+    page.locator(".adb-m-G1").first.click()
+    expect(page.locator(".adb-m-G1 + .adb-detail")).to_be_visible()
+    expect(page.locator(".adb-m-G1 + .adb-detail")).to_contain_text("Correction: Friday")
+    page.mouse.move(0, 0)
+    page.locator("h1").first.click()
+    assert horford.evaluate("row => getComputedStyle(row).backgroundColor") == unlit
+    expect(page.locator(".adb-detail").first).to_be_hidden()
 
     page.get_by_role("button", name="Next").click()
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')

@@ -4,7 +4,7 @@ scored, from the mistake_outcomes view), and beside it the box score of the game
 import re
 
 import streamlit as st
-from accuracy_db.dashboard import data, palette, spans, tables
+from accuracy_db.dashboard import box_score, data, palette, spans, tables
 from accuracy_db.dashboard.links import NO_SUBMISSION
 from accuracy_db.dashboard.literal import literal
 
@@ -53,6 +53,7 @@ WHERE text_id = $text
 TEAMS = """
 SELECT
     team_name AS team,
+    team_city AS city,
     side,
     wins || '–' || losses AS record,
     pts_qtr1 AS Q1, pts_qtr2 AS Q2, pts_qtr3 AS Q3, pts_qtr4 AS Q4, pts AS PTS,
@@ -66,6 +67,7 @@ PLAYERS = """
 SELECT
     coalesce(teams.team_name, players.team_city) AS team,
     players.player_name AS player,
+    players.second_name AS surname,
     coalesce(players.start_position, '') AS pos,
     CASE WHEN players.did_not_play THEN 'DNP' ELSE players.minutes::VARCHAR END AS MIN,
     players.pts AS PTS,
@@ -130,13 +132,14 @@ for row in mistakes.iter_rows(named=True):
             end=row["doc_token_end"],
             category=row["category"],
             outcome=row["outcome"],
+            tokens=row["tokens"],
             correction=row["correction"],
             comment=row["comment"],
             counterpart=row["matched_with"],
         )
     )
 
-reading, box_score = st.columns([1, 1], gap="large")
+reading, game_column = st.columns([1, 1], gap="large")
 with reading:
     gold_count, submitted_count = len(marked["gold"]), len(marked["submitted"])
     summary = f"**{literal(text_id)}** ({literal(split)}): {gold_count} gold mistakes"
@@ -169,7 +172,7 @@ with reading:
         key="document_mistakes",
     )
 
-with box_score:
+with game_column:
     game = frames["game"]
     if game.is_empty():
         st.info("No game data for this text.")
@@ -181,5 +184,7 @@ with box_score:
         if game["bref_box_url"] and WEB_ADDRESS.fullmatch(game["bref_box_url"]):
             caption += f" · [box score on basketball-reference.com]({game['bref_box_url']})"
         st.markdown(caption)
-        tables.table(teams.drop("side"), key="team_lines")
-        tables.table(frames["players"], height=720, key="players")
+        highlights = box_score.highlight_css(marked["gold"] + marked["submitted"], teams, frames["players"])
+        with st.container(key="box_score"):
+            st.html(box_score.box_score_html(teams, frames["players"]) + highlights)
+        st.caption("Point at a marked word, or click it: the players and teams its mistake names light up.")
