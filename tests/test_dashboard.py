@@ -191,7 +191,7 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
     assert list(points["low"]) == [row["token_f1_ci"][0] for row in expected]
     assert list(points["high"]) == [row["token_f1_ci"][1] for row in expected]
     assert points["low"].iloc[2] < points["value"].iloc[2] < points["high"].iloc[2]
-    bars, errors = spec["layer"]
+    bars, zeros, undefined, errors = spec["layer"]
     assert (bars["mark"]["type"], bars["encoding"]["y"]["field"]) == ("bar", "value")
     assert errors["mark"]["type"] == "errorbar"
     assert (errors["encoding"]["y"]["field"], errors["encoding"]["y2"]["field"]) == ("low", "high")
@@ -205,7 +205,8 @@ def test_leaderboard_shows_a_submissions_figures_category_by_category(built_db, 
     name = scores[scores["scope"] == "NAME"].iloc[0]
     assert (name["matched"], name["gold_total"], name["submitted_total"]) == (160, 317, 237)
     assert round(name["recall"], 3) == 0.505
-    assert scores[scores["scope"] == "WORD"]["precision"].isna().all()  # no WORD mistake submitted: undefined
+    assert list(scores[scores["scope"] == "WORD"]["precision"]) == ["–"]  # no WORD mistake submitted: undefined
+    assert scores[scores["scope"] == "NAME"].iloc[0]["precision"] == f"{160 / 237:.3f}"  # a figure, as text beside it
 
 
 def test_leaderboard_of_the_test_split_with_metadata(derived_db, monkeypatch):
@@ -215,8 +216,30 @@ def test_leaderboard_of_the_test_split_with_metadata(derived_db, monkeypatch):
     assert list(board["submission"]) == ["numbers_only", "names_only"]
     assert [cell[:5] for cell in board["recall"]] == [f"{224 / 622:.3f}", f"{212 / 622:.3f}"]
     assert list(board["precision"]) == ["1.000 [1.00, 1.00]"] * 2
-    assert list(board["team"].fillna("")) == ["", "Team Names"]
-    assert list(board["approach"].fillna("")) == ["", "metric"]
+    assert list(board["team"]) == ["–", "Team Names"]  # NULL shown as – , as everywhere
+    assert list(board["approach"]) == ["–", "metric"]
+
+
+def test_a_zero_is_a_zero_bar_and_an_undefined_figure_says_so(derived_db, monkeypatch):
+    """names_only finds every gold NAME mistake, numbers_only lists none: its NAME recall is 0.0 and its NAME
+    precision undefined (nothing submitted to divide by)."""
+    at = open_page(derived_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NAME").run()
+    at.radio(key="board_figure").set_value("recall").run()
+    spec, points = chart(at, "interval_chart")
+    assert dict(zip(points["submission"], points["value"])) == {"names_only": 1.0, "numbers_only": 0.0}
+    bars, zeros, undefined, _ = spec["layer"]
+    assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['value'] === 0"}]
+    assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
+    assert undefined["transform"] == [{"filter": "!isValid(datum['value'])"}]
+    at.radio(key="board_figure").set_value("precision").run()
+    _, points = chart(at, "interval_chart")
+    assert points.set_index("submission")["value"].isna().to_dict() == {"names_only": False, "numbers_only": True}
+    board = table(at, "leaderboard")
+    assert dict(zip(board["submission"], board["precision"])) == {
+        "names_only": "1.000 [1.00, 1.00]",
+        "numbers_only": "–",
+    }
 
 
 # Significance
@@ -442,7 +465,8 @@ def gold_rows(text_id: str) -> set[tuple]:
 
 
 def text_or_empty(value) -> str:
-    return value if isinstance(value, str) else ""
+    """A text cell of a table, with the – that stands for NULL read as the empty cell of a CSV file."""
+    return "" if value == "–" else value
 
 
 def test_document_view_of_s001_shows_its_gold_spans(built_db, monkeypatch):
@@ -539,7 +563,7 @@ def test_document_view_with_gold_mistakes_only(built_db, monkeypatch):
     at = open_page(built_db, "document", monkeypatch)
     labelled(at.selectbox, "Submission").set_value("(gold mistakes only)").run()
     mistakes = table(at, "document_mistakes")
-    assert len(mistakes) == 16 and mistakes["outcome"].isna().all()
+    assert len(mistakes) == 16 and set(mistakes["outcome"]) == {"–"}
     assert "text-decoration" not in at.get("html")[1].value
 
 
@@ -844,7 +868,7 @@ def test_a_submitters_address_is_a_link_only_when_it_is_a_web_address(hostile_db
     metadata = table(at, "metadata")
     row = metadata[metadata["submission"] == IMAGE_NAME].iloc[0]
     assert row["team"] == HOSTILE_TEAM  # a table cell is plain text
-    assert pd.isna(row["url"])
+    assert pd.isna(row["url"])  # a link column leaves it empty: a – would be a link
 
 
 def test_a_refusal_quoting_the_query_is_shown_literally(hostile_db, monkeypatch):

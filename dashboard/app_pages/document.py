@@ -3,6 +3,7 @@ scored, from the mistake_outcomes view), and beside it the box score of the game
 
 import re
 
+import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import box_score, data, palette, spans, tables
 from accuracy_db.dashboard.links import NO_SUBMISSION
@@ -160,7 +161,7 @@ with reading:
         mistakes.select(
             "label",
             "category",
-            "outcome",
+            pl.col("outcome").replace(palette.OUTCOME_LABELS),
             "matched_with",
             "tokens",
             "correction",

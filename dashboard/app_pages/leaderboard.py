@@ -6,7 +6,7 @@ them category by category. The ranking, intervals and clusters are ranking.leade
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, palette, tables
+from accuracy_db.dashboard import bars, data, palette, tables
 
 from accuracy_db.commands import SCOPES
 from accuracy_db.output import with_interval
@@ -72,7 +72,7 @@ def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
         alt.Tooltip("low:Q", format=".3f"),
         alt.Tooltip("high:Q", format=".3f"),
     ]
-    bars = base.mark_bar().encode(
+    figures = base.encode(
         y=alt.Y("value:Q", title=tables.RATIOS[figure], scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("cluster:O", title="cluster"),
         tooltip=tooltip,
@@ -80,7 +80,7 @@ def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
     errors = base.mark_errorbar(ticks=True, thickness=2).encode(
         y=alt.Y("low:Q", title=tables.RATIOS[figure]), y2="high:Q", tooltip=tooltip
     )
-    return bars + errors
+    return bars.figure_bars(figures, "value") + errors
 
 
 st.title("Leaderboard")
@@ -122,8 +122,9 @@ board_figure = st.radio(
 with st.container(key="interval_chart"):
     st.altair_chart(interval_chart(ranked, board_figure), width="stretch")
 st.caption(
-    f"A bar is the figure in scope {scope}, the line across it its {INTERVAL}; no bar or line where the figure is "
-    "undefined (a submission that listed no mistake has no precision)."
+    f"A bar is the figure in scope {scope}, the line across it its {INTERVAL}; a 0.000 is a thick line on the "
+    "axis, and a figure with nothing to divide by says undefined (a submission that listed no mistake has no "
+    "precision)."
 )
 
 st.subheader("One submission, category by category")
@@ -138,16 +139,19 @@ tables.table(
 st.subheader("Submissions compared per category")
 figure = st.radio("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get, horizontal=True, key="category_figure")
 per_category = categories.filter(categories["scope"] != "ALL")
-chart = (
-    alt.Chart(per_category)
-    .mark_bar()
-    .encode(
+chart = bars.figure_bars(
+    alt.Chart(per_category).encode(
         x=alt.X("scope:N", sort=palette.CATEGORIES, title=None),
         xOffset=alt.XOffset("submission:N"),
         y=alt.Y(f"{figure}:Q", title=tables.RATIOS[figure], scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("submission:N", title="submission"),
         tooltip=["submission", "scope", alt.Tooltip(f"{figure}:Q", format=".3f"), "matched", "gold_total"],
-    )
+    ),
+    figure,
 )
-st.altair_chart(chart, width="stretch")
-st.caption("A missing bar is an undefined figure: a category the submission listed no mistake of, for precision.")
+with st.container(key="category_chart"):
+    st.altair_chart(chart, width="stretch")
+st.caption(
+    "A thick line on the axis is a 0.000; undefined marks a figure with nothing to divide by (the precision in a "
+    "category the submission listed no mistake of)."
+)
