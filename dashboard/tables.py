@@ -55,9 +55,10 @@ def with_nulls_shown(frame: pl.DataFrame, config: dict) -> tuple[pl.DataFrame, d
                 (lambda value, fmt=number_format: fmt % value) if number_format else str, return_dtype=pl.String
             )
             columns.append(values.fill_null(NULL))
-            label = setting.get("label") if isinstance(setting, dict) else setting
-            help_text = setting.get("help") if isinstance(setting, dict) else None
-            config[name] = st.column_config.TextColumn(label or name, help=help_text)
+            settings = setting if isinstance(setting, dict) else {"label": setting}
+            config[name] = st.column_config.TextColumn(
+                settings.get("label") or name, help=settings.get("help"), width=settings.get("width")
+            )
     return frame.with_columns(columns) if columns else frame, config
 
 

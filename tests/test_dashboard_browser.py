@@ -199,6 +199,18 @@ def test_document_view_in_the_browser(page, dashboard_url, tmp_path):
     expect(page.get_by_text("S002 (train)")).to_be_visible()
 
 
+@pytest.mark.parametrize("path", ["", "errors", "gold", "refresh"])
+def test_every_column_is_in_view_at_1440_px(page, dashboard_url, path):
+    """At 1440 px, no table of the page scrolls sideways: every column is in view (page's viewport is 1440 px)."""
+    visit(page, f"{dashboard_url}/{path}")
+    page.locator('[data-testid="stDataFrame"] .dvn-scroller').first.wait_for()
+    widths = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stDataFrame"] .dvn-scroller')]
+            .filter(s => s.clientWidth > 0).map(s => [s.scrollWidth, s.clientWidth])"""
+    )
+    assert widths and all(scroll <= visible for scroll, visible in widths), widths
+
+
 def test_errors_download_in_the_browser(page, dashboard_url, tmp_path):
     visit(page, f"{dashboard_url}/errors")
     expect(page.get_by_role("heading", name="Errors browser", level=1)).to_be_visible()

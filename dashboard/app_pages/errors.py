@@ -148,17 +148,22 @@ if st.session_state.get("error_page", 1) > pages:  # fewer rows than before: bac
 page = controls[0].number_input("Page", min_value=1, max_value=pages, step=1, key="error_page")
 controls[1].caption(f"of {pages}, {PAGE_SIZE} rows a page; [brackets] mark the tokens of each mistake.")
 rows = data.read_one(PAGE, {**params, "page_size": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE})
-tables.table(
-    page_rows(rows),
-    column_config={
-        "text_id": "text",
-        "in_context": st.column_config.TextColumn("in context", width="large"),
-        "matched_category": "matched with (category)",
-        "matched_tokens": "matched with (tokens)",
-        "document": st.column_config.LinkColumn("document", display_text="open", help="The text in the document view"),
-    },
-    key="error_rows",
-)
+# The columns shown, in widths that fit a 1440 px screen beside the sidebar (the CSV has every column, the marked
+# tokens and what a mistake was matched with too).
+SHOWN = {
+    "submission": st.column_config.TextColumn("submission", width=120),
+    "text_id": st.column_config.TextColumn("text", width=55),
+    "outcome": st.column_config.TextColumn("outcome", width=80),
+    "category": st.column_config.TextColumn("category", width=105),
+    "in_context": st.column_config.TextColumn("in context", width=255),
+    "correction": st.column_config.TextColumn("correction", width=95),
+    "comment": st.column_config.TextColumn("comment", width=100),
+    "matched_category": st.column_config.TextColumn("matched with", width=95, help="The category it was matched with"),
+    "document": st.column_config.LinkColumn(
+        "document", display_text="open", width=65, help="The text in the document view"
+    ),
+}
+tables.table(page_rows(rows), column_config=SHOWN, column_order=list(SHOWN), key="error_rows")
 st.download_button(
     "Download these rows as CSV",
     data=lambda: data.bounded_csv(page_rows(data.read_one(PAGE, {**params, **FIRST_DOWNLOAD})))[0],

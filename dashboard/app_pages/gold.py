@@ -76,16 +76,14 @@ right.altair_chart(
 
 st.subheader("By text")
 st.caption("The gold mistakes of each text by category, and the system that generated it where that is known.")
-left, right = st.columns([2, 3])
-with left:
-    tables.table(
-        with_links(per_text.drop("split").rename(COUNT_COLUMNS)),
-        column_config={"text_id": "text", "mistakes": "all", "document": DOCUMENT_LINK},
-        key="gold_by_text",
-        height=420,
-    )
+tables.table(
+    with_links(per_text.drop("split").rename(COUNT_COLUMNS)),
+    column_config={"text_id": "text", "mistakes": "all", "document": DOCUMENT_LINK},
+    key="gold_by_text",
+    height=420,
+)
 long = per_text.unpivot(on=list(COUNT_COLUMNS), index="text_id", variable_name="category", value_name="count")
-right.altair_chart(
+st.altair_chart(
     alt.Chart(long.with_columns(long["category"].replace(COUNT_COLUMNS)))
     .mark_bar()
     .encode(

@@ -40,9 +40,9 @@ def board_table(ranked: list[dict], metadata: pl.DataFrame) -> pl.DataFrame:
         | {count: row[count] for count in tables.COUNTS}
         for row in ranked
     ]
-    who = metadata.select("submission", "team", "system", "approach")
+    who = metadata.select("submission", "team", "approach")
     board = pl.DataFrame(rows).join(who, on="submission", how="left", maintain_order="left")
-    people = [c for c in ("team", "system", "approach") if board[c].is_not_null().any()]
+    people = [c for c in ("team", "approach") if board[c].is_not_null().any()]  # the rest is in the expander
     return board.select("rank", "cluster", "submission", *people, *tables.RATIOS, *tables.COUNTS)
 
 
@@ -101,9 +101,14 @@ st.caption(
     f"submission's recall is significantly lower (paired permutation test, {data.TRIALS:,} trials, p < 0.05) "
     "than that of a submission of the cluster above, as `accuracy-db leaderboard --ci` draws them."
 )
-tables.table(
-    board_table(ranked, frames["metadata"]), column_config=tables.interval_columns(INTERVAL), key="leaderboard"
-)
+# One level of figures at a time, so that every column is in view on a 1440 px screen; the counts are the
+# mistake level's. The table holds both levels (and the CSV download of the grid too).
+level = st.radio("Figures", ["mistake level", "token level"], horizontal=True, key="board_level")
+board = board_table(ranked, frames["metadata"])
+figures = [figure for figure in tables.RATIOS if figure.startswith("token_") == (level == "token level")]
+shown = [column for column in board.columns if column not in tables.RATIOS and column not in tables.COUNTS]
+shown += figures + (list(tables.COUNTS) if level == "mistake level" else [])
+tables.table(board, column_config=tables.interval_columns(INTERVAL), column_order=shown, key="leaderboard")
 with st.expander("Signatures (what each figure was computed from and how)"):
     tables.table(pl.DataFrame([{k: row[k] for k in ("submission", "signature")} for row in ranked]), key="signatures")
 

@@ -12,6 +12,15 @@ def counted(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
+# Widths that keep the lists of problems in view at 1440 px (a long message or path ends in …; hover for all).
+PROBLEM_COLUMNS = {
+    "submission": st.column_config.TextColumn("submission", width=180),
+    "line": st.column_config.NumberColumn("line", width=55),
+    "message": st.column_config.TextColumn("message", width=440),
+    "file": st.column_config.TextColumn("file", width=270),
+}
+
+
 def listed(refused: pl.DataFrame) -> str:
     """The refused submissions by name, each with its number of problems."""
     counts = refused.group_by("submission", maintain_order=True).len()
@@ -64,7 +73,8 @@ else:
 
 st.subheader("Gold lists and submissions")
 st.caption("Each list with the SHA-256 of the file it was loaded from; the scores carry the same hashes.")
-tables.table(frames["lists"], key="lists")
+# In view at 1440 px: when each was loaded and from which file are in the list of input files below.
+tables.table(frames["lists"], column_order=["kind", "name", "split", "mistakes", "sha256"], key="lists")
 
 st.subheader("Refused submissions")
 if refused.is_empty():
@@ -76,7 +86,7 @@ else:
         f"{counted(count, 'submission', 'submissions')} {was} refused, and nothing of them is loaded: "
         f"{listed(refused)}."
     )
-    tables.table(refused, key="rejections")
+    tables.table(refused, column_config=PROBLEM_COLUMNS, key="rejections")
 
 st.subheader("Refused metadata")
 if refused_metadata.is_empty():
@@ -88,7 +98,7 @@ else:
         f"refused; the {'submission is' if count == 1 else 'submissions are'} still scored, without "
         f"{'its' if count == 1 else 'their'} metadata: {listed(refused_metadata)}."
     )
-    tables.table(refused_metadata, key="metadata_rejections")
+    tables.table(refused_metadata, column_config=PROBLEM_COLUMNS, key="metadata_rejections")
 
 with st.expander("Every input file, with its hash"):
     tables.table(frames["sources"], key="sources")
