@@ -199,7 +199,9 @@ def test_document_view_in_the_browser(page, dashboard_url, tmp_path):
     expect(page.get_by_text("S002 (train)")).to_be_visible()
 
 
-@pytest.mark.parametrize("path", ["", "errors", "gold", "refresh"])
+@pytest.mark.parametrize(
+    "path", ["", "errors", "gold", "refresh", "validity", "document?text=S001&submission=submission"]
+)
 def test_every_column_is_in_view_at_1440_px(page, dashboard_url, path):
     """At 1440 px, no table of the page scrolls sideways: every column is in view (page's viewport is 1440 px)."""
     visit(page, f"{dashboard_url}/{path}")

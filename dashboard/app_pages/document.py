@@ -156,22 +156,6 @@ with reading:
     shown = [category for category in palette.CATEGORIES if category in used]
     st.html(spans.legend_html(shown, with_submission=params["submission"] is not None))
     st.html(spans.text_html(frames["text"]["tokens"][0].to_list(), marked["gold"], marked["submitted"]))
-    st.subheader("Mistakes")
-    tables.table(
-        mistakes.select(
-            "label",
-            "category",
-            pl.col("outcome").replace(palette.OUTCOME_LABELS),
-            "matched_with",
-            "tokens",
-            "correction",
-            "comment",
-            "doc_token_start",
-            "doc_token_end",
-        ),
-        column_config={"doc_token_start": "from token", "doc_token_end": "to token", "matched_with": "matched with"},
-        key="document_mistakes",
-    )
 
 with game_column:
     game = frames["game"]
@@ -189,3 +173,21 @@ with game_column:
         with st.container(key="box_score"):
             st.html(box_score.box_score_html(teams, frames["players"]) + highlights)
         st.caption("Point at a marked word, or click it: the players and teams its mistake names light up.")
+
+# Below both columns: the whole width keeps every column of the list in view at 1440 px.
+st.subheader("Mistakes")
+tables.table(
+    mistakes.select(
+        "label",
+        "category",
+        pl.col("outcome").replace(palette.OUTCOME_LABELS),
+        "matched_with",
+        "tokens",
+        "correction",
+        "comment",
+        "doc_token_start",
+        "doc_token_end",
+    ),
+    column_config={"doc_token_start": "from token", "doc_token_end": "to token", "matched_with": "matched with"},
+    key="document_mistakes",
+)
