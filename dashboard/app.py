@@ -2,10 +2,14 @@
 every rerun: it lists the pages (one module each in app_pages/; not pages/, which Streamlit would also serve
 by itself as an old-style multipage app), says which database is shown, and runs the page the reader chose."""
 
+from pathlib import Path
+
 import streamlit as st
 from accuracy_db.dashboard import data
+from accuracy_db.dashboard.literal import literal
 
-st.set_page_config(page_title="accuracy-db", page_icon=":material/fact_check:", layout="wide")
+# The icon is a file of the package: a Material icon here would be fetched from fonts.gstatic.com by every visitor.
+st.set_page_config(page_title="accuracy-db", page_icon=str(Path(__file__).with_name("icon.png")), layout="wide")
 
 PAGES = [
     st.Page("app_pages/leaderboard.py", title="Leaderboard", icon=":material/leaderboard:", default=True),
@@ -21,7 +25,7 @@ PAGES = [
 
 page = st.navigation(PAGES)
 with st.sidebar:
-    st.caption(f"Database: `{data.db_path()}`")
+    st.caption(f"Database: {literal(data.db_path())}")
     latest = data.read_one("SELECT max(published_at) AS published_at FROM publications")["published_at"][0]
     if latest is not None:
         st.caption(f"Published {latest:%Y-%m-%d %H:%M:%S}")

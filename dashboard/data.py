@@ -27,6 +27,7 @@ from ..errors import AccuracyDbError
 from ..intervals import Resampling
 from ..significance import DEFAULT_TRIALS
 from . import DB_ENV
+from .literal import literal
 
 DEFAULT_DB = "accuracy.duckdb"
 ATTEMPTS = 3  # reads tried when the file is replaced while being opened
@@ -91,9 +92,9 @@ def _current(compute: Callable[..., T], *args) -> T:
         except FileNotFoundError:
             problem = "no such file (build one with `accuracy-db build`, or give `accuracy-db dashboard --db`)"
         except AccuracyDbError as error:
-            problem = str(error)
+            problem = literal(error)
         break
-    st.error(f"Cannot read the database {path}: {problem}.")
+    st.error(f"Cannot read the database {literal(path)}: {problem}.")
     st.stop()
 
 
@@ -179,7 +180,7 @@ def guarded_query(sql: str, params: dict, dialect: str | None, tick=None):
 
     path = db_path()
     if not path.is_file():
-        st.error(f"Cannot read the database {path}: there is no such file.")
+        st.error(f"Cannot read the database {literal(path)}: there is no such file.")
         st.stop()
     if not _sql_slots.acquire(blocking=False):
         raise QueryRefused(f"{SQL_QUERIES_AT_ONCE} queries are running on this dashboard already: run it again soon")

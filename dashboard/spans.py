@@ -1,12 +1,14 @@
 """A text as HTML with two lists of spans marked on it: the gold mistakes and one submission's.
 
-* A gold mistake has a background in its category's colour, and after it a label like ``G3✗``: G and its
-  number in the side list, then ✓ when a submitted mistake matched it, ✗ when it was missed.
+* A gold mistake has a background in its category's colour, and after it a label like ``G3·Na✗``: G and its
+  number in the side list, its category's initials (palette.CATEGORY_INITIALS), then ✓ when a submitted mistake
+  matched it, ✗ when it was missed.
 * A submitted mistake is underlined in its category's colour: a solid line when it matched a gold mistake, a
-  wavy one for a false alarm, which also gets a label like ``S5!``.
+  wavy one for a false alarm, which also gets a label like ``S5·Nu!``.
 
-So the outcome reads from the labels and the line style, without colour. Every marked token's tooltip (its
-title) gives the category, the outcome, the correction and the comment.
+So the category and the outcome read from the labels and the line style, without colour. Every marked token
+says what it is (the category, the outcome, the correction and the comment) in a panel that a click or a tap
+opens (it takes the focus; CSS shows the panel after the focused token: no script) and in its tooltip.
 """
 
 from __future__ import annotations
@@ -14,13 +16,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from .palette import CATEGORY_COLOURS, OUTCOME_LABELS, OUTCOME_SYMBOLS, tint
+from .palette import CATEGORY_COLOURS, CATEGORY_INITIALS, OUTCOME_LABELS, OUTCOME_SYMBOLS, tint
 
 STYLE = """<style>
 .adb-text { line-height: 2.1; font-size: 1.02rem; }
 .adb-text sup { font-size: 0.68rem; font-weight: 600; margin: 0 0.2em 0 0.1em; }
 .adb-legend { font-size: 0.85rem; line-height: 2; }
 .adb-legend span { margin-right: 0.9em; white-space: nowrap; }
+.adb-text { position: relative; }
+.adb-mark { cursor: pointer; }
+.adb-mark:focus { outline: 2px solid #444; outline-offset: 1px; }
+.adb-detail { display: none; }
+.adb-mark:focus + .adb-detail {
+  display: block; position: absolute; z-index: 10; margin-top: 0.4em; max-width: 28em; padding: 0.4em 0.7em;
+  background: #fff; color: #222; border: 1px solid #888; border-radius: 6px; box-shadow: 0 2px 8px #0003;
+  font-size: 0.88rem; line-height: 1.4; white-space: pre-line;
+}
 </style>"""
 
 
@@ -34,6 +45,7 @@ class Span:
     end: int
     category: str
     outcome: str | None  # matched, missed or false_alarm; None when no submission is shown
+    tokens: str | None = None  # the marked tokens as the list gives them
     correction: str | None = None
     comment: str | None = None
     counterpart: str | None = None  # the label of the span it was matched with
@@ -73,10 +85,18 @@ def _style(gold: Span | None, submitted: Span | None) -> str:
     return "; ".join(rules)
 
 
+def _classes(gold: Span | None, submitted: Span | None) -> str:
+    """A marked token's classes: adb-mark, and adb-m-<label> of each mistake on it (box_score lights the rows a
+    mistake names by them)."""
+    return " ".join(["adb-mark", *(f"adb-m-{escape(span.label)}" for span in (gold, submitted) if span is not None)])
+
+
 def _label(span: Span) -> str:
     colour = CATEGORY_COLOURS.get(span.category, "#999999")
     symbol = OUTCOME_SYMBOLS.get(span.outcome, "")
-    return f'<sup style="color: {colour}" title="{escape(span.describe())}">{escape(span.label)}{symbol}</sup>'
+    initials = CATEGORY_INITIALS.get(span.category, "?")
+    text = f"{escape(span.label)}·{escape(initials)}{symbol}"
+    return f'<sup style="color: {colour}" title="{escape(span.describe())}">{text}</sup>'
 
 
 def text_html(tokens: list[str], gold: list[Span], submitted: list[Span]) -> str:
@@ -89,7 +109,10 @@ def text_html(tokens: list[str], gold: list[Span], submitted: list[Span]) -> str
             parts.append(escape(token))
         else:
             title = "\n\n".join(span.describe() for span in (g, s) if span is not None)
-            parts.append(f'<span style="{_style(g, s)}" title="{escape(title)}">{escape(token)}</span>')
+            parts.append(
+                f'<span class="{_classes(g, s)}" tabindex="0" style="{_style(g, s)}" title="{escape(title)}">'
+                f'{escape(token)}</span><span class="adb-detail" role="tooltip">{escape(title)}</span>'
+            )
         for span in (g, s):
             if span is not None and span.end == position and (span.side == "gold" or span.outcome == "false_alarm"):
                 parts.append(_label(span))
@@ -104,16 +127,18 @@ def text_html(tokens: list[str], gold: list[Span], submitted: list[Span]) -> str
 def legend_html(categories: list[str], with_submission: bool = True) -> str:
     """What the colours, lines and labels mean (only the gold mistakes' labels when no submission is shown)."""
     items = [
-        f'<span style="background: {tint(CATEGORY_COLOURS[c])}; padding: 0 0.3em">{escape(c)}</span>'
+        f'<span style="background: {tint(CATEGORY_COLOURS[c])}; padding: 0 0.3em">'
+        f"{escape(c)} ({escape(CATEGORY_INITIALS[c])})</span>"
         for c in categories
     ]
     if not with_submission:
-        return f'{STYLE}<div class="adb-legend">{" ".join(items)} <span><b>G1</b> gold mistake</span></div>'
+        return f'{STYLE}<div class="adb-legend">{" ".join(items)} <span><b>G1·Na</b> gold mistake</span></div>'
     items += [
-        "<span><b>G1✓</b> gold mistake, matched</span>",
-        "<span><b>G2✗</b> gold mistake, missed</span>",
+        "<span><b>G1·Na✓</b> gold mistake, matched</span>",
+        "<span><b>G2·Nu✗</b> gold mistake, missed</span>",
         '<span style="text-decoration: underline solid #555; text-decoration-thickness: 3px">submitted, matched</span>',
         '<span style="text-decoration: underline wavy #555; text-decoration-thickness: 3px">'
-        "submitted, false alarm</span> <b>S1!</b>",
+        "submitted, false alarm</span> <b>S1·W!</b>",
+        "<span>click a marked word for its details</span>",
     ]
     return f'{STYLE}<div class="adb-legend">{" ".join(items)}</div>'

@@ -1,4 +1,5 @@
-"""How the dashboard's tables show their columns: figures to 3 decimals, undefined ones empty, plain labels."""
+"""How the dashboard's tables show their columns: figures to 3 decimals, plain labels, and NULL (an undefined
+figure, a missing value) as – everywhere, as the command line prints it (output.cell)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import polars as pl
 import streamlit as st
 
 from ..output import DISPLAY_CHARS  # a cell shows at most so many characters of a text, or items of a list
+
+NULL = "–"
 
 RATIOS = {
     "recall": "recall",
@@ -34,12 +37,40 @@ def interval_columns(interval: str) -> dict:
     return config
 
 
-def table(frame, key: str, **options) -> None:
-    """A table without its row index, in a container named by key: the name a test finds it by
+def with_nulls_shown(frame: pl.DataFrame, config: dict) -> tuple[pl.DataFrame, dict]:
+    """The frame with every NULL of a text or number column as –, and the column settings to match: a number
+    column with a NULL becomes text, in its format (%.3f, %d) where its settings give one, so it still sorts as
+    the figures do when they have as many digits (as the dashboard's 0–1 figures do)."""
+    config = dict(config)
+    columns = []
+    for name, dtype in frame.schema.items():
+        setting = config.get(name)
+        if isinstance(setting, dict) and setting.get("type_config", {}).get("type") == "link":
+            continue  # a link column shows an empty cell: a – would be a link
+        if dtype == pl.String:
+            columns.append(pl.col(name).fill_null(NULL))
+        elif dtype.is_numeric() and frame[name].null_count():
+            number_format = setting.get("type_config", {}).get("format") if isinstance(setting, dict) else None
+            values = pl.col(name).map_elements(
+                (lambda value, fmt=number_format: fmt % value) if number_format else str, return_dtype=pl.String
+            )
+            columns.append(values.fill_null(NULL))
+            settings = setting if isinstance(setting, dict) else {"label": setting}
+            config[name] = st.column_config.TextColumn(
+                settings.get("label") or name, help=settings.get("help"), width=settings.get("width")
+            )
+    return frame.with_columns(columns) if columns else frame, config
+
+
+def table(frame, key: str, column_config: dict | None = None, **options) -> None:
+    """A table without its row index, NULL shown as –, in a container named by key: the name a test finds it by
     (AppTest.get_by_key), and a CSS class (st-key-KEY) in the browser. st.dataframe keeps a key only for
     selections."""
+    config = column_config or {}
+    if isinstance(frame, pl.DataFrame):
+        frame, config = with_nulls_shown(frame, config)
     with st.container(key=key):
-        st.dataframe(frame, hide_index=True, **options)
+        st.dataframe(frame, hide_index=True, column_config=config or None, **options)
 
 
 def cut_long_values(frame: pl.DataFrame) -> tuple[pl.DataFrame, int]:

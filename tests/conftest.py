@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hostile_names import build_hostile
 from shared_data import DATA, EXAMPLES
 
 from accuracy_db import database
@@ -20,6 +21,12 @@ def built_db(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("built") / "accuracy.duckdb"
     build(DATA, path, EXAMPLES)
     return path
+
+
+@pytest.fixture(scope="session")
+def hostile_db(tmp_path_factory) -> Path:
+    """The example submission under names that Markdown or HTML would interpret (tests/hostile_names.py)."""
+    return build_hostile(tmp_path_factory.mktemp("hostile"))
 
 
 @pytest.fixture

@@ -9,18 +9,34 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import html
 import json
+import re
 import shutil
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlencode
 
 import accuracy_db.dashboard
+import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pytest
 import streamlit as st
 from accuracy_db.dashboard import DB_ENV
+from accuracy_db.dashboard.literal import literal
+from hostile_names import (
+    HOSTILE_NAMES,
+    HOSTILE_TEAM,
+    IMAGE_NAME,
+    MARKUP_FRAGMENTS,
+    REFUSED_NAME,
+    TAG_NAME,
+)
+from hypothesis import given, settings, strategies
+from markdown_it import MarkdownIt
 from shared_data import DATA, EXAMPLES
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
@@ -175,7 +191,7 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
     assert list(points["low"]) == [row["token_f1_ci"][0] for row in expected]
     assert list(points["high"]) == [row["token_f1_ci"][1] for row in expected]
     assert points["low"].iloc[2] < points["value"].iloc[2] < points["high"].iloc[2]
-    bars, errors = spec["layer"]
+    bars, zeros, undefined, errors = spec["layer"]
     assert (bars["mark"]["type"], bars["encoding"]["y"]["field"]) == ("bar", "value")
     assert errors["mark"]["type"] == "errorbar"
     assert (errors["encoding"]["y"]["field"], errors["encoding"]["y2"]["field"]) == ("low", "high")
@@ -189,7 +205,8 @@ def test_leaderboard_shows_a_submissions_figures_category_by_category(built_db, 
     name = scores[scores["scope"] == "NAME"].iloc[0]
     assert (name["matched"], name["gold_total"], name["submitted_total"]) == (160, 317, 237)
     assert round(name["recall"], 3) == 0.505
-    assert scores[scores["scope"] == "WORD"]["precision"].isna().all()  # no WORD mistake submitted: undefined
+    assert list(scores[scores["scope"] == "WORD"]["precision"]) == ["–"]  # no WORD mistake submitted: undefined
+    assert scores[scores["scope"] == "NAME"].iloc[0]["precision"] == f"{160 / 237:.3f}"  # a figure, as text beside it
 
 
 def test_leaderboard_of_the_test_split_with_metadata(derived_db, monkeypatch):
@@ -199,8 +216,30 @@ def test_leaderboard_of_the_test_split_with_metadata(derived_db, monkeypatch):
     assert list(board["submission"]) == ["numbers_only", "names_only"]
     assert [cell[:5] for cell in board["recall"]] == [f"{224 / 622:.3f}", f"{212 / 622:.3f}"]
     assert list(board["precision"]) == ["1.000 [1.00, 1.00]"] * 2
-    assert list(board["team"].fillna("")) == ["", "Team Names"]
-    assert list(board["approach"].fillna("")) == ["", "metric"]
+    assert list(board["team"]) == ["–", "Team Names"]  # NULL shown as – , as everywhere
+    assert list(board["approach"]) == ["–", "metric"]
+
+
+def test_a_zero_is_a_zero_bar_and_an_undefined_figure_says_so(derived_db, monkeypatch):
+    """names_only finds every gold NAME mistake, numbers_only lists none: its NAME recall is 0.0 and its NAME
+    precision undefined (nothing submitted to divide by)."""
+    at = open_page(derived_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NAME").run()
+    at.radio(key="board_figure").set_value("recall").run()
+    spec, points = chart(at, "interval_chart")
+    assert dict(zip(points["submission"], points["value"])) == {"names_only": 1.0, "numbers_only": 0.0}
+    bars, zeros, undefined, _ = spec["layer"]
+    assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['value'] === 0"}]
+    assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
+    assert undefined["transform"] == [{"filter": "!isValid(datum['value'])"}]
+    at.radio(key="board_figure").set_value("precision").run()
+    _, points = chart(at, "interval_chart")
+    assert points.set_index("submission")["value"].isna().to_dict() == {"names_only": False, "numbers_only": True}
+    board = table(at, "leaderboard")
+    assert dict(zip(board["submission"], board["precision"])) == {
+        "names_only": "1.000 [1.00, 1.00]",
+        "numbers_only": "–",
+    }
 
 
 # Significance
@@ -305,7 +344,7 @@ def test_errors_of_one_submission_by_outcome(built_db, monkeypatch):
     labelled(at.multiselect, "Submissions").set_value(["submission"])
     labelled(at.multiselect, "Outcomes").set_value(["false_alarm"]).run()
     rows = table(at, "error_rows")
-    assert set(rows["outcome"]) == {"false_alarm"}
+    assert set(rows["outcome"]) == {"false alarm"}  # named as the filter names it
     assert set(rows["submission"]) == {"submission"}
     # Within each category, as the README's NAME and NUMBER rows count them: submitted - matched.
     assert at.subheader[0].value == f"{(237 - 160) + (334 - 154)} mistakes"
@@ -325,6 +364,82 @@ def test_errors_show_the_marked_tokens_in_context(built_db, monkeypatch):
     assert wednesday["matched_category"] == "NAME"
     assert set(rows["text_id"]) == {"S001"}
     assert labelled(at.get("download_button"), "Download these rows as CSV") is not None
+
+
+def outcome_rows(db: Path, split: str, within_category: bool) -> list[dict]:
+    """The rows of the errors browser, unfiltered, straight from mistake_outcomes."""
+    con = database.open_existing(db)
+    try:
+        return (
+            con.execute(
+                f"""
+            SELECT submission, text_id, outcome, tokens, correction, comment FROM mistake_outcomes
+            WHERE split = '{split}' AND scope = {"category" if within_category else "'ALL'"}
+                AND NOT (side = 'submitted' AND outcome = 'matched')
+            """
+            )
+            .fetchdf()
+            .to_dict("records")
+        )
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("search", ["FRIDAY", "Celtics", "%", "_", "'; DROP TABLE mistakes; --", "[x]"])
+def test_errors_search_finds_the_text_in_tokens_corrections_and_comments(built_db, monkeypatch, search):
+    at = open_page(built_db, "errors", monkeypatch)
+    at.text_input(key="error_search").set_value(search).run()
+    assert not at.exception, at.exception
+
+    def has(value) -> bool:
+        return isinstance(value, str) and search.lower() in value.lower()
+
+    expected = [
+        row
+        for row in outcome_rows(built_db, "train", True)
+        if any(map(has, map(row.get, ("tokens", "correction", "comment"))))
+    ]
+    assert at.subheader[0].value == f"{len(expected)} mistakes"
+    rows = table(at, "error_rows")
+    assert len(rows) == min(50, len(expected))
+    assert at.query_params["search"] == search
+    if search in ("FRIDAY", "Celtics"):
+        assert expected  # the search finds something, in any case
+
+
+def test_errors_filters_live_in_the_address(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Categories").set_value(["NAME", "WORD"])
+    labelled(at.multiselect, "Outcomes").set_value(["missed"])
+    labelled(at.multiselect, "Texts").set_value(["S001", "S002"])
+    labelled(at.radio, "Matching").set_value("across categories").run()
+    total = at.subheader[0].value
+    address = dict(at.query_params)
+    assert address == {
+        "split": "train",
+        "matching": "across categories",
+        "category": ["NAME", "WORD"],
+        "outcome": "missed",
+        "text": ["S001", "S002"],
+    }
+    # The same address in another session opens the same view.
+    st.cache_data.clear()
+    shared = AppTest.from_file(str(APP), default_timeout=60)
+    shared.query_params.update(address)
+    shared.run()
+    shared.switch_page("app_pages/errors.py").run()
+    assert not shared.exception, shared.exception
+    assert labelled(shared.multiselect, "Categories").value == ["NAME", "WORD"]
+    assert labelled(shared.multiselect, "Texts").value == ["S001", "S002"]
+    assert labelled(shared.radio, "Matching").value == "across categories"
+    assert shared.subheader[0].value == total
+
+
+def test_every_error_row_links_to_its_document_view(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    rows = table(at, "error_rows")
+    for row in rows.itertuples():
+        assert row.document == "document?" + urlencode({"text": row.text_id, "submission": row.submission})
 
 
 def test_errors_pages_through_the_rows(built_db, monkeypatch):
@@ -350,7 +465,8 @@ def gold_rows(text_id: str) -> set[tuple]:
 
 
 def text_or_empty(value) -> str:
-    return value if isinstance(value, str) else ""
+    """A text cell of a table, with the – that stands for NULL read as the empty cell of a CSV file."""
+    return "" if value == "–" else value
 
 
 def test_document_view_of_s001_shows_its_gold_spans(built_db, monkeypatch):
@@ -367,7 +483,8 @@ def test_document_view_of_s001_shows_its_gold_spans(built_db, monkeypatch):
     assert len(shown) == 16
 
     text = at.get("html")[1].value
-    assert '">Wednesday</span><sup' in text  # the first gold mistake, labelled after its last token
+    # the first gold mistake, labelled after its last token (and the token's detail panel)
+    assert re.search(r'">Wednesday</span><span class="adb-detail"[^>]*>[^<]*</span><sup[^>]*>G1·Na✓</sup>', text)
     assert "Gold mistake G1 · NAME · matched (with S1)\nCorrection: Friday" in text  # its tooltip
     assert all(f">G{n}" in text for n in range(1, 17)) and ">G17" not in text
     assert "text-decoration: underline wavy" in text  # the example submission's false alarms
@@ -375,16 +492,61 @@ def test_document_view_of_s001_shows_its_gold_spans(built_db, monkeypatch):
     assert "16 gold mistakes; submission lists 12: 8 gold mistakes matched, 8 missed, 4 false alarms" in summary
 
 
+class TableRows(HTMLParser):
+    """The rows of the HTML tables of a page: {table class: [(row class, [cells])]}."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.table, self.row = {}, None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self.table = self.tables.setdefault(attrs.get("class"), [])
+        elif tag == "tr" and self.table is not None:
+            self.row = (attrs.get("class"), [])
+            self.table.append(self.row)
+        elif tag in ("td", "th") and self.row is not None:
+            self.row[1].append("")
+
+    def handle_data(self, data):
+        if self.row is not None and self.row[1]:
+            self.row[1][-1] += data
+
+
+def box_score(at: AppTest) -> tuple[dict, str]:
+    """The box score's tables by class, as {table: {row class: cells}}, and its HTML."""
+    [element] = at.get_by_key("box_score").get("html")
+    parser = TableRows()
+    parser.feed(element.value)
+    return {name: {row: cells for row, cells in rows if row} for name, rows in parser.tables.items()}, element.value
+
+
 def test_document_view_shows_the_box_score_of_the_game(built_db, monkeypatch):
     at = open_page(built_db, "document", monkeypatch)
-    teams = table(at, "team_lines")
-    assert dict(zip(teams["team"], teams["PTS"])) == {"Lakers": 107, "Celtics": 113}
-    celtics = teams[teams["team"] == "Celtics"].iloc[0]
-    assert [celtics[q] for q in ("Q1", "Q2", "Q3", "Q4")] == [29, 33, 20, 31]
-    players = table(at, "players")
-    assert players[players["player"] == "Isaiah Thomas"].iloc[0]["PTS"] == 38
+    tables_, _ = box_score(at)
+    teams = {cells[0]: cells for cells in tables_["adb-teams"].values()}
+    assert (teams["Lakers"][6], teams["Celtics"][6]) == ("107", "113")  # PTS
+    assert teams["Celtics"][1:6] == ["32–18", "29", "33", "20", "31"]  # record, Q1–Q4
+    players = {cells[0]: cells for cells in tables_["adb-players"].values() if len(cells) > 1}
+    assert players["Isaiah Thomas"][3] == "38"  # PTS, after pos and MIN
+    assert all(len(cells) == 13 for cells in players.values())  # every stat column
     assert "Los Angeles Lakers at Boston Celtics" in [header.value for header in at.subheader]
     assert "(https://www.basketball-reference.com/boxscores/201702030BOS.html)" in markdown(at)
+
+
+def test_a_mistake_lights_up_the_rows_it_names_in_the_box_score(built_db, monkeypatch):
+    at = open_page(built_db, "document", monkeypatch)
+    labelled(at.selectbox, "Submission").set_value("submission").run()
+    tables_, markup = box_score(at)
+    row_of = {cells[0]: row.split("-")[-1] for table_ in tables_.values() for row, cells in table_.items()}
+    rules = dict(re.findall(r"body:has\(\.adb-m-(\w+):hover, \.adb-m-\1:focus\) :is\(([^)]*)\)", markup))
+    # G4's comment is "Horford was the 4th highest scorer"; G11's "The Lakers next game is on the road".
+    assert rules["G4"] == f".adb-row-{row_of['Al Horford']}"
+    assert rules["G11"] == f".adb-row-{row_of['Lakers']}"
+    assert "G1" not in rules  # Wednesday names nobody
+    text = at.get("html")[1].value
+    assert 'class="adb-mark adb-m-G4"' in text  # the tokens the rule points at
 
 
 def test_document_view_goes_to_the_next_and_previous_text(built_db, monkeypatch):
@@ -401,7 +563,7 @@ def test_document_view_with_gold_mistakes_only(built_db, monkeypatch):
     at = open_page(built_db, "document", monkeypatch)
     labelled(at.selectbox, "Submission").set_value("(gold mistakes only)").run()
     mistakes = table(at, "document_mistakes")
-    assert len(mistakes) == 16 and mistakes["outcome"].isna().all()
+    assert len(mistakes) == 16 and set(mistakes["outcome"]) == {"–"}
     assert "text-decoration" not in at.get("html")[1].value
 
 
@@ -433,6 +595,15 @@ def test_missed_by_every_submission_of_the_test_split(derived_db, monkeypatch):
     assert len(missed) == missed_by_all(derived_db, "test") == 622 - 212 - 224
     assert missed["category"].value_counts().to_dict() == {"WORD": 140, "NOT_CHECKABLE": 38, "CONTEXT": 8}
     assert "**186** of the 622 gold mistakes were missed by all 2 submissions of the test split" in markdown(at)
+
+
+def test_gold_explorer_rows_link_to_their_document_view(derived_db, monkeypatch):
+    at = open_page(derived_db, "gold", monkeypatch)
+    for key in ("missed_by_all", "gold_by_text"):
+        rows = table(at, key)
+        assert list(rows["document"]) == [
+            f"document?text={text_id}&submission=%28gold+mistakes+only%29" for text_id in rows["text_id"]
+        ]
 
 
 def test_missed_by_every_submission_of_the_train_split(built_db, monkeypatch):
@@ -484,7 +655,7 @@ def test_refresh_status_lists_the_refused_examples_with_their_reasons(built_db, 
     text = markdown(at)
     assert "by `accuracy-db build`" in text
     for name in ("submission_blank", "submission_malformed", "submission_overlapping"):
-        assert f"**{name}**" in text
+        assert f"**{literal(name)}**" in text
     rejections = table(at, "rejections")
     assert set(rejections["submission"]) == {"submission_blank", "submission_malformed", "submission_overlapping"}
     overlapping = rejections[rejections["submission"] == "submission_overlapping"]
@@ -583,9 +754,28 @@ def test_sql_page_refuses_a_query_that_writes(built_db, monkeypatch):
     at = open_page(built_db, "sql", monkeypatch)
     at.text_area(key="sql").set_value("DELETE FROM mistakes")
     labelled(at.button, "Run").click().run()
-    assert at.error[0].value.startswith("Refused: DELETE refused: it changes data")
+    assert at.error[0].value.startswith("Refused: " + literal("DELETE refused: it changes data"))
     [(count,)] = sql(built_db, "SELECT count(*) FROM mistakes")
     assert count > 0
+
+
+def test_sql_page_keeps_the_query_in_the_address_and_runs_it_only_on_run(built_db, monkeypatch):
+    at = open_page(built_db, "sql", monkeypatch)
+    assert dict(at.query_params) == {}  # the example query is not spelled out
+    query = "SELECT text_id FROM texts WHERE text_id LIKE 'T%' ORDER BY text_id LIMIT 3"
+    at.text_area(key="sql").set_value(query)
+    at.selectbox(key="dialect").set_value("postgres").run()
+    assert dict(at.query_params) == {"sql": query, "dialect": "postgres"}
+
+    shared = AppTest.from_file(str(APP), default_timeout=60)
+    shared.query_params.update(at.query_params)
+    shared.run()
+    shared.switch_page("app_pages/sql.py").run()
+    assert (shared.text_area(key="sql").value, shared.selectbox(key="dialect").value) == (query, "postgres")
+    with pytest.raises(KeyError):  # a link never runs a query by itself: no result
+        shared.get_by_key("sql_result")
+    labelled(shared.button, "Run").click().run()
+    assert list(table(shared, "sql_result")["text_id"]) == ["T001", "T002", "T003"]
 
 
 def test_sql_page_translates_another_dialect(built_db, monkeypatch):
@@ -613,3 +803,88 @@ def test_a_csv_download_is_cut_after_the_last_whole_row_within_the_bound():
     assert len(text.encode()) <= 1_000 < len(frame.head(rows + 1).write_csv().encode())
     assert pl.read_csv(text.encode()).equals(frame.head(rows))
     assert bounded_csv(frame, 10**6) == (frame.write_csv(), 100)
+
+
+# Names shown as text
+
+
+def markdown_texts(at: AppTest) -> list[str]:
+    """Every text of the page that Streamlit renders as Markdown: the Markdown elements, headings, alerts, and
+    the labels and help of widgets and metrics."""
+    texts = [
+        element.value for kind in ("markdown", "caption", "title", "header", "subheader") for element in at.get(kind)
+    ]
+    texts += [element.proto.body for kind in ("error", "info", "warning", "success") for element in at.get(kind)]
+    widgets = ("selectbox", "multiselect", "radio", "text_input", "text_area", "number_input", "button", "metric")
+    for kind in widgets:
+        for widget in at.get(kind):
+            texts += [widget.proto.label, getattr(widget.proto, "help", "")]
+    return texts
+
+
+def assert_no_markup_from_names(at: AppTest) -> None:
+    assert not at.exception, at.exception
+    for text in markdown_texts(at):
+        assert not any(fragment in text for fragment in MARKUP_FRAGMENTS), text
+
+
+@pytest.mark.parametrize(
+    "page", ["leaderboard", "significance", "validity", "difficulty", "errors", "gold", "refresh", "sql"]
+)
+def test_no_page_renders_a_name_as_markup(hostile_db, monkeypatch, page):
+    at = open_page(hostile_db, page, monkeypatch)
+    assert_no_markup_from_names(at)
+    for widget in [*at.selectbox, *at.multiselect]:  # options are shown as plain text, exactly as named
+        assert all(name in widget.options for name in HOSTILE_NAMES) or not set(widget.options) & set(HOSTILE_NAMES)
+
+
+def test_document_view_shows_hostile_names_literally(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "document", monkeypatch)
+    for name in HOSTILE_NAMES:
+        labelled(at.selectbox, "Submission").set_value(name).run()
+        assert_no_markup_from_names(at)
+        assert f"; {literal(name)} lists 12:" in at.markdown[0].value
+        assert at.query_params["submission"] == name
+
+
+def test_refresh_status_lists_hostile_names_literally(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "refresh", monkeypatch)
+    assert_no_markup_from_names(at)
+    text = markdown(at)
+    assert f"1 submission was refused, and nothing of them is loaded: **{literal(REFUSED_NAME)}** (" in text
+    assert (
+        f"of 1 submission was refused; the submission is still scored, without its metadata: **{literal(TAG_NAME)}**"
+        in text
+    )
+    assert list(table(at, "rejections")["submission"].unique()) == [REFUSED_NAME]
+    assert list(table(at, "metadata_rejections")["submission"].unique()) == [TAG_NAME]
+    figures = {metric.label: metric.value for metric in at.metric}
+    assert (figures["submissions refused"], figures["metadata refused"]) == ("1", "1")
+    assert figures["submissions added"] == str(len(HOSTILE_NAMES))  # the one with a refused sidecar is scored
+
+
+def test_a_submitters_address_is_a_link_only_when_it_is_a_web_address(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "leaderboard", monkeypatch)
+    metadata = table(at, "metadata")
+    row = metadata[metadata["submission"] == IMAGE_NAME].iloc[0]
+    assert row["team"] == HOSTILE_TEAM  # a table cell is plain text
+    assert pd.isna(row["url"])  # a link column leaves it empty: a – would be a link
+
+
+def test_a_refusal_quoting_the_query_is_shown_literally(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "sql", monkeypatch)
+    at.text_area(key="sql").set_value(f"SELEC '{IMAGE_NAME}' <img>")
+    labelled(at.button, "Run").click().run()
+    assert at.error, "the query should have been refused"
+    assert_no_markup_from_names(at)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=strategies.text())
+def test_literal_markdown_renders_as_the_text_itself(text):
+    """CommonMark (markdown-it, a renderer of its own) shows literal(text) as the text, element-free; control
+    characters as their pictures."""
+    rendered = MarkdownIt("commonmark").renderInline(literal(text))
+    assert "<" not in rendered  # no element: a < of the text is &lt;
+    pictured = "".join("\u2421" if c == "\x7f" else chr(0x2400 + ord(c)) if ord(c) < 0x20 else c for c in text)
+    assert html.unescape(rendered) == pictured

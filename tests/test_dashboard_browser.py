@@ -15,8 +15,10 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import quote, urlsplit
 
 import pytest
+from hostile_names import HOSTILE_NAMES, REFUSED_NAME, TAG_NAME
 from playwright.sync_api import Page, expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -48,13 +50,12 @@ def healthy(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
-def dashboard_server(built_db, tmp_path_factory):
-    """`accuracy-db dashboard --db … --port N` running until the module's tests are done: its URL and the process
-    id of the Streamlit server (the command's child)."""
+@contextlib.contextmanager
+def serving(db: Path, log: Path):
+    """`accuracy-db dashboard --db DB --port N` running while the block runs: its URL and the process id of the
+    Streamlit server (the command's child)."""
     port = free_port()
-    log = tmp_path_factory.mktemp("dashboard") / "server.log"
-    command = [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(built_db)]
+    command = [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(db)]
     with log.open("wb") as output:
         server = subprocess.Popen(
             [*command, "--port", str(port)], stdout=output, stderr=subprocess.STDOUT, start_new_session=True
@@ -78,6 +79,13 @@ def dashboard_server(built_db, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def dashboard_server(built_db, tmp_path_factory):
+    """The dashboard on the example submissions, until the module's tests are done."""
+    with serving(built_db, tmp_path_factory.mktemp("dashboard") / "server.log") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
 def dashboard_url(dashboard_server):
     return dashboard_server[0]
 
@@ -93,7 +101,7 @@ def browser():
 
 @pytest.fixture
 def page(browser) -> Page:
-    context = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
+    context = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     yield page
@@ -154,18 +162,55 @@ def test_document_view_in_the_browser(page, dashboard_url, tmp_path):
     wednesday = page.locator("span[title^='Gold mistake G1 · NAME · matched']")
     expect(wednesday).to_have_text("Wednesday")
     expect(wednesday).to_be_visible()
-    expect(page.get_by_text("G16✗")).to_be_visible()  # the last gold mistake of S001, which the example misses
+    expect(page.get_by_text("G16·W✗")).to_be_visible()  # the last gold mistake of S001 (WORD): the example misses it
     expect(page.get_by_text("8 gold mistakes matched, 8 missed, 4 false alarms")).to_be_visible()
     expect(page.get_by_role("link", name="box score on basketball-reference.com")).to_have_attribute(
         "href", "https://www.basketball-reference.com/boxscores/201702030BOS.html"
     )
-    assert ["Celtics", "32–18", "29", "33", "20", "31", "113"] == table_rows(page, "team_lines")[1][:7]
+    box = page.locator(".st-key-box_score")
+    celtics = box.locator("table.adb-teams tbody tr").nth(1).locator("td").all_inner_texts()
+    assert ["Celtics", "32–18", "29", "33", "20", "31", "113"] == celtics[:7]
+    # At 1440 px every column of the box score is in view: no table reaches past the column it is in.
+    edges = box.evaluate(
+        "box => [box.getBoundingClientRect().right, ...[...box.querySelectorAll('table')].map("
+        "t => Math.max(t.getBoundingClientRect().right, t.getBoundingClientRect().left + t.scrollWidth))]"
+    )
+    assert max(edges[1:]) <= edges[0] + 0.5, edges
+    assert box.locator("table.adb-players thead th").count() == 13  # player and every stat column
     assert screenshot(page, tmp_path, "dashboard-document").stat().st_size > 0
     print(f"document view: {seconds:.2f} s to a finished page")
+
+    # Pointing at a mistake lights up the row of the player it names: G4's comment names Al Horford.
+    horford = box.locator("tr", has_text="Al Horford")
+    unlit = horford.evaluate("row => getComputedStyle(row).backgroundColor")
+    page.locator(".adb-m-G4").first.hover()
+    expect(horford).to_have_css("background-color", "rgb(253, 230, 138)")
+    # A click (or a tap) on a marked word opens its detail panel.
+    page.locator(".adb-m-G1").first.click()
+    expect(page.locator(".adb-m-G1 + .adb-detail")).to_be_visible()
+    expect(page.locator(".adb-m-G1 + .adb-detail")).to_contain_text("Correction: Friday")
+    page.mouse.move(0, 0)
+    page.locator("h1").first.click()
+    assert horford.evaluate("row => getComputedStyle(row).backgroundColor") == unlit
+    expect(page.locator(".adb-detail").first).to_be_hidden()
 
     page.get_by_role("button", name="Next").click()
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
     expect(page.get_by_text("S002 (train)")).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    "path", ["", "errors", "gold", "refresh", "validity", "document?text=S001&submission=submission"]
+)
+def test_every_column_is_in_view_at_1440_px(page, dashboard_url, path):
+    """At 1440 px, no table of the page scrolls sideways: every column is in view (page's viewport is 1440 px)."""
+    visit(page, f"{dashboard_url}/{path}")
+    page.locator('[data-testid="stDataFrame"] .dvn-scroller').first.wait_for()
+    widths = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stDataFrame"] .dvn-scroller')]
+            .filter(s => s.clientWidth > 0).map(s => [s.scrollWidth, s.clientWidth])"""
+    )
+    assert widths and all(scroll <= visible for scroll, visible in widths), widths
 
 
 def test_errors_download_in_the_browser(page, dashboard_url, tmp_path):
@@ -177,6 +222,32 @@ def test_errors_download_in_the_browser(page, dashboard_url, tmp_path):
     assert lines[0].startswith("submission,text_id,outcome,category,in_context,marked,correction,comment")
     header = page.get_by_role("heading", name="mistakes", exact=False).first.inner_text()
     assert len(lines) - 1 == int(header.split()[0])
+
+
+def test_hostile_names_are_shown_as_text_and_fetch_nothing_from_elsewhere(browser, hostile_db, tmp_path):
+    """Names that Markdown would make an image of (fetched from example.com), a tag, maths, code: each shown as
+    it is, and every request the browser makes goes to the dashboard."""
+    with serving(hostile_db, tmp_path / "server.log") as (url, _):
+        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        requested = []
+        page.on("request", lambda request: requested.append(request.url))
+        try:
+            visit(page, f"{url}/refresh")
+            expect(page.get_by_text(REFUSED_NAME, exact=True)).to_be_visible()
+            expect(page.get_by_text(TAG_NAME, exact=True)).to_be_visible()
+            for name in HOSTILE_NAMES:
+                visit(page, f"{url}/document?text=S001&submission={quote(name)}")
+                expect(page.get_by_text(f"; {name} lists 12:")).to_be_visible()
+            visit(page, url)  # the leaderboard, with the hostile team name in its metadata
+            visit(page, f"{url}/errors")
+        finally:
+            context.close()
+    elsewhere = {
+        urlsplit(address).hostname for address in requested if urlsplit(address).scheme not in ("data", "blob")
+    }
+    assert elsewhere == {"127.0.0.1"}, sorted(a for a in set(requested) if "127.0.0.1" not in a)
 
 
 def memory(pid: int) -> dict[str, int]:

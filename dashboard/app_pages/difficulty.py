@@ -4,7 +4,8 @@ recall_by_annotators (of the view recall_by_difficulty), as `accuracy-db difficu
 
 import altair as alt
 import streamlit as st
-from accuracy_db.dashboard import data
+from accuracy_db.dashboard import bars, data
+from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.analyses import saved_analysis
 
@@ -22,16 +23,15 @@ def of_split(analysis: str, level: str) -> str:
 
 def recall_chart(frame, title: str, levels: list[str]) -> alt.Chart:
     """Recall at each level, one bar per submission."""
-    return (
-        alt.Chart(frame)
-        .mark_bar()
-        .encode(
+    return bars.figure_bars(
+        alt.Chart(frame).encode(
             x=alt.X("level:N", sort=levels, title=title),
             xOffset=alt.XOffset("submission:N"),
             y=alt.Y("recall:Q", title="recall", scale=alt.Scale(domain=[0, 1])),
             color=alt.Color("submission:N", title="submission"),
             tooltip=["submission", "level", "gold", "matched", alt.Tooltip("recall:Q", format=".3f")],
-        )
+        ),
+        "recall",
     )
 
 
@@ -49,8 +49,8 @@ frames = data.read(
 st.subheader("Recall by how many submissions found the mistake")
 found_by = frames["found_by"]
 st.caption(
-    f"k = how many of the {split} split's submissions found a gold mistake (0: every one missed it). Hover over a "
-    "bar for the gold mistakes at that level and how many of them the submission found."
+    f"k = how many of the {literal(split)} split's submissions found a gold mistake (0: every one missed it). "
+    "Hover over a bar for the gold mistakes at that level and how many of them the submission found."
 )
 with st.container(key="found_by_chart"):
     levels = sorted(set(found_by["level"].to_list()), key=int)

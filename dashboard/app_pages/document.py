@@ -1,10 +1,15 @@
 """Document view: one text with the gold mistakes and one submission's mistakes marked on it (how each was
 scored, from the mistake_outcomes view), and beside it the box score of the game it describes."""
 
-import streamlit as st
-from accuracy_db.dashboard import data, palette, spans, tables
+import re
 
-NO_SUBMISSION = "(gold mistakes only)"
+import polars as pl
+import streamlit as st
+from accuracy_db.dashboard import box_score, data, palette, spans, tables
+from accuracy_db.dashboard.links import NO_SUBMISSION
+from accuracy_db.dashboard.literal import literal
+
+WEB_ADDRESS = re.compile(r"https://[A-Za-z0-9.-]+/[A-Za-z0-9._~/%-]*")  # linked only when it is one
 
 TEXT = """
 SELECT texts.text_id, texts.split, list(tokens.token ORDER BY tokens.doc_token) AS tokens
@@ -49,6 +54,7 @@ WHERE text_id = $text
 TEAMS = """
 SELECT
     team_name AS team,
+    team_city AS city,
     side,
     wins || '–' || losses AS record,
     pts_qtr1 AS Q1, pts_qtr2 AS Q2, pts_qtr3 AS Q3, pts_qtr4 AS Q4, pts AS PTS,
@@ -62,6 +68,7 @@ PLAYERS = """
 SELECT
     coalesce(teams.team_name, players.team_city) AS team,
     players.player_name AS player,
+    players.second_name AS surname,
     coalesce(players.start_position, '') AS pos,
     CASE WHEN players.did_not_play THEN 'DNP' ELSE players.minutes::VARCHAR END AS MIN,
     players.pts AS PTS,
@@ -126,56 +133,61 @@ for row in mistakes.iter_rows(named=True):
             end=row["doc_token_end"],
             category=row["category"],
             outcome=row["outcome"],
+            tokens=row["tokens"],
             correction=row["correction"],
             comment=row["comment"],
             counterpart=row["matched_with"],
         )
     )
 
-reading, box_score = st.columns([1, 1], gap="large")
+reading, game_column = st.columns([1, 1], gap="large")
 with reading:
     gold_count, submitted_count = len(marked["gold"]), len(marked["submitted"])
-    summary = f"**{text_id}** ({split}): {gold_count} gold mistakes"
+    summary = f"**{literal(text_id)}** ({literal(split)}): {gold_count} gold mistakes"
     if params["submission"]:
         missed = sum(span.outcome == "missed" for span in marked["gold"])
         alarms = sum(span.outcome == "false_alarm" for span in marked["submitted"])
         summary += (
-            f"; {submission} lists {submitted_count}: {gold_count - missed} gold mistakes matched, {missed} missed, "
-            f"{alarms} false alarms (ALL scope)."
+            f"; {literal(submission)} lists {submitted_count}: {gold_count - missed} gold mistakes matched, "
+            f"{missed} missed, {alarms} false alarms (ALL scope)."
         )
     st.markdown(summary)
     used = {span.category for span in marked["gold"] + marked["submitted"]}
     shown = [category for category in palette.CATEGORIES if category in used]
     st.html(spans.legend_html(shown, with_submission=params["submission"] is not None))
     st.html(spans.text_html(frames["text"]["tokens"][0].to_list(), marked["gold"], marked["submitted"]))
-    st.subheader("Mistakes")
-    tables.table(
-        mistakes.select(
-            "label",
-            "category",
-            "outcome",
-            "matched_with",
-            "tokens",
-            "correction",
-            "comment",
-            "doc_token_start",
-            "doc_token_end",
-        ),
-        column_config={"doc_token_start": "from token", "doc_token_end": "to token", "matched_with": "matched with"},
-        key="document_mistakes",
-    )
 
-with box_score:
+with game_column:
     game = frames["game"]
     if game.is_empty():
         st.info("No game data for this text.")
     else:
         game = game.row(0, named=True)
         teams = frames["teams"]
-        st.subheader(f"{game['vis_city']} {game['vis_name']} at {game['home_city']} {game['home_name']}")
+        st.subheader(literal(f"{game['vis_city']} {game['vis_name']} at {game['home_city']} {game['home_name']}"))
         caption = f"{game['game_date']:%A %-d %B %Y}" if game["game_date"] else ""
-        if game["bref_box_url"]:
+        if game["bref_box_url"] and WEB_ADDRESS.fullmatch(game["bref_box_url"]):
             caption += f" · [box score on basketball-reference.com]({game['bref_box_url']})"
         st.markdown(caption)
-        tables.table(teams.drop("side"), key="team_lines")
-        tables.table(frames["players"], height=720, key="players")
+        highlights = box_score.highlight_css(marked["gold"] + marked["submitted"], teams, frames["players"])
+        with st.container(key="box_score"):
+            st.html(box_score.box_score_html(teams, frames["players"]) + highlights)
+        st.caption("Point at a marked word, or click it: the players and teams its mistake names light up.")
+
+# Below both columns: the whole width keeps every column of the list in view at 1440 px.
+st.subheader("Mistakes")
+tables.table(
+    mistakes.select(
+        "label",
+        "category",
+        pl.col("outcome").replace(palette.OUTCOME_LABELS),
+        "matched_with",
+        "tokens",
+        "correction",
+        "comment",
+        "doc_token_start",
+        "doc_token_end",
+    ),
+    column_config={"doc_token_start": "from token", "doc_token_end": "to token", "matched_with": "matched with"},
+    key="document_mistakes",
+)

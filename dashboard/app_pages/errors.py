@@ -6,7 +6,7 @@ scores."""
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, palette, tables
+from accuracy_db.dashboard import data, links, palette, tables
 
 from accuracy_db.guard import megabytes
 
@@ -37,6 +37,9 @@ WHERE outcome.split = $split
     AND list_contains($categories, outcome.category)
     AND list_contains($outcomes, outcome.outcome)
     AND (len($texts) = 0 OR list_contains($texts, outcome.text_id))
+    -- the search: a literal piece of text (no pattern), in any case, in the tokens, the correction or the comment
+    AND ($search = '' OR contains(lower(concat_ws(' ', outcome.tokens, outcome.correction, outcome.comment)),
+        lower($search)))
 """
 ORDER = "ORDER BY submission, text_id, doc_token_start, side"
 
@@ -57,7 +60,7 @@ WHERE list_contains($counterpart_ids, mistake_id)
 """
 COLUMNS = [
     "submission", "text_id", "outcome", "category", "in_context", "marked", "correction", "comment",
-    "matched_category", "matched_tokens",
+    "matched_category", "matched_tokens", "document",
 ]  # fmt: skip
 
 
@@ -67,7 +70,12 @@ def page_rows(page: pl.DataFrame) -> pl.DataFrame:
     not a browser)."""
     counterparts = data.read_one(COUNTERPARTS, {"counterpart_ids": page["counterpart_id"].drop_nulls().to_list()})
     rows = data.with_context(page).join(counterparts, on="counterpart_id", how="left", maintain_order="left")
-    return rows.select(COLUMNS)
+    return rows.with_columns(
+        outcome=pl.col("outcome").replace_strict(palette.OUTCOME_LABELS),
+        document=pl.struct("text_id", "submission").map_elements(
+            lambda row: links.document(row["text_id"], row["submission"]), return_dtype=pl.String
+        ),
+    ).select(COLUMNS)
 
 
 st.title("Errors browser")
@@ -76,26 +84,49 @@ if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
+MATCHINGS = ["within each category", "across categories"]
+# The filters live in the address (st.query_params), so a view of the errors can be shared as a link.
+links.from_address("error_split", "split", splits)
 top = st.columns([1, 3, 2])
-split = top[0].selectbox("Split", splits)
+split = top[0].selectbox("Split", splits, key="error_split")
 choices = data.read(
     submissions=("SELECT submission FROM evaluations WHERE split = $split ORDER BY submission", {"split": split}),
     texts=("SELECT text_id FROM texts WHERE split = $split ORDER BY text_id", {"split": split}),
 )
 submission_names = choices["submissions"]["submission"].to_list()
-submissions = top[1].multiselect("Submissions", submission_names, default=submission_names)
+text_ids = choices["texts"]["text_id"].to_list()
+links.from_address(f"error_submissions-{split}", "submission", submission_names, submission_names, many=True)
+links.from_address("error_matching", "matching", MATCHINGS)
+links.from_address("error_categories", "category", palette.CATEGORIES, palette.CATEGORIES, many=True)
+links.from_address("error_outcomes", "outcome", palette.OUTCOMES, palette.OUTCOMES, many=True)
+links.from_address(f"error_texts-{split}", "text", text_ids, [], many=True)
+links.from_address("error_search", "search")
+submissions = top[1].multiselect("Submissions", submission_names, key=f"error_submissions-{split}")
 matching = top[2].radio(
     "Matching",
-    ["within each category", "across categories"],
+    MATCHINGS,
+    key="error_matching",
     help="Within each category, as the per-category scores count: a gold NAME mistake is matched only by a "
     "submitted NAME mistake. Across categories, as the ALL scores count: any overlapping mistake matches.",
 )
-middle = st.columns([3, 2, 2])
-categories = middle[0].multiselect("Categories", palette.CATEGORIES, default=palette.CATEGORIES)
+middle = st.columns([3, 2, 2, 3])
+categories = middle[0].multiselect("Categories", palette.CATEGORIES, key="error_categories")
 outcomes = middle[1].multiselect(
-    "Outcomes", palette.OUTCOMES, default=palette.OUTCOMES, format_func=palette.OUTCOME_LABELS.get
+    "Outcomes", palette.OUTCOMES, format_func=palette.OUTCOME_LABELS.get, key="error_outcomes"
 )
-texts = middle[2].multiselect("Texts", choices["texts"]["text_id"].to_list(), placeholder="All texts")
+texts = middle[2].multiselect("Texts", text_ids, placeholder="All texts", key=f"error_texts-{split}")
+search = middle[3].text_input(
+    "Search", key="error_search", placeholder="in tokens, corrections and comments", help="Any case; no patterns."
+)
+links.to_address(
+    split=split,
+    submission=None if submissions == submission_names else submissions,
+    matching=matching,
+    category=None if categories == palette.CATEGORIES else categories,
+    outcome=None if outcomes == palette.OUTCOMES else outcomes,
+    text=texts or None,
+    search=search or None,
+)
 
 params = {
     "split": split,
@@ -104,6 +135,7 @@ params = {
     "categories": categories,
     "outcomes": outcomes,
     "texts": texts,
+    "search": search,
 }
 counts = data.read_one(COUNTS, params)
 total = int(counts["mistakes"].sum()) if not counts.is_empty() else 0
@@ -116,16 +148,22 @@ if st.session_state.get("error_page", 1) > pages:  # fewer rows than before: bac
 page = controls[0].number_input("Page", min_value=1, max_value=pages, step=1, key="error_page")
 controls[1].caption(f"of {pages}, {PAGE_SIZE} rows a page; [brackets] mark the tokens of each mistake.")
 rows = data.read_one(PAGE, {**params, "page_size": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE})
-tables.table(
-    page_rows(rows),
-    column_config={
-        "text_id": "text",
-        "in_context": st.column_config.TextColumn("in context", width="large"),
-        "matched_category": "matched with (category)",
-        "matched_tokens": "matched with (tokens)",
-    },
-    key="error_rows",
-)
+# The columns shown, in widths that fit a 1440 px screen beside the sidebar (the CSV has every column, the marked
+# tokens and what a mistake was matched with too).
+SHOWN = {
+    "submission": st.column_config.TextColumn("submission", width=120),
+    "text_id": st.column_config.TextColumn("text", width=55),
+    "outcome": st.column_config.TextColumn("outcome", width=80),
+    "category": st.column_config.TextColumn("category", width=105),
+    "in_context": st.column_config.TextColumn("in context", width=255),
+    "correction": st.column_config.TextColumn("correction", width=95),
+    "comment": st.column_config.TextColumn("comment", width=100),
+    "matched_category": st.column_config.TextColumn("matched with", width=95, help="The category it was matched with"),
+    "document": st.column_config.LinkColumn(
+        "document", display_text="open", width=65, help="The text in the document view"
+    ),
+}
+tables.table(page_rows(rows), column_config=SHOWN, column_order=list(SHOWN), key="error_rows")
 st.download_button(
     "Download these rows as CSV",
     data=lambda: data.bounded_csv(page_rows(data.read_one(PAGE, {**params, **FIRST_DOWNLOAD})))[0],
@@ -141,7 +179,7 @@ if counts.is_empty():
     st.caption("No mistake is left by these filters.")
 else:
     chart = (
-        alt.Chart(counts)
+        alt.Chart(counts.with_columns(pl.col("outcome").replace_strict(palette.OUTCOME_LABELS)))
         .mark_bar()
         .encode(
             y=alt.Y("category:N", sort=palette.CATEGORIES, title=None),
@@ -149,12 +187,12 @@ else:
             color=alt.Color(
                 "outcome:N",
                 scale=palette.outcome_scale(),
-                legend=alt.Legend(title="outcome", labelExpr="replace(datum.label, '_', ' ')"),
+                legend=alt.Legend(title="outcome"),
             ),
             order=alt.Order("outcome_position:Q"),
             tooltip=["submission", "category", "outcome", "mistakes"],
         )
-        .transform_calculate(outcome_position=f"indexof({palette.OUTCOMES}, datum.outcome)")
+        .transform_calculate(outcome_position=f"indexof({list(palette.OUTCOME_LABELS.values())}, datum.outcome)")
         .properties(width=260, height=alt.Step(24))
         .facet(facet=alt.Facet("submission:N", title=None), columns=3)
     )

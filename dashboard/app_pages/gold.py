@@ -3,8 +3,10 @@ per generating system, and the gold mistakes that every submission missed. The l
 analyses of queries/analysis/ that `accuracy-db query` runs, filtered to the chosen split."""
 
 import altair as alt
+import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, palette, tables
+from accuracy_db.dashboard import data, links, palette, tables
+from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.analyses import saved_analysis
 
@@ -28,6 +30,14 @@ FROM ({of_split("missed_by_every_submission")})
 ORDER BY text_id, doc_token_start
 """
 
+DOCUMENT_LINK = st.column_config.LinkColumn("document", display_text="open", help="The text in the document view")
+
+
+def with_links(frame: pl.DataFrame) -> pl.DataFrame:
+    """The rows with a link to their text in the document view, with the gold mistakes only."""
+    return frame.with_columns(document=pl.col("text_id").map_elements(links.document, return_dtype=pl.String))
+
+
 COUNT_COLUMNS = {category.lower(): category for category in palette.CATEGORIES}  # the analyses' column names
 
 st.title("Gold explorer")
@@ -48,7 +58,7 @@ by_category, per_text = frames["by_category"], frames["per_text"]
 total = by_category["mistakes"].sum()
 
 st.subheader("By category")
-st.markdown(f"**{total}** gold mistakes in the {len(per_text)} texts of the {split} split.")
+st.markdown(f"**{total}** gold mistakes in the {len(per_text)} texts of the {literal(split)} split.")
 left, right = st.columns([3, 2])
 with left:
     tables.table(by_category, key="gold_by_category")
@@ -66,16 +76,14 @@ right.altair_chart(
 
 st.subheader("By text")
 st.caption("The gold mistakes of each text by category, and the system that generated it where that is known.")
-left, right = st.columns([2, 3])
-with left:
-    tables.table(
-        per_text.drop("split").rename(COUNT_COLUMNS),
-        column_config={"text_id": "text", "mistakes": "all"},
-        key="gold_by_text",
-        height=420,
-    )
+tables.table(
+    with_links(per_text.drop("split").rename(COUNT_COLUMNS)),
+    column_config={"text_id": "text", "mistakes": "all", "document": DOCUMENT_LINK},
+    key="gold_by_text",
+    height=420,
+)
 long = per_text.unpivot(on=list(COUNT_COLUMNS), index="text_id", variable_name="category", value_name="count")
-right.altair_chart(
+st.altair_chart(
     alt.Chart(long.with_columns(long["category"].replace(COUNT_COLUMNS)))
     .mark_bar()
     .encode(
@@ -109,10 +117,10 @@ missed = data.with_context(frames["missed"], "gold_mistake_id").select(
     "text_id", "category", "in_context", "correction"
 )
 if submissions == 0:
-    st.caption(f"No submission of the {split} split is loaded.")
+    st.caption(f"No submission of the {literal(split)} split is loaded.")
 else:
     st.markdown(
         f"**{len(missed)}** of the {total} gold mistakes were missed by all {submissions} submissions of the "
-        f"{split} split (none of them matched it, in the ALL scope as recall counts)."
+        f"{literal(split)} split (none of them matched it, in the ALL scope as recall counts)."
     )
-    tables.table(missed, key="missed_by_all")
+    tables.table(with_links(missed), column_config={"document": DOCUMENT_LINK}, key="missed_by_all")

@@ -6,7 +6,7 @@ them category by category. The ranking, intervals and clusters are ranking.leade
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, palette, tables
+from accuracy_db.dashboard import bars, data, palette, tables
 
 from accuracy_db.commands import SCOPES
 from accuracy_db.output import with_interval
@@ -19,8 +19,10 @@ WHERE split = $split
 ORDER BY submission, position
 """
 
+# A submitter's url is a link only when it is a web address (never javascript: or data:).
 METADATA = """
-SELECT meta.submission, meta.team, meta.system, meta.approach, meta.description, meta.url
+SELECT meta.submission, meta.team, meta.system, meta.approach, meta.description,
+    CASE WHEN regexp_matches(meta.url, '^https?://[^\\s]+$') THEN meta.url END AS url
 FROM submission_metadata AS meta
 WHERE meta.submission IN (SELECT submission FROM evaluations WHERE split = $split)
 ORDER BY meta.submission
@@ -38,9 +40,9 @@ def board_table(ranked: list[dict], metadata: pl.DataFrame) -> pl.DataFrame:
         | {count: row[count] for count in tables.COUNTS}
         for row in ranked
     ]
-    who = metadata.select("submission", "team", "system", "approach")
+    who = metadata.select("submission", "team", "approach")
     board = pl.DataFrame(rows).join(who, on="submission", how="left", maintain_order="left")
-    people = [c for c in ("team", "system", "approach") if board[c].is_not_null().any()]
+    people = [c for c in ("team", "approach") if board[c].is_not_null().any()]  # the rest is in the expander
     return board.select("rank", "cluster", "submission", *people, *tables.RATIOS, *tables.COUNTS)
 
 
@@ -70,7 +72,7 @@ def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
         alt.Tooltip("low:Q", format=".3f"),
         alt.Tooltip("high:Q", format=".3f"),
     ]
-    bars = base.mark_bar().encode(
+    figures = base.encode(
         y=alt.Y("value:Q", title=tables.RATIOS[figure], scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("cluster:O", title="cluster"),
         tooltip=tooltip,
@@ -78,7 +80,7 @@ def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
     errors = base.mark_errorbar(ticks=True, thickness=2).encode(
         y=alt.Y("low:Q", title=tables.RATIOS[figure]), y2="high:Q", tooltip=tooltip
     )
-    return bars + errors
+    return bars.figure_bars(figures, "value") + errors
 
 
 st.title("Leaderboard")
@@ -99,9 +101,14 @@ st.caption(
     f"submission's recall is significantly lower (paired permutation test, {data.TRIALS:,} trials, p < 0.05) "
     "than that of a submission of the cluster above, as `accuracy-db leaderboard --ci` draws them."
 )
-tables.table(
-    board_table(ranked, frames["metadata"]), column_config=tables.interval_columns(INTERVAL), key="leaderboard"
-)
+# One level of figures at a time, so that every column is in view on a 1440 px screen; the counts are the
+# mistake level's. The table holds both levels (and the CSV download of the grid too).
+level = st.radio("Figures", ["mistake level", "token level"], horizontal=True, key="board_level")
+board = board_table(ranked, frames["metadata"])
+figures = [figure for figure in tables.RATIOS if figure.startswith("token_") == (level == "token level")]
+shown = [column for column in board.columns if column not in tables.RATIOS and column not in tables.COUNTS]
+shown += figures + (list(tables.COUNTS) if level == "mistake level" else [])
+tables.table(board, column_config=tables.interval_columns(INTERVAL), column_order=shown, key="leaderboard")
 with st.expander("Signatures (what each figure was computed from and how)"):
     tables.table(pl.DataFrame([{k: row[k] for k in ("submission", "signature")} for row in ranked]), key="signatures")
 
@@ -120,8 +127,9 @@ board_figure = st.radio(
 with st.container(key="interval_chart"):
     st.altair_chart(interval_chart(ranked, board_figure), width="stretch")
 st.caption(
-    f"A bar is the figure in scope {scope}, the line across it its {INTERVAL}; no bar or line where the figure is "
-    "undefined (a submission that listed no mistake has no precision)."
+    f"A bar is the figure in scope {scope}, the line across it its {INTERVAL}; a 0.000 is a thick line on the "
+    "axis, and a figure with nothing to divide by says undefined (a submission that listed no mistake has no "
+    "precision)."
 )
 
 st.subheader("One submission, category by category")
@@ -136,16 +144,19 @@ tables.table(
 st.subheader("Submissions compared per category")
 figure = st.radio("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get, horizontal=True, key="category_figure")
 per_category = categories.filter(categories["scope"] != "ALL")
-chart = (
-    alt.Chart(per_category)
-    .mark_bar()
-    .encode(
+chart = bars.figure_bars(
+    alt.Chart(per_category).encode(
         x=alt.X("scope:N", sort=palette.CATEGORIES, title=None),
         xOffset=alt.XOffset("submission:N"),
         y=alt.Y(f"{figure}:Q", title=tables.RATIOS[figure], scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("submission:N", title="submission"),
         tooltip=["submission", "scope", alt.Tooltip(f"{figure}:Q", format=".3f"), "matched", "gold_total"],
-    )
+    ),
+    figure,
 )
-st.altair_chart(chart, width="stretch")
-st.caption("A missing bar is an undefined figure: a category the submission listed no mistake of, for precision.")
+with st.container(key="category_chart"):
+    st.altair_chart(chart, width="stretch")
+st.caption(
+    "A thick line on the axis is a 0.000; undefined marks a figure with nothing to divide by (the precision in a "
+    "category the submission listed no mistake of)."
+)

@@ -6,6 +6,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import data, tables
+from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.commands import SCOPES
 
@@ -55,7 +56,7 @@ scope = top[1].selectbox("Scope", SCOPES, help="ALL mistakes, or the mistakes of
 figure = top[2].selectbox("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get)
 names = data.read_one(RANKED, {"split": split, "scope": scope})["submission"].to_list()
 if len(names) < 2:
-    st.info(f"The {split} split has one submission: there is nothing to compare it with.")
+    st.info(f"The {literal(split)} split has one submission: there is nothing to compare it with.")
     st.stop()
 
 pairs = pl.DataFrame(
@@ -63,11 +64,11 @@ pairs = pl.DataFrame(
     schema={"a": pl.String, "b": pl.String} | {c: pl.Float64 for c in ("a_value", "b_value", "difference", "p_value")},
 )
 st.caption(
-    f"Each cell tests submission A (row) against B (column) on the {split} split's texts: the {tables.RATIOS[figure]} "
-    f"in scope {scope} of each text's counts, swapped between A and B at random ({data.TRIALS:,} trials, seed "
-    f"{data.RESAMPLING.seed}); p is how often a swap made a difference at least as large as the observed one, "
-    "(c + 1) / (trials + 1). A dark cell (p < 0.05) is a difference that chance rarely makes. Submissions in "
-    "rank order; hover over a cell for both figures."
+    f"Each cell tests submission A (row) against B (column) on the {literal(split)} split's texts: the "
+    f"{tables.RATIOS[figure]} in scope {scope} of each text's counts, swapped between A and B at random "
+    f"({data.TRIALS:,} trials, seed {data.RESAMPLING.seed}); p is how often a swap made a difference at least as "
+    "large as the observed one, (c + 1) / (trials + 1). A dark cell (p < 0.05) is a difference that chance rarely "
+    "makes. Submissions in rank order; hover over a cell for both figures."
 )
 with st.container(key="significance_matrix"):
     st.altair_chart(matrix(pairs, names, figure), width="stretch")

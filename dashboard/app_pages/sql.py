@@ -5,7 +5,8 @@ a time, a memory, a row and a byte limit. A running query can be cancelled; the 
 import re
 
 import streamlit as st
-from accuracy_db.dashboard import data, tables
+from accuracy_db.dashboard import data, links, tables
+from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.analyses import saved_analyses
 from accuracy_db.errors import AccuracyDbError
@@ -71,10 +72,10 @@ def show(kind: str, value, dialect: str | None) -> None:
         st.warning(value.capitalize() + ".")
         return
     if kind == "refused":
-        st.error(f"Refused: {value}")
+        st.error(f"Refused: {literal(value)}")
         return
     if kind == "failed":
-        st.error(f"The query failed: {value}")
+        st.error(f"The query failed: {literal(value)}")
         return
     rows = len(value.frame)
     st.markdown(f"**{rows}** rows" + (f" (the first {rows}; there are more)" if value.truncated else ""))
@@ -105,7 +106,9 @@ st.caption(
     "`$name` in the query asks for a value."
 )
 analyses = {analysis.name: analysis.sql for analysis in saved_analyses()}
-st.session_state.setdefault("sql", EXAMPLE)
+# The query and its dialect live in the address, so a query can be shared as a link; it runs only on Run.
+links.from_address("sql", "sql", default=EXAMPLE)
+links.from_address("dialect", "dialect", DIALECTS)
 st.selectbox(
     "Start from a saved analysis",
     list(analyses),
@@ -117,8 +120,9 @@ st.selectbox(
 )
 sql = st.text_area("Query", key="sql", height=220)
 dialect = st.selectbox("Written in the SQL of", DIALECTS, key="dialect")
+links.to_address(sql=None if sql == EXAMPLE else sql, dialect=None if dialect == "duckdb" else dialect)
 names = list(dict.fromkeys(re.findall(r"\$([A-Za-z_]\w*)", re.sub(r"--[^\n]*|'[^']*'", " ", sql))))
-params = {name: st.text_input(f"${name}", key=f"param-{name}") for name in names}
+params = {name: st.text_input(literal(f"${name}"), key=f"param-{name}") for name in names}
 if st.button("Run", type="primary", icon=":material/play_arrow:"):
     st.session_state.sql_pending = (sql, tuple(params.items()), dialect)
 

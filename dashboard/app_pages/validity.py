@@ -5,6 +5,7 @@ every score sums up); clicking a text opens it in the document view."""
 import altair as alt
 import streamlit as st
 from accuracy_db.dashboard import data
+from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import output
 from accuracy_db.commands import SCOPES
@@ -71,12 +72,13 @@ st.dataframe(
     hide_index=True,
     key="validity_figures",
 )
-st.caption(f"Signature: `{figures[0]['signature']}`" if figures else "")
+st.caption(f"Signature: {literal(figures[0]['signature'])}" if figures else "")
 
 st.subheader("Mistakes per text, gold and submitted")
 st.caption(
-    f"One point per text of the {split} split ({len(per_text)} texts), in scope {scope}. On the dashed line the "
-    "submission lists as many mistakes as the gold list has; points on top of each other are texts with the same "
+    f"One point per text of the {literal(split)} split ({len(per_text)} texts), in scope {scope}. "
+    "On the dashed line the submission lists as many mistakes as the gold list has; points on top of each other "
+    "are texts with the same "
     "counts. Hover over a point for its text; click it to open the text in the document view."
 )
 with st.container(key="validity_scatter"):
