@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 DATA ?= ../shared/data/accuracy-shared-task
 DB ?= accuracy.duckdb
 
-.PHONY: demo test install install-dev clean
+.PHONY: demo test install install-dev postgresql clean
 
 # A virtual environment with the package installed (editable), redone when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -27,7 +27,13 @@ demo: install
 	$(BIN)/accuracy-db build --data $(DATA) --submissions $(DATA)/example_submissions --db $(DB)
 	$(BIN)/accuracy-db leaderboard --db $(DB)
 
-test: install-dev
+# tests/test_postgres_export.py starts a private server of Debian's postgresql package: installed when missing.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		(DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql)
+
+test: install-dev postgresql
 	$(BIN)/python -m pytest
 
 clean:
