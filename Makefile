@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 DATA ?= ../shared/data/accuracy-shared-task
 DB ?= accuracy.duckdb
 
-.PHONY: demo test chromium install install-dev clean
+.PHONY: demo test chromium postgresql install install-dev clean
 
 # A virtual environment with the package installed (editable), redone when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -31,7 +31,13 @@ demo: install
 chromium:
 	sh .ci/install-chromium
 
-test: install-dev chromium
+# tests/test_postgres_export.py starts a private server of Debian's postgresql package: installed when missing.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		(DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql)
+
+test: install-dev chromium postgresql
 	$(BIN)/python -m pytest
 
 clean:

@@ -13,7 +13,13 @@ WITH evaluation AS (
 ),
 
 alarms AS (
-    SELECT submitted.*
+    SELECT
+        submitted.mistake_id,
+        submitted.text_id,
+        submitted.doc_token_start,
+        submitted.category,
+        submitted.tokens,
+        submitted.correction
     FROM submitted_mistakes AS submitted
     WHERE submitted.submission_id = (SELECT submission_id FROM evaluation)
         AND submitted.mistake_id NOT IN (
@@ -30,7 +36,8 @@ box_score_lines AS (
         text_id,
         'player' AS line,
         player_name AS name,
-        [player_name, second_name] AS names,
+        player_name AS first_match,
+        second_name AS second_match,
         side,
         pts,
         reb,
@@ -44,7 +51,8 @@ box_score_lines AS (
         text_id,
         'team',
         team_city || ' ' || team_name,
-        [team_name, team_city],
+        team_name,
+        team_city,
         side,
         pts,
         reb,
@@ -56,14 +64,26 @@ box_score_lines AS (
 ),
 
 named AS (
-    SELECT alarms.mistake_id, box_score_lines.* EXCLUDE (text_id, names)
+    SELECT
+        alarms.mistake_id,
+        box_score_lines.line,
+        box_score_lines.name,
+        box_score_lines.side,
+        box_score_lines.pts,
+        box_score_lines.reb,
+        box_score_lines.ast,
+        box_score_lines.minutes,
+        box_score_lines.wins,
+        box_score_lines.losses
     FROM alarms
     JOIN box_score_lines
         ON box_score_lines.text_id = alarms.text_id
-        AND len(list_filter(
-            box_score_lines.names,
-            lambda name: name <> '' AND contains(' ' || alarms.tokens || ' ', ' ' || name || ' ')
-        )) > 0
+        AND (
+            box_score_lines.first_match <> ''
+            AND strpos(' ' || alarms.tokens || ' ', ' ' || box_score_lines.first_match || ' ') > 0
+            OR box_score_lines.second_match <> ''
+            AND strpos(' ' || alarms.tokens || ' ', ' ' || box_score_lines.second_match || ' ') > 0
+        )
 )
 
 SELECT
@@ -73,7 +93,15 @@ SELECT
     alarms.category,
     alarms.tokens,
     alarms.correction,
-    named.* EXCLUDE (mistake_id)
+    named.line,
+    named.name,
+    named.side,
+    named.pts,
+    named.reb,
+    named.ast,
+    named.minutes,
+    named.wins,
+    named.losses
 FROM alarms
 LEFT JOIN named ON named.mistake_id = alarms.mistake_id
 ORDER BY alarms.text_id, alarms.doc_token_start, named.line, named.name

@@ -16,13 +16,17 @@ counts AS (
     GROUP BY category, token
 )
 
-SELECT
-    counts.category,
-    row_number() OVER (PARTITION BY counts.category ORDER BY counts.occurrences DESC, counts.token) AS rank,
-    counts.token,
-    counts.occurrences,
-    counts.mistakes
-FROM counts
-JOIN categories USING (category)
-QUALIFY rank <= 10
-ORDER BY categories.position, rank
+SELECT category, rank, token, occurrences, mistakes
+FROM (
+    SELECT
+        counts.category,
+        categories.position,
+        row_number() OVER (PARTITION BY counts.category ORDER BY counts.occurrences DESC, counts.token) AS rank,
+        counts.token,
+        counts.occurrences,
+        counts.mistakes
+    FROM counts
+    JOIN categories ON categories.category = counts.category
+) AS ranked
+WHERE rank <= 10
+ORDER BY position, rank

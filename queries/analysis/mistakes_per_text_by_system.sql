@@ -20,27 +20,32 @@ WITH per_text AS (
     LEFT JOIN gold_mistakes AS gold USING (text_id)
     LEFT JOIN nlg_systems USING (text_id)
     WHERE texts.split IN (SELECT split FROM annotation_sets WHERE kind = 'gold')
-    GROUP BY ALL
+    GROUP BY texts.split, texts.text_id, nlg_systems.system, nlg_systems.reference
 ),
 
 systems AS (
-    SELECT * REPLACE ('(all texts)' AS system, NULL::VARCHAR AS reference) FROM per_text
+    SELECT
+        split, text_id, '(all texts)' AS system, NULL::VARCHAR AS reference, mistakes, name, number, word, context,
+        not_checkable, other
+    FROM per_text
     UNION ALL
-    SELECT * FROM per_text WHERE system IS NOT NULL
+    SELECT split, text_id, system, reference, mistakes, name, number, word, context, not_checkable, other
+    FROM per_text
+    WHERE system IS NOT NULL
 )
 
 SELECT
     split,
     system,
-    any_value(reference) AS reference,
+    min(reference) AS reference,
     count(*) AS texts,
-    avg(mistakes) AS mistakes,
-    avg(name) AS name,
-    avg(number) AS number,
-    avg(word) AS word,
-    avg(context) AS context,
-    avg(not_checkable) AS not_checkable,
-    avg(other) AS other
+    avg(mistakes::DOUBLE) AS mistakes,
+    avg(name::DOUBLE) AS name,
+    avg(number::DOUBLE) AS number,
+    avg(word::DOUBLE) AS word,
+    avg(context::DOUBLE) AS context,
+    avg(not_checkable::DOUBLE) AS not_checkable,
+    avg(other::DOUBLE) AS other
 FROM systems
 GROUP BY split, system
 ORDER BY split DESC, system = '(all texts)' DESC, system

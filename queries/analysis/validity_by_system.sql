@@ -9,8 +9,8 @@ SELECT
     stats.scope,
     nlg_systems.system,
     count(*) AS texts,
-    avg(stats.gold) AS gold,
-    avg(stats.submitted) AS submitted
+    avg(stats.gold::DOUBLE) AS gold,
+    avg(stats.submitted::DOUBLE) AS submitted
 FROM text_statistics AS stats
 JOIN nlg_systems USING (text_id)
 GROUP BY stats.submission, stats.split, stats.scope, stats.position, nlg_systems.system

@@ -23,7 +23,20 @@
 -- first gold mistake decides it, and a window over the runs alone (one gold mistake in hundreds) finds it.
 -- tests/oracle.py runs the visit itself, and tests/test_matching_properties.py compares the two.
 WITH contested_overlaps AS (
-    SELECT submission_id, scope, gold_mistake_id, submitted_mistake_id, gold_start, submitted_start
+    SELECT
+        submission_id,
+        scope,
+        gold_mistake_id,
+        submitted_mistake_id,
+        gold_start,
+        submitted_start,
+        -- the neighbouring candidates' starts, in order (distinct: spans within one list never overlap)
+        lag(submitted_start) OVER (
+            PARTITION BY submission_id, scope, gold_mistake_id ORDER BY submitted_start
+        ) AS previous_candidate_start,
+        lead(submitted_start) OVER (
+            PARTITION BY submission_id, scope, gold_mistake_id ORDER BY submitted_start
+        ) AS next_candidate_start
     FROM scoped_overlaps
     WHERE submission_id = ANY($submission_ids) AND NOT one_to_one
 ),
@@ -35,11 +48,14 @@ candidates AS (
         gold_mistake_id,
         gold_start,
         count(*) AS candidate_count,
-        arg_min(submitted_mistake_id, submitted_start) AS first_candidate_id,
+        min(CASE WHEN previous_candidate_start IS NULL THEN submitted_mistake_id END) AS first_candidate_id,
         min(submitted_start) < gold_start AS first_starts_before,
         -- the second candidate when the first starts before the gold mistake
-        arg_min(submitted_mistake_id, submitted_start) FILTER (WHERE submitted_start >= gold_start) AS first_inside_id,
-        arg_max(submitted_mistake_id, submitted_start) AS last_candidate_id
+        min(
+            CASE WHEN submitted_start >= gold_start AND coalesce(previous_candidate_start < gold_start, TRUE)
+                THEN submitted_mistake_id END
+        ) AS first_inside_id,
+        min(CASE WHEN next_candidate_start IS NULL THEN submitted_mistake_id END) AS last_candidate_id
     FROM contested_overlaps
     GROUP BY submission_id, scope, gold_mistake_id, gold_start
 ),
@@ -52,7 +68,7 @@ shared_first_candidates AS (
         later.scope,
         later.gold_mistake_id,
         min(earlier.candidate_count) AS fewest_earlier_candidates,
-        any_value(earlier.gold_mistake_id) AS earlier_gold_mistake_id
+        min(earlier.gold_mistake_id) AS earlier_gold_mistake_id
     FROM candidates AS later
     JOIN candidates AS earlier
         ON earlier.submission_id = later.submission_id
@@ -67,11 +83,20 @@ shared_first_candidates AS (
 -- two candidates and passes on what happened to its own first.
 decided AS (
     SELECT
-        candidates.*,
+        candidates.submission_id,
+        candidates.scope,
+        candidates.gold_mistake_id,
+        candidates.gold_start,
+        candidates.candidate_count,
+        candidates.first_candidate_id,
+        candidates.first_inside_id,
         shared.earlier_gold_mistake_id,
         CASE shared.fewest_earlier_candidates WHEN 1 THEN TRUE WHEN 2 THEN NULL ELSE FALSE END AS first_taken
     FROM candidates
-    LEFT JOIN shared_first_candidates AS shared USING (submission_id, scope, gold_mistake_id)
+    LEFT JOIN shared_first_candidates AS shared
+        ON shared.submission_id = candidates.submission_id
+        AND shared.scope = candidates.scope
+        AND shared.gold_mistake_id = candidates.gold_mistake_id
 ),
 
 -- The runs a carry passes along: the gold mistakes it passes, and the earlier one each had it from.
@@ -81,20 +106,41 @@ runs AS (
     SELECT submission_id, scope, earlier_gold_mistake_id FROM decided WHERE first_taken IS NULL
 ),
 
--- Each gold mistake a carry passes takes the decision of its run's first.
-carried AS (
+-- The runs' gold mistakes in text order, each numbered by the decisions (non-NULL first_taken) met so far: a
+-- run's first and the gold mistakes its carry passes share a number.
+run_members AS (
     SELECT
         decided.submission_id,
         decided.scope,
         decided.gold_mistake_id,
-        last_value(decided.first_taken IGNORE NULLS) OVER (
+        decided.gold_start,
+        gold.text_id,
+        decided.first_taken,
+        count(decided.first_taken) OVER (
             PARTITION BY decided.submission_id, decided.scope, gold.text_id
             ORDER BY decided.gold_start
             ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) AS first_taken
+        ) AS decisions_so_far
     FROM runs
-    JOIN decided USING (submission_id, scope, gold_mistake_id)
+    JOIN decided
+        ON decided.submission_id = runs.submission_id
+        AND decided.scope = runs.scope
+        AND decided.gold_mistake_id = runs.gold_mistake_id
     JOIN mistakes AS gold ON gold.mistake_id = decided.gold_mistake_id
+),
+
+-- Each gold mistake a carry passes takes the decision of its run's first (the first of its number).
+carried AS (
+    SELECT
+        submission_id,
+        scope,
+        gold_mistake_id,
+        first_value(first_taken) OVER (
+            PARTITION BY submission_id, scope, text_id, decisions_so_far
+            ORDER BY gold_start
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS first_taken
+    FROM run_members
 )
 
 SELECT
@@ -105,4 +151,7 @@ SELECT
     CASE WHEN coalesce(decided.first_taken, carried.first_taken) THEN decided.first_inside_id
         ELSE decided.first_candidate_id END AS submitted_mistake_id
 FROM decided
-LEFT JOIN carried USING (submission_id, scope, gold_mistake_id)
+LEFT JOIN carried
+    ON carried.submission_id = decided.submission_id
+    AND carried.scope = decided.scope
+    AND carried.gold_mistake_id = decided.gold_mistake_id

@@ -10,20 +10,18 @@
 -- tokens are gathered unordered and sorted once, then cut in three: an aggregate that orders its input would keep
 -- every token row of the whole view (160 million at scale 1000) until the end.
 SELECT
-    mistake_id,
-    array_to_string(nearby[:before], ' ') AS context_before,
-    array_to_string(nearby[before + 1 : before + marked], ' ') AS marked,
-    array_to_string(nearby[before + marked + 1 :], ' ') AS context_after
-FROM (
-    SELECT
-        mistakes.mistake_id,
-        least(any_value(mistakes.doc_token_start) - 1, 5) AS before,
-        any_value(mistakes.doc_token_end - mistakes.doc_token_start) + 1 AS marked,
-        list_transform(list_sort(list({'doc_token': tokens.doc_token, 'token': tokens.token})), lambda t: t.token)
-            AS nearby
-    FROM mistakes
-    JOIN tokens
-        ON tokens.text_id = mistakes.text_id
-        AND tokens.doc_token BETWEEN mistakes.doc_token_start - 5 AND mistakes.doc_token_end + 5
-    GROUP BY mistakes.mistake_id
-)
+    mistakes.mistake_id,
+    coalesce(string_agg(tokens.token, ' ' ORDER BY tokens.doc_token) FILTER (
+        WHERE tokens.doc_token < mistakes.doc_token_start
+    ), '') AS context_before,
+    coalesce(string_agg(tokens.token, ' ' ORDER BY tokens.doc_token) FILTER (
+        WHERE tokens.doc_token BETWEEN mistakes.doc_token_start AND mistakes.doc_token_end
+    ), '') AS marked,
+    coalesce(string_agg(tokens.token, ' ' ORDER BY tokens.doc_token) FILTER (
+        WHERE tokens.doc_token > mistakes.doc_token_end
+    ), '') AS context_after
+FROM mistakes
+JOIN tokens
+    ON tokens.text_id = mistakes.text_id
+    AND tokens.doc_token BETWEEN mistakes.doc_token_start - 5 AND mistakes.doc_token_end + 5
+GROUP BY mistakes.mistake_id

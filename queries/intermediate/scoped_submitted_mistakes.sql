@@ -3,8 +3,14 @@
 -- Columns:
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).
 --   (the other columns are those of submitted_mistakes)
-SELECT submission_id, 'ALL' AS scope, * EXCLUDE (submission_id)
+SELECT
+    submission_id, 'ALL' AS scope, mistake_id, line_number, text_id, annotation_id, tokens, sentence_id, sent_token_start,
+    sent_token_end, doc_token_start, doc_token_end, category, correction, comment, previous_end, next_start,
+    submission, split
 FROM submitted_mistakes
 UNION ALL
-SELECT submission_id, category AS scope, * EXCLUDE (submission_id)
+SELECT
+    submission_id, category AS scope, mistake_id, line_number, text_id, annotation_id, tokens, sentence_id, sent_token_start,
+    sent_token_end, doc_token_start, doc_token_end, category, correction, comment, previous_end, next_start,
+    submission, split
 FROM submitted_mistakes

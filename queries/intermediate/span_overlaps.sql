@@ -60,21 +60,30 @@ gold AS NOT MATERIALIZED (
 ),
 
 pairs AS (
-    SELECT *
+    SELECT
+        submitted.submission_id, submitted.submitted_mistake_id, submitted.submitted_category, submitted.submitted_start,
+        submitted.submitted_end, submitted.submitted_previous_end, submitted.submitted_next_start, gold.gold_mistake_id,
+        gold.gold_category, gold.gold_start, gold.gold_end, gold.gold_previous_end, gold.gold_next_start
     FROM submitted
-    JOIN gold USING (gold_id, text_id)
+    JOIN gold ON gold.gold_id = submitted.gold_id AND gold.text_id = submitted.text_id
     WHERE gold_sentence = submitted_sentence
         AND gold_start <= submitted_end AND submitted_start <= gold_end
     UNION ALL
-    SELECT *
+    SELECT
+        submitted.submission_id, submitted.submitted_mistake_id, submitted.submitted_category, submitted.submitted_start,
+        submitted.submitted_end, submitted.submitted_previous_end, submitted.submitted_next_start, gold.gold_mistake_id,
+        gold.gold_category, gold.gold_start, gold.gold_end, gold.gold_previous_end, gold.gold_next_start
     FROM submitted
-    JOIN gold USING (gold_id, text_id)
+    JOIN gold ON gold.gold_id = submitted.gold_id AND gold.text_id = submitted.text_id
     WHERE gold_runs_on AND gold_sentence < submitted_sentence
         AND gold_start <= submitted_end AND submitted_start <= gold_end
     UNION ALL
-    SELECT *
+    SELECT
+        submitted.submission_id, submitted.submitted_mistake_id, submitted.submitted_category, submitted.submitted_start,
+        submitted.submitted_end, submitted.submitted_previous_end, submitted.submitted_next_start, gold.gold_mistake_id,
+        gold.gold_category, gold.gold_start, gold.gold_end, gold.gold_previous_end, gold.gold_next_start
     FROM submitted
-    JOIN gold USING (gold_id, text_id)
+    JOIN gold ON gold.gold_id = submitted.gold_id AND gold.text_id = submitted.text_id
     WHERE submitted_runs_on AND submitted_sentence < gold_sentence
         AND gold_start <= submitted_end AND submitted_start <= gold_end
 )

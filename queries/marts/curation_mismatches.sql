@@ -16,15 +16,27 @@
 --   line_number: The line of the mistake in the export; NULL for gold_only.
 --   source_file: The curation export; NULL for gold_only.
 WITH curated AS (
-    SELECT curated.*, coalesce(curated.corrected_category, curated.category) AS curated_category, exports.source_file
+    SELECT
+        curated.text_id,
+        curated.doc_token_start,
+        curated.doc_token_end,
+        curated.line_number,
+        coalesce(curated.corrected_category, curated.category) AS curated_category,
+        exports.source_file
     FROM curated_mistakes AS curated
-    JOIN curation_exports AS exports USING (text_id)
+    JOIN curation_exports AS exports ON exports.text_id = curated.text_id
 ),
 
 gold AS (
-    SELECT gold.*, exports.source_file
+    SELECT
+        gold.mistake_id,
+        gold.text_id,
+        gold.doc_token_start,
+        gold.doc_token_end,
+        gold.category,
+        exports.source_file
     FROM gold_mistakes AS gold
-    JOIN curation_exports AS exports USING (text_id)
+    JOIN curation_exports AS exports ON exports.text_id = gold.text_id
 ),
 
 paired AS (
@@ -66,5 +78,15 @@ FROM paired
 JOIN texts USING (text_id)
 JOIN tokens
     ON tokens.text_id = paired.text_id AND tokens.doc_token BETWEEN paired.doc_token_start AND paired.doc_token_end
-GROUP BY ALL
+GROUP BY
+    texts.split,
+    paired.text_id,
+    paired.kind,
+    paired.doc_token_start,
+    paired.doc_token_end,
+    paired.gold_category,
+    paired.curated_category,
+    paired.gold_mistake_id,
+    paired.line_number,
+    paired.source_file
 ORDER BY texts.split, paired.text_id, paired.doc_token_start, paired.kind

@@ -64,6 +64,21 @@ submitted_outcomes AS (
         AND matches.submitted_mistake_id = submitted.mistake_id
 )
 
-SELECT evaluations.submission_id, evaluations.submission, evaluations.split, outcomes.* EXCLUDE (submission_id)
+SELECT
+    evaluations.submission_id,
+    evaluations.submission,
+    evaluations.split,
+    outcomes.scope,
+    outcomes.side,
+    outcomes.mistake_id,
+    outcomes.outcome,
+    outcomes.counterpart_id,
+    outcomes.text_id,
+    outcomes.doc_token_start,
+    outcomes.doc_token_end,
+    outcomes.category,
+    outcomes.tokens,
+    outcomes.correction,
+    outcomes.comment
 FROM (SELECT * FROM gold_outcomes UNION ALL SELECT * FROM submitted_outcomes) AS outcomes
-JOIN evaluations USING (submission_id)
+JOIN evaluations ON evaluations.submission_id = outcomes.submission_id

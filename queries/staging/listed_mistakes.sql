@@ -5,6 +5,25 @@
 --   name: The list's name: gold for a gold list, the file stem for a submission (annotation_sets.name).
 --   split: train or test: the split of the texts the list names.
 --   (the other columns are those of mistakes)
-SELECT mistakes.*, annotation_sets.kind, annotation_sets.name, annotation_sets.split
+SELECT
+    mistakes.mistake_id,
+    mistakes.set_id,
+    mistakes.line_number,
+    mistakes.text_id,
+    mistakes.annotation_id,
+    mistakes.tokens,
+    mistakes.sentence_id,
+    mistakes.sent_token_start,
+    mistakes.sent_token_end,
+    mistakes.doc_token_start,
+    mistakes.doc_token_end,
+    mistakes.category,
+    mistakes.correction,
+    mistakes.comment,
+    mistakes.previous_end,
+    mistakes.next_start,
+    annotation_sets.kind,
+    annotation_sets.name,
+    annotation_sets.split
 FROM mistakes
-JOIN annotation_sets USING (set_id)
+JOIN annotation_sets ON annotation_sets.set_id = mistakes.set_id

@@ -5,6 +5,24 @@
 --   submission: The submission's name (the file stem).
 --   split: train or test: the split of the texts the submission names.
 --   (the other columns are those of mistakes)
-SELECT * EXCLUDE (kind) RENAME (set_id AS submission_id, name AS submission)
+SELECT
+    mistake_id,
+    set_id AS submission_id,
+    line_number,
+    text_id,
+    annotation_id,
+    tokens,
+    sentence_id,
+    sent_token_start,
+    sent_token_end,
+    doc_token_start,
+    doc_token_end,
+    category,
+    correction,
+    comment,
+    previous_end,
+    next_start,
+    name AS submission,
+    split
 FROM listed_mistakes
 WHERE kind = 'submission'

@@ -59,13 +59,13 @@ observed AS (
 gold_shares AS (
     SELECT submission_id, scope, gold_label AS label, count(*) AS gold_count
     FROM labelled
-    GROUP BY ALL
+    GROUP BY submission_id, scope, gold_label
 ),
 
 submitted_shares AS (
     SELECT submission_id, scope, submitted_label AS label, count(*) AS submitted_count
     FROM labelled
-    GROUP BY ALL
+    GROUP BY submission_id, scope, submitted_label
 ),
 
 expected AS (
@@ -74,7 +74,7 @@ expected AS (
         observed.scope,
         -- a sum of integer products over an integer square: exactly 1.0 when both sides use one label only
         sum(gold_shares.gold_count * submitted_shares.submitted_count)::DOUBLE
-        / any_value(observed.pairs * observed.pairs) AS expected_agreement
+        / min(observed.pairs * observed.pairs) AS expected_agreement
     FROM observed
     JOIN gold_shares USING (submission_id, scope)
     JOIN submitted_shares USING (submission_id, scope, label)

@@ -33,4 +33,14 @@ FROM mistake_matches AS matches
 JOIN gold_mistakes AS gold ON gold.mistake_id = matches.gold_mistake_id
 LEFT JOIN gold_mistake_agreement AS agreement ON agreement.gold_mistake_id = gold.mistake_id
 WHERE matches.scope = 'ALL'
-GROUP BY ALL
+GROUP BY
+    gold.split,
+    gold.text_id,
+    gold.mistake_id,
+    gold.doc_token_start,
+    gold.doc_token_end,
+    gold.category,
+    gold.tokens,
+    gold.correction,
+    agreement.annotators,
+    agreement.types_agreed

@@ -24,14 +24,41 @@ WITH ratios AS (
         ratio(token_matched, gold_tokens) AS token_recall,
         ratio(token_matched, submitted_tokens) AS token_precision
     FROM trial_sums
-)
+),
 
-SELECT submission_id, partner_id, scope, kind, trial, figure, value
-FROM (
+figures AS (
     SELECT
-        *,
+        submission_id,
+        partner_id,
+        scope,
+        kind,
+        trial,
+        recall,
+        precision,
         f1(recall, precision) AS f1,
+        token_recall,
+        token_precision,
         f1(token_recall, token_precision) AS token_f1
     FROM ratios
 )
-UNPIVOT INCLUDE NULLS (value FOR figure IN (recall, precision, f1, token_recall, token_precision, token_f1))
+
+-- one row per figure (an unpivot that keeps the NULLs)
+SELECT
+    figures.submission_id,
+    figures.partner_id,
+    figures.scope,
+    figures.kind,
+    figures.trial,
+    names.figure,
+    CASE names.figure
+        WHEN 'recall' THEN figures.recall
+        WHEN 'precision' THEN figures.precision
+        WHEN 'f1' THEN figures.f1
+        WHEN 'token_recall' THEN figures.token_recall
+        WHEN 'token_precision' THEN figures.token_precision
+        WHEN 'token_f1' THEN figures.token_f1
+    END AS value
+FROM figures
+CROSS JOIN (
+    VALUES ('recall'), ('precision'), ('f1'), ('token_recall'), ('token_precision'), ('token_f1')
+) AS names (figure)
