@@ -105,11 +105,17 @@ def test_the_data_folder_file_wins_over_the_package(tmp_path):
     con.close()
 
 
-def test_the_package_names_no_system_for_other_texts_under_the_same_ids(tmp_path):
+def copied_data(tmp_path):
+    """A data folder with copies of the train split's texts (to change) and its other files, without nlg_systems.csv."""
     data = tmp_path / "data" / "accuracy-shared-task"
     shutil.copytree(DATA / "texts", data / "texts")
     for name in ("gsml.csv", "games.csv", "shared_task.jsonl"):
         shutil.copy(DATA / name, data / name)
+    return data
+
+
+def test_the_package_names_no_system_for_other_texts_under_the_same_ids(tmp_path):
+    data = copied_data(tmp_path)
     text = data / "texts" / "S006.txt"
     text.write_text(text.read_text().replace(" the ", " a ", 1))  # S006 is now another text
     build(data, tmp_path / "accuracy.duckdb")
@@ -121,10 +127,7 @@ def test_the_package_names_no_system_for_other_texts_under_the_same_ids(tmp_path
 
 def test_a_corpus_of_other_texts_gets_no_system_and_builds(tmp_path):
     """A generated corpus names its texts S001… too, but none is a text the package knows."""
-    data = tmp_path / "data" / "accuracy-shared-task"
-    shutil.copytree(DATA / "texts", data / "texts")
-    for name in ("gsml.csv", "games.csv", "shared_task.jsonl"):
-        shutil.copy(DATA / name, data / name)
+    data = copied_data(tmp_path)
     for text in (data / "texts").glob("*.txt"):
         text.write_text(text.read_text().replace(" the ", " a ", 1))
     build(data, tmp_path / "accuracy.duckdb")
