@@ -7,7 +7,7 @@ from pathlib import Path
 
 import sqlglot
 
-from . import database, portable
+from . import database, model_headers, portable
 from .errors import AccuracyDbError
 
 BATCH_ROWS = 10_000
@@ -35,7 +35,8 @@ def model_statements(submission_ids: list[int]) -> list[str]:
         select = portable.transpile(sql, "postgres", {"submission_ids": submission_ids})
         kind = "TABLE" if database.INCREMENTAL in sql else "VIEW"
         statements.append(f"CREATE {kind} {name} AS\n{select}")
-        statements.append(f"COMMENT ON {kind} {name} IS {sqlglot.exp.Literal.string(database.view_description(sql))}")
+        description = sqlglot.exp.Literal.string(model_headers.parse(sql).description)
+        statements.append(f"COMMENT ON {kind} {name} IS {description}")
     return statements
 
 
