@@ -49,7 +49,10 @@ def measured(code: str) -> dict:
         import json, resource, sys
         exec(sys.argv[1])
         usage = resource.getrusage
-        peaks = {"self": usage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        # This process's own peak from /proc (VmHWM, reset by exec): ru_maxrss would keep the peak of the process
+        # it was forked from (pytest, hundreds of MB into the suite), which Linux carries across exec.
+        status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines())
+        peaks = {"self": int(status["VmHWM"].split()[0]) * 1024,
                  "children": usage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024}
         print(json.dumps({"outcome": outcome, "peaks": peaks}))
         """
