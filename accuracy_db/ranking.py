@@ -8,7 +8,7 @@ import itertools
 import duckdb
 
 from . import scores
-from .intervals import FIGURES, Resampling, bootstrap_intervals, interval
+from .intervals import FIGURES, Resampling, interval, intervals_of, text_statistics
 from .signature import signature
 from .significance import DEFAULT_TRIALS, clusters
 
@@ -29,14 +29,15 @@ def leaderboard(
     for _, ranked in itertools.groupby(rows, key=lambda row: row["split"]):
         ranked = list(ranked)
         if ci is not None:
-            found = bootstrap_intervals(con, [row["submission_id"] for row in ranked], [scope], ci)
+            statistics = text_statistics(con, [row["submission_id"] for row in ranked], [scope])  # read once for both
+            found = intervals_of(con, statistics, ci)
             for row in ranked:
                 for figure in FIGURES:
                     row[f"{figure}_ci"] = interval(found.get((row["submission_id"], scope, figure)))
                 row["excluded_replicates"] = {
                     figure: found[(row["submission_id"], scope, figure)]["excluded"] for figure in FIGURES
                 }
-            for row, cluster in zip(ranked, clusters(con, ranked, scope, RANKING_FIGURE, trials, ci)):
+            for row, cluster in zip(ranked, clusters(con, statistics, ranked, scope, RANKING_FIGURE, trials, ci)):
                 row["cluster"] = cluster
         settings = ci.signed() | {"test": "permutation", "trials": trials} if ci is not None else {}
         for row in ranked:

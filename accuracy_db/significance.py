@@ -144,12 +144,18 @@ def compare(
 
 
 def clusters(
-    con: duckdb.DuckDBPyConnection, ranked: list[dict], scope: str, figure: str, trials: int, settings: Resampling
+    con: duckdb.DuckDBPyConnection,
+    statistics: TextStatistics,
+    ranked: list[dict],
+    scope: str,
+    figure: str,
+    trials: int,
+    settings: Resampling,
 ) -> list[int]:
     """Significance clusters of submissions ranked by a figure (best first, one split), as the WMT metrics task
     draws them: walking down the ranking, a new cluster starts at a submission that is significantly worse
-    (paired permutation test, p < 0.05) than any submission of the current cluster. The cluster of each, from 1."""
-    statistics = text_statistics(con, [row["submission_id"] for row in ranked], [scope])  # read once for the walk
+    (paired permutation test, p < 0.05) than any submission of the current cluster. The cluster of each, from 1.
+    statistics: the per-text counts of the ranked submissions in the scope."""
     numbers, members, number = [], [], 1
     for row in ranked:
         if members:
