@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import graphlib
 import hashlib
 import os
@@ -181,6 +182,7 @@ def connect_writable(path: Path | str) -> duckdb.DuckDBPyConnection:
     return connect(str(path))
 
 
+@functools.cache  # the package's files do not change under a running process; every reader opening a file asks
 def definitions_digest() -> str:
     """The SHA-256 of every definition of this version of the package: the DDL, the views and the query models."""
     models = [f.read_text(encoding="utf-8") for layer in VIEW_LAYERS for f in sql_files(f"accuracy_db.queries.{layer}")]
