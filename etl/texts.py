@@ -92,40 +92,40 @@ def insert_frame(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame, insert: st
 # token_lookup.yaml is a block mapping of mappings down to whole numbers, one "key: value" or "key:" a line.
 # Read that shape directly (ten times faster than a YAML parser on the 1.2 MB file); anything else in the
 # file, or a key YAML would not read as a plain string or number, goes to the YAML parser.
-BLOCK_MAPPING_LINE = re.compile(r"( *)([A-Za-z0-9_.-]+):(?: +([0-9]+))? *")
+BLOCK_MAPPING_LINES = re.compile(r"^( *)([A-Za-z0-9_.-]+):(?: +([0-9]+))? *$", re.MULTILINE)
 YAML_WORDS = {"null", "true", "false", "yes", "no", "on", "off", "y", "n"}
+YAML_OCTAL = re.compile(r"^ *0[A-Za-z0-9_.-]+:|: +0[0-9]+ *$", re.MULTILINE)  # a key or number YAML reads as octal
 
 
 def read_block_mapping(text: str) -> dict | None:
     """The nested mapping of a text in the shape above, or None when the text has any other shape."""
+    lines = BLOCK_MAPPING_LINES.findall(text)  # one regular-expression pass over the whole text, not one a line
+    if not lines or len(lines) != sum(1 for line in text.splitlines() if line.strip(" ")) or YAML_OCTAL.search(text):
+        return None  # a line of another shape (the matches are within lines, so fewer of them than lines)
     root: dict = {}
-    stack = [(-1, root)]  # (indent, mapping) of the mappings still open
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        match = BLOCK_MAPPING_LINE.fullmatch(line)
-        if (
-            not match
-            or match[2].lower() in YAML_WORDS
-            or any(
-                number and number[0] == "0" and len(number) > 1
-                for number in (match[2], match[3])  # YAML octal
-            )
-        ):
-            return None
-        indent, key, value = len(match[1]), match[2], match[3]
+    # [indent of the line that opened it, the mapping (or a scalar: nothing may nest under it), its keys' indent]
+    stack: list[list] = [[-1, root, None]]
+    opened = []  # (mapping, key) of every "key:" line: YAML reads one with nothing under it as null
+    for spaces, key, value in lines:
+        indent = len(spaces)
         while stack[-1][0] >= indent:
             stack.pop()
-        parent = stack[-1][1]
-        if not isinstance(parent, dict):
-            return None
+        parent = stack[-1]
+        if parent[2] is None:
+            parent[2] = indent
+        if not isinstance(parent[1], dict) or parent[2] != indent or key.lower() in YAML_WORDS:
+            return None  # YAML's errors (a key under a number, keys of one mapping indented unlike) and words
         key = int(key) if key.isdecimal() else key
-        if value is None:
-            parent[key] = {}
-            stack.append((indent, parent[key]))
+        if value:
+            parent[1][key] = int(value)
+            stack.append([indent, value, None])
         else:
-            parent[key] = int(value)
-            stack.append((indent, value))  # a scalar: nothing may nest under it
+            parent[1][key] = {}
+            stack.append([indent, parent[1][key], None])
+            opened.append((parent[1], key))
+    for mapping, key in opened:
+        if mapping[key] == {}:
+            mapping[key] = None
     return root
 
 

@@ -224,3 +224,22 @@ def test_build_accepts_normalised_tokens_with_a_warning_and_refuses_shifted_ids_
         ("header_only", "train", 0.0, None, 0, 0),
         ("normalised", "train", ours["recall"], ours["precision"], 350, 571),
     ]
+
+
+def test_evaluate_loads_its_own_command_and_the_views_its_scores_read():
+    """The drop-in races the shared task's scorer as a whole process: it imports no other command and creates
+    only the views that `scores` reads, undescribed."""
+    code = (
+        "import sys\n"
+        "from accuracy_db.cli import run\n"
+        "from accuracy_db import database\n"
+        "run(['evaluate', '--help'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('accuracy_db.commands.')))\n"
+        "con = database.open_new(None, models=['scores'])\n"
+        "views = {v for (v,) in con.execute('SELECT view_name FROM duckdb_views() WHERE NOT internal').fetchall()}\n"
+        "print('scores' in views, 'mistake_contexts' in views, 'leaderboard' in views)\n"
+    )
+    lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    *_, modules, views = lines.splitlines()
+    assert modules == "['accuracy_db.commands.evaluate']"
+    assert views == "True False False"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 import yaml
 from accuracy_db.etl.texts import load_texts, read_block_mapping
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shared_data import DATA
 
 from accuracy_db import database
@@ -54,3 +56,25 @@ def test_the_token_lookup_reader_reads_what_a_yaml_parser_reads(path):
 )
 def test_other_yaml_shapes_go_to_the_yaml_parser(text):
     assert read_block_mapping(text) is None
+
+
+MAPPING_LINE = st.builds(
+    lambda indent, key, value, end: f"{indent}{key}:{value}{end}",
+    st.sampled_from(["", " ", "  ", "    "]),
+    st.sampled_from(["a", "b", "1", "2", "01", "0", "yes", "Null", "a.b", "-", "x_1"]),
+    st.sampled_from(["", " 1", " 23", "  007", " 0"]),
+    st.sampled_from(["", " "]),
+)
+OTHER_LINE = st.sampled_from(["", "  ", "\t", "# c", "a: x", "a:\r", "- 1", "a: 1 # c", "a:1", "a: -1"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(MAPPING_LINE, MAPPING_LINE, OTHER_LINE), max_size=12))
+def test_the_fast_reader_reads_what_yaml_reads_or_leaves_the_text_to_yaml(lines):
+    text = "\n".join(lines) + "\n"
+    try:
+        expected = yaml.load(text, Loader=yaml.CSafeLoader)
+    except yaml.YAMLError:
+        expected = "an error"
+    found = read_block_mapping(text)
+    assert found is None or found == expected
