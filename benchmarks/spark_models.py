@@ -61,8 +61,10 @@ def main(plan_path: Path) -> None:
     report["seconds"]["tables"] = time.perf_counter() - started
 
     started = time.perf_counter()
+    report["seconds"]["model"] = {}
     for model in plan["models"]:
         name = model["name"]
+        model_started = time.perf_counter()
         try:
             if model["incremental"]:
                 spark.sql(f"CREATE TABLE {name} USING parquet PARTITIONED BY (submission_id) AS\n{model['sql']}")
@@ -70,6 +72,7 @@ def main(plan_path: Path) -> None:
                 spark.sql(f"CREATE VIEW {name} AS\n{model['sql']}")
         except Exception as error:  # noqa: BLE001 - every failing model is reported, and the run goes on
             report["errors"][name] = first_line(error)
+        report["seconds"]["model"][name] = time.perf_counter() - model_started
     report["seconds"]["models"] = time.perf_counter() - started
 
     # A refresh on a cluster: forget a submission (drop its partition), then add it back (insert its rows alone).
