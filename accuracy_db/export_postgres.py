@@ -74,6 +74,7 @@ def export_postgres(db: Path, dsn: str) -> dict[str, int]:
                 ("mistake_ids", "mistakes", "mistake_id"),
             ):
                 cur.execute(f"SELECT setval('{sequence}', coalesce((SELECT max({column}) FROM {table}), 0) + 1, false)")
+            cur.execute("ANALYZE")  # the planner's statistics of the copied rows: without them it picks nested loops
             for statement in model_statements(submission_ids):
                 cur.execute(statement)
     except psycopg.Error as error:
