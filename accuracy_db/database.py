@@ -42,6 +42,9 @@ VIEW_LAYERS = ("staging", "intermediate", "marts", "stats")  # the folders of qu
 # them (a filter on its result would come too late: DuckDB does not push one into a common table expression that
 # is read twice).
 INCREMENTAL = "-- Materialized: incremental"
+# An incremental model whose header says so is filled one submission at a time: its joins over every submission
+# at once would pass the memory limit (scored_mistakes: 24 million rows at scale 1000).
+ONE_AT_A_TIME = "one submission at a time"
 # A model whose header says so is a query run with parameters over sums computed for the run (the stats layer's
 # intervals and tests), not a view of the database.
 QUERY = "-- Materialized: query"
@@ -169,14 +172,17 @@ def column_comments(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str
 
 def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:
     """Compute the rows of the incremental models for some submissions (None: every submission, into empty
-    tables): one statement per model, for all of them at once. Only the models the database has are filled (a
-    scratch database made for some models has only the incremental models they read)."""
+    tables): one statement per model for all of them at once, or per submission where the model says so. Only
+    the models the database has are filled (a scratch database made for some models has only those they read)."""
     if submission_ids is None:
         submission_ids = [set_id for (set_id,) in con.execute("SELECT submission_id FROM evaluations").fetchall()]
     definitions = view_definitions()
     present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
     for name in [name for name in incremental_models() if name in present]:
-        con.execute(f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)", {"submission_ids": submission_ids})
+        sql = f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)"
+        batches = [[one] for one in submission_ids] if ONE_AT_A_TIME in definitions[name] else [submission_ids]
+        for batch in batches:
+            con.execute(sql, {"submission_ids": batch})
 
 
 def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:

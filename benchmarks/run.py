@@ -57,7 +57,7 @@ from accuracy_db.database import incremental_models
 REPO = Path(__file__).resolve().parents[1]
 GIB = 1024**3
 DASHBOARD_VIEWS = ("mistake_outcomes", "mistake_contexts", "gold_mistakes_per_text")
-SCORING_VIEWS = ("mistake_outcomes", "mistake_matches", "mistake_contexts", "scores", "leaderboard")
+SCORING_VIEWS = ("scored_mistakes", "mistake_outcomes", "mistake_matches", "mistake_contexts", "scores", "leaderboard")
 # Parameters as the dashboard sends them by default (the train split, everything selected); "text" and the
 # submission lists are filled in per scale.
 PAGE_PARAMETERS = {
@@ -66,6 +66,7 @@ PAGE_PARAMETERS = {
     "categories": ["NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"],
     "outcomes": ["matched", "missed", "false_alarm"],
     "texts": [],
+    "search": "",  # the errors page: no search
     "submission": "sub01",
     "first": "sub01",
     "second": "sub02",

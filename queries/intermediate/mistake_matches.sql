@@ -1,5 +1,5 @@
 -- The consumed-mistake matching of the shared task for every gold mistake: what candidate_matches decides
--- for those with candidates; the others took nothing.
+-- for those with candidates; the others took nothing. The gold half of scored_mistakes, a row per scope.
 -- Grain: one row per (submission, scope, gold mistake).
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -8,15 +8,11 @@
 --   gold_mistake_id: The gold mistake (mistakes.mistake_id).
 --   candidate_count: How many submitted mistakes intersect it (0 for a gold mistake without candidates).
 --   submitted_mistake_id: The submitted mistake it took; NULL when it took none.
-SELECT
-    gold.submission_id,
-    gold.scope,
-    gold.text_id,
-    gold.mistake_id AS gold_mistake_id,
-    coalesce(matches.candidate_count, 0) AS candidate_count,
-    matches.submitted_mistake_id
-FROM scoped_gold_mistakes AS gold
-LEFT JOIN candidate_matches AS matches
-    ON matches.submission_id = gold.submission_id
-    AND matches.scope = gold.scope
-    AND matches.gold_mistake_id = gold.mistake_id
+SELECT submission_id, 'ALL' AS scope, text_id, mistake_id AS gold_mistake_id, candidate_count,
+    counterpart_id AS submitted_mistake_id
+FROM scored_mistakes
+WHERE side = 'gold'
+UNION ALL
+SELECT submission_id, category, text_id, mistake_id, category_candidate_count, category_counterpart_id
+FROM scored_mistakes
+WHERE side = 'gold'
