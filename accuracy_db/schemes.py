@@ -22,6 +22,13 @@ def report_keys(scheme: str) -> list[str]:
     return FIGURE_KEYS + (NERVALUATE_KEYS if scheme in NERVALUATE_SCHEMES else [])
 
 
+def whole_counts(row: dict) -> dict:
+    """matched is COR + 0.5 PAR under partial and ent_type: a whole number is shown as one."""
+    if row["matched"] is not None and float(row["matched"]).is_integer():
+        row["matched"] = int(row["matched"])
+    return row
+
+
 def only_default(scheme: str, what: str) -> None:
     """Refuse another scheme than the shared task's for what is computed from the shared task's per-text
     statistics alone (the intervals, the paired tests)."""
@@ -41,7 +48,7 @@ def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme
     )
     for row in rows:
         row["signature"] = signature(row.pop("gold_sha256"), row.pop("submission_sha256"), row["categories"], scheme)
-    return rows
+    return [whole_counts(row) for row in rows]
 
 
 def leaderboard(con: duckdb.DuckDBPyConnection, split: str | None, scope: str, scheme: str) -> list[dict]:
@@ -57,4 +64,4 @@ def leaderboard(con: duckdb.DuckDBPyConnection, split: str | None, scope: str, s
     )
     for row in rows:
         row["signature"] = signature(row.pop("gold_sha256"), row.pop("submission_sha256"), scope, scheme)
-    return rows
+    return [whole_counts(row) for row in rows]
