@@ -4,11 +4,16 @@ span lists and on the shared-task data."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nervaluate import Evaluator
 from oracle import CATEGORIES, SCOPES, Span
+from shared_data import DATA, EXAMPLES
 from test_matching_properties import load
 from unit_oracle import unit_scores
 
@@ -297,3 +302,57 @@ def test_the_shared_task_data_scores_like_the_references(built):
     for submission_id, scope, recall, precision, f1, matched in token_level:
         soft = every_row[submission_id]["token-soft", scope]
         assert (soft["recall"], soft["precision"], soft["f1"], soft["matched"]) == (recall, precision, f1, matched)
+
+
+def run(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "accuracy_db", *map(str, args)], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_evaluate_and_leaderboard_take_a_scheme(built_db, built):
+    """--scheme gives the figures of scheme_scores, signed with the scheme's name; the default is unchanged."""
+    result = run(
+        "evaluate",
+        "--gsml",
+        DATA / "gsml.csv",
+        "--submitted",
+        EXAMPLES / "submission.csv",
+        "--scheme",
+        "strict",
+        "--format",
+        "json",
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    expected = scores.fetch_dicts(
+        built,
+        "SELECT * FROM scheme_scores WHERE scheme = 'strict' AND submission = 'submission' ORDER BY position",
+    )
+    assert [row["categories"] for row in report] == [row["scope"] for row in expected]
+    for got, row in zip(report, expected):
+        assert [got[key] for key in COUNTS[:5]] == [row[key] for key in COUNTS[:5]]
+        assert (got["recall"], got["precision"], got["f1"]) == (row["recall"], row["precision"], row["f1"])
+        assert "|scheme:strict|" in got["signature"]
+    default = json.loads(run("leaderboard", "--db", built_db, "--split", "train", "--format", "json").stdout)
+    assert all("|scheme:shared-task|" in row["signature"] for row in default)
+    result = run("leaderboard", "--db", built_db, "--split", "train", "--scheme", "char-soft", "--format", "json")
+    rows = json.loads(result.stdout)
+    assert [row["rank"] for row in rows] == [1, 1, 3, 3, 3]
+    assert all("|scheme:char-soft|" in row["signature"] and "correct" not in row for row in rows)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("compare", "submission", "submission_doc_based", "--scheme", "exact"), "error: compare supports only"),
+        (("leaderboard", "--ci", "--scheme", "token-hard"), "error: leaderboard --ci supports only"),
+    ],
+)
+def test_the_resampling_refuses_other_schemes_in_one_line(built_db, args, message):
+    result = run(*args, "--db", built_db)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        f"{message} --scheme shared-task so far: its resampling reads the shared task's per-text counts"
+    ]
