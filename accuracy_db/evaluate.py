@@ -6,10 +6,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import database, scores
+from . import database, schemes, scores
 from .data_folder import splits
 from .errors import AccuracyDbError, InputError, Problem
 from .etl import mistake_lists, texts
+from .signature import SCHEME
 
 SPLIT = "evaluate"  # the split label of the texts handed to this command, when the gold list is in no data folder
 
@@ -63,6 +64,7 @@ def evaluate_with_warnings(
     token_lookup: Path | None = None,
     text_dir: Path | None = None,
     strict: bool = False,
+    scheme: str = SCHEME,
 ) -> Evaluation:
     """Score a submission against a gold list. What the shared task's scorer scores anyway (TOKENS that differ
     from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it."""
@@ -84,7 +86,9 @@ def evaluate_with_warnings(
     if problems:
         raise InputError(problems)
     database.materialize(con)
-    return Evaluation(scores.submission_report(con, submission_id), warnings)
+    if scheme == SCHEME:
+        return Evaluation(scores.submission_report(con, submission_id), warnings)
+    return Evaluation(schemes.submission_report(con, submission_id, scheme), warnings)
 
 
 def evaluate(

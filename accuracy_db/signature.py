@@ -9,16 +9,18 @@ from __future__ import annotations
 
 from . import __version__
 
-SCHEME = "shared-task"  # the match scheme: the shared task's, the only one so far
+SCHEME = "shared-task"  # the default match scheme: the shared task's (accuracy_db/schemes.py lists them all)
 
 
-def signature(gold_sha256: str, submission_sha256: str | list[str], scope: str, **settings) -> str:
-    """The signature of figures of a submission (or of two, compared) against a gold list, with the settings
-    that made them (bs, seed, ci, test, trials…) in the order given."""
+def signature(
+    gold_sha256: str, submission_sha256: str | list[str], scope: str, scheme: str = SCHEME, **settings
+) -> str:
+    """The signature of figures of a submission (or of two, compared) against a gold list under a match scheme,
+    with the settings that made them (bs, seed, ci, test, trials…) in the order given."""
     submissions = [submission_sha256] if isinstance(submission_sha256, str) else submission_sha256
     parts = [
         f"accuracy-db:{__version__}",
-        f"scheme:{SCHEME}",
+        f"scheme:{scheme}",
         f"gold:{gold_sha256[:12]}",
         "sub:" + "+".join(sha256[:12] for sha256 in submissions),
         f"scope:{scope}",

@@ -39,6 +39,20 @@ format_option = click.option(
 )
 
 
+def scheme_option(command):
+    """--scheme: the match scheme the figures are computed under (accuracy_db/schemes.py)."""
+    from ..schemes import SCHEMES
+
+    return click.option(
+        "--scheme",
+        type=click.Choice(SCHEMES),
+        default=SCHEMES[0],
+        show_default=True,
+        help="The match scheme: the shared task's, nervaluate's (strict, exact, partial, ent_type), or token- or "
+        "character-level F1 with (hard) or without (soft) agreement of category.",
+    )(command)
+
+
 def resampling_options(command):
     """--resamples, --seed and --confidence: how the bootstrap resamples the texts (checked by Resampling)."""
     for option in reversed(

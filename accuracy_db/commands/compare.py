@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import SCOPES, db_option, resampling_options
+from . import SCOPES, db_option, resampling_options, scheme_option
 
 FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "token_f1"]
 
@@ -26,6 +26,7 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 )
 @click.option("--trials", type=int, help="Trials of the test (default: 10000 permutation, 1000 bootstrap).")
 @resampling_options
+@scheme_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "latex"]), default="table", show_default=True)
 def compare(
     a: str,
@@ -38,14 +39,16 @@ def compare(
     resamples: int,
     seed: int,
     confidence: float,
+    scheme: str,
     fmt: str,
 ) -> None:
     """Compare submission A with submission B (scored against the same gold list) on one figure: both figures,
     the difference A - B with its bootstrap interval, and the p-value of a paired test on the texts."""
-    from .. import database, output
+    from .. import database, output, schemes
     from ..intervals import Resampling
     from ..significance import compare as compare_submissions
 
+    schemes.only_default(scheme, "compare")
     con = database.open_existing(db)
     result = compare_submissions(con, a, b, scope, metric, test, trials, Resampling(resamples, seed, confidence))
     output.print_comparison(result, fmt)

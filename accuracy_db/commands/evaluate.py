@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import format_option, print_problems, stderr
+from . import format_option, print_problems, scheme_option, stderr
 
 
 def print_warnings(warnings) -> None:
@@ -66,6 +66,7 @@ def print_warnings(warnings) -> None:
     help="Refuse what the shared task's scorer scores anyway: TOKENS that differ from the text at the token ids "
     "(beyond case, dashes, quotes and spacing), and a TYPE that is no category (that scorer leaves the row out).",
 )
+@scheme_option
 @format_option
 def evaluate(
     gsml: Path,
@@ -74,6 +75,7 @@ def evaluate(
     text_dir: Path | None,
     csv_out: Path | None,
     strict: bool,
+    scheme: str,
     fmt: str,
 ) -> None:
     """Score a submission against a gold list, as the shared task's evaluate.py does (same flags)."""
@@ -81,7 +83,9 @@ def evaluate(
     from ..errors import AccuracyDbError
     from ..evaluate import evaluate_with_warnings
 
-    evaluation = evaluate_with_warnings(gsml, submitted, token_lookup=token_lookup, text_dir=text_dir, strict=strict)
+    evaluation = evaluate_with_warnings(
+        gsml, submitted, token_lookup=token_lookup, text_dir=text_dir, strict=strict, scheme=scheme
+    )
     print_warnings(evaluation.warnings)
     report = evaluation.report
     if csv_out is not None:

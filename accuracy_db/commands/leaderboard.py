@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import SCOPES, db_option, format_option, resampling_options
+from . import SCOPES, db_option, format_option, resampling_options, scheme_option
 
 
 @click.command()
@@ -20,6 +20,7 @@ from . import SCOPES, db_option, format_option, resampling_options
 @click.option(
     "--trials", type=int, default=10_000, show_default=True, help="Permutation trials of each test behind the clusters."
 )
+@scheme_option
 @format_option
 def leaderboard(
     db: Path,
@@ -30,15 +31,22 @@ def leaderboard(
     seed: int,
     confidence: float,
     trials: int,
+    scheme: str,
     fmt: str,
 ) -> None:
     """Every loaded submission ranked by mistake recall, then precision."""
-    from .. import database, output, ranking
+    from .. import database, output, ranking, schemes
     from ..intervals import Resampling, check_count
     from ..significance import MAX_TRIALS
 
     settings = Resampling(resamples, seed, confidence)
     check_count("trials", trials, MAX_TRIALS)
+    if ci:
+        schemes.only_default(scheme, "leaderboard --ci")
     con = database.open_existing(db)
-    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials)
-    output.print_rows(rows, fmt, title=f"Leaderboard, scope {scope}", hide=("categories",))
+    if scheme == schemes.SCHEME:
+        rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials)
+    else:
+        rows = schemes.leaderboard(con, split, scope, scheme)
+    title = f"Leaderboard, scope {scope}" + ("" if scheme == schemes.SCHEME else f", scheme {scheme}")
+    output.print_rows(rows, fmt, title=title, hide=("categories",))

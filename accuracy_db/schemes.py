@@ -1,0 +1,67 @@
+"""The match schemes: their names, and where Python reads their figures (queries/marts/scheme_scores.sql and
+scheme_leaderboard.sql define them)."""
+
+from __future__ import annotations
+
+import duckdb
+
+from .errors import AccuracyDbError
+from .scores import SPLIT_ALIASES, fetch_dicts
+from .signature import SCHEME, signature
+
+NERVALUATE_SCHEMES = ("strict", "exact", "partial", "ent_type")
+UNIT_SCHEMES = ("token-hard", "token-soft", "char-hard", "char-soft")
+SCHEMES = (SCHEME, *NERVALUATE_SCHEMES, *UNIT_SCHEMES)
+
+# The keys of a scheme's report, after the scope: the figures, their counts, and nervaluate's counts.
+FIGURE_KEYS = ["recall", "precision", "f1", "matched", "gold_total", "submitted_total"]
+NERVALUATE_KEYS = ["correct", "incorrect", "partial", "missed", "spurious"]
+
+
+def report_keys(scheme: str) -> list[str]:
+    return FIGURE_KEYS + (NERVALUATE_KEYS if scheme in NERVALUATE_SCHEMES else [])
+
+
+def whole_counts(row: dict) -> dict:
+    """matched is COR + 0.5 PAR under partial and ent_type: a whole number is shown as one."""
+    if row["matched"] is not None and float(row["matched"]).is_integer():
+        row["matched"] = int(row["matched"])
+    return row
+
+
+def only_default(scheme: str, what: str) -> None:
+    """Refuse another scheme than the shared task's for what is computed from the shared task's per-text
+    statistics alone (the intervals, the paired tests)."""
+    if scheme != SCHEME:
+        raise AccuracyDbError(
+            f"{what} supports only --scheme {SCHEME} so far: its resampling reads the shared task's per-text counts"
+        )
+
+
+def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme: str) -> list[dict]:
+    """One submission's figures under a scheme in the seven scopes, ALL first, each with its signature."""
+    rows = fetch_dicts(
+        con,
+        f"SELECT scope AS categories, {', '.join(report_keys(scheme))}, gold_sha256, submission_sha256"
+        " FROM scheme_scores WHERE submission_id = $submission_id AND scheme = $scheme ORDER BY position",
+        {"submission_id": submission_id, "scheme": scheme},
+    )
+    for row in rows:
+        row["signature"] = signature(row.pop("gold_sha256"), row.pop("submission_sha256"), row["categories"], scheme)
+    return [whole_counts(row) for row in rows]
+
+
+def leaderboard(con: duckdb.DuckDBPyConnection, split: str | None, scope: str, scheme: str) -> list[dict]:
+    """Every scored submission of a split (or of all splits) ranked under a scheme in one scope, with signatures."""
+    split = SPLIT_ALIASES.get(split, split)
+    rows = fetch_dicts(
+        con,
+        f"SELECT rank, submission, split, scope AS categories, {', '.join(report_keys(scheme))},"
+        " gold_sha256, submission_sha256 FROM scheme_leaderboard"
+        " WHERE scheme = $scheme AND scope = $scope AND ($split IS NULL OR split = $split)"
+        " ORDER BY split DESC, rank, submission",
+        {"scheme": scheme, "scope": scope, "split": split},
+    )
+    for row in rows:
+        row["signature"] = signature(row.pop("gold_sha256"), row.pop("submission_sha256"), scope, scheme)
+    return [whole_counts(row) for row in rows]

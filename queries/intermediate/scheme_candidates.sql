@@ -1,0 +1,75 @@
+-- The gold mistakes each submitted mistake may take under nervaluate's schemes (strict, exact, partial, ent_type),
+-- and in which order of preference. nervaluate visits the submitted mistakes of a text in list order (here: left
+-- to right), and each takes one gold mistake, not yet taken, that it overlaps enough: at least 1% of the gold
+-- mistake's tokens (nervaluate's min_overlap_percentage, 1 by default). Which one is the pairing's rule:
+--  * leftmost (strict, exact, partial): the first in list order (a gold mistake of exactly the same span is the
+--    only one such a submitted mistake overlaps, so it comes first);
+--  * closest (ent_type): one of the same category if there is one, the one whose two boundaries are closest
+--    (the sum of the distances of the starts and of the ends; the first in list order on a tie), else the first
+--    of another category.
+-- Grain: one row per (pairing, submission, scope, submitted mistake, gold mistake it overlaps enough).
+-- Columns:
+--   pairing: leftmost or closest: the rule that orders the candidates.
+--   submission_id: The submission (annotation_sets.set_id).
+--   scope: ALL, or the category both lists are filtered to (scopes.scope).
+--   submitted_mistake_id: The submitted mistake (mistakes.mistake_id).
+--   gold_mistake_id: A gold mistake it overlaps enough (mistakes.mistake_id).
+--   text_id: The text both are in (texts.text_id).
+--   submitted_start: The first token of the submitted mistake (doc_token_start).
+--   gold_start: The first token of the gold mistake (doc_token_start).
+--   same_span: Whether the two mistakes mark the same tokens.
+--   same_category: Whether the two mistakes have the same category.
+--   preference: The candidate's rank under the pairing's rule, from 1 (taken first when free).
+WITH candidates AS (
+    SELECT
+        pair_overlaps.submission_id,
+        pair_overlaps.scope,
+        pair_overlaps.submitted_mistake_id,
+        pair_overlaps.gold_mistake_id,
+        submitted.text_id,
+        submitted.doc_token_start AS submitted_start,
+        gold.doc_token_start AS gold_start,
+        submitted.doc_token_start = gold.doc_token_start AND submitted.doc_token_end = gold.doc_token_end AS same_span,
+        submitted.category = gold.category AS same_category,
+        abs(submitted.doc_token_start - gold.doc_token_start) + abs(submitted.doc_token_end - gold.doc_token_end)
+            AS boundary_distance
+    FROM scoped_overlaps AS pair_overlaps
+    JOIN mistakes AS submitted ON submitted.mistake_id = pair_overlaps.submitted_mistake_id
+    JOIN mistakes AS gold ON gold.mistake_id = pair_overlaps.gold_mistake_id
+    -- nervaluate's threshold, in integers: overlap / gold length * 100 >= 1
+    WHERE pair_overlaps.overlap_tokens * 100 >= gold.doc_token_end - gold.doc_token_start + 1
+)
+
+SELECT
+    'leftmost' AS pairing,
+    submission_id,
+    scope,
+    submitted_mistake_id,
+    gold_mistake_id,
+    text_id,
+    submitted_start,
+    gold_start,
+    same_span,
+    same_category,
+    row_number() OVER (PARTITION BY submission_id, scope, submitted_mistake_id ORDER BY gold_start) AS preference
+FROM candidates
+UNION ALL
+SELECT
+    'closest' AS pairing,
+    submission_id,
+    scope,
+    submitted_mistake_id,
+    gold_mistake_id,
+    text_id,
+    submitted_start,
+    gold_start,
+    same_span,
+    same_category,
+    row_number() OVER (
+        PARTITION BY submission_id, scope, submitted_mistake_id
+        ORDER BY
+            CASE WHEN same_category THEN 0 ELSE 1 END,
+            CASE WHEN same_category THEN boundary_distance ELSE 0 END,
+            gold_start
+    ) AS preference
+FROM candidates

@@ -1,0 +1,14 @@
+-- Submissions ranked within each scheme, split and scope as leaderboard ranks them under the shared task's scheme:
+-- by recall, then precision (higher first; undefined last).
+-- Grain: one row per (scheme, submission, scope).
+-- Columns:
+--   rank: The submission's place within its scheme, split and scope, from 1; submissions with the same recall and
+--     precision share a place.
+--   (the other columns are those of scheme_scores)
+SELECT
+    rank() OVER (
+        PARTITION BY scheme, split, scope
+        ORDER BY recall DESC NULLS LAST, precision DESC NULLS LAST
+    ) AS rank,
+    *
+FROM scheme_scores

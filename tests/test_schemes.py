@@ -1,0 +1,358 @@
+"""The match schemes against independent references: nervaluate itself for strict, exact, partial and ent_type,
+and the plain-Python unit oracle (tests/unit_oracle.py) for the token- and character-level schemes; on generated
+span lists and on the shared-task data."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from nervaluate import Evaluator
+from oracle import CATEGORIES, SCOPES, Span
+from shared_data import DATA, EXAMPLES
+from test_matching_properties import load
+from unit_oracle import unit_scores
+
+from accuracy_db import database, scores
+from accuracy_db.schemes import NERVALUATE_SCHEMES, SCHEMES, UNIT_SCHEMES
+
+TEXTS = ("S001", "S002", "S003")
+COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
+
+
+@st.composite
+def span_lists(draw, first_key: int, long_spans: bool) -> list[Span]:
+    """Disjoint spans over a few texts, small and dense; with long_spans, now and then a span of over 100 tokens,
+    which one shared token overlaps by less than nervaluate's 1%."""
+    spans = []
+    categories = draw(st.lists(st.sampled_from(CATEGORIES), min_size=1, max_size=3, unique=True))
+    lengths = st.integers(1, 4) | st.integers(95, 130) if long_spans else st.integers(1, 4)
+    for text_id in draw(st.lists(st.sampled_from(TEXTS), max_size=3, unique=True)):
+        position = 1
+        for gap, length in draw(st.lists(st.tuples(st.integers(0, 3), lengths), max_size=10)):
+            start = position + gap
+            spans.append(
+                Span(first_key + len(spans), text_id, start, start + length - 1, draw(st.sampled_from(categories)))
+            )
+            position = start + length
+    return spans
+
+
+@st.composite
+def evaluations(draw) -> tuple[list[Span], list[list[Span]], dict[tuple[str, int], str]]:
+    """A gold list, one to five submissions, and the tokens of the texts (1 to 6 characters each)."""
+    gold = draw(span_lists(first_key=1, long_spans=True))
+    submissions = [draw(span_lists(first_key=1000 * (i + 1), long_spans=False)) for i in range(draw(st.integers(1, 5)))]
+    last = max([s.end for s in gold] + [s.end for spans in submissions for s in spans] + [1])
+    # a few words, repeated along the texts (drawing each token would make most of the test's time)
+    words = draw(st.lists(st.text(alphabet="abcdé0123-", min_size=1, max_size=6), min_size=1, max_size=7))
+    tokens = {
+        (text_id, position): words[(position * 5 + index) % len(words)]
+        for index, text_id in enumerate(TEXTS)
+        for position in range(1, last + 1)
+    }
+    return gold, submissions, tokens
+
+
+@pytest.fixture(scope="module")
+def con():
+    con = database.open_new(None)
+    yield con
+    con.close()
+
+
+def load_tokens(con, tokens: dict[tuple[str, int], str]) -> None:
+    con.execute("DELETE FROM tokens")
+    con.executemany(
+        "INSERT INTO tokens (text_id, doc_token, sentence_id, sent_token, token) VALUES (?, ?, 1, ?, ?)",
+        [(text_id, position, position, token) for (text_id, position), token in tokens.items()],
+    )
+
+
+def by_nervaluate(gold: list[Span], submitted: list[Span]) -> dict[tuple[str, str], dict]:
+    """(scheme, scope) -> nervaluate's counts and figures, each text a document with its spans in text order."""
+    documents = sorted({s.text_id for s in gold + submitted} | set(TEXTS))
+
+    def entities(spans: list[Span]) -> list[list[dict]]:
+        return [
+            [
+                {"label": s.category, "start": s.start, "end": s.end}
+                for s in sorted((s for s in spans if s.text_id == text_id), key=lambda s: s.start)
+            ]
+            for text_id in documents
+        ]
+
+    results = Evaluator(entities(gold), entities(submitted), tags=list(CATEGORIES), loader="dict").evaluate()
+    found = {}
+    for scheme in NERVALUATE_SCHEMES:
+        for scope in SCOPES:
+            result = results["overall"][scheme] if scope == "ALL" else results["entities"].get(scope, {}).get(scheme)
+            found[scheme, scope] = {
+                "correct": result.correct if result else 0,
+                "incorrect": result.incorrect if result else 0,
+                "partial": result.partial if result else 0,
+                "missed": result.missed if result else 0,
+                "spurious": result.spurious if result else 0,
+                "possible": result.possible if result else 0,
+                "actual": result.actual if result else 0,
+                "precision": result.precision if result else 0,
+                "recall": result.recall if result else 0,
+                "f1": result.f1 if result else 0,
+            }
+    return found
+
+
+def scheme_rows(con) -> dict[int, dict[tuple[str, str], dict]]:
+    """submission_id -> (scheme, scope) -> its row of scheme_scores."""
+    found: dict[int, dict] = {}
+    for row in scores.fetch_dicts(con, "SELECT * FROM scheme_scores"):
+        found.setdefault(row["submission_id"], {})[row["scheme"], row["scope"]] = row
+    return found
+
+
+def assert_like_nervaluate(ours: dict, theirs: dict) -> None:
+    """Every count equal; every figure equal where defined. nervaluate writes 0 where there is nothing to divide
+    by; accuracy-db writes NULL (None), as for every figure."""
+    assert {key: ours[key if key not in ("possible", "actual") else ours_key(key)] for key in COUNTS} == {
+        key: theirs[key] for key in COUNTS
+    }
+    for figure, denominator in (("precision", "actual"), ("recall", "possible")):
+        if theirs[denominator] == 0:
+            assert ours[figure] is None and theirs[figure] == 0
+        else:
+            assert ours[figure] == pytest.approx(theirs[figure], abs=1e-12)
+    if ours["precision"] is None or ours["recall"] is None:
+        assert ours["f1"] is None and theirs["f1"] == 0
+    else:
+        assert ours["f1"] == pytest.approx(theirs["f1"], abs=1e-12)
+
+
+def ours_key(key: str) -> str:
+    return {"possible": "gold_total", "actual": "submitted_total"}[key]
+
+
+def assert_like_unit_oracle(ours: dict, gold, submitted, scheme: str, scope: str, weights) -> None:
+    unit, agreement = scheme.split("-")
+    expected = unit_scores(gold, submitted, scope, agreement == "hard", weights if unit == "char" else None)
+    got = {key: ours[key] for key in expected}
+    for figure in ("recall", "precision", "f1"):
+        if expected[figure] is not None:
+            assert got[figure] == pytest.approx(expected[figure], abs=1e-12)
+            got[figure] = expected[figure]
+    assert got == expected
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(evaluations())
+def test_every_scheme_scores_like_its_reference(con, case):
+    gold, submissions, tokens = case
+    load_tokens(con, tokens)
+    submission_ids = load(con, gold, submissions)
+    weights = {unit: len(token) for unit, token in tokens.items()}
+    every_row = scheme_rows(con)
+    for submission_id, submitted in zip(submission_ids, submissions):
+        ours = every_row[submission_id]
+        assert {scheme for scheme, _ in ours} == set(SCHEMES)
+        for (scheme, scope), theirs in by_nervaluate(gold, submitted).items():
+            assert_like_nervaluate(ours[scheme, scope], theirs)
+        for scheme in UNIT_SCHEMES:
+            for scope in SCOPES:
+                assert_like_unit_oracle(ours[scheme, scope], gold, submitted, scheme, scope, weights)
+
+
+def one_submission(con, gold: list[Span], submitted: list[Span], tokens: dict | None = None) -> dict:
+    load_tokens(con, tokens or {("S001", position): "ab" for position in range(1, 200)})
+    (submission_id,) = load(con, gold, [submitted])
+    return scheme_rows(con)[submission_id]
+
+
+def counts(row: dict) -> tuple[int, ...]:
+    return tuple(row[key] for key in ("correct", "incorrect", "partial", "missed", "spurious"))
+
+
+@pytest.mark.parametrize(
+    "gold, submitted, expected",
+    [
+        # A type mismatch on an exact span: incorrect under strict and ent_type, correct under exact and partial.
+        (
+            [Span(1, "S001", 3, 4, "NAME")],
+            [Span(101, "S001", 3, 4, "NUMBER")],
+            {
+                "strict": (0, 1, 0, 0, 0),
+                "exact": (1, 0, 0, 0, 0),
+                "partial": (1, 0, 0, 0, 0),
+                "ent_type": (0, 1, 0, 0, 0),
+            },
+        ),
+        # One submitted span over two gold mistakes takes the first (leftmost) one; ent_type takes the one of its
+        # category, the second.
+        (
+            [Span(1, "S001", 1, 2, "NAME"), Span(2, "S001", 3, 4, "NUMBER")],
+            [Span(101, "S001", 1, 4, "NUMBER")],
+            {
+                "strict": (0, 1, 0, 1, 0),
+                "exact": (0, 1, 0, 1, 0),
+                "partial": (0, 0, 1, 1, 0),
+                "ent_type": (1, 0, 0, 1, 0),
+            },
+        ),
+        # One shared token is 1% of a gold span of 100 tokens (a candidate), but less of one of 101 (spurious and
+        # missed).
+        (
+            [Span(1, "S001", 1, 100, "NAME"), Span(2, "S001", 101, 201, "NAME")],
+            [Span(101, "S001", 100, 100, "NAME"), Span(102, "S001", 201, 201, "NAME")],
+            {
+                "strict": (0, 1, 0, 1, 1),
+                "exact": (0, 1, 0, 1, 1),
+                "partial": (0, 0, 1, 1, 1),
+                "ent_type": (1, 0, 0, 1, 1),
+            },
+        ),
+    ],
+)
+def test_worked_examples(con, gold, submitted, expected):
+    tokens = {("S001", position): "ab" for position in range(1, 202)}
+    ours = one_submission(con, gold, submitted, tokens)
+    theirs = by_nervaluate(gold, submitted)
+    for scheme, expected_counts in expected.items():
+        assert counts(ours[scheme, "ALL"]) == expected_counts
+        assert_like_nervaluate(ours[scheme, "ALL"], theirs[scheme, "ALL"])
+
+
+def test_characters_are_those_of_the_tokens(con):
+    """Tokens 'Wednesday' 'the' '113' '-' '107': a gold NAME over tokens 1-2 (12 characters) and a submitted
+    NUMBER over 2-4 (7 characters) share 'the' (3 characters) in ALL, soft; nothing hard."""
+    tokens = {("S001", i): token for i, token in enumerate(["Wednesday", "the", "113", "-", "107"], start=1)}
+    ours = one_submission(con, [Span(1, "S001", 1, 2, "NAME")], [Span(101, "S001", 2, 4, "NUMBER")], tokens)
+    figures = ("matched", "gold_total", "submitted_total")
+    assert [ours["char-soft", "ALL"][key] for key in figures] == [3, 12, 7]
+    assert [ours["char-hard", "ALL"][key] for key in figures] == [0, 12, 7]
+    assert [ours["token-soft", "ALL"][key] for key in figures] == [1, 2, 3]
+    assert ours["char-soft", "ALL"]["recall"] == pytest.approx(3 / 12)
+    assert ours["char-hard", "ALL"]["f1"] == 0.0
+
+
+FIGURES = ("recall", "precision", "f1")
+
+
+@pytest.mark.parametrize(
+    "gold, submitted, expected",
+    [
+        # No gold mistake: recall undefined, precision 0 (something was marked, nothing rightly), F1 undefined.
+        ([], [Span(101, "S001", 1, 2, "NAME")], (None, 0.0, None)),
+        # No prediction: precision undefined, recall 0, F1 undefined.
+        ([Span(1, "S001", 1, 2, "NAME")], [], (0.0, None, None)),
+        # Both empty: all three undefined.
+        ([], [], (None, None, None)),
+    ],
+    ids=["no gold", "no prediction", "both empty"],
+)
+def test_empty_cases(con, gold, submitted, expected):
+    tokens = {("S001", position): "ab" for position in range(1, 5)}
+    ours = one_submission(con, gold, submitted, tokens)
+    for scheme in SCHEMES:
+        assert tuple(ours[scheme, "ALL"][figure] for figure in FIGURES) == expected, scheme
+        if scheme in UNIT_SCHEMES:
+            unit, agreement = scheme.split("-")
+            oracle = unit_scores(gold, submitted, "ALL", agreement == "hard", {u: 2 for u in tokens})
+            assert tuple(oracle[figure] for figure in FIGURES) == expected
+
+
+def shared_task_lists(built) -> tuple[dict, dict[str, tuple[int, list[Span]]]]:
+    """The gold list of each split and each loaded submission (id, split's gold list, spans) from the database."""
+
+    def spans(set_id: int) -> list[Span]:
+        rows = built.execute(
+            "SELECT mistake_id, text_id, doc_token_start, doc_token_end, category FROM mistakes WHERE set_id = ?",
+            [set_id],
+        ).fetchall()
+        return [Span(*row) for row in rows]
+
+    evaluations = built.execute("SELECT submission_id, gold_id FROM evaluations").fetchall()
+    return {submission_id: (spans(gold_id), spans(submission_id)) for submission_id, gold_id in evaluations}
+
+
+def test_the_shared_task_data_scores_like_the_references(built):
+    """Every example submission of both splits: nervaluate's four schemes, every count and figure in every scope,
+    and the unit oracle's token and character figures, the characters being those of the texts' tokens."""
+    weights = {
+        (text_id, doc_token): len(token or "")
+        for text_id, doc_token, token in built.execute("SELECT text_id, doc_token, token FROM tokens").fetchall()
+    }
+    every_row = scheme_rows(built)
+    lists = shared_task_lists(built)
+    assert len(lists) >= 5
+    for submission_id, (gold, submitted) in lists.items():
+        ours = every_row[submission_id]
+        for (scheme, scope), theirs in by_nervaluate(gold, submitted).items():
+            assert_like_nervaluate(ours[scheme, scope], theirs)
+        for scheme in UNIT_SCHEMES:
+            for scope in SCOPES:
+                assert_like_unit_oracle(ours[scheme, scope], gold, submitted, scheme, scope, weights)
+    # the shared task's token level is token-soft
+    token_level = built.execute(
+        "SELECT submission_id, scope, token_recall, token_precision, token_f1, token_matched FROM scores"
+    ).fetchall()
+    for submission_id, scope, recall, precision, f1, matched in token_level:
+        soft = every_row[submission_id]["token-soft", scope]
+        assert (soft["recall"], soft["precision"], soft["f1"], soft["matched"]) == (recall, precision, f1, matched)
+
+
+def run(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "accuracy_db", *map(str, args)], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_evaluate_and_leaderboard_take_a_scheme(built_db, built):
+    """--scheme gives the figures of scheme_scores, signed with the scheme's name; the default is unchanged."""
+    result = run(
+        "evaluate",
+        "--gsml",
+        DATA / "gsml.csv",
+        "--submitted",
+        EXAMPLES / "submission.csv",
+        "--scheme",
+        "strict",
+        "--format",
+        "json",
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    expected = scores.fetch_dicts(
+        built,
+        "SELECT * FROM scheme_scores WHERE scheme = 'strict' AND submission = 'submission' ORDER BY position",
+    )
+    assert [row["categories"] for row in report] == [row["scope"] for row in expected]
+    for got, row in zip(report, expected):
+        assert [got[key] for key in COUNTS[:5]] == [row[key] for key in COUNTS[:5]]
+        assert (got["recall"], got["precision"], got["f1"]) == (row["recall"], row["precision"], row["f1"])
+        assert "|scheme:strict|" in got["signature"]
+    default = json.loads(run("leaderboard", "--db", built_db, "--split", "train", "--format", "json").stdout)
+    assert all("|scheme:shared-task|" in row["signature"] for row in default)
+    result = run("leaderboard", "--db", built_db, "--split", "train", "--scheme", "char-soft", "--format", "json")
+    rows = json.loads(result.stdout)
+    assert [row["rank"] for row in rows] == [1, 1, 3, 3, 3]
+    assert all("|scheme:char-soft|" in row["signature"] and "correct" not in row for row in rows)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("compare", "submission", "submission_doc_based", "--scheme", "exact"), "error: compare supports only"),
+        (("leaderboard", "--ci", "--scheme", "token-hard"), "error: leaderboard --ci supports only"),
+    ],
+)
+def test_the_resampling_refuses_other_schemes_in_one_line(built_db, args, message):
+    result = run(*args, "--db", built_db)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        f"{message} --scheme shared-task so far: its resampling reads the shared task's per-text counts"
+    ]
