@@ -69,7 +69,8 @@ def evaluate_with_warnings(
     """Score a submission against a gold list. What the shared task's scorer scores anyway (TOKENS that differ
     from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it."""
     split, other_split_texts = gold_split(gsml)
-    con = database.open_new(None, models=["scores"])  # the report reads scores alone
+    # the report reads scores alone (scheme_scores under another scheme)
+    con = database.open_new(None, models=["scores" if scheme == SCHEME else "scheme_scores"])
     load_tokens(con, gsml, token_lookup, text_dir, split)
     problems, warnings = [], []
     submission_id = None
