@@ -10,7 +10,6 @@ alpha from the krippendorff package.
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass
 
 import duckdb
@@ -84,20 +83,28 @@ def rating_matrix(rows: list[dict], sets: list[AnnotationSet]) -> np.ndarray:
     matrix = np.full((len(sets), len(units)), np.nan)
     for row in rows:
         if row["set_category"] is not None:
-            matrix[line[row["set_id"]], column[row["text_id"], row["span_start"]]] = CATEGORIES.index(row["set_category"])
+            unit = column[row["text_id"], row["span_start"]]
+            matrix[line[row["set_id"]], unit] = CATEGORIES.index(row["set_category"])
     return matrix
 
 
 def category_reliability(matrix: np.ndarray) -> list[dict]:
     """Fleiss' kappa (statsmodels) over the spans every set rates, and Krippendorff's alpha for nominal data (the
     krippendorff package) over all of them, the missing ratings left out as alpha allows."""
-    from krippendorff import alpha
-    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+    try:
+        from krippendorff import alpha
+        from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+    except ImportError:
+        raise AccuracyDbError(
+            "the agreement of three lists or more needs statsmodels and krippendorff:"
+            " pip install 'accuracy-db[agreement]'"
+        ) from None
 
     complete = matrix[:, ~np.isnan(matrix).any(axis=0)]
     results = []
     if complete.shape[1] == 0:
-        results.append({"measure": "fleiss_kappa", "value": None, "units": 0, "reason": "no span is rated by every set"})
+        reason = "no span is rated by every set"
+        results.append({"measure": "fleiss_kappa", "value": None, "units": 0, "reason": reason})
     elif len(np.unique(complete)) < 2:
         results.append(
             {"measure": "fleiss_kappa", "value": None, "units": complete.shape[1],
@@ -230,3 +237,28 @@ def mistake_list_rows(con: duckdb.DuckDBPyConnection, adjudication: Adjudication
         return fetch_dicts(con, MISTAKE_LIST_SQL, {"lists": len(adjudication.sets)})
     finally:
         con.unregister("majority")
+
+
+MISTAKE_LIST_COLUMNS = [
+    "TEXT_ID", "SENTENCE_ID", "ANNOTATION_ID", "TOKENS", "SENT_TOKEN_START", "SENT_TOKEN_END", "DOC_TOKEN_START",
+    "DOC_TOKEN_END", "TYPE", "CORRECTION", "COMMENT",
+]  # fmt: skip
+
+
+def write_derived_list(con: duckdb.DuckDBPyConnection, adjudication: Adjudication, folder, name: str):
+    """Write the majority list as folder/NAME.csv (a shared-task mistake list) and its sidecar folder/NAME.json (the
+    description records the lists and the rule); return the CSV's path."""
+    import csv
+    import json
+    from pathlib import Path
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    csv_path = folder / f"{name}.csv"
+    with open(csv_path, "w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=MISTAKE_LIST_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(mistake_list_rows(con, adjudication))
+    sidecar = {"approach": "human", "description": adjudication.provenance()}
+    (folder / f"{name}.json").write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
+    return csv_path

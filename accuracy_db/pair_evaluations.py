@@ -123,7 +123,9 @@ def score_pairs(source: duckdb.DuckDBPyConnection, pairs: list[tuple[AnnotationS
         " FROM source_spans JOIN copies ON copies.source_set_id = source_spans.set_id"
     )
     con.unregister("source_spans")
-    con.execute("UPDATE annotation_sets SET row_count = (SELECT count(*) FROM mistakes WHERE set_id = annotation_sets.set_id)")
+    con.execute(
+        "UPDATE annotation_sets SET row_count = (SELECT count(*) FROM mistakes WHERE set_id = annotation_sets.set_id)"
+    )
     database.materialize(con, submission_ids)
     return PairScoring(con, pairs, submission_ids)
 
