@@ -28,7 +28,6 @@ from accuracy_db.agreement import (
 )
 from accuracy_db.build import build
 from accuracy_db.cli import run
-from accuracy_db.errors import AccuracyDbError
 from accuracy_db.evaluate import evaluate
 from accuracy_db.pair_evaluations import find_sets
 
@@ -336,4 +335,3 @@ def test_agreement_command_json_and_errors(toy_db, capsys):
     assert "agreement needs two lists or more" in capsys.readouterr().err
     assert run(["agreement", "a", "gold", "--split", "test", "--db", str(toy_db)]) == 1
     assert "no list named 'a' in the test split" in capsys.readouterr().err
-
