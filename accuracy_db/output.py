@@ -405,3 +405,40 @@ def print_validity(results: list[dict], fmt: str) -> None:
             if systems:
                 print_table(systems, list(systems[0]), title=f"Mistakes per text by generating system, scope {scope}")
             print(in_scope[0]["signature"] + "\n")
+
+
+AGREEMENT_TABLES = {
+    "pairs": ["reference", "compared", "scope", "recall", "precision", "f1", "token_f1", "matched", "reference_total",
+              "compared_total", "kappa", "kappa_pairs"],
+    "correlations": ["a", "b", "scope", "measure", "value", "p_value", "n", "reason"],
+    "categories": ["measure", "value", "units", "min_votes", "reason"],
+}  # fmt: skip
+
+
+def print_agreement(result: dict, fmt: str) -> None:
+    """accuracy-db agreement's figures: JSON as they are; otherwise three tables (the pairs' figures, the per-text
+    correlations, and the categories' reliability for three lists or more), in CSV one table with a leading column
+    naming the table."""
+    if fmt == "json":
+        print(to_json(result))
+        return
+    tables = {name: result[name] or [] for name in AGREEMENT_TABLES}
+    if fmt == "csv":
+        columns = ["table", *dict.fromkeys(c for names in AGREEMENT_TABLES.values() for c in names), "signature"]
+        rows = [{"table": name, **row} for name, rows in tables.items() for row in rows]
+        print(to_csv([{c: row.get(c) for c in columns} for row in rows], columns), end="")
+        return
+    for name, rows in tables.items():
+        if not rows:
+            continue
+        columns = AGREEMENT_TABLES[name]
+        shown_rows = [{c: p_value_cell(row[c]) if c == "p_value" else row[c] for c in columns} for row in rows]
+        if fmt == "table":
+            title = f"Agreement of {', '.join(result['sets'])} ({result['split']}): {name}"
+            print_table(shown_rows, columns, title=title)
+        elif fmt == "markdown":
+            print(to_markdown(shown_rows, columns))
+        else:
+            print(to_latex(shown_rows, columns))
+    stamps = signatures([row for rows in tables.values() for row in rows])
+    print("\n".join(f"signature: {stamp}" for stamp in stamps))

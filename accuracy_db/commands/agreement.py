@@ -1,0 +1,32 @@
+"""accuracy-db agreement: how far two or more annotation sets agree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import SCOPES, db_option, format_option
+
+
+@click.command()
+@click.argument("sets", nargs=-1, required=True)
+@db_option
+@click.option("--split", type=click.Choice(["test", "train", "dev"]), help="The lists' split, if a name is in both.")
+@click.option(
+    "--scope",
+    "scopes",
+    type=click.Choice(SCOPES),
+    multiple=True,
+    help="ALL or a category; repeatable (default: every scope).",
+)
+@format_option
+def agreement(sets: tuple[str, ...], db: Path, split: str | None, scopes: tuple[str, ...], fmt: str) -> None:
+    """Agreement of two or more lists (SETS: gold or submission names) of one split: each scored against each
+    other as if it were the gold list, the correlations of their mistakes per text, and, for three lists or more,
+    Fleiss' kappa and Krippendorff's alpha of the categories of the spans a majority marks."""
+    from .. import database, output
+    from ..agreement import agreement as compute
+
+    con = database.open_existing(db)
+    output.print_agreement(compute(con, list(sets), split, list(scopes) or None), fmt)
