@@ -48,17 +48,19 @@ def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int) -> lis
     return rows
 
 
-def leaderboard(con: duckdb.DuckDBPyConnection, split: str | None = None, scope: str = "ALL") -> list[dict]:
-    """Every scored submission of a split (or of all splits) ranked in one scope, with the ids and fingerprints
-    the statistics and the signature need (submission_id, gold_sha256, submission_sha256)."""
+def leaderboard(
+    con: duckdb.DuckDBPyConnection, split: str | None = None, scope: str = "ALL", corpus: str = "shared-task"
+) -> list[dict]:
+    """Every scored submission of a corpus's split (or of all its splits) ranked in one scope, with the ids and
+    fingerprints the statistics and the signature need (submission_id, gold_sha256, submission_sha256)."""
     split = SPLIT_ALIASES.get(split, split)
     return fetch_dicts(
         con,
         f"SELECT rank, submission, split, scope AS categories, {', '.join(REPORT_KEYS)},"
         " submission_id, gold_sha256, submission_sha256 FROM leaderboard"
-        " WHERE scope = $scope AND ($split IS NULL OR split = $split)"
+        " WHERE corpus = $corpus AND scope = $scope AND ($split IS NULL OR split = $split)"
         " ORDER BY split DESC, rank, submission",
-        {"scope": scope, "split": split},
+        {"scope": scope, "split": split, "corpus": corpus},
     )
 
 
