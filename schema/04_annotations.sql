@@ -83,7 +83,7 @@ CREATE TABLE offset_adjustments (
     file            VARCHAR NOT NULL,
     line_number     INTEGER NOT NULL,
     text_id         VARCHAR NOT NULL,
-    adjustment      VARCHAR NOT NULL CHECK (adjustment IN ('widened', 'relocated')),
+    adjustment      VARCHAR NOT NULL CHECK (adjustment IN ('widened', 'trimmed', 'relocated')),
     given_start     INTEGER NOT NULL,
     given_text      VARCHAR NOT NULL,
     char_start      INTEGER NOT NULL,
@@ -97,7 +97,7 @@ COMMENT ON COLUMN offset_adjustments.set_id IS 'The list the span belongs to (an
 COMMENT ON COLUMN offset_adjustments.file IS 'The file the span was read from';
 COMMENT ON COLUMN offset_adjustments.line_number IS 'Line of the span''s record in that file (the first line is 1)';
 COMMENT ON COLUMN offset_adjustments.text_id IS 'The text (texts.text_id)';
-COMMENT ON COLUMN offset_adjustments.adjustment IS 'widened (an edge fell inside a token: the span takes the whole token) or relocated (the text at the given offset differed; it occurs exactly once in the text, there)';
+COMMENT ON COLUMN offset_adjustments.adjustment IS 'widened (an edge fell inside a token: the span takes the whole token), trimmed (whitespace at an edge, in no token, left out) or relocated (the text at the given offset differed; it occurs exactly once in the text, there)';
 COMMENT ON COLUMN offset_adjustments.given_start IS 'The character offset the span gave, from 0';
 COMMENT ON COLUMN offset_adjustments.given_text IS 'The characters the span gave';
 COMMENT ON COLUMN offset_adjustments.char_start IS 'Offset of the first character of the tokens taken';
