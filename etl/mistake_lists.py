@@ -275,9 +275,7 @@ def load_mistake_list(
             ]
         con.execute("BEGIN TRANSACTION")
         try:
-            set_ids = [
-                insert_list(con, read, kind, name, list_split, row_count, corpus) for list_split in list_splits
-            ]
+            set_ids = [insert_list(con, read, kind, name, list_split, row_count, corpus) for list_split in list_splits]
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
