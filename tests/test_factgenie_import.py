@@ -5,6 +5,8 @@ annotations [{text, start, type, reason}] and metadata {annotator_id, annotator_
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -226,3 +228,22 @@ def test_a_gold_list_has_one_annotator_a_split_and_a_split_one_gold_list(db, tmp
     import_factgenie(db, campaign(tmp_path, GOLD, "first"), "games", "gold")
     with pytest.raises(InputError, match="corpus games already has a gold list of split test"):
         import_factgenie(db, campaign(tmp_path, LLM, "second"), "games", "gold")
+
+
+def test_the_readme_s_worked_example_is_what_this_file_writes_and_runs_as_shown(db, tmp_path, monkeypatch, capsys):
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    example = readme[readme.index("A worked example, which `tests/test_factgenie_import.py`") :]
+    metadata, line = (json.loads(block) for block in re.findall(r"```json\n(.*?)```", example, re.DOTALL)[:2])
+    humans = campaign(tmp_path, GOLD, "humans")
+    campaign(tmp_path, LLM, "llm")
+    assert metadata == json.loads((humans / "metadata.json").read_text())
+    assert line == json.loads((humans / "files" / "a.jsonl").read_text().splitlines()[1])
+    commands = re.search(r"```sh\n(.*?)```", example, re.DOTALL)[1].splitlines()
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    for command in commands:
+        words = shlex.split(command, comments=True)
+        assert words[0] == "accuracy-db"
+        assert run([*words[1:], "--db", str(db)]) == 0, command
+    assert "Not checkable" in capsys.readouterr().out
+    assert json.loads((tmp_path / "games-campaign" / "metadata.json").read_text())["mode"] == "external"
