@@ -11,7 +11,8 @@ from . import db_option
 
 @click.group(name="import")
 def import_() -> None:
-    """Load annotation lists of another format (a factgenie campaign) into the database, and score them."""
+    """Load annotation lists of another format (a corpus folder, a factgenie campaign) into the database, and score
+    them."""
 
 
 @import_.command()
@@ -31,6 +32,10 @@ def factgenie(db: Path, campaign_dir: Path, corpus: str | None, kind: str) -> No
     from ..imports import import_factgenie
 
     report = import_factgenie(db, campaign_dir, corpus, kind)
+    print_import(report)
+
+
+def print_import(report) -> None:
     adjusted = ", ".join(f"{count} {name}" for name, count in sorted(report.adjustments.items())) or "none"
     click.echo(
         f"imported {len(report.lists)} list(s) ({report.spans} spans) into corpus {report.corpus}:"
@@ -38,3 +43,14 @@ def factgenie(db: Path, campaign_dir: Path, corpus: str | None, kind: str) -> No
     )
     for refusal in report.refused_by_scheme:
         click.echo(f"not scored: {refusal}", err=True)
+
+
+@import_.command()
+@db_option
+@click.argument("corpus_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--corpus", help="The new corpus's name (default: the folder's name).")
+def corpus(db: Path, corpus_dir: Path, corpus: str | None) -> None:
+    """A corpus folder: texts.jsonl, categories.yaml and lists/*.jsonl (lists/gold.jsonl the gold list)."""
+    from ..imports import import_corpus
+
+    print_import(import_corpus(db, corpus_dir, corpus))
