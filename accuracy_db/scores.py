@@ -64,6 +64,25 @@ def leaderboard(
     )
 
 
+def check_corpus_choice(con: duckdb.DuckDBPyConnection, corpus: str, split: str | None, scope: str) -> None:
+    """A clear error when the corpus, a split or a scope is not one the database has for the corpus."""
+    corpora = [name for (name,) in con.execute("SELECT corpus FROM corpora ORDER BY 1").fetchall()]
+    if corpus not in corpora:
+        raise AccuracyDbError(f"no corpus named {corpus!r} (the corpora: {', '.join(corpora)})")
+    scopes = [
+        name
+        for (name,) in con.execute("SELECT scope FROM scopes WHERE corpus = ? ORDER BY position", [corpus]).fetchall()
+    ]
+    if scope not in scopes:
+        raise AccuracyDbError(f"scope {scope!r} is not a scope of corpus {corpus} ({', '.join(scopes)})")
+    splits = [
+        name
+        for (name,) in con.execute("SELECT DISTINCT split FROM texts WHERE corpus = ? ORDER BY 1", [corpus]).fetchall()
+    ]
+    if split is not None and SPLIT_ALIASES.get(split, split) not in splits:
+        raise AccuracyDbError(f"split {split!r} is not a split of corpus {corpus} ({', '.join(splits)})")
+
+
 DIFFICULTY_MEASURES = ("found_by", "annotators")
 
 

@@ -247,3 +247,21 @@ def test_the_readme_s_worked_example_is_what_this_file_writes_and_runs_as_shown(
         assert run([*words[1:], "--db", str(db)]) == 0, command
     assert "Not checkable" in capsys.readouterr().out
     assert json.loads((tmp_path / "games-campaign" / "metadata.json").read_text())["mode"] == "external"
+
+
+def test_the_leaderboard_ranks_a_corpus_in_its_own_scopes(db, tmp_path, capsys):
+    import_factgenie(db, campaign(tmp_path, GOLD, "humans"), "games", "gold")
+    import_factgenie(db, campaign(tmp_path, LLM, "llm"), "games")
+    capsys.readouterr()
+    arguments = ["leaderboard", "--db", str(db), "--corpus", "games", "--scope", "Incorrect", "--format", "json"]
+    assert run(arguments) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert (row["rank"], row["submission"], row["split"], row["matched"], row["submitted_total"]) == (
+        1, "llm/gpt", "test", 2, 3,
+    )  # fmt: skip
+    assert run([*arguments[:5], "--scope", "NAME"]) == 1
+    assert (
+        "error: scope 'NAME' is not a scope of corpus games (ALL, Incorrect, Not checkable)" in capsys.readouterr().err
+    )
+    assert run([*arguments[:5], "--split", "train"]) == 1
+    assert "error: split 'train' is not a split of corpus games (test)" in capsys.readouterr().err

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import click
 
-from . import SCOPES, db_option, format_option, resampling_options
+from . import db_option, format_option, resampling_options
 
 
 @click.command()
 @db_option
-@click.option("--split", type=click.Choice(["test", "train", "dev"]), help="Only this split (dev is train).")
-@click.option("--scope", type=click.Choice(SCOPES), default="ALL", show_default=True, help="ALL or one category.")
+@click.option("--corpus", default="shared-task", show_default=True, help="The corpus whose lists are ranked.")
+@click.option("--split", help="Only this split (shared task: test or train; dev is train).")
+@click.option("--scope", default="ALL", show_default=True, help="ALL or one category of the corpus (NAME, …).")
 @click.option(
     "--ci", is_flag=True, help="Add each figure's bootstrap interval and the significance clusters of the ranking."
 )
@@ -23,6 +24,7 @@ from . import SCOPES, db_option, format_option, resampling_options
 @format_option
 def leaderboard(
     db: Path,
+    corpus: str,
     split: str | None,
     scope: str,
     ci: bool,
@@ -33,12 +35,13 @@ def leaderboard(
     fmt: str,
 ) -> None:
     """Every loaded submission ranked by mistake recall, then precision."""
-    from .. import database, output, ranking
+    from .. import database, output, ranking, scores
     from ..intervals import Resampling, check_count
     from ..significance import MAX_TRIALS
 
     settings = Resampling(resamples, seed, confidence)
     check_count("trials", trials, MAX_TRIALS)
     con = database.open_existing(db)
-    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials)
+    scores.check_corpus_choice(con, corpus, split, scope)
+    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus)
     output.print_rows(rows, fmt, title=f"Leaderboard, scope {scope}", hide=("categories",))
