@@ -102,9 +102,16 @@ def score(con, names: list[str]) -> None:
 
 def finish(con: duckdb.DuckDBPyConnection, report: BuildReport, started: float) -> None:
     """Count what is loaded, record the publication and write everything to the file."""
-    report.texts = dict(con.execute("SELECT split, count(*) FROM texts GROUP BY split ORDER BY split").fetchall())
+    report.texts = dict(
+        con.execute(
+            "SELECT split, count(*) FROM texts WHERE corpus = 'shared-task' GROUP BY split ORDER BY split"
+        ).fetchall()
+    )
     report.gold = dict(
-        con.execute("SELECT split, count(*) FROM gold_mistakes GROUP BY split ORDER BY split").fetchall()
+        con.execute(
+            "SELECT gold.split, count(*) FROM gold_mistakes AS gold JOIN annotation_sets AS lists"
+            " ON lists.set_id = gold.gold_id WHERE lists.corpus = 'shared-task' GROUP BY gold.split ORDER BY gold.split"
+        ).fetchall()
     )
     report.seconds = time.perf_counter() - started
     con.execute(

@@ -216,12 +216,15 @@ def refusals(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, list[Problem]], 
 
 def forget_csv(con: duckdb.DuckDBPyConnection, name: str) -> None:
     """Remove what a submission's CSV left in the database: its mistakes and their matching, and its refusal."""
-    ids = con.execute("SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = $name", {"name": name})
+    ids = con.execute(
+        "SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = $name AND corpus = 'shared-task'",
+        {"name": name},
+    )
     database.forget(con, [set_id for (set_id,) in ids.fetchall()])
     for statement in (
-        "DELETE FROM mistakes WHERE set_id IN"
-        " (SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = $name)",
-        "DELETE FROM annotation_sets WHERE kind = 'submission' AND name = $name",
+        "DELETE FROM mistakes WHERE set_id IN (SELECT set_id FROM annotation_sets"
+        " WHERE kind = 'submission' AND name = $name AND corpus = 'shared-task')",
+        "DELETE FROM annotation_sets WHERE kind = 'submission' AND name = $name AND corpus = 'shared-task'",
         "DELETE FROM rejections WHERE submission = $name AND suffix(file, '.csv')",
     ):
         con.execute(statement, {"name": name})

@@ -22,10 +22,11 @@ def leaderboard(
     scope: str = "ALL",
     ci: Resampling | None = None,
     trials: int = DEFAULT_TRIALS["permutation"],
+    corpus: str = "shared-task",
 ) -> list[dict]:
-    """Every scored submission of a split (or of all) ranked in one scope; with ci, each figure's interval
-    (<figure>_ci: [low, high]), the replicates left out of each (excluded_replicates) and the cluster."""
-    rows = scores.leaderboard(con, split, scope)
+    """Every scored submission of a corpus's split (or of all its splits) ranked in one scope; with ci, each figure's
+    interval (<figure>_ci: [low, high]), the replicates left out of each (excluded_replicates) and the cluster."""
+    rows = scores.leaderboard(con, split, scope, corpus)
     for _, ranked in itertools.groupby(rows, key=lambda row: row["split"]):
         ranked = list(ranked)
         if ci is not None:

@@ -48,18 +48,39 @@ def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int) -> lis
     return rows
 
 
-def leaderboard(con: duckdb.DuckDBPyConnection, split: str | None = None, scope: str = "ALL") -> list[dict]:
-    """Every scored submission of a split (or of all splits) ranked in one scope, with the ids and fingerprints
-    the statistics and the signature need (submission_id, gold_sha256, submission_sha256)."""
+def leaderboard(
+    con: duckdb.DuckDBPyConnection, split: str | None = None, scope: str = "ALL", corpus: str = "shared-task"
+) -> list[dict]:
+    """Every scored submission of a corpus's split (or of all its splits) ranked in one scope, with the ids and
+    fingerprints the statistics and the signature need (submission_id, gold_sha256, submission_sha256)."""
     split = SPLIT_ALIASES.get(split, split)
     return fetch_dicts(
         con,
         f"SELECT rank, submission, split, scope AS categories, {', '.join(REPORT_KEYS)},"
         " submission_id, gold_sha256, submission_sha256 FROM leaderboard"
-        " WHERE scope = $scope AND ($split IS NULL OR split = $split)"
+        " WHERE corpus = $corpus AND scope = $scope AND ($split IS NULL OR split = $split)"
         " ORDER BY split DESC, rank, submission",
-        {"scope": scope, "split": split},
+        {"scope": scope, "split": split, "corpus": corpus},
     )
+
+
+def check_corpus_choice(con: duckdb.DuckDBPyConnection, corpus: str, split: str | None, scope: str) -> None:
+    """A clear error when the corpus, a split or a scope is not one the database has for the corpus."""
+    corpora = [name for (name,) in con.execute("SELECT corpus FROM corpora ORDER BY 1").fetchall()]
+    if corpus not in corpora:
+        raise AccuracyDbError(f"no corpus named {corpus!r} (the corpora: {', '.join(corpora)})")
+    scopes = [
+        name
+        for (name,) in con.execute("SELECT scope FROM scopes WHERE corpus = ? ORDER BY position", [corpus]).fetchall()
+    ]
+    if scope not in scopes:
+        raise AccuracyDbError(f"scope {scope!r} is not a scope of corpus {corpus} ({', '.join(scopes)})")
+    splits = [
+        name
+        for (name,) in con.execute("SELECT DISTINCT split FROM texts WHERE corpus = ? ORDER BY 1", [corpus]).fetchall()
+    ]
+    if split is not None and SPLIT_ALIASES.get(split, split) not in splits:
+        raise AccuracyDbError(f"split {split!r} is not a split of corpus {corpus} ({', '.join(splits)})")
 
 
 DIFFICULTY_MEASURES = ("found_by", "annotators")

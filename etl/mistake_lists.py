@@ -229,13 +229,15 @@ def load_mistake_list(
     *,
     scorable: bool = False,
     other_split_texts: dict[str, str] | None = None,
+    corpus: str = "shared-task",
 ) -> LoadedList:
     """Load a mistake list; raise InputError with every problem, leaving nothing behind.
 
     A submission's split is that of the texts it names (split=None); a gold list's is given. A header with no rows
     is a list of no mistakes; when nothing tells its split, it is loaded for every split of the texts.
     scorable: accept, with a warning, what the shared task's scorer scores anyway (the rows it leaves out are left
-    out). other_split_texts: text id -> split, for texts known by name only (a list of those is of another split)."""
+    out). other_split_texts: text id -> split, for texts known by name only (a list of those is of another split).
+    corpus: the corpus whose texts and categories the list names."""
     read = read_mistake_file(path)
     if read.problems:
         raise InputError(read.problems)
@@ -252,7 +254,7 @@ def load_mistake_list(
         )
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}",
-            {"split": split, "header_cells": len(read.header), **needed_cells(read.header)},
+            {"split": split, "corpus": corpus, "header_cells": len(read.header), **needed_cells(read.header)},
         )
         problems, warnings = listed_problems(con, str(path), scorable)
         if problems:
@@ -265,10 +267,15 @@ def load_mistake_list(
         elif row_count:
             list_splits = [con.execute("SELECT any_value(list_split) FROM resolved_mistakes").fetchall()[0][0]]
         else:
-            list_splits = [row[0] for row in con.execute("SELECT DISTINCT split FROM texts ORDER BY split").fetchall()]
+            list_splits = [
+                row[0]
+                for row in con.execute(
+                    "SELECT DISTINCT split FROM texts WHERE corpus = ? ORDER BY split", [corpus]
+                ).fetchall()
+            ]
         con.execute("BEGIN TRANSACTION")
         try:
-            set_ids = [insert_list(con, read, kind, name, list_split, row_count) for list_split in list_splits]
+            set_ids = [insert_list(con, read, kind, name, list_split, row_count, corpus) for list_split in list_splits]
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
@@ -279,13 +286,15 @@ def load_mistake_list(
             con.execute(f"DROP TABLE IF EXISTS {table}")
 
 
-def insert_list(con: duckdb.DuckDBPyConnection, read: ReadList, kind: str, name: str, split: str, rows: int) -> int:
+def insert_list(
+    con: duckdb.DuckDBPyConnection, read: ReadList, kind: str, name: str, split: str, rows: int, corpus: str
+) -> int:
     """Insert the resolved list as one annotation set of a split (the rows left out for their TYPE are not
     mistakes); return its set_id."""
     set_id = con.execute(
-        "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count)"
-        " VALUES (?, ?, ?, ?, ?, ?) RETURNING set_id",
-        [kind, name, split, str(read.path), read.sha256, rows],
+        "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING set_id",
+        [kind, name, split, str(read.path), read.sha256, rows, corpus],
     ).fetchall()[0][0]
     con.execute(
         """

@@ -15,8 +15,17 @@
 -- many a row needs: up to the last column read for scoring; a row may leave out the CORRECTION and COMMENT cells
 -- after it, as spreadsheets do and as the shared task's scorer reads it). Needs the macro of
 -- shown.sql and the temporary table other_split_texts (text_id, split: texts of other splits known by name only,
--- so that a list of the wrong split is told so; empty but in evaluate).
-WITH cells AS (
+-- so that a list of the wrong split is told so; empty but in evaluate). $corpus: the corpus whose texts and
+-- categories the list names (texts and categories of other corpora are unknown to it).
+WITH corpus_texts AS NOT MATERIALIZED (
+    SELECT * FROM texts WHERE corpus = $corpus
+),
+
+corpus_categories AS NOT MATERIALIZED (
+    SELECT category, position FROM categories WHERE corpus = $corpus
+),
+
+cells AS (
     SELECT
         line_number,
         cell_count,
@@ -74,7 +83,7 @@ nearest_categories AS (
     SELECT given, arg_max(category, similarity) FILTER (WHERE similarity >= 0.8) AS nearest_category
     FROM (
         SELECT given, category, jaro_winkler_similarity(upper(replace(given, ' ', '_')), category) AS similarity
-        FROM (SELECT DISTINCT category AS given FROM cells) CROSS JOIN categories
+        FROM (SELECT DISTINCT category AS given FROM cells) CROSS JOIN corpus_categories
     )
     GROUP BY given
 ),
@@ -113,10 +122,11 @@ row_checked AS (
             ],
             lambda problem: problem IS NOT NULL
         ) AS own_problems,
-        CASE WHEN category NOT IN (SELECT category FROM categories) THEN format(
+        CASE WHEN category NOT IN (SELECT category FROM corpus_categories) THEN format(
             'TYPE ''{}'' is not a category; {}', shown(category),
             coalesce('did you mean ' || nearest_category || '?',
-                     'the categories are NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER')) END AS category_problem
+                     'the categories are ' || (SELECT string_agg(category, ', ' ORDER BY position)
+                                               FROM corpus_categories))) END AS category_problem
     FROM typed
     LEFT JOIN nearest_categories ON nearest_categories.given = typed.category
 ),
@@ -154,7 +164,7 @@ checked_rows AS (
 list_split AS (
     SELECT coalesce($split, (
         SELECT arg_min(texts.split, checked_rows.line_number)
-        FROM checked_rows JOIN texts USING (text_id)
+        FROM checked_rows JOIN corpus_texts AS texts USING (text_id)
         WHERE len(checked_rows.row_problems) = 0
     )) AS split
 ),
@@ -167,7 +177,7 @@ pending AS (
         texts.token_count,
         texts.sentence_count
     FROM checked_rows
-    LEFT JOIN texts USING (text_id)
+    LEFT JOIN corpus_texts AS texts USING (text_id)
     LEFT JOIN other_split_texts USING (text_id)
     WHERE len(checked_rows.row_problems) = 0
 ),
@@ -181,7 +191,7 @@ sentences AS (
         coalesce(lead(tokens.doc_token) OVER (PARTITION BY tokens.text_id ORDER BY tokens.sentence_id),
                  texts.token_count + 1) - tokens.doc_token AS sentence_size
     FROM tokens
-    JOIN texts USING (text_id)
+    JOIN corpus_texts AS texts USING (text_id)
     WHERE tokens.sent_token = 1
         AND tokens.text_id IN (SELECT text_id FROM pending WHERE sentence_id IS NOT NULL)
 ),

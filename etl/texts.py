@@ -71,12 +71,18 @@ def number_tokens(new_texts: pl.DataFrame) -> pl.DataFrame:
     starts_sentence = starts_text | (pl.col("token") == ".").shift(1, fill_value=True)
     sentence = starts_sentence.cum_sum()  # the sentences of all the texts, counted from 1
     row = pl.int_range(pl.len())
+    # generated_text is the tokens joined by single spaces: a token starts one past the end of the one before.
+    width = pl.col("token").str.len_chars() + 1
+    running_start = width.cum_sum() - width
+    char_start = running_start - pl.when(starts_text).then(running_start).forward_fill()
     return tokens.select(
         "text_id",
         "doc_token",
         sentence_id=(sentence - pl.when(starts_text).then(sentence).forward_fill() + 1).cast(pl.Int32),
         sent_token=(row - pl.when(starts_sentence).then(row).forward_fill() + 1).cast(pl.Int32),
         token="token",
+        char_start=char_start.cast(pl.Int32),
+        char_end=(char_start + width - 1).cast(pl.Int32),
     )
 
 
@@ -177,7 +183,10 @@ def load_token_lookup(con: duckdb.DuckDBPyConnection, split: str, lookup: dict, 
     """Insert texts and tokens known only by their ids (no token text), from a token lookup."""
     doc_to_sent, _ = lookup_halves(lookup, path)
     create_temp_table(con, "lookup_tokens", doc_to_sent)
-    con.execute("INSERT INTO tokens SELECT text_id, doc_token, sentence_id, sent_token, NULL FROM lookup_tokens")
+    con.execute(
+        "INSERT INTO tokens (text_id, doc_token, sentence_id, sent_token)"
+        " SELECT text_id, doc_token, sentence_id, sent_token FROM lookup_tokens"
+    )
     con.execute(
         "INSERT INTO texts (text_id, split, token_count, sentence_count)"
         " SELECT text_id, ?, count(*), max(sentence_id) FROM lookup_tokens GROUP BY text_id",

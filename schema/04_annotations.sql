@@ -11,18 +11,20 @@ CREATE TABLE annotation_sets (
     sha256      VARCHAR NOT NULL,
     row_count   INTEGER NOT NULL,
     loaded_at   TIMESTAMP NOT NULL DEFAULT current_localtimestamp(),
-    UNIQUE (kind, name, split)
+    corpus      VARCHAR NOT NULL DEFAULT 'shared-task',
+    UNIQUE (corpus, kind, name, split)
 );
 
 COMMENT ON TABLE annotation_sets IS 'One row per loaded mistake list: the gold list of a split, or a submission';
 COMMENT ON COLUMN annotation_sets.set_id IS 'Key of the list (mistakes.set_id)';
 COMMENT ON COLUMN annotation_sets.kind IS 'gold or submission';
-COMMENT ON COLUMN annotation_sets.name IS 'gold for a gold list; for a submission, its name (the file stem)';
-COMMENT ON COLUMN annotation_sets.split IS 'train or test: the split of the texts the list names';
-COMMENT ON COLUMN annotation_sets.source_file IS 'The file it was loaded from';
+COMMENT ON COLUMN annotation_sets.name IS 'gold for a gold list; for a submission, its name (the file stem; for a factgenie campaign, campaign/annotator)';
+COMMENT ON COLUMN annotation_sets.split IS 'The split of the texts the list names (shared task: train or test)';
+COMMENT ON COLUMN annotation_sets.source_file IS 'The file it was loaded from (for a factgenie campaign, its folder)';
 COMMENT ON COLUMN annotation_sets.sha256 IS 'SHA-256 of the file''s bytes';
 COMMENT ON COLUMN annotation_sets.row_count IS 'Number of mistakes (data rows) in the file';
 COMMENT ON COLUMN annotation_sets.loaded_at IS 'When the list was loaded';
+COMMENT ON COLUMN annotation_sets.corpus IS 'The corpus of the texts the list names (corpora.corpus): a submission is scored against the gold list of its corpus and split';
 
 CREATE TABLE mistakes (
     mistake_id       BIGINT NOT NULL DEFAULT nextval('mistake_ids'),
@@ -75,3 +77,41 @@ COMMENT ON COLUMN rejections.sha256 IS 'SHA-256 of the refused file''s bytes';
 COMMENT ON COLUMN rejections.file IS 'The refused file';
 COMMENT ON COLUMN rejections.line IS 'Line of the problem in the file (the header is line 1); NULL for the whole file';
 COMMENT ON COLUMN rejections.message IS 'What is wrong';
+
+CREATE TABLE offset_adjustments (
+    set_id          INTEGER NOT NULL,
+    file            VARCHAR NOT NULL,
+    line_number     INTEGER NOT NULL,
+    text_id         VARCHAR NOT NULL,
+    adjustment      VARCHAR NOT NULL CHECK (adjustment IN ('widened', 'trimmed', 'relocated')),
+    given_start     INTEGER NOT NULL,
+    given_text      VARCHAR NOT NULL,
+    char_start      INTEGER NOT NULL,
+    char_end        INTEGER NOT NULL,
+    doc_token_start INTEGER NOT NULL,
+    doc_token_end   INTEGER NOT NULL
+);
+
+COMMENT ON TABLE offset_adjustments IS 'One row per character span that did not map to whole tokens as given: the audit of every span a loader moved or widened';
+COMMENT ON COLUMN offset_adjustments.set_id IS 'The list the span belongs to (annotation_sets.set_id)';
+COMMENT ON COLUMN offset_adjustments.file IS 'The file the span was read from';
+COMMENT ON COLUMN offset_adjustments.line_number IS 'Line of the span''s record in that file (the first line is 1)';
+COMMENT ON COLUMN offset_adjustments.text_id IS 'The text (texts.text_id)';
+COMMENT ON COLUMN offset_adjustments.adjustment IS 'widened (an edge fell inside a token: the span takes the whole token), trimmed (whitespace at an edge, in no token, left out) or relocated (the text at the given offset differed; it occurs exactly once in the text, there)';
+COMMENT ON COLUMN offset_adjustments.given_start IS 'The character offset the span gave, from 0';
+COMMENT ON COLUMN offset_adjustments.given_text IS 'The characters the span gave';
+COMMENT ON COLUMN offset_adjustments.char_start IS 'Offset of the first character of the tokens taken';
+COMMENT ON COLUMN offset_adjustments.char_end IS 'Offset just past the last character of the tokens taken';
+COMMENT ON COLUMN offset_adjustments.doc_token_start IS 'First token taken, counted in the document from 1';
+COMMENT ON COLUMN offset_adjustments.doc_token_end IS 'Last token taken (inclusive)';
+
+CREATE TABLE scheme_refusals (
+    set_id  INTEGER NOT NULL,
+    scheme  VARCHAR NOT NULL,
+    message VARCHAR NOT NULL
+);
+
+COMMENT ON TABLE scheme_refusals IS 'One row per loaded list a matching scheme will not score (the list stays loaded; evaluations leaves it out)';
+COMMENT ON COLUMN scheme_refusals.set_id IS 'The list (annotation_sets.set_id)';
+COMMENT ON COLUMN scheme_refusals.scheme IS 'The scheme that refuses it: shared-task (one-to-one matching of spans that never overlap within a list)';
+COMMENT ON COLUMN scheme_refusals.message IS 'Why, naming the spans (for overlapping spans: the first pairs, by line and offsets)';

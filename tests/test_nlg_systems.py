@@ -31,7 +31,10 @@ def test_the_shared_data_names_the_system_of_21_train_texts(built):
 @pytest.fixture
 def two_texts():
     con = database.open_new(None)
-    con.execute("INSERT INTO texts VALUES ('S001', 'train', 'a', NULL, 1, 1), ('S002', 'train', 'b', NULL, 1, 1)")
+    con.execute(
+        "INSERT INTO texts (text_id, split, generated_text, detokenized_text, token_count, sentence_count)"
+        " VALUES ('S001', 'train', 'a', NULL, 1, 1), ('S002', 'train', 'b', NULL, 1, 1)"
+    )
     yield con
     con.close()
 

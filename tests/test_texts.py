@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from accuracy_db.etl.texts import load_texts, read_block_mapping
+from accuracy_db.etl.texts import load_texts, read_block_mapping, read_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import DATA
@@ -21,7 +21,9 @@ def con():
 
 def test_tokens_and_sentences(con):
     load_texts(con, "train", {"S001": "The Celtics won .  Thomas\tscored 38 .\n", "S002": "", "S003": "no full stop"})
-    assert con.execute("SELECT * FROM tokens WHERE text_id = 'S001' ORDER BY doc_token").fetchall() == [
+    assert con.execute(
+        "SELECT text_id, doc_token, sentence_id, sent_token, token FROM tokens WHERE text_id = 'S001' ORDER BY doc_token"
+    ).fetchall() == [
         ("S001", 1, 1, 1, "The"),
         ("S001", 2, 1, 2, "Celtics"),
         ("S001", 3, 1, 3, "won"),
@@ -38,6 +40,20 @@ def test_tokens_and_sentences(con):
         ("S002", 0, 0, ""),
         ("S003", 3, 1, "no full stop"),
     ]
+
+
+def test_character_offsets_give_each_token_of_every_shared_task_text(con):
+    """char_start and char_end point into generated_text: slicing it gives the token, for all 90 real texts, and
+    every text belongs to the built-in corpus."""
+    load_texts(con, "train", read_texts(DATA / "texts"))
+    load_texts(con, "test", read_texts(DATA / "test_set/texts"))
+    rows = con.execute(
+        "SELECT texts.generated_text, tokens.token, tokens.char_start, tokens.char_end, texts.corpus"
+        " FROM tokens JOIN texts USING (text_id)"
+    ).fetchall()
+    assert len(rows) == con.execute("SELECT sum(token_count) FROM texts").fetchall()[0][0] > 0
+    assert all(text[start:end] == token for text, token, start, end, _ in rows)
+    assert {corpus for *_, corpus in rows} == {"shared-task"}
 
 
 def test_a_token_that_merely_contains_a_full_stop_does_not_end_a_sentence(con):

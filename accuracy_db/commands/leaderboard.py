@@ -6,13 +6,14 @@ from pathlib import Path
 
 import click
 
-from . import SCOPES, db_option, format_option, resampling_options, scheme_option
+from . import db_option, format_option, resampling_options, scheme_option
 
 
 @click.command()
 @db_option
-@click.option("--split", type=click.Choice(["test", "train", "dev"]), help="Only this split (dev is train).")
-@click.option("--scope", type=click.Choice(SCOPES), default="ALL", show_default=True, help="ALL or one category.")
+@click.option("--corpus", default="shared-task", show_default=True, help="The corpus whose lists are ranked.")
+@click.option("--split", help="Only this split (shared task: test or train; dev is train).")
+@click.option("--scope", default="ALL", show_default=True, help="ALL or one category of the corpus (NAME, …).")
 @click.option(
     "--ci", is_flag=True, help="Add each figure's bootstrap interval and the significance clusters of the ranking."
 )
@@ -24,6 +25,7 @@ from . import SCOPES, db_option, format_option, resampling_options, scheme_optio
 @format_option
 def leaderboard(
     db: Path,
+    corpus: str,
     split: str | None,
     scope: str,
     ci: bool,
@@ -35,7 +37,7 @@ def leaderboard(
     fmt: str,
 ) -> None:
     """Every loaded submission ranked by mistake recall, then precision."""
-    from .. import database, output, ranking, schemes
+    from .. import database, output, ranking, schemes, scores
     from ..intervals import Resampling, check_count
     from ..significance import MAX_TRIALS
 
@@ -44,8 +46,11 @@ def leaderboard(
     if ci:
         schemes.only_default(scheme, "leaderboard --ci")
     con = database.open_existing(db)
+    scores.check_corpus_choice(con, corpus, split, scope)
     if scheme == schemes.SCHEME:
-        rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials)
+        rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus)
+    elif corpus != "shared-task":
+        raise click.UsageError(f"--scheme {scheme} scores the shared-task corpus only, so far")
     else:
         rows = schemes.leaderboard(con, split, scope, scheme)
     title = f"Leaderboard, scope {scope}" + ("" if scheme == schemes.SCHEME else f", scheme {scheme}")

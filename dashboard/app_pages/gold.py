@@ -13,7 +13,11 @@ from accuracy_db.analyses import saved_analysis
 BY_CATEGORY = """
 SELECT categories.category, count(gold.mistake_id) AS mistakes, categories.description
 FROM categories
-LEFT JOIN gold_mistakes AS gold ON gold.category = categories.category AND gold.split = $split
+LEFT JOIN (
+    SELECT gold.* FROM gold_mistakes AS gold JOIN annotation_sets AS lists ON lists.set_id = gold.gold_id
+    WHERE lists.corpus = 'shared-task'
+) AS gold ON gold.category = categories.category AND gold.split = $split
+WHERE categories.corpus = 'shared-task'
 GROUP BY ALL
 ORDER BY any_value(categories.position)
 """

@@ -15,8 +15,9 @@ FROM mistake_matches AS matches
 JOIN evaluations USING (submission_id)
 JOIN gold_mistakes AS gold ON gold.mistake_id = matches.gold_mistake_id
 JOIN submitted_mistakes AS submitted ON submitted.mistake_id = matches.submitted_mistake_id
-JOIN categories AS gold_order ON gold_order.category = gold.category
-JOIN categories AS submitted_order ON submitted_order.category = submitted.category
+JOIN categories AS gold_order ON gold_order.corpus = evaluations.corpus AND gold_order.category = gold.category
+JOIN categories AS submitted_order
+    ON submitted_order.corpus = evaluations.corpus AND submitted_order.category = submitted.category
 WHERE matches.scope = 'ALL'
 GROUP BY evaluations.submission, evaluations.split, gold.category, submitted.category, gold_order.position,
     submitted_order.position

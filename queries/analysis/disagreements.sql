@@ -8,7 +8,7 @@ WITH pair AS (
         first.submission_id AS first_id,
         second.submission_id AS second_id
     FROM evaluations AS first
-    JOIN evaluations AS second ON second.split = first.split
+    JOIN evaluations AS second ON second.corpus = first.corpus AND second.split = first.split
     WHERE first.submission = $first AND second.submission = $second
 ),
 

@@ -1,4 +1,6 @@
--- Which gold list each submission is scored against: the gold list of its split.
+-- Which gold list each submission is scored against: the gold list of its corpus and split. A list the
+-- shared-task scheme refuses (scheme_refusals: spans that overlap within it) is not scored, nor is a submission
+-- against a refused gold list.
 -- Grain: one row per submission that has a gold list.
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -7,14 +9,18 @@
 --   gold_id: The gold list it is scored against (annotation_sets.set_id).
 --   submission_sha256: The SHA-256 of the file the submission was loaded from.
 --   gold_sha256: The SHA-256 of the file the gold list was loaded from.
+--   corpus: The corpus of the submission and of its gold list (corpora.corpus).
 SELECT
     submission.set_id AS submission_id,
     submission.name AS submission,
     submission.split,
     gold.set_id AS gold_id,
     submission.sha256 AS submission_sha256,
-    gold.sha256 AS gold_sha256
+    gold.sha256 AS gold_sha256,
+    submission.corpus
 FROM annotation_sets AS submission
 JOIN annotation_sets AS gold
-    ON gold.kind = 'gold' AND gold.split = submission.split
+    ON gold.kind = 'gold' AND gold.corpus = submission.corpus AND gold.split = submission.split
 WHERE submission.kind = 'submission'
+    AND submission.set_id NOT IN (SELECT set_id FROM scheme_refusals)
+    AND gold.set_id NOT IN (SELECT set_id FROM scheme_refusals)

@@ -26,6 +26,6 @@ SELECT
     coalesce(submitted.mistakes, 0) AS submitted_mistakes,
     coalesce(submitted.tokens, 0) AS submitted_tokens
 FROM evaluations
-CROSS JOIN scopes
+JOIN scopes USING (corpus)
 LEFT JOIN list_sizes AS gold ON gold.set_id = evaluations.gold_id AND gold.scope = scopes.scope
 LEFT JOIN list_sizes AS submitted ON submitted.set_id = evaluations.submission_id AND submitted.scope = scopes.scope

@@ -1,5 +1,6 @@
 -- The scores of each submission against the gold list of its split: the definitions of every metric.
--- Grain: one row per (submission, scope), scopes ALL, NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER.
+-- Grain: one row per (submission, scope), the scopes of its corpus (shared task: ALL, NAME, NUMBER, WORD, CONTEXT,
+-- NOT_CHECKABLE, OTHER).
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   submission: The submission's name (the file stem).
@@ -20,6 +21,7 @@
 --   submitted_tokens: How many (text, token) pairs the submission marks.
 --   submission_sha256: The SHA-256 of the submission's file, which the figures come from.
 --   gold_sha256: The SHA-256 of the gold list's file, which the figures come from.
+--   corpus: The corpus of the submission and of its gold list (corpora.corpus).
 -- The figures are the macros ratio and f1 (schema/00_figures.sql): a ratio is NULL when its denominator is 0; an F1
 -- is NULL when either of its ratios is, and 0 when both are 0.
 WITH counts AS (
@@ -29,6 +31,7 @@ WITH counts AS (
         evaluations.split,
         evaluations.submission_sha256,
         evaluations.gold_sha256,
+        evaluations.corpus,
         scopes.scope,
         scopes.position,
         mistake_counts.matched,
@@ -38,7 +41,7 @@ WITH counts AS (
         token_counts.gold_tokens,
         token_counts.submitted_tokens
     FROM evaluations
-    CROSS JOIN scopes
+    JOIN scopes USING (corpus)
     JOIN mistake_counts USING (submission_id, scope)
     JOIN token_counts USING (submission_id, scope)
 ),
@@ -72,5 +75,6 @@ SELECT
     gold_tokens,
     submitted_tokens,
     submission_sha256,
-    gold_sha256
+    gold_sha256,
+    corpus
 FROM ratios

@@ -41,7 +41,8 @@ labelled AS (
         scopes.scope IN ('ALL', pairs.gold_category) AS in_scope,
         pairs.gold_category = pairs.submitted_category AS same_category
     FROM pairs
-    CROSS JOIN scopes
+    JOIN evaluations USING (submission_id)
+    JOIN scopes USING (corpus)
 ),
 
 observed AS (
@@ -94,6 +95,6 @@ SELECT
     (observed.observed_agreement - coalesce(expected.expected_agreement, 0))
     / nullif(1 - coalesce(expected.expected_agreement, 0), 0) AS kappa
 FROM evaluations
-CROSS JOIN scopes
+JOIN scopes USING (corpus)
 LEFT JOIN observed USING (submission_id, scope)
 LEFT JOIN expected USING (submission_id, scope)

@@ -21,7 +21,7 @@
 -- The sums over a submission's texts are the counts of scores (tests/test_statistics.py checks it): a mistake lies
 -- in one text, and so does each pair of intersecting spans.
 WITH evaluated AS (
-    SELECT submission_id, submission, split, gold_id
+    SELECT submission_id, submission, split, gold_id, corpus
     FROM evaluations
     WHERE submission_id = ANY($submission_ids)
 ),
@@ -74,8 +74,8 @@ SELECT
     coalesce(gold.tokens, 0) AS gold_tokens,
     coalesce(submitted.tokens, 0) AS submitted_tokens
 FROM evaluated
-CROSS JOIN scopes
-JOIN texts ON texts.split = evaluated.split
+JOIN scopes USING (corpus)
+JOIN texts ON texts.corpus = evaluated.corpus AND texts.split = evaluated.split
 LEFT JOIN list_sizes AS gold
     ON gold.set_id = evaluated.gold_id AND gold.text_id = texts.text_id AND gold.scope = scopes.scope
 LEFT JOIN list_sizes AS submitted

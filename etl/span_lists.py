@@ -1,0 +1,169 @@
+"""Insert a list of spans already placed on tokens (etl/char_spans.py), whatever format it came from: its mistakes,
+the audit of its adjustments (offset_adjustments), and, when its spans overlap, the shared-task scheme's refusal
+(scheme_refusals), which names the first overlapping pairs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from .char_spans import TokenSpan
+from .frames import create_temp_table
+
+SCHEME = "shared-task"
+MAX_LISTED_OVERLAPS = 3
+
+
+@dataclass
+class Span:
+    file: str
+    line: int
+    given_start: int
+    given_text: str
+    category: str
+    reason: str | None
+    tokens: TokenSpan
+
+
+@dataclass
+class Record:
+    file: str
+    line: int
+    text_id: str
+    split: str
+    output: str
+    annotator: str
+    spans: list[Span]
+
+
+@dataclass
+class ImportReport:
+    corpus: str
+    texts_added: int = 0
+    lists: list[str] = field(default_factory=list)
+    spans: int = 0
+    adjustments: dict[str, int] = field(default_factory=dict)
+    refused_by_scheme: list[str] = field(default_factory=list)  # the messages of scheme_refusals
+
+
+def insert_list(con, source: Path, sha256: str, corpus, kind, name, split, records: list[Record], report: ImportReport):
+    """Insert one list of spans placed on tokens, its adjustments, and the scheme's refusal when its spans overlap."""
+    spans = [(record, span) for record in records for span in record.spans]
+    set_id = con.execute(
+        "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING set_id",
+        [kind, name, split, str(source), sha256, len(spans), corpus],
+    ).fetchall()[0][0]
+    report.lists.append(name)
+    report.spans += len(spans)
+    frame = pl.DataFrame(
+        {
+            "line_number": [span.line for _, span in spans],
+            "file": [span.file for _, span in spans],
+            "text_id": [record.text_id for record, _ in spans],
+            "doc_token_start": [span.tokens.doc_token_start for _, span in spans],
+            "doc_token_end": [span.tokens.doc_token_end for _, span in spans],
+            "category": [span.category for _, span in spans],
+            "comment": [span.reason for _, span in spans],
+            "adjustment": [span.tokens.adjustment for _, span in spans],
+            "given_start": [span.given_start for _, span in spans],
+            "given_text": [span.given_text for _, span in spans],
+            "char_start": [span.tokens.char_start for _, span in spans],
+            "char_end": [span.tokens.char_end for _, span in spans],
+        },
+        schema={
+            "line_number": pl.Int32,
+            "file": pl.String,
+            "text_id": pl.String,
+            "doc_token_start": pl.Int32,
+            "doc_token_end": pl.Int32,
+            "category": pl.String,
+            "comment": pl.String,
+            "adjustment": pl.String,
+            "given_start": pl.Int32,
+            "given_text": pl.String,
+            "char_start": pl.Int32,
+            "char_end": pl.Int32,
+        },
+    ).with_row_index("span_number")
+    create_temp_table(con, "campaign_spans", frame)
+    try:
+        con.execute(
+            """
+            INSERT INTO offset_adjustments
+            SELECT $set_id, file, line_number, text_id, adjustment, given_start, given_text,
+                char_start, char_end, doc_token_start, doc_token_end
+            FROM campaign_spans WHERE adjustment IS NOT NULL ORDER BY span_number
+            """,
+            {"set_id": set_id},
+        )
+        for adjustment, count in con.execute(
+            "SELECT adjustment, count(*) FROM campaign_spans WHERE adjustment IS NOT NULL GROUP BY 1"
+        ).fetchall():
+            report.adjustments[adjustment] = report.adjustments.get(adjustment, 0) + count
+        # The neighbours as the CSV loader stores them: the furthest end of the list's earlier spans in the text
+        # (0 for the first) and the start of the next (the token count + 1 for the last).
+        con.execute(
+            """
+            INSERT INTO mistakes (set_id, line_number, text_id, annotation_id, tokens, sentence_id,
+                sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
+                previous_end, next_start)
+            SELECT $set_id, spans.line_number, spans.text_id, parse_filename(spans.file) || ':' || spans.line_number,
+                (SELECT string_agg(token, ' ' ORDER BY doc_token) FROM tokens
+                 WHERE tokens.text_id = spans.text_id
+                     AND tokens.doc_token BETWEEN spans.doc_token_start AND spans.doc_token_end),
+                first.sentence_id, first.sent_token, last.sent_token, spans.doc_token_start, spans.doc_token_end,
+                spans.category, NULL, spans.comment,
+                coalesce(max(spans.doc_token_end) OVER (
+                    PARTITION BY spans.text_id ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0),
+                coalesce(lead(spans.doc_token_start) OVER (
+                    PARTITION BY spans.text_id ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number),
+                    texts.token_count + 1)
+            FROM campaign_spans AS spans
+            JOIN texts USING (text_id)
+            JOIN tokens AS first ON first.text_id = spans.text_id AND first.doc_token = spans.doc_token_start
+            JOIN tokens AS last ON last.text_id = spans.text_id AND last.doc_token = spans.doc_token_end
+            ORDER BY spans.span_number
+            """,
+            {"set_id": set_id},
+        )
+    finally:
+        con.execute("DROP TABLE campaign_spans")
+    refusal = overlap_refusal(con, set_id)
+    if refusal:
+        con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
+        report.refused_by_scheme.append(f"{name} ({split}): {refusal}")
+
+
+def overlap_refusal(con: duckdb.DuckDBPyConnection, set_id: int) -> str | None:
+    """The shared-task scheme's refusal of a list whose spans overlap, naming the first pairs; None when none do."""
+    pairs = con.execute(
+        """
+        SELECT a.text_id, a.annotation_id, a.tokens, a.doc_token_start, a.doc_token_end,
+            b.annotation_id, b.tokens, b.doc_token_start, b.doc_token_end, count(*) OVER () AS pair_count
+        FROM mistakes AS a
+        JOIN mistakes AS b
+            ON b.set_id = a.set_id AND b.text_id = a.text_id AND b.mistake_id > a.mistake_id
+            AND b.doc_token_start <= a.doc_token_end AND a.doc_token_start <= b.doc_token_end
+        WHERE a.set_id = $set_id
+            AND a.text_id IN (SELECT text_id FROM mistakes WHERE set_id = $set_id AND previous_end >= doc_token_start)
+        ORDER BY a.text_id, a.doc_token_start, b.doc_token_start
+        LIMIT $listed
+        """,
+        {"set_id": set_id, "listed": MAX_LISTED_OVERLAPS},
+    ).fetchall()
+    if not pairs:
+        return None
+    shown = "; ".join(
+        f"{text} {a_id} {a_tokens!r} (tokens {a_start}-{a_end}) and {b_id} {b_tokens!r} (tokens {b_start}-{b_end})"
+        for text, a_id, a_tokens, a_start, a_end, b_id, b_tokens, b_start, b_end, _ in pairs
+    )
+    total = pairs[0][-1]
+    more = f"; … and {total - len(pairs)} more" if total > len(pairs) else ""
+    return (
+        f"{total} pair(s) of spans overlap within the list, which the shared-task scheme does not score: {shown}{more}"
+    )

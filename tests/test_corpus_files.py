@@ -1,0 +1,145 @@
+"""accuracy-db import corpus: the generic corpus folder (texts.jsonl, categories.yaml, lists/*.jsonl with
+character offsets or token ids), scored in the corpus's own scopes; bad input named with its file and line, and
+nothing of a refused folder loaded."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from accuracy_db import database
+from accuracy_db.cli import run
+
+TEXTS = [
+    {"id": "w1", "text": "Rain in Oslo, 12 degrees.", "split": "dev", "data": {"city": "Oslo", "temp": 14}},
+    {"id": "w2", "text": "Sunny in Rome.\nWind from the north.", "split": "dev"},
+]
+CATEGORIES = "- name: Wrong\n  description: Contradicts the data\n  colour: '#D55E00'\n- name: Unsupported\n"
+GOLD = [
+    {"text_id": "w1", "category": "Wrong", "start": 14, "end": 16},  # 12
+    {"text_id": "w2", "category": "Unsupported", "token_start": 4, "token_end": 6, "comment": "no wind data"},
+]
+METRIC = [
+    {"text_id": "w1", "category": "Wrong", "start": 14, "text": "12 deg"},  # widened to "12 degrees."
+    {"text_id": "w2", "category": "Wrong", "start": 0, "end": 5},  # Sunny: a false alarm
+    {"text_id": "w2", "category": "Unsupported", "start": 20, "text": "from"},  # within the gold span
+]
+
+
+def lines(records: list) -> str:
+    return "\n".join(r if isinstance(r, str) else json.dumps(r) for r in records) + "\n"
+
+
+def corpus_folder(root: Path, texts=TEXTS, gold=GOLD, metric=METRIC, categories=CATEGORIES) -> Path:
+    folder = root / "weather"
+    (folder / "lists").mkdir(parents=True)
+    (folder / "texts.jsonl").write_text(lines(texts))
+    (folder / "categories.yaml").write_text(categories)
+    (folder / "lists" / "gold.jsonl").write_text(lines(gold))
+    (folder / "lists" / "metric.jsonl").write_text(lines(metric))
+    return folder
+
+
+@pytest.fixture
+def db(built_db, tmp_path) -> Path:
+    path = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, path)
+    return path
+
+
+def rows(db: Path, sql: str) -> list:
+    con = database.open_existing(db)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def test_a_corpus_folder_is_loaded_and_scored_in_its_own_scopes(db, tmp_path, capsys):
+    assert run(["import", "corpus", "--db", str(db), str(corpus_folder(tmp_path))]) == 0
+    assert "imported 2 list(s) (5 spans) into corpus weather: 2 new text(s); spans adjusted: 1 widened" in (
+        capsys.readouterr().out
+    )
+    assert rows(
+        db,
+        "SELECT text_id, split, token_count, sentence_count, source_data FROM texts WHERE corpus = 'weather'"
+        " ORDER BY 1",
+    ) == [
+        ("w1", "dev", 5, 1, '{"city": "Oslo", "temp": 14}'),
+        ("w2", "dev", 7, 1, None),
+    ]
+    assert rows(db, "SELECT category, position, colour FROM categories WHERE corpus = 'weather' ORDER BY 2") == [
+        ("Wrong", 1, "#D55E00"),
+        ("Unsupported", 2, None),
+    ]
+    # gold: w1 token 4 (Wrong), w2 tokens 4-6 (Unsupported); metric: w1 tokens 4-5, w2 token 1, w2 token 5.
+    assert rows(
+        db,
+        "SELECT scope, matched, gold_total, submitted_total, token_matched, gold_tokens, submitted_tokens"
+        " FROM scores WHERE corpus = 'weather' ORDER BY position",
+    ) == [("ALL", 2, 2, 3, 2, 4, 4), ("Wrong", 1, 1, 2, 1, 1, 3), ("Unsupported", 1, 1, 1, 1, 3, 1)]
+    assert rows(db, "SELECT comment FROM mistakes WHERE text_id = 'w2' AND doc_token_start = 4") == [("no wind data",)]
+
+
+@pytest.mark.parametrize(
+    ("file", "content", "message"),
+    [
+        ("texts.jsonl", lines([TEXTS[0], "{oops"]), "texts.jsonl: line 2: not valid JSON"),
+        ("texts.jsonl", lines([TEXTS[0], TEXTS[0]]), "texts.jsonl: line 2: id w1 is given again (first on line 1)"),
+        (
+            "categories.yaml",
+            "- name: Wrong\n  description: : x\n",
+            "categories.yaml: line 2: not valid YAML: mapping values are not allowed in this context",
+        ),
+        (
+            "lists/metric.jsonl",
+            lines([{"text_id": "w1", "category": "Wrong", "start": 20, "end": 40}]),
+            "metric.jsonl: line 1: characters 20-40 are not within w1 (0-25)",
+        ),
+        (
+            "lists/metric.jsonl",
+            lines([{"text_id": "w1", "category": "Wrong", "start": 3, "text": "Paris"}]),
+            "metric.jsonl: line 1: the span's text 'Paris' is not at offset 3 (the text at offset 3 is 'n in ')"
+            " and does not occur in the text",
+        ),
+        (
+            "lists/metric.jsonl",
+            lines([METRIC[0], {"text_id": "w9", "category": "Wrong", "start": 0, "end": 1}]),
+            'metric.jsonl: line 2: text_id "w9" is not a text of texts.jsonl',
+        ),
+        (
+            "lists/gold.jsonl",
+            lines([{"text_id": "w1", "category": "Right", "token_start": 1, "token_end": 1}]),
+            'gold.jsonl: line 1: category "Right" is not one of Wrong, Unsupported',
+        ),
+        (
+            "lists/gold.jsonl",
+            lines([{"text_id": "w1", "category": "Wrong", "token_start": 2, "token_end": 9}]),
+            "gold.jsonl: line 1: tokens 2-9 are not tokens of w1 (1-5)",
+        ),
+    ],
+)
+def test_bad_input_is_named_with_file_and_line_and_nothing_is_loaded(db, tmp_path, capsys, file, content, message):
+    folder = corpus_folder(tmp_path)
+    (folder / file).write_text(content)
+    before = db.read_bytes()
+    assert run(["import", "corpus", "--db", str(db), str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert f"{folder}/{file.rsplit('/', 1)[0] + '/' if '/' in file else ''}{message}" in err
+    assert "nothing was loaded" in err and "Traceback" not in err
+    assert db.read_bytes() == before
+
+
+def test_a_folder_without_texts_and_a_corpus_loaded_twice_are_refused(db, tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert run(["import", "corpus", "--db", str(db), str(tmp_path / "empty")]) == 1
+    assert f"{tmp_path / 'empty'}: no texts.jsonl: not a corpus folder" in capsys.readouterr().err
+    folder = corpus_folder(tmp_path)
+    assert run(["import", "corpus", "--db", str(db), str(folder)]) == 0
+    assert run(["import", "corpus", "--db", str(db), str(folder)]) == 1
+    assert "error: corpus weather exists already: give another --corpus" in capsys.readouterr().err
+    assert run(["import", "corpus", "--db", str(db), str(folder), "--corpus", "again"]) == 1
+    assert "texts.jsonl: text id w1 is a text of another corpus" in capsys.readouterr().err
