@@ -15,12 +15,15 @@ from .errors import AccuracyDbError, InputError
 
 
 class CommandModules(click.Group):
-    """Each module of accuracy_db/commands/ holds one command, named like the module (fetch_data: fetch-data).
+    """Each module of accuracy_db/commands/ holds one command, named like the module (fetch_data: fetch-data;
+    import_: import, a Python keyword).
     A command's module is imported only when it is asked for, so that a command starts without loading what the
     others need (the drop-in `evaluate` races the shared task's scorer as a whole process)."""
 
     def modules(self) -> dict[str, str]:
-        return {module.name.replace("_", "-"): module.name for module in pkgutil.iter_modules(commands.__path__)}
+        return {
+            module.name.rstrip("_").replace("_", "-"): module.name for module in pkgutil.iter_modules(commands.__path__)
+        }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(self.modules())
