@@ -1,0 +1,66 @@
+"""The drop-in `evaluate` against the shared task's own scorer, as whole processes, side by side in one run.
+
+    python -m benchmarks.evaluate_speed --official PATH/TO/evaluate.py [--repeat 5] [--data DIR]
+
+The official scorer is not part of this project: give the path of its evaluate.py (from the shared task's
+repository). The three commands are run in turn (official, ours with --token_lookup, ours with --text_dir), `repeat`
+times, so that the load of a shared machine falls on all of them alike; each figure is the median wall time, and
+the ratio is the official scorer's median over ours. Results go to benchmarks/results/evaluate.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data" / "accuracy-shared-task"
+
+
+def commands(official: Path, data: Path) -> dict[str, list[str]]:
+    gold, submitted = data / "gsml.csv", data / "example_submissions" / "submission.csv"
+    ours = [sys.executable, "-m", "accuracy_db", "evaluate", "--gsml", str(gold), "--submitted", str(submitted)]
+    return {
+        "official": [sys.executable, str(official), "--gsml", str(gold), "--submitted", str(submitted),
+                     "--token_lookup", str(data / "token_lookup.yaml")],
+        "token_lookup": [*ours, "--token_lookup", str(data / "token_lookup.yaml"), "--format", "json"],
+        "text_dir": [*ours, "--text_dir", str(data / "texts"), "--format", "json"],
+    }  # fmt: skip
+
+
+def wall_time(command: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--official", type=Path, required=True, help="the shared task's evaluate.py")
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    runs = commands(args.official, args.data)
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(args.repeat):
+        for name, command in runs.items():
+            times[name].append(round(wall_time(command), 3))
+    medians = {name: statistics.median(seconds) for name, seconds in times.items()}
+    result = {
+        "repeat": args.repeat,
+        "seconds": times,
+        "median": medians,
+        "speedup": {name: round(medians["official"] / medians[name], 1) for name in ("token_lookup", "text_dir")},
+    }
+    out = REPO / "benchmarks" / "results" / "evaluate.json"
+    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(result["median"]), json.dumps(result["speedup"]))
+
+
+if __name__ == "__main__":
+    main()
