@@ -17,15 +17,17 @@ from accuracy_db import database, scores
 
 TEXTS = ("S001", "S002", "S003")
 
+SHORT_SPANS = st.integers(1, 4)  # tokens a span marks
+
 
 @st.composite
-def span_lists(draw, first_key: int) -> list[Span]:
+def span_lists(draw, first_key: int, lengths=SHORT_SPANS, most_per_text: int = 12) -> list[Span]:
     """Disjoint spans over a few texts: each text is a walk of (gap, length) steps."""
     spans = []
     categories = draw(st.lists(st.sampled_from(CATEGORIES), min_size=1, max_size=3, unique=True))
     for text_id in draw(st.lists(st.sampled_from(TEXTS), max_size=3, unique=True)):
         position = 1
-        for gap, length in draw(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 4)), max_size=12)):
+        for gap, length in draw(st.lists(st.tuples(st.integers(0, 3), lengths), max_size=most_per_text)):
             start = position + gap
             spans.append(
                 Span(first_key + len(spans), text_id, start, start + length - 1, draw(st.sampled_from(categories)))

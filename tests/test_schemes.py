@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from nervaluate import Evaluator
 from oracle import CATEGORIES, SCOPES, Span
 from shared_data import DATA, EXAMPLES
-from test_matching_properties import load
+from test_matching_properties import SHORT_SPANS, load
+from test_matching_properties import span_lists as matching_span_lists
 from unit_oracle import unit_scores
 
 from accuracy_db import database, scores
@@ -24,22 +25,11 @@ TEXTS = ("S001", "S002", "S003")
 COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 
 
-@st.composite
-def span_lists(draw, first_key: int, long_spans: bool) -> list[Span]:
+def span_lists(first_key: int, long_spans: bool):
     """Disjoint spans over a few texts, small and dense; with long_spans, now and then a span of over 100 tokens,
     which one shared token overlaps by less than nervaluate's 1%."""
-    spans = []
-    categories = draw(st.lists(st.sampled_from(CATEGORIES), min_size=1, max_size=3, unique=True))
-    lengths = st.integers(1, 4) | st.integers(95, 130) if long_spans else st.integers(1, 4)
-    for text_id in draw(st.lists(st.sampled_from(TEXTS), max_size=3, unique=True)):
-        position = 1
-        for gap, length in draw(st.lists(st.tuples(st.integers(0, 3), lengths), max_size=10)):
-            start = position + gap
-            spans.append(
-                Span(first_key + len(spans), text_id, start, start + length - 1, draw(st.sampled_from(categories)))
-            )
-            position = start + length
-    return spans
+    lengths = SHORT_SPANS | st.integers(95, 130) if long_spans else SHORT_SPANS
+    return matching_span_lists(first_key, lengths, most_per_text=10)
 
 
 @st.composite

@@ -39,6 +39,15 @@ format_option = click.option(
 )
 
 
+scopes_option = click.option(
+    "--scope",
+    "scopes",
+    type=click.Choice(SCOPES),
+    multiple=True,
+    help="ALL or a category; repeatable (default: every scope).",
+)
+
+
 def scheme_option(command):
     """--scheme: the match scheme the figures are computed under (accuracy_db/schemes.py)."""
     from ..schemes import SCHEMES

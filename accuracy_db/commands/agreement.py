@@ -6,20 +6,14 @@ from pathlib import Path
 
 import click
 
-from . import SCOPES, db_option, format_option
+from . import db_option, format_option, scopes_option
 
 
 @click.command()
 @click.argument("sets", nargs=-1, required=True)
 @db_option
 @click.option("--split", type=click.Choice(["test", "train", "dev"]), help="The lists' split, if a name is in both.")
-@click.option(
-    "--scope",
-    "scopes",
-    type=click.Choice(SCOPES),
-    multiple=True,
-    help="ALL or a category; repeatable (default: every scope).",
-)
+@scopes_option
 @format_option
 def agreement(sets: tuple[str, ...], db: Path, split: str | None, scopes: tuple[str, ...], fmt: str) -> None:
     """Agreement of two or more lists (SETS: gold or submission names) of one split: each scored against each

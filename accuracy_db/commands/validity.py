@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import SCOPES, db_option, format_option, resampling_options
+from . import db_option, format_option, resampling_options, scopes_option
 
 LEVELS = ["text", "system", "category"]
 
@@ -17,13 +17,7 @@ LEVELS = ["text", "system", "category"]
 @click.option(
     "--split", type=click.Choice(["test", "train", "dev"]), help="The submission's split, if its name is in both."
 )
-@click.option(
-    "--scope",
-    "scopes",
-    type=click.Choice(SCOPES),
-    multiple=True,
-    help="ALL or a category; repeatable (default: every scope).",
-)
+@scopes_option
 @click.option(
     "--level",
     "levels",
