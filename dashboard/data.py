@@ -175,24 +175,31 @@ def corpora() -> list[str]:
 
 
 CORPUS_KEY = "corpus_choice"  # the corpus selector's widget
-CHOSEN_CORPUS = "corpus"  # the corpus chosen last, kept from page to page (a widget's state is not)
+CHOSEN_CORPUS = "corpus"  # the corpus chosen, kept from page to page (a widget's own state is the page's)
+
+
+def _keep_corpus() -> None:
+    st.session_state[CHOSEN_CORPUS] = st.session_state[CORPUS_KEY]
 
 
 def choose_corpus(where=None) -> str:
     """The corpus a page shows: a selector (in where, a column, else the page) when the database has more than
-    one, starting from the address's corpus (?corpus=NAME), else the corpus chosen on the page before, else the
-    shared task."""
+    one. It starts from the address's corpus (?corpus=NAME) or the shared task, and then keeps the one chosen,
+    from page to page."""
     names = corpora()
-    if st.session_state.get(CORPUS_KEY) not in names:
+    if st.session_state.get(CHOSEN_CORPUS) not in names:
         given = st.query_params.get("corpus")
-        earlier = st.session_state.get(CHOSEN_CORPUS)
-        st.session_state[CORPUS_KEY] = next((c for c in (given, earlier) if c in names), SHARED_TASK)
+        st.session_state[CHOSEN_CORPUS] = given if given in names else SHARED_TASK
+    st.session_state[CORPUS_KEY] = st.session_state[CHOSEN_CORPUS]
     if len(names) > 1:
         (where or st).selectbox(
-            "Corpus", names, key=CORPUS_KEY, help="The texts, categories and lists of one corpus (`corpora`)."
+            "Corpus",
+            names,
+            key=CORPUS_KEY,
+            on_change=_keep_corpus,
+            help="The texts, categories and lists of one corpus (`corpora`).",
         )
-    st.session_state[CHOSEN_CORPUS] = st.session_state[CORPUS_KEY]
-    return st.session_state[CORPUS_KEY]
+    return st.session_state[CHOSEN_CORPUS]
 
 
 def corpus_and_columns(widths: list[float], corpus_width: float = 1) -> tuple[str, list]:

@@ -139,14 +139,16 @@ def _category_items(shown: list[str], categories: Categories) -> list[str]:
 def legend_html(shown: list[str], with_submission: bool = True, categories: Categories = SHARED_TASK) -> str:
     """What the colours, lines and labels mean (only the gold mistakes' labels when no submission is shown)."""
     items = _category_items(shown, categories)
+    # The labels' examples in the corpus's own categories (the shared task's: Na, Nu, W).
+    first, second, third = (escape(categories.initial(c)) for c in (categories.names * 3 or ["?"] * 3)[:3])
     if not with_submission:
-        return f'{STYLE}<div class="adb-legend">{" ".join(items)} <span><b>G1·Na</b> gold mistake</span></div>'
+        return f'{STYLE}<div class="adb-legend">{" ".join(items)} <span><b>G1·{first}</b> gold mistake</span></div>'
     items += [
-        "<span><b>G1·Na✓</b> gold mistake, matched</span>",
-        "<span><b>G2·Nu✗</b> gold mistake, missed</span>",
+        f"<span><b>G1·{first}✓</b> gold mistake, matched</span>",
+        f"<span><b>G2·{second}✗</b> gold mistake, missed</span>",
         '<span style="text-decoration: underline solid #555; text-decoration-thickness: 3px">submitted, matched</span>',
         '<span style="text-decoration: underline wavy #555; text-decoration-thickness: 3px">'
-        "submitted, false alarm</span> <b>S1·W!</b>",
+        f"submitted, false alarm</span> <b>S1·{third}!</b>",
         "<span>click a marked word for its details</span>",
     ]
     return f'{STYLE}<div class="adb-legend">{" ".join(items)}</div>'

@@ -12,6 +12,7 @@ from accuracy_db.dashboard.literal import literal
 from accuracy_db.output import cell
 
 MAX_LISTS = 8  # lists compared at once: every ordered pair is scored
+FIRST_LISTS = 4  # lists compared when the page opens (12 ordered pairs: a few seconds on the shared task's train)
 
 # The lists that can be compared: those the shared-task scheme scores (scheme_refusals names those it refuses).
 LISTS = """
@@ -105,7 +106,7 @@ names = dict(zip(of_split["set_id"], of_split["list"]))
 chosen = top[1].multiselect(
     "Lists",
     list(names),
-    default=list(names)[:MAX_LISTS],
+    default=list(names)[:FIRST_LISTS],
     format_func=names.get,
     max_selections=MAX_LISTS,
     key=f"agreement_lists-{corpus}-{split}",
@@ -219,9 +220,11 @@ if result["categories"]:
 st.subheader("Two lists on a text")
 pick = st.columns([2, 2, 2])
 first = pick[0].selectbox("List A (reference)", chosen, format_func=names.get, key=f"agreement_a-{corpus}-{split}")
+others = [set_id for set_id in chosen if set_id != first]
 second = pick[1].selectbox(
     "List B (scored against A)",
-    [set_id for set_id in chosen if set_id != first],
+    others,
+    index=len(others) - 1,
     format_func=names.get,
     key=f"agreement_b-{corpus}-{split}",
 )

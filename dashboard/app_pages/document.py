@@ -139,8 +139,10 @@ given_text = st.query_params.get("text")
 if "text" not in st.session_state and given_text:  # a link names a text: show it in its own corpus
     found = data.read_one("SELECT corpus FROM texts WHERE text_id = $text", {"text": given_text})
     if not found.is_empty():
-        st.session_state[data.CORPUS_KEY] = found["corpus"][0]
-corpus, top = data.corpus_and_columns([2, 3, 1, 1], corpus_width=2)
+        st.session_state[data.CHOSEN_CORPUS] = found["corpus"][0]
+# The corpus on a row of its own (only when there are several): the row below keeps today's widths.
+corpus = data.choose_corpus(st.columns([2, 5])[0] if len(data.corpora()) > 1 else None)
+top = st.columns([2, 3, 1, 1], vertical_alignment="bottom")
 categories = data.categories(corpus)
 choices = data.read(
     texts=("SELECT text_id, split FROM texts WHERE corpus = $corpus ORDER BY split DESC, text_id", {"corpus": corpus}),
