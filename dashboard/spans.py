@@ -223,9 +223,15 @@ def lanes_html(tokens: list[str], lanes: list[Lane], categories: Categories = SH
     return f'{STYLE}<div class="adb-text" style="line-height: {height:.1f}">{"".join(parts)}</div>'
 
 
-def lanes_legend_html(lanes: list[Lane], shown: list[str], categories: Categories = SHARED_TASK) -> str:
-    """Which lane is which list (lane 1 nearest the text), what the colours and the two lines mean."""
-    items = [f"<span><b>{lane_letter(n)}</b> lane {n + 1}: {escape(lane.name)}</span>" for n, lane in enumerate(lanes)]
+def lanes_legend_html(
+    lanes: list[Lane], shown: list[str], categories: Categories = SHARED_TASK, stacked: bool = True
+) -> str:
+    """Which list each letter is (and, stacked, which lane: lane 1 nearest the text), what the colours and the two
+    lines mean."""
+    items = [
+        f"<span><b>{lane_letter(n)}</b> {f'lane {n + 1}: ' if stacked else ''}{escape(lane.name)}</span>"
+        for n, lane in enumerate(lanes)
+    ]
     items += _category_items(shown, categories)
     items += [
         '<span style="border-bottom: 3px solid #555">matched (or no outcome)</span>',

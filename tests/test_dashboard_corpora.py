@@ -17,7 +17,7 @@ from accuracy_db.dashboard.palette import Categories, hex_colour, initials_of
 from accuracy_db.dashboard.source_data import source_tables
 from hypothesis import given, settings, strategies
 from streamlit.testing.v1 import AppTest
-from test_dashboard import APP, chart, fresh_caches, labelled, open_page, table  # noqa: F401  (fresh_caches: autouse)
+from test_dashboard import APP, assert_no_markup_from_names, chart, fresh_caches, labelled, open_page, table  # noqa: F401  (fresh_caches: autouse)
 
 from accuracy_db import agreement, database, ranking
 from accuracy_db.cli import run
@@ -246,7 +246,8 @@ def test_the_agreement_matrix_holds_the_figures_of_the_command(built_db, monkeyp
     assert shown == {(row["reference"], row["compared"]): row["f1"] for row in expected["pairs"]}
     assert round(shown[("gold", "submission")], 3) == 0.392  # as the README gives it, both ways
     correlations = table(at, "agreement_correlations")
-    assert list(correlations["value"]) == ["0.556", "0.608"]  # Pearson r and Spearman rho of the README
+    # Pearson's r and Spearman's rho of the README (and of `accuracy-db validity submission`), with their p-values
+    assert list(zip(correlations["value"], correlations["p-value"])) == [("0.556", "4.0e-06"), ("0.608", "2.5e-07")]
 
 
 def test_two_lists_disagreements_on_a_text_are_those_of_the_scoring(built_db, monkeypatch):
@@ -263,6 +264,13 @@ def test_two_lists_disagreements_on_a_text_are_those_of_the_scoring(built_db, mo
 
 def markdown_of(at) -> str:
     return "\n".join(element.value for element in at.markdown)
+
+
+def test_the_agreement_page_shows_hostile_names_as_text(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "agreement", monkeypatch)
+    assert_no_markup_from_names(at)
+    [element] = at.get_by_key("agreement_text").get("html")
+    assert "<img" not in element.value and "<b>tag" not in element.value
 
 
 def test_agreement_in_a_corpus_s_own_categories(corpora_db, monkeypatch):

@@ -9,7 +9,7 @@ import streamlit as st
 from accuracy_db.dashboard import data, palette, spans, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.output import cell
+from accuracy_db.output import cell, p_value_cell
 
 MAX_LISTS = 8  # lists compared at once: every ordered pair is scored
 FIRST_LISTS = 4  # lists compared when the page opens (12 ordered pairs: a few seconds on the shared task's train)
@@ -167,7 +167,7 @@ tables.table(
                 "b": row["b"],
                 "measure": row["measure"],
                 "value": cell(row["value"]),
-                "p-value": cell(row["p_value"]),
+                "p-value": p_value_cell(row["p_value"]),
                 "texts": row["n"],
                 "note": row["reason"],
             }

@@ -255,7 +255,7 @@ def show_text() -> None:
         with st.container(key="lanes_text"):
             st.html(spans.lanes_html(tokens, lanes, categories))
     else:
-        st.html(spans.lanes_legend_html(lanes, shown, categories))
+        st.html(spans.lanes_legend_html(lanes, shown, categories, stacked=False))
         for lane, column in zip(lanes, st.columns(max(1, len(lanes)))):
             with column, st.container(key=f"side_by_side_{spans.lane_letter(lanes.index(lane))}"):
                 st.markdown(f"**{literal(lane.name)}**")
