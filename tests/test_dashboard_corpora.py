@@ -6,6 +6,7 @@ function or view the command line reads, or against counts worked out by hand fr
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -15,6 +16,7 @@ import pytest
 from accuracy_db.dashboard import DB_ENV
 from accuracy_db.dashboard.palette import Categories, hex_colour, initials_of
 from accuracy_db.dashboard.source_data import source_tables
+from hostile_names import IMAGE_NAME, TAG_NAME
 from hypothesis import given, settings, strategies
 from streamlit.testing.v1 import AppTest
 from test_dashboard import APP, assert_no_markup_from_names, chart, fresh_caches, labelled, open_page, table  # noqa: F401  (fresh_caches: autouse)
@@ -268,9 +270,14 @@ def markdown_of(at) -> str:
 
 def test_the_agreement_page_shows_hostile_names_as_text(hostile_db, monkeypatch):
     at = open_page(hostile_db, "agreement", monkeypatch)
+    labelled(at.multiselect, "Lists").set_value(set_ids(hostile_db, ["gold list", IMAGE_NAME, TAG_NAME])).run()
     assert_no_markup_from_names(at)
-    [element] = at.get_by_key("agreement_text").get("html")
-    assert "<img" not in element.value and "<b>tag" not in element.value
+    second = labelled(at.selectbox, "List B (scored against A)")
+    assert second.options == [IMAGE_NAME, TAG_NAME]  # shown as named
+    assert second.value == set_ids(hostile_db, [TAG_NAME])[0]  # the last chosen
+    pages = [element.value for element in at.get("html")]
+    assert all(TAG_NAME not in page for page in pages)  # never a tag: escaped wherever it is written
+    assert any(f"lane 2: {html.escape(TAG_NAME)}" in page for page in pages)
 
 
 def test_agreement_in_a_corpus_s_own_categories(corpora_db, monkeypatch):
