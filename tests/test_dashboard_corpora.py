@@ -235,6 +235,17 @@ def test_the_document_view_shows_two_submissions_side_by_side(built_db, monkeypa
     assert len(re.findall(r">B\d+·", right)) == 16 and ">A" not in right
 
 
+def test_a_link_names_the_layout_and_its_lists(built_db, monkeypatch):
+    at = opened_at(
+        built_db, monkeypatch, "document", text="S001", layout="lanes", list=["submission", "gsml_doc_based"]
+    )
+    [element] = at.get_by_key("lanes_text").get("html")
+    assert len(re.findall(r">A\d+·", element.value)) == 12 and len(re.findall(r">B\d+·", element.value)) == 16
+    assert at.query_params["list"] == ["submission", "gsml_doc_based"]
+    at.radio(key="document_layout").set_value("gold and one submission").run()
+    assert "list" not in at.query_params and "layout" not in at.query_params
+
+
 # The agreement page
 
 

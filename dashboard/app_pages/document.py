@@ -6,7 +6,7 @@ import re
 
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import box_score, data, palette, spans, tables
+from accuracy_db.dashboard import box_score, data, links, palette, spans, tables
 from accuracy_db.dashboard.links import NO_SUBMISSION
 from accuracy_db.dashboard.literal import literal
 from accuracy_db.dashboard.source_data import source_tables
@@ -167,6 +167,7 @@ submission = top[1].selectbox(
 )
 top[2].button("Previous", on_click=move, args=(text_ids, -1), icon=":material/arrow_back:", width="stretch")
 top[3].button("Next", on_click=move, args=(text_ids, 1), icon=":material/arrow_forward:", width="stretch")
+links.from_address("document_layout", "layout", LAYOUTS)  # and the layout and its lists: &layout=lanes&list=…
 layout = st.radio(
     "Lists shown",
     LAYOUTS,
@@ -208,7 +209,9 @@ lanes: list[spans.Lane] = []
 if layout != LAYOUTS[0]:
     lists = data.read_one(LISTS, {"corpus": corpus, "split": split})
     names = dict(lists.iter_rows())
-    default = [set_id for set_id, name in names.items() if name in ("gold list", params["submission"])]
+    by_name = {name: set_id for set_id, name in names.items()}
+    given = [by_name[name] for name in st.query_params.get_all("list") if name in by_name]
+    default = given or [set_id for set_id, name in names.items() if name in ("gold list", params["submission"])]
     chosen = st.multiselect(
         "Lists",
         list(names),
@@ -224,8 +227,12 @@ if layout != LAYOUTS[0]:
         for number, set_id in enumerate(chosen)
     ]
     marked_now = [span for lane in lanes for span in lane.spans]
+    st.query_params.update(layout=layout)
+    st.query_params["list"] = [names[set_id] for set_id in chosen]
 else:
     marked_now = marked["gold"] + marked["submitted"]
+    for name in ("layout", "list"):
+        st.query_params.pop(name, None)
 
 
 def show_text() -> None:
