@@ -54,7 +54,7 @@ def hex_colour(given: str | None) -> str | None:
 
 def initials_of(names: list[str]) -> dict[str, str]:
     """Short labels for categories, distinct within the list: the first letters of their words (Not checkable:
-    Nc), lengthened from the name while two are alike, and numbered as a last resort."""
+    Nc), lengthened from the name while two are alike, and their positions (1, 2…) as a last resort."""
     words = {name: [w for w in re.split(r"[\s_-]+", name) if w] or [name] for name in names}
     labels = {name: "".join(w[0] for w in parts).capitalize() for name, parts in words.items()}
     for length in range(2, max((len(name) for name in names), default=0) + 1):
@@ -63,11 +63,8 @@ def initials_of(names: list[str]) -> dict[str, str]:
             break
         for name in clashing:
             labels[name] = name[:length].replace(" ", "").capitalize()
-    seen: dict[str, int] = {}
-    for name in names:
-        seen[labels[name]] = seen.get(labels[name], 0) + 1
-        if list(labels.values()).count(labels[name]) > 1:
-            labels[name] += str(seen[labels[name]])
+    if len(set(labels.values())) < len(names) or "" in labels.values():
+        return {name: str(position) for position, name in enumerate(names, start=1)}
     return labels
 
 

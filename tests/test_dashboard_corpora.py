@@ -355,7 +355,7 @@ def test_categories_without_a_usable_colour_take_okabe_ito_colours_the_corpus_do
 def test_every_category_gets_initials_of_its_own(names):
     initials = initials_of(names)
     assert set(initials) == set(names)
-    assert len(set(initials.values())) == len(names)
+    assert len(set(initials.values())) == len(names) and all(initials.values())
 
 
 def test_source_data_becomes_tables_named_by_their_path():
