@@ -89,7 +89,10 @@ if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-split = top[0].selectbox("Split", splits, help="train is the split the data calls dev (S001–S060); test is T001–T030.")
+SHARED_TASK_SPLITS = "train is the split the data calls dev (S001–S060); test is T001–T030."
+split = top[0].selectbox(
+    "Split", splits, help=SHARED_TASK_SPLITS if corpus == data.SHARED_TASK else "The corpus's own splits."
+)
 scope = top[1].selectbox(
     "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
 )
