@@ -246,6 +246,13 @@ def test_a_link_names_the_layout_and_its_lists(built_db, monkeypatch):
     assert "list" not in at.query_params and "layout" not in at.query_params
 
 
+def test_a_link_naming_a_list_twice_or_unknown_lists_shows_each_known_list_once(built_db, monkeypatch):
+    at = opened_at(
+        built_db, monkeypatch, "document", text="S001", layout="lanes", list=["submission", "x", "submission"]
+    )
+    assert at.query_params["list"] == "submission"  # one value: AppTest gives it as such
+
+
 # The agreement page
 
 

@@ -210,7 +210,8 @@ if layout != LAYOUTS[0]:
     lists = data.read_one(LISTS, {"corpus": corpus, "split": split})
     names = dict(lists.iter_rows())
     by_name = {name: set_id for set_id, name in names.items()}
-    given = [by_name[name] for name in st.query_params.get_all("list") if name in by_name]
+    given = list(dict.fromkeys(by_name[name] for name in st.query_params.get_all("list") if name in by_name))
+    given = given[: spans.MAX_LANES]  # an address may name a list twice, or too many
     default = given or [set_id for set_id, name in names.items() if name in ("gold list", params["submission"])]
     chosen = st.multiselect(
         "Lists",
