@@ -51,6 +51,23 @@ class Span:
     counterpart: str | None = None  # the label of the span it was matched with
     list_name: str | None = None  # in lanes, the list it is of
 
+    @classmethod
+    def of_row(cls, row: dict, label: str, side: str, **more) -> Span:
+        """The span a mistake row describes (doc_token_start, doc_token_end, category, outcome, tokens, correction,
+        comment), under the label given."""
+        return cls(
+            label=label,
+            side=side,
+            start=row["doc_token_start"],
+            end=row["doc_token_end"],
+            category=row["category"],
+            outcome=row["outcome"],
+            tokens=row["tokens"],
+            correction=row["correction"],
+            comment=row["comment"],
+            **more,
+        )
+
     def describe(self) -> str:
         """What the tooltip says about it."""
         kind = "Gold mistake" if self.side == "gold" else "Submitted mistake"

@@ -73,18 +73,7 @@ def pair_lanes(outcomes: list[dict], names: tuple[str, str]) -> list[spans.Lane]
             spans.Lane(
                 name,
                 [
-                    spans.Span(
-                        label=f"{letter}{count}",
-                        side=side,
-                        start=row["doc_token_start"],
-                        end=row["doc_token_end"],
-                        category=row["category"],
-                        outcome=row["outcome"],
-                        tokens=row["tokens"],
-                        correction=row["correction"],
-                        comment=row["comment"],
-                        list_name=name,
-                    )
+                    spans.Span.of_row(row, f"{letter}{count}", side, list_name=name)
                     for count, row in enumerate(own, start=1)
                 ],
             )

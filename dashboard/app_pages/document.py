@@ -118,18 +118,7 @@ def move(text_ids: list[str], step: int) -> None:
 def lane_spans(rows: pl.DataFrame, set_id: int, letter: str, name: str) -> list[spans.Span]:
     """A list's spans as a lane's, labelled with the lane's letter in reading order."""
     return [
-        spans.Span(
-            label=f"{letter}{number}",
-            side="submitted",
-            start=row["doc_token_start"],
-            end=row["doc_token_end"],
-            category=row["category"],
-            outcome=row["outcome"],
-            tokens=row["tokens"],
-            correction=row["correction"],
-            comment=row["comment"],
-            list_name=name,
-        )
+        spans.Span.of_row(row, f"{letter}{number}", "submitted", list_name=name)
         for number, row in enumerate(rows.filter(set_id=set_id).iter_rows(named=True), start=1)
     ]
 
@@ -190,20 +179,7 @@ tokens = frames["text"]["tokens"][0].to_list()
 mistakes = frames["mistakes"]
 marked = {"gold": [], "submitted": []}
 for row in mistakes.iter_rows(named=True):
-    marked[row["side"]].append(
-        spans.Span(
-            label=row["label"],
-            side=row["side"],
-            start=row["doc_token_start"],
-            end=row["doc_token_end"],
-            category=row["category"],
-            outcome=row["outcome"],
-            tokens=row["tokens"],
-            correction=row["correction"],
-            comment=row["comment"],
-            counterpart=row["matched_with"],
-        )
-    )
+    marked[row["side"]].append(spans.Span.of_row(row, row["label"], row["side"], counterpart=row["matched_with"]))
 
 lanes: list[spans.Lane] = []
 if layout != LAYOUTS[0]:
