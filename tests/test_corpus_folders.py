@@ -476,3 +476,19 @@ def test_span_problems_are_marked_as_refused_spans(tmp_path):
     assert csv_objects(path, []) == [(2, {"text_id": "w1", "category": "Wrong", "start": -1, "text": "x"})]
     assert issubclass(SpanProblem, Problem)
     assert list(csv.reader(io.StringIO(METRIC_CSV)))[3][7] == 'a, "quoted"\nnote'  # the fixture's own CSV
+
+
+def test_import_corpus_refuses_a_folder_with_a_bad_csv_list_whole_and_registers_nothing(db, tmp_path, capsys):
+    folder = corpus_folder(tmp_path)
+    (folder / "lists" / "bad.csv").write_text("text_id,category,start,end\nw1,Wrong,14\nw1,Wrong,20,40\n")
+    assert run(["import", "corpus", "--db", str(db), str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert f"{folder / 'lists' / 'bad.csv'}: line 2: 3 cells, but the header has 4 columns" in err
+    assert f"{folder / 'lists' / 'bad.csv'}: line 3: characters 20-40 are not within w1 (0-25)" in err
+    assert "Traceback" not in err
+    assert rows(db, "SELECT count(*) FROM corpora WHERE corpus = 'weather'") == [(0,)]
+    assert rows(db, "SELECT count(*) FROM corpus_folders") == [(0,)]
+    (folder / "lists" / "bad.csv").unlink()
+    assert run(["import", "corpus", "--db", str(db), str(folder)]) == 0
+    assert rows(db, "SELECT folder, format, corpus FROM corpus_folders") == [(str(folder), "corpus", "weather")]
+    assert not refreshed(db).published  # the import recorded the folder's files
