@@ -108,23 +108,39 @@ def count_refusals(report: BuildReport, refusals: tuple[dict, dict]) -> None:
     report.unchanged = [name for name in report.unchanged if name not in report.refused]
 
 
-def score(con, names: list[str], corpora: list[str] = ()) -> None:
+def score(con, names: list[str], set_ids: list[int] = ()) -> None:
     """Compute the matching (the incremental models of queries/) of the named submissions of the submissions
-    folder, and of every list of the corpora named."""
+    folder, and of the lists of set_ids (new lists) with the submissions scored against them."""
     ids = con.execute(
         "SELECT submission_id FROM evaluations WHERE corpus = 'shared-task' AND submission = ANY($names)"
-        " OR corpus = ANY($corpora) ORDER BY submission_id",
-        {"names": names, "corpora": list(corpora)},
+        " OR submission_id = ANY($ids) OR gold_id = ANY($ids) ORDER BY submission_id",
+        {"names": names, "ids": list(set_ids)},
     ).fetchall()
     database.materialize(con, [set_id for (set_id,) in ids])
 
 
-def load_corpora(con, report: BuildReport, registrations, corpora: list[str], known=None, step=lambda name: None):
-    """Load the named corpora from their registered folders, and count them and the refusals in the report."""
+def new_lists(con, after: int) -> list[int]:
+    """The lists loaded since the largest set_id was after."""
+    return [
+        set_id for (set_id,) in con.execute("SELECT set_id FROM annotation_sets WHERE set_id > ?", [after]).fetchall()
+    ]
+
+
+def last_list(con) -> int:
+    return con.execute("SELECT coalesce(max(set_id), 0) FROM annotation_sets").fetchall()[0][0]
+
+
+def load_corpora(
+    con, report: BuildReport, registrations, corpora: list[str], known=None, step=lambda name: None
+) -> list[int]:
+    """Load the named corpora from their registered folders, count them and the refusals in the report, and return
+    the ids of the lists loaded."""
+    before = last_list(con)
     corpus_folders.load_corpora(con, registrations, corpora, known, step)
     report.corpora_loaded = list(corpora)
     report.corpora_unchanged = [c for c in dict.fromkeys(r.corpus for r in registrations) if c not in corpora]
     count_corpus_refusals(con, report)
+    return new_lists(con, before)
 
 
 def count_corpus_refusals(con, report: BuildReport) -> None:

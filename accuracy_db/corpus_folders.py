@@ -81,6 +81,8 @@ def combined(registrations: list[Registration], corpus_dirs) -> list[Registratio
     two of the corpus folders would be one corpus."""
     result = list(registrations)
     for folder in corpus_dirs:
+        if not Path(folder).is_dir():
+            raise AccuracyDbError(f"{folder}: no such corpus folder")
         registration = corpus_folder(folder)
         if any(r.folder == registration.folder and r.corpus == registration.corpus for r in result):
             continue

@@ -11,22 +11,13 @@ import os
 from pathlib import Path
 
 from . import corpus_folders, database
+from .build import last_list, new_lists, score
 from .corpus_folders import Registration
 from .etl import corpus_files, factgenie
 from .publish import publishing, writer_lock
 from .sources import record
 
 KINDS = ("gold", "submission")
-
-
-def score_new_lists(con, set_ids: list[int]) -> None:
-    """Score the submissions that the new lists made scorable: the new submissions, and those of a corpus and
-    split that had no gold list before (they had no rows in the incremental models)."""
-    ids = con.execute(
-        "SELECT submission_id FROM evaluations WHERE submission_id = ANY($ids) OR gold_id = ANY($ids)",
-        {"ids": set_ids},
-    ).fetchall()
-    database.materialize(con, [set_id for (set_id,) in ids])
 
 
 def publish_import(db_path: Path, load):
@@ -36,10 +27,10 @@ def publish_import(db_path: Path, load):
     with writer_lock(db_path), publishing(db_path, start_from_published=True) as work:
         con = database.connect_writable(work)
         try:
-            before = con.execute("SELECT coalesce(max(set_id), 0) FROM annotation_sets").fetchall()[0][0]
+            before = last_list(con)
             report = load(con)
-            new = con.execute("SELECT set_id FROM annotation_sets WHERE set_id > ?", [before]).fetchall()
-            score_new_lists(con, [set_id for (set_id,) in new])
+            # the new lists, and the submissions a new gold list made scorable (they had no rows before)
+            score(con, [], new_lists(con, before))
             con.execute("CHECKPOINT")
         finally:
             con.close()
@@ -51,7 +42,7 @@ def registered_load(folder: Path, format: str, kind: str | None, load):
     fingerprints of its files taken before it was read (a file changed meanwhile is loaded again by a refresh)."""
 
     def load_and_register(con):
-        draft = Registration(os.path.abspath(folder), format, "", kind)
+        draft = Registration(str(folder), format, "", kind)
         before = corpus_folders.folder_sources(draft)
         report = load(con)
         registration = Registration(draft.folder, format, report.corpus, kind)
@@ -66,6 +57,7 @@ def registered_load(folder: Path, format: str, kind: str | None, load):
 def import_corpus(db_path: Path, folder: Path, corpus: str | None = None):
     """Load a corpus folder (the generic corpus format, etl/corpus_files.py) as a new corpus, score its lists, and
     register the folder (build and refresh load it again)."""
+    folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
     load = registered_load(folder, "corpus", None, lambda con: corpus_files.load_corpus_folder(con, folder, corpus))
     return publish_import(db_path, load)
 
@@ -73,5 +65,6 @@ def import_corpus(db_path: Path, folder: Path, corpus: str | None = None):
 def import_factgenie(db_path: Path, folder: Path, corpus: str | None = None, kind: str = "submission"):
     """Load a factgenie campaign folder into the database as lists of a corpus (see etl/factgenie.py), and register
     it (build and refresh load it again)."""
+    folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
     read_and_load = lambda con: factgenie.load_campaign(con, factgenie.read_campaign(folder), corpus, kind)  # noqa: E731
     return publish_import(db_path, registered_load(folder, "factgenie", kind, read_and_load))

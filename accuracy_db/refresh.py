@@ -94,9 +94,9 @@ def refresh(
                 changed = [submissions[name] for name in report.added + report.changed]
                 load_submissions(con, changed, report, known, step)
                 count_refusals(report, inbox.refusals(con))
-                load_corpora(con, report, registrations, corpora, known, step)
+                loaded = load_corpora(con, report, registrations, corpora, known, step)
                 step("Scoring")
-                score(con, report.loaded, corpora)
+                score(con, report.loaded, loaded)
                 finish(con, report, started)
             finally:
                 con.close()

@@ -199,6 +199,9 @@ def test_bad_jsonl_lines_a_list_given_twice_and_a_bad_sidecar_refuse_only_themse
     (lists_dir / "twice.jsonl").write_text(jsonl(GOLD))
     (lists_dir / "twice.csv").write_text("text_id,category,start,end\nw1,Wrong,14,16\n")
     (lists_dir / "metric.yaml").write_text("team: [a, b]\n")
+    os.mkfifo(lists_dir / "fifo.jsonl")  # never opened for reading: it would block
+    (lists_dir / "folder.csv").mkdir()
+    (lists_dir / "dangling.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
     report = refreshed(db, folder)
     found = {(Path(p.file).name, p.line, type(p)) for problems in report.corpus_refusals.values() for p in problems}
     assert found == {
@@ -207,10 +210,18 @@ def test_bad_jsonl_lines_a_list_given_twice_and_a_bad_sidecar_refuse_only_themse
         ("twice.jsonl", None, Problem),
         ("twice.csv", None, Problem),
         ("metric.yaml", None, Problem),
+        ("fifo.jsonl", None, Problem),
+        ("folder.csv", None, Problem),
+        ("dangling.jsonl", None, Problem),
     }
+    messages = {Path(file).name: problems[0].message for file, problems in report.corpus_refusals.items()}
+    assert messages["fifo.jsonl"] == "not a regular file: it is a FIFO (named pipe)"
+    assert messages["folder.csv"] == "not a regular file: it is a directory"
+    assert messages["dangling.jsonl"].startswith("cannot read the file: it is a symbolic link")
+    assert messages["twice.csv"] == "the list twice is given twice (twice.csv and twice.jsonl)"
     assert [name for name, _ in lists(db)] == ["gold", "metric", "metric_jsonl"]
     assert rows(db, "SELECT count(*) FROM submission_metadata WHERE corpus = 'weather'") == [(0,)]
-    assert rows(db, "SELECT count(*) FROM corpus_rejections") == [(5,)]
+    assert rows(db, "SELECT count(*) FROM corpus_rejections") == [(8,)]
 
 
 @pytest.mark.parametrize(
@@ -492,3 +503,17 @@ def test_import_corpus_refuses_a_folder_with_a_bad_csv_list_whole_and_registers_
     assert run(["import", "corpus", "--db", str(db), str(folder)]) == 0
     assert rows(db, "SELECT folder, format, corpus FROM corpus_folders") == [(str(folder), "corpus", "weather")]
     assert not refreshed(db).published  # the import recorded the folder's files
+
+
+def test_a_campaign_imported_into_the_shared_task_is_reloaded_alone(db, tmp_path):
+    campaign = tmp_path / "examples"
+    assert run(["export", "factgenie", "--db", str(db), "--sets", "submission", "--out", str(campaign)]) == 0
+    assert run(["import", "factgenie", "--db", str(db), "--corpus", "shared-task", str(campaign)]) == 0
+    counts = {name: f"SELECT count(*) FROM {name}" for name in database.incremental_models()}  # no row twice
+    scores = "SELECT submission, split, scope, recall, precision FROM scores ORDER BY ALL"
+    before = {name: rows(db, sql) for name, sql in counts.items()}, rows(db, scores)
+    (path,) = (campaign / "files").glob("*.jsonl")
+    path.write_text(path.read_text() + "\n")  # other bytes, the same records
+    report = refreshed(db)
+    assert report.corpora_loaded == ["shared-task"] and report.corpus_refusals == {}
+    assert ({name: rows(db, sql) for name, sql in counts.items()}, rows(db, scores)) == before
