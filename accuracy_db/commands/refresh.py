@@ -35,7 +35,7 @@ def refresh(
 
     With --watch it runs until stopped by Ctrl+C or SIGTERM (exit status 0); see accuracy_db/watch.py for what
     it does when a writer holds the lock or a refresh fails."""
-    from ..corpus_folders import combined, published_registrations
+    from ..corpus_folders import corpus_folder, published_registrations
     from ..data_folder import resolve_data_dir
     from ..refresh import refresh as refresh_database
     from ..signals import Signals
@@ -59,7 +59,9 @@ def refresh(
         return
     stopped_by = watch_folder(
         refresh_once,
-        lambda: folder_state(submissions, data_dir, combined(published_registrations(db), corpus_dirs)),
+        lambda: folder_state(
+            submissions, data_dir, [*published_registrations(db), *(corpus_folder(d) for d in corpus_dirs)]
+        ),
         interval,
         log=lambda line: click.echo(stamped(line), err=True),
     )
