@@ -170,7 +170,7 @@ class ListFile:
 
 
 def list_files(folder: Path) -> dict[str, list[Path]]:
-    """The list files of lists/ by list name (a name given by two files is refused), and their sidecars."""
+    """The list files of lists/ by list name (one listing; a name given by two files is refused when read)."""
     lists = folder / "lists"
     if not lists.is_dir():
         return {}
