@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from accuracy_db.etl import corpus_files
 from accuracy_db.etl.span_csv import csv_objects
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
 
 from accuracy_db import corpus_folders, database
@@ -517,3 +519,32 @@ def test_a_campaign_imported_into_the_shared_task_is_reloaded_alone(db, tmp_path
     report = refreshed(db)
     assert report.corpora_loaded == ["shared-task"] and report.corpus_refusals == {}
     assert ({name: rows(db, sql) for name, sql in counts.items()}, rows(db, scores)) == before
+
+
+CELL = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r"), max_size=12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {"text_id": st.text("abc", min_size=1, max_size=3), "category": CELL.filter(str.strip)},
+            optional={"comment": CELL.filter(bool), "start": st.integers(-5, 10**12), "text": CELL.filter(bool)},
+        ),
+        max_size=6,
+    )
+)
+def test_csv_rows_read_back_as_written_each_at_the_line_it_starts_on(tmp_path_factory, spans):
+    """Rows written by Python's csv module (any text: commas, quotes, line breaks) read back as the same mappings,
+    each numbered by the line it starts on: 2 plus the line breaks written before it."""
+    path = tmp_path_factory.mktemp("csv") / "list.csv"
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["text_id", "category", "comment", "start", "text"])
+    expected = []
+    for span in spans:
+        expected.append((out.getvalue().count("\n") + 1, span))
+        writer.writerow([span.get(key, "") for key in ("text_id", "category", "comment", "start", "text")])
+    path.write_text(out.getvalue(), encoding="utf-8", newline="")
+    problems: list[Problem] = []
+    assert csv_objects(path, problems) == expected and problems == []
