@@ -452,25 +452,27 @@ def test_a_rebuild_by_refresh_keeps_the_registered_folders(db, tmp_path, monkeyp
     assert rows(db, "SELECT submission, scope, recall FROM scores ORDER BY ALL") == before
 
 
-def test_two_corpus_dirs_of_one_name_are_refused_in_one_line(db, tmp_path, capsys):
+def test_two_corpus_dirs_of_one_name_and_a_missing_one_are_refused_in_one_line(db, tmp_path, capsys):
     first, second = corpus_folder(tmp_path / "a"), corpus_folder(tmp_path / "b")
-    code = run(
-        [
-            "refresh",
-            "--data",
-            str(DATA),
-            "--db",
-            str(db),
-            "--submissions",
-            str(EXAMPLES),
-            "--corpus-dir",
-            str(first),
-            "--corpus-dir",
-            str(second),
-        ]
-    )
+    command = ["refresh", "--data", str(DATA), "--db", str(db), "--submissions", str(EXAMPLES)]
+    assert run([*command, "--corpus-dir", str(first), "--corpus-dir", str(second)]) == 1
     err = capsys.readouterr().err
-    assert code == 1 and "corpus weather is loaded from" in err and "Traceback" not in err
+    assert f"corpus weather is loaded from {first} already" in err and len(err.strip().splitlines()) == 1
+    assert run([*command, "--corpus-dir", str(tmp_path / "nowhere")]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'nowhere'}: no such corpus folder" in err and len(err.strip().splitlines()) == 1
+    assert rows(db, "SELECT count(*) FROM corpus_folders") == [(0,)]
+
+
+def test_a_corpus_folder_whose_text_ids_another_corpus_has_is_refused_alone(db, tmp_path):
+    first, second = corpus_folder(tmp_path), corpus_folder(tmp_path, "climate")
+    report = refreshed(db, first, second)
+    problems = report.corpus_refusals[str(second / "texts.jsonl")]
+    assert [(p.line, p.message) for p in problems] == [
+        (None, "text id w1 is a text of another corpus"),
+        (None, "text id w2 is a text of another corpus"),
+    ]
+    assert len(lists(db)) == 3 and lists(db, "climate") == []
 
 
 def test_the_watch_sees_a_change_in_a_registered_folder(tmp_path):
