@@ -37,8 +37,9 @@ postgresql:
 		(DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends postgresql)
 
+# One worker per core (pytest-xdist); a test file's tests stay on one worker, so its fixtures are made once.
 test: install-dev chromium postgresql
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info $(DB)

@@ -74,9 +74,15 @@ def majority_ratings(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], 
     )
 
 
-def rating_matrix(rows: list[dict], sets: list[AnnotationSet]) -> np.ndarray:
-    """Sets x majority spans: the index of each set's category on each span (CATEGORIES), NaN when the set does
-    not mark it or gives it several categories."""
+def categories_of(con: duckdb.DuckDBPyConnection, corpus: str) -> tuple[str, ...]:
+    """A corpus's categories in report order (the shared task's: CATEGORIES)."""
+    rows = con.execute("SELECT category FROM categories WHERE corpus = $corpus ORDER BY position", {"corpus": corpus})
+    return tuple(category for (category,) in rows.fetchall())
+
+
+def rating_matrix(rows: list[dict], sets: list[AnnotationSet], categories: tuple[str, ...] = CATEGORIES) -> np.ndarray:
+    """Sets x majority spans: the index of each set's category on each span (in categories), NaN when the set
+    does not mark it or gives it several categories."""
     units = list(dict.fromkeys((row["text_id"], row["span_start"]) for row in rows))
     column = {unit: number for number, unit in enumerate(units)}
     line = {s.set_id: number for number, s in enumerate(sets)}
@@ -84,11 +90,11 @@ def rating_matrix(rows: list[dict], sets: list[AnnotationSet]) -> np.ndarray:
     for row in rows:
         if row["set_category"] is not None:
             unit = column[row["text_id"], row["span_start"]]
-            matrix[line[row["set_id"]], unit] = CATEGORIES.index(row["set_category"])
+            matrix[line[row["set_id"]], unit] = categories.index(row["set_category"])
     return matrix
 
 
-def category_reliability(matrix: np.ndarray) -> list[dict]:
+def category_reliability(matrix: np.ndarray, category_count: int = len(CATEGORIES)) -> list[dict]:
     """Fleiss' kappa (statsmodels) over the spans every set rates, and Krippendorff's alpha for nominal data (the
     krippendorff package) over all of them, the missing ratings left out as alpha allows."""
     try:
@@ -111,7 +117,7 @@ def category_reliability(matrix: np.ndarray) -> list[dict]:
              "reason": "every rating is the same category"}
         )  # fmt: skip
     else:
-        table, _ = aggregate_raters(complete.T.astype(int), n_cat=len(CATEGORIES))
+        table, _ = aggregate_raters(complete.T.astype(int), n_cat=category_count)
         results.append({"measure": "fleiss_kappa", "value": float(fleiss_kappa(table)), "units": complete.shape[1]})
     pairable = matrix[:, (~np.isnan(matrix)).sum(axis=0) >= 2]
     observed = np.unique(pairable[~np.isnan(pairable)])
@@ -119,7 +125,7 @@ def category_reliability(matrix: np.ndarray) -> list[dict]:
         reason = "fewer than two categories among the spans rated by two sets or more"
         results.append({"measure": "krippendorff_alpha", "value": None, "units": pairable.shape[1], "reason": reason})
     else:
-        value = alpha(reliability_data=pairable, level_of_measurement="nominal", value_domain=range(len(CATEGORIES)))
+        value = alpha(reliability_data=pairable, level_of_measurement="nominal", value_domain=range(category_count))
         results.append({"measure": "krippendorff_alpha", "value": float(value), "units": pairable.shape[1]})
     return [{"reason": None, **result} for result in results]
 
@@ -133,8 +139,14 @@ def agreement(
     Fleiss' kappa and Krippendorff's alpha of the categories the sets give the spans a majority marks."""
     if len(names) < 2:
         raise AccuracyDbError("agreement needs two lists or more")
-    scopes = scopes or ["ALL", *CATEGORIES]
-    sets = find_sets(con, names, split)
+    return agreement_of(con, find_sets(con, names, split), scopes)
+
+
+def agreement_of(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scopes: list[str] | None = None) -> dict:
+    """agreement of sets found already (of one corpus and split), in the scopes (default: ALL and each category of
+    their corpus)."""
+    categories = categories_of(con, sets[0].corpus)
+    scopes = scopes or ["ALL", *categories]
     scoring = score_pairs(con, list(itertools.permutations(sets, 2)))
     try:
         figures = [row for row in pair_figures(scoring) if row["scope"] in scopes]
@@ -152,10 +164,10 @@ def agreement(
     }
     if len(sets) >= 3:
         min_votes = majority(len(sets))
-        matrix = rating_matrix(majority_ratings(con, sets, min_votes), sets)
+        matrix = rating_matrix(majority_ratings(con, sets, min_votes), sets, categories)
         stamp = signature(sets[0].sha256, [s.sha256 for s in sets[1:]], "ALL", min_votes=min_votes)
         result["categories"] = [
-            {**row, "min_votes": min_votes, "signature": stamp} for row in category_reliability(matrix)
+            {**row, "min_votes": min_votes, "signature": stamp} for row in category_reliability(matrix, len(categories))
         ]
     return result
 

@@ -77,6 +77,8 @@ def export_postgres(db: Path, dsn: str) -> dict[str, int]:
             cur.execute("ANALYZE")  # the planner's statistics of the copied rows: without them it picks nested loops
             for statement in model_statements(submission_ids):
                 cur.execute(statement)
+            for name in sorted(incremental):  # filled by the statements above, after the first ANALYZE
+                cur.execute(f"ANALYZE {name}")
     except psycopg.Error as error:
         raise AccuracyDbError(f"export to PostgreSQL failed: {str(error).strip().splitlines()[0]}") from None
     finally:

@@ -16,7 +16,7 @@ import duckdb
 
 from . import database
 from .errors import AccuracyDbError
-from .scores import SPLIT_ALIASES, fetch_dicts
+from .scores import fetch_dicts, resolve_split
 
 
 @dataclass(frozen=True)
@@ -28,14 +28,15 @@ class AnnotationSet:
     kind: str
     split: str
     sha256: str
+    corpus: str = "shared-task"
 
 
-SET_COLUMNS = "set_id, name, kind, split, sha256"
+SET_COLUMNS = "set_id, name, kind, split, sha256, corpus"
 
 
 def find_set(con: duckdb.DuckDBPyConnection, name: str, split: str | None = None) -> AnnotationSet:
     """The loaded list of that name (gold names a split's gold list), in that split when given."""
-    split = SPLIT_ALIASES.get(split, split)
+    split = resolve_split(con, split)
     found = fetch_dicts(
         con,
         f"SELECT {SET_COLUMNS} FROM annotation_sets WHERE name = $name AND ($split IS NULL OR split = $split)"
@@ -75,6 +76,23 @@ def find_sets(con: duckdb.DuckDBPyConnection, names: list[str], split: str | Non
     return sets
 
 
+def sets_by_id(con: duckdb.DuckDBPyConnection, set_ids: list[int]) -> list[AnnotationSet]:
+    """The lists of these ids, in that order; they must be of one corpus and split (the same texts)."""
+    found = {
+        row["set_id"]: AnnotationSet(**row)
+        for row in fetch_dicts(
+            con, f"SELECT {SET_COLUMNS} FROM annotation_sets WHERE set_id = ANY($ids)", {"ids": set_ids}
+        )
+    }
+    missing = [set_id for set_id in set_ids if set_id not in found]
+    if missing:
+        raise AccuracyDbError(f"no list with id {missing[0]}")
+    sets = [found[set_id] for set_id in set_ids]
+    if len({(s.corpus, s.split) for s in sets}) > 1:
+        raise AccuracyDbError("the lists are of different corpora or splits: they must annotate the same texts")
+    return sets
+
+
 @dataclass
 class PairScoring:
     """An in-memory database in which each ordered pair (reference, compared) is an evaluation: the reference as
@@ -86,28 +104,44 @@ class PairScoring:
     submission_ids: list[int]
 
 
-def score_pairs(source: duckdb.DuckDBPyConnection, pairs: list[tuple[AnnotationSet, AnnotationSet]]) -> PairScoring:
-    """Score each (reference, compared) pair of lists of the source database with the views of queries/."""
+def score_pairs(
+    source: duckdb.DuckDBPyConnection,
+    pairs: list[tuple[AnnotationSet, AnnotationSet]],
+    text_ids: list[str] | None = None,
+) -> PairScoring:
+    """Score each (reference, compared) pair of lists of the source database with the views of queries/, in the
+    scopes of their corpus; in some texts only, when told which (a text's matching reads that text's spans
+    alone)."""
     set_ids = sorted({s.set_id for pair in pairs for s in pair})
     spans = source.sql(
         "SELECT set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start,"
-        " doc_token_end, category, previous_end, next_start FROM mistakes WHERE set_id = ANY($ids)",
-        params={"ids": set_ids},
+        " doc_token_end, category, previous_end, next_start FROM mistakes WHERE set_id = ANY($ids)"
+        " AND ($texts IS NULL OR list_contains($texts, text_id))",
+        params={"ids": set_ids, "texts": text_ids},
     ).to_arrow_table()
     con = database.open_new(None)
+    # Another corpus brings its categories: the scopes the views score in.
+    for corpus in sorted({s.corpus for pair in pairs for s in pair} - {"shared-task"}):
+        con.execute("INSERT INTO corpora VALUES ($corpus, '', NULL)", {"corpus": corpus})
+        rows = source.execute(
+            "SELECT corpus, category, position, description, colour FROM categories WHERE corpus = $corpus",
+            {"corpus": corpus},
+        ).fetchall()
+        con.executemany("INSERT INTO categories VALUES (?, ?, ?, ?, ?)", rows)
     copies, submission_ids = [], []
     for number, (reference, compared) in enumerate(pairs, start=1):
         gold_id, submission_id = 2 * number - 1, 2 * number
         for set_id, kind, annotation_set in ((gold_id, "gold", reference), (submission_id, "submission", compared)):
             con.execute(
-                "INSERT INTO annotation_sets (set_id, kind, name, split, source_file, sha256, row_count)"
-                " VALUES ($set_id, $kind, $name, $split, '', $sha256, 0)",
+                "INSERT INTO annotation_sets (set_id, kind, name, split, source_file, sha256, row_count, corpus)"
+                " VALUES ($set_id, $kind, $name, $split, '', $sha256, 0, $corpus)",
                 {
                     "set_id": set_id,
                     "kind": kind,
                     "name": annotation_set.name,
                     "split": f"pair {number}",
                     "sha256": annotation_set.sha256,
+                    "corpus": annotation_set.corpus,
                 },
             )
             copies.append((annotation_set.set_id, set_id))

@@ -26,6 +26,18 @@ REPORT_KEYS = [
 SPLIT_ALIASES = {"dev": "train"}
 
 
+def resolve_split(con: duckdb.DuckDBPyConnection, split: str | None, corpus: str | None = None) -> str | None:
+    """A split as given, or the split its alias names (dev: the shared task's train) when no text (of the corpus,
+    when given) has a split of that name: another corpus may call a split of its own dev."""
+    if split not in SPLIT_ALIASES:
+        return split
+    [(texts,)] = con.execute(
+        "SELECT count(*) FROM texts WHERE split = $split AND ($corpus IS NULL OR corpus = $corpus)",
+        {"split": split, "corpus": corpus},
+    ).fetchall()
+    return split if texts else SPLIT_ALIASES[split]
+
+
 def fetch_dicts(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> list[dict]:
     cursor = con.execute(sql, params or {})
     columns = [column[0] for column in cursor.description]
@@ -53,7 +65,7 @@ def leaderboard(
 ) -> list[dict]:
     """Every scored submission of a corpus's split (or of all its splits) ranked in one scope, with the ids and
     fingerprints the statistics and the signature need (submission_id, gold_sha256, submission_sha256)."""
-    split = SPLIT_ALIASES.get(split, split)
+    split = resolve_split(con, split, corpus)
     return fetch_dicts(
         con,
         f"SELECT rank, submission, split, scope AS categories, {', '.join(REPORT_KEYS)},"
@@ -79,7 +91,7 @@ def check_corpus_choice(con: duckdb.DuckDBPyConnection, corpus: str, split: str 
         name
         for (name,) in con.execute("SELECT DISTINCT split FROM texts WHERE corpus = ? ORDER BY 1", [corpus]).fetchall()
     ]
-    if split is not None and SPLIT_ALIASES.get(split, split) not in splits:
+    if split is not None and resolve_split(con, split, corpus) not in splits:
         raise AccuracyDbError(f"split {split!r} is not a split of corpus {corpus} ({', '.join(splits)})")
 
 
@@ -108,7 +120,7 @@ def recall_by_difficulty(con: duckdb.DuckDBPyConnection, measure: str, split: st
 
 def find_submission(con: duckdb.DuckDBPyConnection, name: str, split: str | None = None) -> dict:
     """The loaded submission of that name (in that split): its id, split and the hashes of its two files."""
-    split = SPLIT_ALIASES.get(split, split)
+    split = resolve_split(con, split)
     found = fetch_dicts(
         con,
         "SELECT submission_id, submission, split, gold_id, submission_sha256, gold_sha256 FROM evaluations"

@@ -14,6 +14,7 @@ st.set_page_config(page_title="accuracy-db", page_icon=str(Path(__file__).with_n
 PAGES = [
     st.Page("app_pages/leaderboard.py", title="Leaderboard", icon=":material/leaderboard:", default=True),
     st.Page("app_pages/significance.py", title="Significance", icon=":material/compare_arrows:"),
+    st.Page("app_pages/agreement.py", title="Agreement", icon=":material/handshake:"),
     st.Page("app_pages/validity.py", title="Validity", icon=":material/scatter_plot:"),
     st.Page("app_pages/difficulty.py", title="Difficulty", icon=":material/signal_cellular_alt:"),
     st.Page("app_pages/errors.py", title="Errors browser", icon=":material/manage_search:"),

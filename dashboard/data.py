@@ -22,14 +22,15 @@ import duckdb
 import polars as pl
 import streamlit as st
 
-from .. import database, ranking, significance, validity
+from .. import agreement, database, pair_evaluations, ranking, significance, validity
 from ..errors import AccuracyDbError
 from ..intervals import Resampling
 from ..significance import DEFAULT_TRIALS
-from . import DB_ENV
+from . import DB_ENV, palette
 from .literal import literal
 
 DEFAULT_DB = "accuracy.duckdb"
+SHARED_TASK = "shared-task"  # the built-in corpus, shown unless another is chosen
 ATTEMPTS = 3  # reads tried when the file is replaced while being opened
 
 # One read at a time in this process: while no other connection is open, connect() opens the file the path
@@ -122,14 +123,14 @@ TRIALS = DEFAULT_TRIALS["permutation"]
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _ranked_with_intervals(file: FileIdentity, split: str, scope: str) -> list[dict]:
-    return _on_file(file, lambda con: ranking.leaderboard(con, split, scope, RESAMPLING, TRIALS))
+def _ranked_with_intervals(file: FileIdentity, split: str, scope: str, corpus: str) -> list[dict]:
+    return _on_file(file, lambda con: ranking.leaderboard(con, split, scope, RESAMPLING, TRIALS, corpus))
 
 
-def ranked_with_intervals(split: str, scope: str) -> list[dict]:
-    """ranking.leaderboard of a split in a scope with intervals (<figure>_ci) and clusters, as
+def ranked_with_intervals(split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
+    """ranking.leaderboard of a corpus's split in a scope with intervals (<figure>_ci) and clusters, as
     `accuracy-db leaderboard --ci` prints it."""
-    return _current(_ranked_with_intervals, split, scope)
+    return _current(_ranked_with_intervals, split, scope, corpus)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -157,10 +158,126 @@ def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:
     return read(result=(sql, params or {}))["result"]
 
 
-def splits_with_submissions() -> list[str]:
-    """The splits that have scored submissions, test first (the split of the shared task's results)."""
-    frame = read_one("SELECT DISTINCT split FROM evaluations ORDER BY split <> 'test', split")
+def splits_with_submissions(corpus: str = SHARED_TASK) -> list[str]:
+    """The splits of a corpus that have scored submissions, test first (the split of the shared task's results)."""
+    frame = read_one(
+        "SELECT DISTINCT split FROM evaluations WHERE corpus = $corpus ORDER BY split <> 'test', split",
+        {"corpus": corpus},
+    )
     return frame["split"].to_list()
+
+
+def corpora() -> list[str]:
+    """The corpora of the database, the shared task first."""
+    return read_one("SELECT corpus FROM corpora ORDER BY corpus <> $shared, corpus", {"shared": SHARED_TASK})[
+        "corpus"
+    ].to_list()
+
+
+CORPUS_KEY = "corpus_choice"  # the corpus selector's widget
+CHOSEN_CORPUS = "corpus"  # the corpus chosen, kept from page to page (a widget's own state is the page's)
+
+
+def _keep_corpus() -> None:
+    st.session_state[CHOSEN_CORPUS] = st.session_state[CORPUS_KEY]
+
+
+def choose_corpus(where=None) -> str:
+    """The corpus a page shows: a selector (in where, a column, else the page) when the database has more than
+    one. It starts from the address's corpus (?corpus=NAME) or the shared task, and then keeps the one chosen,
+    from page to page."""
+    names = corpora()
+    if st.session_state.get(CHOSEN_CORPUS) not in names:
+        given = st.query_params.get("corpus")
+        st.session_state[CHOSEN_CORPUS] = given if given in names else SHARED_TASK
+    st.session_state[CORPUS_KEY] = st.session_state[CHOSEN_CORPUS]
+    if len(names) > 1:
+        (where or st).selectbox(
+            "Corpus",
+            names,
+            key=CORPUS_KEY,
+            on_change=_keep_corpus,
+            help="The texts, categories and lists of one corpus (`corpora`).",
+        )
+    return st.session_state[CHOSEN_CORPUS]
+
+
+def corpus_and_columns(widths: list[float], corpus_width: float = 1) -> tuple[str, list]:
+    """A page's top row: columns of these widths, and first, when the database has several corpora, the corpus
+    selector in a column of its own. The chosen corpus, and the other columns."""
+    several = len(corpora()) > 1
+    columns = st.columns(([corpus_width] if several else []) + widths, vertical_alignment="bottom")
+    corpus = choose_corpus(columns[0] if several else None)
+    return corpus, columns[1:] if several else columns
+
+
+CATEGORIES = "SELECT category, colour FROM categories WHERE corpus = $corpus ORDER BY position"
+
+
+def categories(corpus: str) -> palette.Categories:
+    """A corpus's categories with their colours and initials (the shared task's: the dashboard's own palette)."""
+    if corpus == SHARED_TASK:
+        return palette.SHARED_TASK
+    return palette.Categories.of(read_one(CATEGORIES, {"corpus": corpus}).rows())
+
+
+def scopes(corpus: str) -> list[str]:
+    """The scopes a corpus is scored in: ALL, then each of its categories."""
+    return ["ALL", *categories(corpus).names]
+
+
+# Agreement (accuracy_db.agreement), as `accuracy-db agreement` computes it, of lists given by their ids.
+@st.cache_data(show_spinner=False, max_entries=32)
+def _agreement(file: FileIdentity, set_ids: tuple[int, ...], scopes: tuple[str, ...]) -> dict:
+    return _on_file(
+        file,
+        lambda con: agreement.agreement_of(con, pair_evaluations.sets_by_id(con, list(set_ids)), list(scopes)),
+    )
+
+
+def agreement_of(set_ids: list[int], scopes: list[str]) -> dict:
+    """agreement.agreement_of these lists (annotation_sets.set_id) in these scopes: pairs, correlations and, for
+    three lists or more, categories."""
+    return _current(_agreement, tuple(set_ids), tuple(scopes))
+
+
+PAIR_SPANS = """
+SELECT set_id, text_id, doc_token_start, tokens, correction, comment
+FROM mistakes
+WHERE list_contains($set_ids, set_id) AND text_id = $text
+"""
+
+
+def _pair_outcomes_on(con, reference_id: int, compared_id: int, text_id: str) -> list[dict]:
+    reference, compared = pair_evaluations.sets_by_id(con, [reference_id, compared_id])
+    scoring = pair_evaluations.score_pairs(con, [(reference, compared)], [text_id])
+    try:
+        found = pair_evaluations.outcomes(scoring, 0, text_id)
+    finally:
+        scoring.con.close()
+    # A list's spans never overlap in a scored list: the first token names a span of the list in the text.
+    listed = {
+        (row["set_id"], row["doc_token_start"]): row
+        for row in pl.from_arrow(
+            con.sql(PAIR_SPANS, params={"set_ids": [reference_id, compared_id], "text": text_id}).to_arrow_table()
+        ).iter_rows(named=True)
+    }
+    for row in found:
+        own = listed[(reference_id if row["side"] == "gold" else compared_id, row["doc_token_start"])]
+        row |= {key: own[key] for key in ("tokens", "correction", "comment")}
+    return found
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _pair_outcomes(file: FileIdentity, reference_id: int, compared_id: int, text_id: str) -> list[dict]:
+    return _on_file(file, lambda con: _pair_outcomes_on(con, reference_id, compared_id, text_id))
+
+
+def pair_outcomes(reference_id: int, compared_id: int, text_id: str) -> list[dict]:
+    """What became of each span of two lists in one text when the second is scored against the first as if it
+    were the gold list (pair_evaluations.outcomes, the ALL scope): side gold is the first list's, submitted the
+    second's; matched, missed (only the first marks it) or false_alarm (only the second)."""
+    return _current(_pair_outcomes, reference_id, compared_id, text_id)
 
 
 SQL_ROW_LIMIT = 5_000  # rows the SQL page shows at most

@@ -194,13 +194,22 @@ def test_document_view_in_the_browser(page, dashboard_url, tmp_path):
     assert horford.evaluate("row => getComputedStyle(row).backgroundColor") == unlit
     expect(page.locator(".adb-detail").first).to_be_hidden()
 
+    # In lanes, the gold list (A) and the submission (B) each draw a stripe of their own under a token both mark
+    # (S001's Wednesday is A1 and B1).
+    page.get_by_text("lanes", exact=True).click()
+    lanes = page.locator(".st-key-lanes_text")
+    expect(lanes.get_by_text("A1·Na", exact=True)).to_be_visible()
+    both = lanes.locator("span.adb-mark.adb-m-A1.adb-m-B1").first
+    images = both.evaluate("span => getComputedStyle(span).backgroundImage")
+    assert images.count("linear-gradient") == 2, images
+
     page.get_by_role("button", name="Next").click()
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
     expect(page.get_by_text("S002 (train)")).to_be_visible()
 
 
 @pytest.mark.parametrize(
-    "path", ["", "errors", "gold", "refresh", "validity", "document?text=S001&submission=submission"]
+    "path", ["", "errors", "gold", "refresh", "validity", "agreement", "document?text=S001&submission=submission"]
 )
 def test_every_column_is_in_view_at_1440_px(page, dashboard_url, path):
     """At 1440 px, no table of the page scrolls sideways: every column is in view (page's viewport is 1440 px)."""

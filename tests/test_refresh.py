@@ -214,10 +214,10 @@ def test_a_refresh_killed_at_any_moment_leaves_the_previous_database(tmp_path, i
 
 
 READER = """
-import json, sys, time
+import json, os, sys
 from accuracy_db import database
-db, until = sys.argv[1], time.time() + float(sys.argv[2])
-while time.time() < until:
+db, stop = sys.argv[1], sys.argv[2]
+while not os.path.exists(stop):
     try:
         con = database.open_existing(db)
         publications = con.execute("SELECT count(*) FROM publications").fetchall()[0][0]
@@ -234,7 +234,15 @@ def test_a_reader_never_fails_and_never_sees_a_mix_of_states(tmp_path, inbox):
     db = tmp_path / "accuracy.duckdb"
     refresh(db, DATA, inbox)
     expected = {1: []}  # publication count -> the submissions of that state
-    reader = subprocess.Popen([sys.executable, "-c", READER, str(db), "8"], stdout=subprocess.PIPE, text=True)
+    stop = tmp_path / "stop"
+    reader = subprocess.Popen([sys.executable, "-c", READER, str(db), str(stop)], stdout=subprocess.PIPE, text=True)
+    observations = []
+
+    def read_until(publications):  # the reader's lines up to its first sight of this state (or an error)
+        while not observations or observations[-1][0] not in (publications, "error"):
+            observations.append(json.loads(reader.stdout.readline()))
+
+    read_until(1)
     for step in range(6):
         if step % 3 == 2:
             next(inbox.glob("*.csv")).unlink()
@@ -243,11 +251,14 @@ def test_a_reader_never_fails_and_never_sees_a_mix_of_states(tmp_path, inbox):
         report = refresh(db, DATA, inbox)
         expected[len(expected) + 1] = sorted(p.stem for p in inbox.glob("*.csv"))
         assert report.published
-    observations = [json.loads(line) for line in reader.communicate(timeout=60)[0].splitlines()]
-    assert observations and all(o[0] != "error" for o in observations), observations[:3]
+        if step % 2:  # every other state is waited for; the others may be seen, or replaced unseen, mid-read
+            read_until(len(expected))
+    stop.touch()
+    observations += [json.loads(line) for line in reader.communicate(timeout=60)[0].splitlines()]
+    assert all(o[0] != "error" for o in observations), [o for o in observations if o[0] == "error"][:3]
     for publications, scored, listed in observations:
         assert scored == listed == expected[publications]
-    assert len({o[0] for o in observations}) > 2  # the reader saw the states change
+    assert {1, 3, 5, 7} <= {o[0] for o in observations}  # the reader saw the states change
 
 
 def test_two_refreshes_at_once_do_not_corrupt_anything(tmp_path, inbox):

@@ -13,11 +13,13 @@ NOT_CURATED = "not curated"  # the gold mistakes that no mistake of the curation
 
 
 def of_split(analysis: str, level: str) -> str:
-    """A saved analysis, only the rows of the split $split, its level as a label."""
+    """A saved analysis, only the rows of the submissions of the corpus $corpus and split $split, its level as a
+    label."""
     label = f"coalesce({level}::VARCHAR, '{NOT_CURATED}')"
     return (
         f"SELECT submission, {label} AS level, gold, matched, recall FROM ({saved_analysis(analysis).sql}) "
         "WHERE split = $split"
+        " AND submission IN (SELECT submission FROM evaluations WHERE corpus = $corpus AND split = $split)"
     )
 
 
@@ -36,14 +38,16 @@ def recall_chart(frame, title: str, levels: list[str]) -> alt.Chart:
 
 
 st.title("Difficulty")
-splits = data.splits_with_submissions()
+corpus, top = data.corpus_and_columns([1]) if len(data.corpora()) > 1 else (data.choose_corpus(), [st])
+splits = data.splits_with_submissions(corpus)
 if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
-split = st.selectbox("Split", splits)
+split = top[0].selectbox("Split", splits)
+params = {"corpus": corpus, "split": split}
 frames = data.read(
-    found_by=(of_split("recall_by_found_by", "found_by"), {"split": split}),
-    annotators=(of_split("recall_by_annotators", "annotators"), {"split": split}),
+    found_by=(of_split("recall_by_found_by", "found_by"), params),
+    annotators=(of_split("recall_by_annotators", "annotators"), params),
 )
 
 st.subheader("Recall by how many submissions found the mistake")

@@ -1,18 +1,20 @@
 """Document view: one text with the gold mistakes and one submission's mistakes marked on it (how each was
-scored, from the mistake_outcomes view), and beside it the box score of the game it describes."""
+scored, from the mistake_outcomes view), or with any number of lists at once (in lanes under the text, or side by
+side); beside it the box score of the game it describes, or the source data its corpus gives it."""
 
 import re
 
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import box_score, data, palette, spans, tables
+from accuracy_db.dashboard import box_score, data, links, palette, spans, tables
 from accuracy_db.dashboard.links import NO_SUBMISSION
 from accuracy_db.dashboard.literal import literal
+from accuracy_db.dashboard.source_data import source_tables
 
 WEB_ADDRESS = re.compile(r"https://[A-Za-z0-9.-]+/[A-Za-z0-9._~/%-]*")  # linked only when it is one
 
 TEXT = """
-SELECT texts.text_id, texts.split, list(tokens.token ORDER BY tokens.doc_token) AS tokens
+SELECT texts.text_id, texts.split, texts.source_data, list(tokens.token ORDER BY tokens.doc_token) AS tokens
 FROM texts
 JOIN tokens USING (text_id)
 WHERE texts.text_id = $text
@@ -84,34 +86,96 @@ ORDER BY players.side DESC NULLS LAST, players.starter DESC, players.minutes DES
 """
 
 
+# The lists of the lanes and side-by-side layouts, each span with its outcome when its list is a scored
+# submission (matched or a false alarm in the ALL scope, against the gold list).
+LISTED = """
+SELECT listed.set_id, listed.mistake_id, listed.doc_token_start, listed.doc_token_end, listed.category,
+    listed.tokens, listed.correction, listed.comment, outcomes.outcome
+FROM mistakes AS listed
+LEFT JOIN (
+    SELECT mistake_id, outcome FROM mistake_outcomes WHERE text_id = $text AND scope = 'ALL' AND side = 'submitted'
+) AS outcomes USING (mistake_id)
+WHERE listed.text_id = $text AND list_contains($set_ids, listed.set_id)
+ORDER BY listed.set_id, listed.doc_token_start
+"""
+
+LISTS = """
+SELECT set_id, CASE kind WHEN 'gold' THEN 'gold list' ELSE name END AS list
+FROM annotation_sets
+WHERE corpus = $corpus AND split = $split
+ORDER BY kind <> 'gold', name
+"""
+
+LAYOUTS = ["gold and one submission", "lanes", "side by side"]
+
+
 def move(text_ids: list[str], step: int) -> None:
     """Go to the previous (-1) or next (+1) text."""
     position = text_ids.index(st.session_state.text) + step
     st.session_state.text = text_ids[position % len(text_ids)]
 
 
+def lane_spans(rows: pl.DataFrame, set_id: int, letter: str, name: str) -> list[spans.Span]:
+    """A list's spans as a lane's, labelled with the lane's letter in reading order."""
+    return [
+        spans.Span(
+            label=f"{letter}{number}",
+            side="submitted",
+            start=row["doc_token_start"],
+            end=row["doc_token_end"],
+            category=row["category"],
+            outcome=row["outcome"],
+            tokens=row["tokens"],
+            correction=row["correction"],
+            comment=row["comment"],
+            list_name=name,
+        )
+        for number, row in enumerate(rows.filter(set_id=set_id).iter_rows(named=True), start=1)
+    ]
+
+
 st.title("Document view")
+given_text = st.query_params.get("text")
+if "text" not in st.session_state and given_text:  # a link names a text: show it in its own corpus
+    found = data.read_one("SELECT corpus FROM texts WHERE text_id = $text", {"text": given_text})
+    if not found.is_empty():
+        st.session_state[data.CHOSEN_CORPUS] = found["corpus"][0]
+# The corpus on a row of its own (only when there are several): the row below keeps today's widths.
+corpus = data.choose_corpus(st.columns([2, 5])[0] if len(data.corpora()) > 1 else None)
+top = st.columns([2, 3, 1, 1], vertical_alignment="bottom")
+categories = data.categories(corpus)
 choices = data.read(
-    texts="SELECT text_id, split FROM texts ORDER BY split DESC, text_id",
-    submissions="SELECT submission, split FROM evaluations ORDER BY submission",
+    texts=("SELECT text_id, split FROM texts WHERE corpus = $corpus ORDER BY split DESC, text_id", {"corpus": corpus}),
+    submissions=(
+        "SELECT submission, split FROM evaluations WHERE corpus = $corpus ORDER BY submission",
+        {"corpus": corpus},
+    ),
 )
 text_ids = choices["texts"]["text_id"].to_list()
 if not text_ids:
-    st.info("The database has no texts.")
+    st.info("The corpus has no texts.")
     st.stop()
-if "text" not in st.session_state:  # a link can name the text: /document?text=S001
-    st.session_state.text = st.query_params.get("text") if st.query_params.get("text") in text_ids else text_ids[0]
+if st.session_state.get("text") not in text_ids:  # a link can name the text: /document?text=S001
+    st.session_state.text = given_text if given_text in text_ids else text_ids[0]
 
-top = st.columns([2, 3, 1, 1], vertical_alignment="bottom")
 text_id = top[0].selectbox("Text", text_ids, key="text")
 split = choices["texts"].filter(text_id=text_id)["split"][0]
 options = [*choices["submissions"].filter(split=split)["submission"].to_list(), NO_SUBMISSION]
 wanted = st.query_params.get("submission")  # and the submission: /document?text=S001&submission=submission
 submission = top[1].selectbox(
-    "Submission", options, index=options.index(wanted) if wanted in options else 0, key=f"submission-{split}"
+    "Submission", options, index=options.index(wanted) if wanted in options else 0, key=f"submission-{corpus}-{split}"
 )
 top[2].button("Previous", on_click=move, args=(text_ids, -1), icon=":material/arrow_back:", width="stretch")
 top[3].button("Next", on_click=move, args=(text_ids, 1), icon=":material/arrow_forward:", width="stretch")
+links.from_address("document_layout", "layout", LAYOUTS)  # and the layout and its lists: &layout=lanes&list=…
+layout = st.radio(
+    "Lists shown",
+    LAYOUTS,
+    horizontal=True,
+    key="document_layout",
+    help="The gold list and one submission, with how each mistake was scored; or any lists of the split at once, "
+    "each in a lane of its own under the text, or each beside the others.",
+)
 st.query_params.update(text=text_id, submission=submission)  # the address names what is shown
 
 params = {"text": text_id, "submission": None if submission == NO_SUBMISSION else submission}
@@ -122,6 +186,7 @@ frames = data.read(
     teams=(TEAMS, params),
     players=(PLAYERS, params),
 )
+tokens = frames["text"]["tokens"][0].to_list()
 mistakes = frames["mistakes"]
 marked = {"gold": [], "submitted": []}
 for row in mistakes.iter_rows(named=True):
@@ -140,28 +205,83 @@ for row in mistakes.iter_rows(named=True):
         )
     )
 
-reading, game_column = st.columns([1, 1], gap="large")
-with reading:
+lanes: list[spans.Lane] = []
+if layout != LAYOUTS[0]:
+    lists = data.read_one(LISTS, {"corpus": corpus, "split": split})
+    names = dict(lists.iter_rows())
+    by_name = {name: set_id for set_id, name in names.items()}
+    given = list(dict.fromkeys(by_name[name] for name in st.query_params.get_all("list") if name in by_name))
+    given = given[: spans.MAX_LANES]  # an address may name a list twice, or too many
+    default = given or [set_id for set_id, name in names.items() if name in ("gold list", params["submission"])]
+    chosen = st.multiselect(
+        "Lists",
+        list(names),
+        default=default,
+        format_func=names.get,
+        max_selections=spans.MAX_LANES,
+        key=f"document_lists-{corpus}-{split}",
+        help="Lane A is the first list chosen, nearest the text.",
+    )
+    rows = data.read_one(LISTED, {"text": text_id, "set_ids": chosen})
+    lanes = [
+        spans.Lane(names[set_id], lane_spans(rows, set_id, spans.lane_letter(number), names[set_id]))
+        for number, set_id in enumerate(chosen)
+    ]
+    marked_now = [span for lane in lanes for span in lane.spans]
+    st.query_params.update(layout=layout)
+    st.query_params["list"] = [names[set_id] for set_id in chosen]
+else:
+    marked_now = marked["gold"] + marked["submitted"]
+    for name in ("layout", "list"):
+        st.query_params.pop(name, None)
+
+
+def show_text() -> None:
+    """The text with the lists of the layout chosen."""
     gold_count, submitted_count = len(marked["gold"]), len(marked["submitted"])
     summary = f"**{literal(text_id)}** ({literal(split)}): {gold_count} gold mistakes"
-    if params["submission"]:
+    if layout != LAYOUTS[0]:
+        counts = ", ".join(f"{literal(lane.name)} {len(lane.spans)}" for lane in lanes)
+        st.markdown(f"{summary}; marked by the lists shown: {counts or 'none chosen'}.")
+    elif params["submission"]:
         missed = sum(span.outcome == "missed" for span in marked["gold"])
         alarms = sum(span.outcome == "false_alarm" for span in marked["submitted"])
         summary += (
             f"; {literal(submission)} lists {submitted_count}: {gold_count - missed} gold mistakes matched, "
             f"{missed} missed, {alarms} false alarms (ALL scope)."
         )
-    st.markdown(summary)
-    used = {span.category for span in marked["gold"] + marked["submitted"]}
-    shown = [category for category in palette.CATEGORIES if category in used]
-    st.html(spans.legend_html(shown, with_submission=params["submission"] is not None))
-    st.html(spans.text_html(frames["text"]["tokens"][0].to_list(), marked["gold"], marked["submitted"]))
+        st.markdown(summary)
+    else:
+        st.markdown(summary)
+    used = {span.category for span in marked_now}
+    shown = [category for category in categories.names if category in used]
+    if layout == LAYOUTS[0]:
+        st.html(spans.legend_html(shown, with_submission=params["submission"] is not None, categories=categories))
+        st.html(spans.text_html(tokens, marked["gold"], marked["submitted"], categories))
+    elif layout == "lanes":
+        st.html(spans.lanes_legend_html(lanes, shown, categories))
+        with st.container(key="lanes_text"):
+            st.html(spans.lanes_html(tokens, lanes, categories))
+    else:
+        st.html(spans.lanes_legend_html(lanes, shown, categories, stacked=False))
+        for lane, column in zip(lanes, st.columns(max(1, len(lanes)))):
+            with column, st.container(key=f"side_by_side_{spans.lane_letter(lanes.index(lane))}"):
+                st.markdown(f"**{literal(lane.name)}**")
+                st.html(spans.lanes_html(tokens, [lane], categories))
+
+
+game = frames["game"]
+source = frames["text"]["source_data"][0]
+if layout == "side by side":  # the lists take the whole width; the game or data comes below them
+    show_text()
+    reading, game_column = st.container(), st.container()
+else:
+    reading, game_column = st.columns([1, 1], gap="large")
+    with reading:
+        show_text()
 
 with game_column:
-    game = frames["game"]
-    if game.is_empty():
-        st.info("No game data for this text.")
-    else:
+    if not game.is_empty():
         game = game.row(0, named=True)
         teams = frames["teams"]
         st.subheader(literal(f"{game['vis_city']} {game['vis_name']} at {game['home_city']} {game['home_name']}"))
@@ -169,25 +289,69 @@ with game_column:
         if game["bref_box_url"] and WEB_ADDRESS.fullmatch(game["bref_box_url"]):
             caption += f" · [box score on basketball-reference.com]({game['bref_box_url']})"
         st.markdown(caption)
-        highlights = box_score.highlight_css(marked["gold"] + marked["submitted"], teams, frames["players"])
+        highlights = box_score.highlight_css(marked_now, teams, frames["players"])
         with st.container(key="box_score"):
             st.html(box_score.box_score_html(teams, frames["players"]) + highlights)
         st.caption("Point at a marked word, or click it: the players and teams its mistake names light up.")
+    elif source is not None:
+        st.subheader("Source data")
+        found, left_out = source_tables(source)
+        with st.container(key="source_data"):
+            for number, (path, rows) in enumerate(found):
+                st.caption(literal(path))
+                tables.table(pl.DataFrame(rows, infer_schema_length=None), key=f"source_data_{number}")
+        if left_out:
+            st.caption(f"{left_out} more tables: the query `SELECT source_data FROM texts` gives the whole of it.")
+    else:
+        st.info("No game data or source data for this text.")
 
 # Below both columns: the whole width keeps every column of the list in view at 1440 px.
 st.subheader("Mistakes")
-tables.table(
-    mistakes.select(
-        "label",
-        "category",
-        pl.col("outcome").replace(palette.OUTCOME_LABELS),
-        "matched_with",
-        "tokens",
-        "correction",
-        "comment",
-        "doc_token_start",
-        "doc_token_end",
-    ),
-    column_config={"doc_token_start": "from token", "doc_token_end": "to token", "matched_with": "matched with"},
-    key="document_mistakes",
-)
+if layout == LAYOUTS[0]:
+    tables.table(
+        mistakes.select(
+            "label",
+            "category",
+            pl.col("outcome").replace(palette.OUTCOME_LABELS),
+            "matched_with",
+            "tokens",
+            "correction",
+            "comment",
+            "doc_token_start",
+            "doc_token_end",
+        ),
+        column_config={"doc_token_start": "from token", "doc_token_end": "to token", "matched_with": "matched with"},
+        key="document_mistakes",
+    )
+else:
+    tables.table(
+        pl.DataFrame(
+            [
+                {
+                    "label": span.label,
+                    "list": span.list_name,
+                    "category": span.category,
+                    "outcome": palette.OUTCOME_LABELS.get(span.outcome),
+                    "tokens": span.tokens,
+                    "correction": span.correction,
+                    "comment": span.comment,
+                    "doc_token_start": span.start,
+                    "doc_token_end": span.end,
+                }
+                for span in marked_now
+            ],
+            schema={
+                "label": pl.String,
+                "list": pl.String,
+                "category": pl.String,
+                "outcome": pl.String,
+                "tokens": pl.String,
+                "correction": pl.String,
+                "comment": pl.String,
+                "doc_token_start": pl.Int64,
+                "doc_token_end": pl.Int64,
+            },  # fmt: skip
+        ),
+        column_config={"doc_token_start": "from token", "doc_token_end": "to token"},
+        key="document_mistakes",
+    )

@@ -37,7 +37,7 @@ FROM scored_mistakes AS outcome
 WHERE outcome.split = $split
     AND NOT (outcome.side = 'submitted'
         AND CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END = 'matched')
-    AND list_contains($submissions, outcome.submission)
+    AND list_contains($submission_ids, outcome.submission_id)
     AND list_contains($categories, outcome.category)
     AND list_contains($outcomes, CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END)
     AND (len($texts) = 0 OR list_contains($texts, outcome.text_id))
@@ -99,29 +99,37 @@ def page_rows(page: pl.DataFrame) -> pl.DataFrame:
 
 
 st.title("Errors browser")
-splits = data.splits_with_submissions()
+MATCHINGS = ["within each category", "across categories"]
+# The filters live in the address (st.query_params), so a view of the errors can be shared as a link.
+corpus, top = data.corpus_and_columns([1, 3, 2])
+splits = data.splits_with_submissions(corpus)
 if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-MATCHINGS = ["within each category", "across categories"]
-# The filters live in the address (st.query_params), so a view of the errors can be shared as a link.
-links.from_address("error_split", "split", splits)
-top = st.columns([1, 3, 2])
-split = top[0].selectbox("Split", splits, key="error_split")
+links.from_address(f"error_split-{corpus}", "split", splits)
+split = top[0].selectbox("Split", splits, key=f"error_split-{corpus}")
+of_split = {"corpus": corpus, "split": split}
 choices = data.read(
-    submissions=("SELECT submission FROM evaluations WHERE split = $split ORDER BY submission", {"split": split}),
-    texts=("SELECT text_id FROM texts WHERE split = $split ORDER BY text_id", {"split": split}),
+    submissions=(
+        "SELECT submission, submission_id FROM evaluations WHERE corpus = $corpus AND split = $split"
+        " ORDER BY submission",
+        of_split,
+    ),
+    texts=("SELECT text_id FROM texts WHERE corpus = $corpus AND split = $split ORDER BY text_id", of_split),
 )
-submission_names = choices["submissions"]["submission"].to_list()
+submission_ids = dict(choices["submissions"].iter_rows())
+submission_names = list(submission_ids)
 text_ids = choices["texts"]["text_id"].to_list()
-links.from_address(f"error_submissions-{split}", "submission", submission_names, submission_names, many=True)
+category_names = data.categories(corpus).names
+of_corpus = f"{corpus}-{split}"  # the widgets' keys: another corpus or split has other choices
+links.from_address(f"error_submissions-{of_corpus}", "submission", submission_names, submission_names, many=True)
 links.from_address("error_matching", "matching", MATCHINGS)
-links.from_address("error_categories", "category", palette.CATEGORIES, palette.CATEGORIES, many=True)
+links.from_address(f"error_categories-{corpus}", "category", category_names, category_names, many=True)
 links.from_address("error_outcomes", "outcome", palette.OUTCOMES, palette.OUTCOMES, many=True)
-links.from_address(f"error_texts-{split}", "text", text_ids, [], many=True)
+links.from_address(f"error_texts-{of_corpus}", "text", text_ids, [], many=True)
 links.from_address("error_search", "search")
-submissions = top[1].multiselect("Submissions", submission_names, key=f"error_submissions-{split}")
+submissions = top[1].multiselect("Submissions", submission_names, key=f"error_submissions-{of_corpus}")
 matching = top[2].radio(
     "Matching",
     MATCHINGS,
@@ -130,19 +138,20 @@ matching = top[2].radio(
     "submitted NAME mistake. Across categories, as the ALL scores count: any overlapping mistake matches.",
 )
 middle = st.columns([3, 2, 2, 3])
-categories = middle[0].multiselect("Categories", palette.CATEGORIES, key="error_categories")
+categories = middle[0].multiselect("Categories", category_names, key=f"error_categories-{corpus}")
 outcomes = middle[1].multiselect(
     "Outcomes", palette.OUTCOMES, format_func=palette.OUTCOME_LABELS.get, key="error_outcomes"
 )
-texts = middle[2].multiselect("Texts", text_ids, placeholder="All texts", key=f"error_texts-{split}")
+texts = middle[2].multiselect("Texts", text_ids, placeholder="All texts", key=f"error_texts-{of_corpus}")
 search = middle[3].text_input(
     "Search", key="error_search", placeholder="in tokens, corrections and comments", help="Any case; no patterns."
 )
 links.to_address(
+    corpus=None if corpus == data.SHARED_TASK else corpus,
     split=split,
     submission=None if submissions == submission_names else submissions,
     matching=matching,
-    category=None if categories == palette.CATEGORIES else categories,
+    category=None if categories == category_names else categories,
     outcome=None if outcomes == palette.OUTCOMES else outcomes,
     text=texts or None,
     search=search or None,
@@ -151,7 +160,7 @@ links.to_address(
 params = {
     "split": split,
     "within_category": matching == "within each category",
-    "submissions": submissions,
+    "submission_ids": [submission_ids[name] for name in submissions],
     "categories": categories,
     "outcomes": outcomes,
     "texts": texts,
@@ -202,7 +211,7 @@ else:
         alt.Chart(counts.with_columns(pl.col("outcome").replace_strict(palette.OUTCOME_LABELS)))
         .mark_bar()
         .encode(
-            y=alt.Y("category:N", sort=palette.CATEGORIES, title=None),
+            y=alt.Y("category:N", sort=category_names, title=None),
             x=alt.X("mistakes:Q", title="mistakes"),
             color=alt.Color(
                 "outcome:N",

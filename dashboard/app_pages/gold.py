@@ -1,6 +1,7 @@
-"""Gold explorer: the gold-standard mistakes of a split by category and by text, the error rate of the texts
-per generating system, and the gold mistakes that every submission missed. The last three are the saved
-analyses of queries/analysis/ that `accuracy-db query` runs, filtered to the chosen split."""
+"""Gold explorer: the gold-standard mistakes of a corpus's split by category and by text, the error rate of the
+texts per generating system (the shared task's), and the gold mistakes that every submission missed. The last
+three are the saved analyses of queries/analysis/ that `accuracy-db query` runs, filtered to the chosen split; the
+mistakes per text of another corpus, whose categories are not the analysis's columns, are counted here."""
 
 import altair as alt
 import polars as pl
@@ -15,17 +16,33 @@ SELECT categories.category, count(gold.mistake_id) AS mistakes, categories.descr
 FROM categories
 LEFT JOIN (
     SELECT gold.* FROM gold_mistakes AS gold JOIN annotation_sets AS lists ON lists.set_id = gold.gold_id
-    WHERE lists.corpus = 'shared-task'
+    WHERE lists.corpus = $corpus
 ) AS gold ON gold.category = categories.category AND gold.split = $split
-WHERE categories.corpus = 'shared-task'
+WHERE categories.corpus = $corpus
 GROUP BY ALL
 ORDER BY any_value(categories.position)
 """
 
 
 def of_split(analysis: str) -> str:
-    """A saved analysis, only the rows of the split $split."""
-    return f"SELECT * FROM ({saved_analysis(analysis).sql}) WHERE split = $split"
+    """A saved analysis, only the rows of the texts of the corpus $corpus and split $split."""
+    return (
+        f"SELECT * FROM ({saved_analysis(analysis).sql}) WHERE split = $split"
+        " AND text_id IN (SELECT text_id FROM texts WHERE corpus = $corpus AND split = $split)"
+    )
+
+
+# Another corpus's gold mistakes per text and category (mistakes_per_text has the shared task's categories as
+# its columns): one row per text and category, pivoted below.
+PER_TEXT_AND_CATEGORY = """
+SELECT texts.text_id, categories.category, count(gold.mistake_id) AS mistakes
+FROM texts
+JOIN categories ON categories.corpus = texts.corpus
+LEFT JOIN gold_mistakes AS gold ON gold.text_id = texts.text_id AND gold.category = categories.category
+WHERE texts.corpus = $corpus AND texts.split = $split
+GROUP BY ALL
+ORDER BY texts.text_id, any_value(categories.position)
+"""
 
 
 MISSED_BY_ALL = f"""
@@ -43,22 +60,41 @@ def with_links(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 COUNT_COLUMNS = {category.lower(): category for category in palette.CATEGORIES}  # the analyses' column names
+GOLD_SPLITS = """
+SELECT split
+FROM annotation_sets
+WHERE kind = 'gold' AND corpus = $corpus
+ORDER BY split <> 'test', split
+"""
 
 st.title("Gold explorer")
-splits = data.read_one("SELECT split FROM annotation_sets WHERE kind = 'gold' ORDER BY split <> 'test', split")
+several = len(data.corpora()) > 1
+corpus, top = data.corpus_and_columns([1]) if several else (data.choose_corpus(), [st])
+categories = data.categories(corpus)
+shared_task = corpus == data.SHARED_TASK
+splits = data.read_one(GOLD_SPLITS, {"corpus": corpus})
 if splits.is_empty():
-    st.info("The database has no gold list.")
+    st.info("The corpus has no gold list.")
     st.stop()
-split = st.selectbox("Split", splits["split"].to_list())
-params = {"split": split}
+split = top[0].selectbox("Split", splits["split"].to_list(), key=f"gold_split-{corpus}")
+params = {"corpus": corpus, "split": split}
 frames = data.read(
     by_category=(BY_CATEGORY, params),
-    per_text=(of_split("mistakes_per_text"), params),
-    per_system=(of_split("mistakes_per_text_by_system"), params),
+    per_text=(of_split("mistakes_per_text"), params) if shared_task else (PER_TEXT_AND_CATEGORY, params),
+    per_system=(f"SELECT * FROM ({saved_analysis('mistakes_per_text_by_system').sql}) WHERE split = $split", params),
     missed=(MISSED_BY_ALL, params),
-    submissions=("SELECT count(*) AS submissions FROM evaluations WHERE split = $split", params),
+    submissions=("SELECT count(*) AS submissions FROM evaluations WHERE corpus = $corpus AND split = $split", params),
 )
-by_category, per_text = frames["by_category"], frames["per_text"]
+by_category = frames["by_category"]
+if shared_task:
+    per_text = frames["per_text"].drop("split").rename(COUNT_COLUMNS)
+else:  # the same columns: the text, the system (none known), all its mistakes, then each category's
+    long_counts = frames["per_text"]
+    per_text = (
+        long_counts.pivot(on="category", index="text_id", values="mistakes")
+        .with_columns(system=pl.lit(None, pl.String), mistakes=pl.sum_horizontal(categories.names))
+        .select("text_id", "system", "mistakes", *categories.names)
+    )
 total = by_category["mistakes"].sum()
 
 st.subheader("By category")
@@ -70,9 +106,9 @@ right.altair_chart(
     alt.Chart(by_category)
     .mark_bar()
     .encode(
-        y=alt.Y("category:N", sort=palette.CATEGORIES, title=None),
+        y=alt.Y("category:N", sort=categories.names, title=None),
         x=alt.X("mistakes:Q"),
-        color=alt.Color("category:N", scale=palette.category_scale(), legend=None),
+        color=alt.Color("category:N", scale=categories.scale(), legend=None),
         tooltip=["category", "mistakes"],
     ),
     width="stretch",
@@ -81,39 +117,42 @@ right.altair_chart(
 st.subheader("By text")
 st.caption("The gold mistakes of each text by category, and the system that generated it where that is known.")
 tables.table(
-    with_links(per_text.drop("split").rename(COUNT_COLUMNS)),
+    with_links(per_text),
     column_config={"text_id": "text", "mistakes": "all", "document": DOCUMENT_LINK},
     key="gold_by_text",
     height=420,
 )
-long = per_text.unpivot(on=list(COUNT_COLUMNS), index="text_id", variable_name="category", value_name="count")
+long = per_text.unpivot(on=categories.names, index="text_id", variable_name="category", value_name="count")
 st.altair_chart(
-    alt.Chart(long.with_columns(long["category"].replace(COUNT_COLUMNS)))
+    alt.Chart(long)
     .mark_bar()
     .encode(
         x=alt.X("text_id:N", title=None),
         y=alt.Y("count:Q", title="gold mistakes"),
-        color=alt.Color("category:N", scale=palette.category_scale()),
+        color=alt.Color("category:N", scale=categories.scale()),
         order=alt.Order("category_position:Q"),
         tooltip=["text_id", "category", "count"],
     )
-    .transform_calculate(category_position=f"indexof({palette.CATEGORIES}, datum.category)"),
+    .transform_calculate(category_position=f"indexof({categories.names}, datum.category)"),
     width="stretch",
 )
 
 st.subheader("Error rate by generating system")
 per_system = frames["per_system"]
-tables.table(
-    per_system.drop("split").rename(COUNT_COLUMNS),
-    column_config={
-        column: st.column_config.NumberColumn(column, format="%.1f") for column in ["mistakes", *palette.CATEGORIES]
-    },
-    key="gold_by_system",
-)
-if len(per_system) == 1:
-    st.caption("Which system generated each text is not known for this split (nlg_systems has none of its texts).")
+if not shared_task:
+    st.caption("Which system generated each text is known for the shared task's texts only (nlg_systems).")
 else:
-    st.caption("Gold mistakes per text. A system's row counts only the texts known to come from it.")
+    tables.table(
+        per_system.drop("split").rename(COUNT_COLUMNS),
+        column_config={
+            column: st.column_config.NumberColumn(column, format="%.1f") for column in ["mistakes", *palette.CATEGORIES]
+        },
+        key="gold_by_system",
+    )
+    if len(per_system) == 1:
+        st.caption("Which system generated each text is not known for this split (nlg_systems has none of its texts).")
+    else:
+        st.caption("Gold mistakes per text. A system's row counts only the texts known to come from it.")
 
 st.subheader("Missed by every submission")
 submissions = frames["submissions"]["submissions"][0]

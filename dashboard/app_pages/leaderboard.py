@@ -6,16 +6,15 @@ them category by category. The ranking, intervals and clusters are ranking.leade
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import bars, data, palette, tables
+from accuracy_db.dashboard import bars, data, tables
 
-from accuracy_db.commands import SCOPES
 from accuracy_db.output import with_interval
 
 CATEGORY_SCORES = """
 SELECT submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
     matched, gold_total, submitted_total
 FROM scores
-WHERE split = $split
+WHERE corpus = $corpus AND split = $split
 ORDER BY submission, position
 """
 
@@ -24,7 +23,7 @@ METADATA = """
 SELECT meta.submission, meta.team, meta.system, meta.approach, meta.description,
     CASE WHEN regexp_matches(meta.url, '^https?://[^\\s]+$') THEN meta.url END AS url
 FROM submission_metadata AS meta
-WHERE meta.submission IN (SELECT submission FROM evaluations WHERE split = $split)
+WHERE meta.submission IN (SELECT submission FROM evaluations WHERE corpus = $corpus AND split = $split)
 ORDER BY meta.submission
 """
 
@@ -84,16 +83,22 @@ def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
 
 
 st.title("Leaderboard")
-splits = data.splits_with_submissions()
+corpus, top = data.corpus_and_columns([1, 1])
+splits = data.splits_with_submissions(corpus)
 if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-top = st.columns(2)
-split = top[0].selectbox("Split", splits, help="train is the split the data calls dev (S001–S060); test is T001–T030.")
-scope = top[1].selectbox("Scope", SCOPES, help="ALL mistakes, or the mistakes of one category alone.")
-frames = data.read(categories=(CATEGORY_SCORES, {"split": split}), metadata=(METADATA, {"split": split}))
-ranked = data.ranked_with_intervals(split, scope)
+SHARED_TASK_SPLITS = "train is the split the data calls dev (S001–S060); test is T001–T030."
+split = top[0].selectbox(
+    "Split", splits, help=SHARED_TASK_SPLITS if corpus == data.SHARED_TASK else "The corpus's own splits."
+)
+scope = top[1].selectbox(
+    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+)
+params = {"corpus": corpus, "split": split}
+frames = data.read(categories=(CATEGORY_SCORES, params), metadata=(METADATA, params))
+ranked = data.ranked_with_intervals(split, scope, corpus)
 st.caption(
     "Ranked by mistake recall, then precision. Click a column heading to sort by it; an empty cell (–) is a figure "
     f"with nothing to divide by. Each figure has its {INTERVAL} in brackets: {data.RESAMPLING.resamples:,} "
@@ -146,7 +151,7 @@ figure = st.radio("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get, 
 per_category = categories.filter(categories["scope"] != "ALL")
 chart = bars.figure_bars(
     alt.Chart(per_category).encode(
-        x=alt.X("scope:N", sort=palette.CATEGORIES, title=None),
+        x=alt.X("scope:N", sort=data.categories(corpus).names, title=None),
         xOffset=alt.XOffset("submission:N"),
         y=alt.Y(f"{figure}:Q", title=tables.RATIOS[figure], scale=alt.Scale(domain=[0, 1])),
         color=alt.Color("submission:N", title="submission"),

@@ -8,12 +8,10 @@ import streamlit as st
 from accuracy_db.dashboard import data, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.commands import SCOPES
-
 RANKED = """
 SELECT submission
 FROM leaderboard
-WHERE split = $split AND scope = $scope
+WHERE corpus = $corpus AND split = $split AND scope = $scope
 ORDER BY rank, submission
 """
 
@@ -45,16 +43,18 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
 
 
 st.title("Significance")
-splits = data.splits_with_submissions()
+corpus, top = data.corpus_and_columns([1, 1, 1])
+splits = data.splits_with_submissions(corpus)
 if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-top = st.columns(3)
 split = top[0].selectbox("Split", splits)
-scope = top[1].selectbox("Scope", SCOPES, help="ALL mistakes, or the mistakes of one category alone.")
+scope = top[1].selectbox(
+    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+)
 figure = top[2].selectbox("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get)
-names = data.read_one(RANKED, {"split": split, "scope": scope})["submission"].to_list()
+names = data.read_one(RANKED, {"corpus": corpus, "split": split, "scope": scope})["submission"].to_list()
 if len(names) < 2:
     st.info(f"The {literal(split)} split has one submission: there is nothing to compare it with.")
     st.stop()

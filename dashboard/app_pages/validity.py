@@ -8,14 +8,18 @@ from accuracy_db.dashboard import data
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import output
-from accuracy_db.commands import SCOPES
 
-SUBMISSIONS = "SELECT submission, split FROM evaluations ORDER BY split <> 'test', split, submission"
+SUBMISSIONS = """
+SELECT submission, split
+FROM evaluations
+WHERE corpus = $corpus
+ORDER BY split <> 'test', split, submission
+"""
 
 PER_TEXT = """
 SELECT text_id, gold, submitted, matched
 FROM text_statistics
-WHERE submission = $submission AND scope = $scope
+WHERE submission = $submission AND split = $split AND scope = $scope
 ORDER BY text_id
 """
 
@@ -43,16 +47,18 @@ def scatter(per_text, submission: str) -> alt.LayerChart:
 
 
 st.title("Validity")
-submissions = data.read_one(SUBMISSIONS)
+corpus, top = data.corpus_and_columns([1, 1])
+submissions = data.read_one(SUBMISSIONS, {"corpus": corpus})
 if submissions.is_empty():
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-top = st.columns(2)
 submission = top[0].selectbox("Submission", submissions["submission"].to_list())
-scope = top[1].selectbox("Scope", SCOPES, help="ALL mistakes, or the mistakes of one category alone.")
+scope = top[1].selectbox(
+    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+)
 split = submissions.filter(submission=submission)["split"][0]
-per_text = data.read_one(PER_TEXT, {"submission": submission, "scope": scope})
+per_text = data.read_one(PER_TEXT, {"submission": submission, "split": split, "scope": scope})
 
 st.subheader("How closely the counts follow the gold list's")
 figures = data.correlations(submission, split, scope)

@@ -1,7 +1,7 @@
 -- How many mistakes each annotation set marks in each text, in every scope: the per-text counts that agreement
 -- correlates between two sets (accuracy_db/agreement.py hands them to scipy.stats).
--- Grain: one row per (annotation set, scope, text of the set's split); a text the set marks nothing in is there with
--- 0.
+-- Grain: one row per (annotation set, scope of its corpus, text of its corpus and split); a text the set marks
+-- nothing in is there with 0.
 -- Columns:
 --   set_id: The annotation set (annotation_sets.set_id).
 --   name: The set's name: gold for a gold list, the file stem for a submission (annotation_sets.name).
@@ -27,6 +27,6 @@ SELECT
     texts.text_id,
     coalesce(counts.mistakes, 0) AS mistakes
 FROM annotation_sets AS sets
-JOIN texts ON texts.split = sets.split
-CROSS JOIN scopes
+JOIN texts ON texts.corpus = sets.corpus AND texts.split = sets.split
+JOIN scopes ON scopes.corpus = sets.corpus
 LEFT JOIN counts ON counts.set_id = sets.set_id AND counts.text_id = texts.text_id AND counts.scope = scopes.scope

@@ -1,0 +1,377 @@
+"""The dashboard with more than one corpus (issue 12, item 7) and its agreement features (issue 13, item 4), run by
+Streamlit's AppTest on the shared-task data with the example submissions plus a corpus imported with
+`accuracy-db import corpus`: weather, three texts of its own split dev with source data, its own two categories
+(one with a colour, one without) and three lists (gold, metric, llm). Every figure shown is checked against the
+function or view the command line reads, or against counts worked out by hand from the spans below."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from accuracy_db.dashboard import DB_ENV
+from accuracy_db.dashboard.palette import Categories, hex_colour, initials_of
+from accuracy_db.dashboard.source_data import source_tables
+from hostile_names import IMAGE_NAME, TAG_NAME
+from hypothesis import given, settings, strategies
+from streamlit.testing.v1 import AppTest
+from test_dashboard import APP, assert_no_markup_from_names, chart, fresh_caches, labelled, open_page, table  # noqa: F401  (fresh_caches: autouse)
+
+from accuracy_db import agreement, database, ranking
+from accuracy_db.cli import run
+from accuracy_db.intervals import Resampling
+
+TEXTS = [
+    {"id": "w1", "text": "Rain in Oslo, 12 degrees.", "split": "dev",
+     "data": {"city": "Oslo", "temp": 14, "hours": [{"hour": 9, "rain": True}, {"hour": 12, "rain": False}]}},
+    {"id": "w2", "text": "Sunny in Rome.\nWind from the north.", "split": "dev", "data": {"city": "Rome"}},
+    {"id": "w3", "text": "Snow in Bergen, minus 3 degrees on Monday.", "split": "dev"},
+]  # fmt: skip
+CATEGORIES = "- name: Wrong\n  description: Contradicts the data\n  colour: '#D55E00'\n- name: Unsupported\n"
+# Tokens: w1 Rain(1) in(2) Oslo,(3) 12(4) degrees.(5); w2 Sunny(1) in(2) Rome.(3) Wind(4) from(5) the(6) north.(7);
+# w3 Snow(1) in(2) Bergen,(3) minus(4) 3(5) degrees(6) on(7) Monday.(8).
+LISTS = {
+    "gold": [
+        {"text_id": "w1", "category": "Wrong", "token_start": 4, "token_end": 4},
+        {"text_id": "w2", "category": "Unsupported", "token_start": 4, "token_end": 6, "comment": "no wind data"},
+        {"text_id": "w3", "category": "Wrong", "token_start": 5, "token_end": 5},
+    ],
+    # matches w1 and w2's gold mistakes; Sunny is a false alarm: recall 2/3, precision 2/3
+    "metric": [
+        {"text_id": "w1", "category": "Wrong", "token_start": 4, "token_end": 5},
+        {"text_id": "w2", "category": "Wrong", "token_start": 1, "token_end": 1},
+        {"text_id": "w2", "category": "Unsupported", "token_start": 5, "token_end": 5},
+    ],
+    # matches w1 and w3's; Oslo is a false alarm: recall 2/3, precision 2/3
+    "llm": [
+        {"text_id": "w1", "category": "Unsupported", "token_start": 3, "token_end": 3},
+        {"text_id": "w1", "category": "Wrong", "token_start": 4, "token_end": 4},
+        {"text_id": "w3", "category": "Wrong", "token_start": 4, "token_end": 6},
+    ],
+}
+
+
+def lines(records: list) -> str:
+    return "".join(json.dumps(record) + "\n" for record in records)
+
+
+@pytest.fixture(scope="module")
+def corpora_db(built_db, tmp_path_factory) -> Path:
+    """The shared-task database with the example submissions, and the weather corpus imported."""
+    folder = tmp_path_factory.mktemp("corpora")
+    path = folder / "accuracy.duckdb"
+    shutil.copyfile(built_db, path)
+    weather = folder / "weather"
+    (weather / "lists").mkdir(parents=True)
+    (weather / "texts.jsonl").write_text(lines(TEXTS))
+    (weather / "categories.yaml").write_text(CATEGORIES)
+    for name, spans in LISTS.items():
+        (weather / "lists" / f"{name}.jsonl").write_text(lines(spans))
+    assert run(["import", "corpus", "--db", str(path), str(weather)]) == 0
+    return path
+
+
+def opened_at(db: Path, monkeypatch, page: str, **address) -> AppTest:
+    """The dashboard opened at an address: the page with these query parameters, as a link opens it."""
+    monkeypatch.setenv(DB_ENV, str(db))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    for name, value in address.items():
+        at.query_params[name] = value
+    at.run().switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def set_ids(db: Path, names: list[str], split: str = "train", corpus: str = "shared-task") -> list[int]:
+    """The ids of lists as the pages' list choosers hold them (gold list: the gold list of the split)."""
+    found = connected(
+        db,
+        lambda con: dict(
+            con.execute(
+                "SELECT CASE kind WHEN 'gold' THEN 'gold list' ELSE name END, set_id FROM annotation_sets"
+                " WHERE corpus = $corpus AND split = $split",
+                {"corpus": corpus, "split": split},
+            ).fetchall()
+        ),
+    )
+    return [found[name] for name in names]
+
+
+def connected(db: Path, work):
+    con = database.open_existing(db)
+    try:
+        return work(con)
+    finally:
+        con.close()
+
+
+# The selector
+
+
+def test_one_corpus_has_no_selector_and_the_pages_look_as_before(built_db, monkeypatch):
+    for page in ("leaderboard", "errors", "document", "gold", "agreement"):
+        at = open_page(built_db, page, monkeypatch)
+        assert "Corpus" not in [widget.label for widget in at.selectbox], page
+
+
+@pytest.mark.parametrize("page", ["leaderboard", "significance", "validity", "difficulty", "errors", "document",
+                                  "gold", "agreement"])  # fmt: skip
+def test_every_page_that_chooses_a_split_chooses_the_corpus_first_the_shared_task(corpora_db, monkeypatch, page):
+    at = open_page(corpora_db, page, monkeypatch)
+    corpus = labelled(at.selectbox, "Corpus")
+    assert (corpus.value, corpus.options) == ("shared-task", ["shared-task", "weather"])
+    corpus.set_value("weather").run()
+    assert not at.exception and not at.error, (at.exception, at.error)
+    assert labelled(at.selectbox, "Corpus").value == "weather"
+    if page not in ("validity", "document"):  # these choose a submission or a text, whose split follows
+        assert labelled(at.selectbox, "Split").options == ["dev"]
+
+
+def test_the_chosen_corpus_is_kept_from_page_to_page(corpora_db, monkeypatch):
+    at = open_page(corpora_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Corpus").set_value("weather").run()
+    at.switch_page("app_pages/errors.py").run()
+    assert labelled(at.selectbox, "Corpus").value == "weather"
+    assert labelled(at.multiselect, "Categories").options == ["Wrong", "Unsupported"]
+
+
+def test_the_leaderboard_of_a_corpus_ranks_it_in_its_own_scopes_as_the_command_does(corpora_db, monkeypatch):
+    at = open_page(corpora_db, "leaderboard", monkeypatch)
+    assert list(table(at, "leaderboard")["submission"])[:2] == ["gsml_doc_based", "gsml_sent_based"]  # as before
+    labelled(at.selectbox, "Corpus").set_value("weather").run()
+    assert labelled(at.selectbox, "Scope").options == ["ALL", "Wrong", "Unsupported"]
+    labelled(at.selectbox, "Scope").set_value("Wrong").run()
+    board = table(at, "leaderboard")
+    expected = connected(
+        corpora_db, lambda con: ranking.leaderboard(con, "dev", "Wrong", Resampling(), 10_000, "weather")
+    )
+    assert list(board["submission"]) == [row["submission"] for row in expected] == ["llm", "metric"]
+    # In Wrong: llm matches both Wrong gold mistakes of 2 (1.000); metric matches w1's of 2 (0.500).
+    assert [cell[:5] for cell in board["recall"]] == ["1.000", "0.500"]
+    assert [cell[:5] for cell in board["recall"]] == [f"{row['recall']:.3f}" for row in expected]
+    spec, _ = chart(at, "category_chart")
+    assert spec["layer"][0]["encoding"]["x"]["sort"] == ["Wrong", "Unsupported"]
+
+
+def test_the_errors_browser_of_a_corpus_lists_its_outcomes_and_keeps_the_corpus_in_the_address(corpora_db, monkeypatch):
+    at = opened_at(corpora_db, monkeypatch, "errors", corpus="weather")
+    assert labelled(at.selectbox, "Corpus").value == "weather"
+    rows = table(at, "error_rows")
+    # Within each category: metric matches w1 (Wrong) and w2 (Unsupported), misses w3, Sunny a false alarm; llm
+    # matches w1 and w3, misses w2, Oslo (Unsupported, no gold Unsupported there) a false alarm.
+    outcomes = sorted(zip(rows["submission"], rows["text_id"], rows["outcome"]))
+    assert outcomes == [
+        ("llm", "w1", "false alarm"), ("llm", "w1", "matched"), ("llm", "w2", "missed"), ("llm", "w3", "matched"),
+        ("metric", "w1", "matched"), ("metric", "w2", "false alarm"), ("metric", "w2", "matched"),
+        ("metric", "w3", "missed"),
+    ]  # fmt: skip
+    assert at.query_params["corpus"] == "weather"
+
+
+# The document view
+
+
+def test_a_link_to_a_text_of_another_corpus_opens_it_in_its_corpus_with_its_colours_and_source_data(
+    corpora_db, monkeypatch
+):
+    at = opened_at(corpora_db, monkeypatch, "document", text="w1", submission="metric")
+    assert labelled(at.selectbox, "Corpus").value == "weather"
+    assert at.selectbox(key="text").value == "w1"
+    assert "1 gold mistakes; metric lists 1: 1 gold mistakes matched, 0 missed" in at.markdown[0].value
+    legend, text = (element.value for element in at.get("html")[:2])
+    # Wrong has its own colour (#D55E00); Unsupported none, so it takes the first Okabe–Ito colour unused (#0072B2).
+    assert "background: rgba(213, 94, 0, 0.28)" in text and "G1·W✓" in text
+    assert "Wrong (W)" in legend
+    source = [table(at, f"source_data_{number}") for number in range(2)]
+    assert dict(zip(source[0]["field"], source[0]["value"])) == {"city": "Oslo", "temp": "14"}
+    assert list(zip(source[1]["hour"], source[1]["rain"])) == [("9", "true"), ("12", "false")]
+    with pytest.raises(KeyError):
+        at.get_by_key("box_score")
+
+
+def test_a_text_without_source_data_or_game_says_so(corpora_db, monkeypatch):
+    at = open_page(corpora_db, "document", monkeypatch)
+    labelled(at.selectbox, "Corpus").set_value("weather").run()
+    at.selectbox(key="text").set_value("w3").run()
+    assert [info.value for info in at.info] == ["No game data or source data for this text."]
+
+
+def lanes_page(db: Path, monkeypatch, layout: str, lists: list[str]):
+    """The document view of S001 with these lists (by name; gold list for the gold list) in a layout."""
+    at = open_page(db, "document", monkeypatch)
+    at.radio(key="document_layout").set_value(layout).run()
+    labelled(at.multiselect, "Lists").set_value(set_ids(db, lists)).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_the_document_view_shows_any_number_of_lists_in_lanes(built_db, monkeypatch):
+    at = lanes_page(built_db, monkeypatch, "lanes", ["gold list", "submission", "gsml_doc_based"])
+    [element] = at.get_by_key("lanes_text").get("html")
+    text = element.value
+    # S001: 16 gold mistakes (lane A), the example submission's 12 (B), the gold list's copy's 16 (C).
+    for letter, count in (("A", 16), ("B", 12), ("C", 16)):
+        labels = re.findall(rf">{letter}(\d+)·", text)
+        assert sorted(map(int, labels)) == list(range(1, count + 1)), letter
+    assert "bottom 10px" in text  # lane C, two lanes below the text
+    assert "repeating-linear-gradient" in text  # the submission's false alarms are dashed
+    mistakes = table(at, "document_mistakes")
+    assert mistakes["list"].value_counts().to_dict() == {"gold list": 16, "gsml_doc_based": 16, "submission": 12}
+    # The submission's outcomes are those of the gold-and-submission view: 4 false alarms, 8 matched.
+    assert mistakes[mistakes["list"] == "submission"]["outcome"].value_counts().to_dict() == {
+        "matched": 8,
+        "false alarm": 4,
+    }
+
+
+def test_the_document_view_shows_two_submissions_side_by_side(built_db, monkeypatch):
+    at = lanes_page(built_db, monkeypatch, "side by side", ["submission", "gsml_sent_based"])
+    left, right = (at.get_by_key(f"side_by_side_{letter}").get("html")[0].value for letter in "AB")
+    assert len(re.findall(r">A\d+·", left)) == 12 and ">B" not in left
+    assert len(re.findall(r">B\d+·", right)) == 16 and ">A" not in right
+
+
+def test_a_link_names_the_layout_and_its_lists(built_db, monkeypatch):
+    at = opened_at(
+        built_db, monkeypatch, "document", text="S001", layout="lanes", list=["submission", "gsml_doc_based"]
+    )
+    [element] = at.get_by_key("lanes_text").get("html")
+    assert len(re.findall(r">A\d+·", element.value)) == 12 and len(re.findall(r">B\d+·", element.value)) == 16
+    assert at.query_params["list"] == ["submission", "gsml_doc_based"]
+    at.radio(key="document_layout").set_value("gold and one submission").run()
+    assert "list" not in at.query_params and "layout" not in at.query_params
+
+
+def test_a_link_naming_a_list_twice_or_unknown_lists_shows_each_known_list_once(built_db, monkeypatch):
+    at = opened_at(
+        built_db, monkeypatch, "document", text="S001", layout="lanes", list=["submission", "x", "submission"]
+    )
+    assert at.query_params["list"] == "submission"  # one value: AppTest gives it as such
+
+
+# The agreement page
+
+
+def test_the_agreement_matrix_holds_the_figures_of_the_command(built_db, monkeypatch):
+    at = open_page(built_db, "agreement", monkeypatch)
+    labelled(at.multiselect, "Lists").set_value(set_ids(built_db, ["gold list", "submission"])).run()
+    at.radio(key="agreement_figure").set_value("f1").run()
+    _, cells = chart(at, "agreement_matrix")
+    expected = connected(built_db, lambda con: agreement.agreement(con, ["gold", "submission"], "train", ["ALL"]))
+    shown = {(row.reference, row.compared): row.f1 for row in cells.itertuples()}
+    assert shown == {(row["reference"], row["compared"]): row["f1"] for row in expected["pairs"]}
+    assert round(shown[("gold", "submission")], 3) == 0.392  # as the README gives it, both ways
+    correlations = table(at, "agreement_correlations")
+    # Pearson's r and Spearman's rho of the README (and of `accuracy-db validity submission`), with their p-values
+    assert list(zip(correlations["value"], correlations["p-value"])) == [("0.556", "4.0e-06"), ("0.608", "2.5e-07")]
+
+
+def test_two_lists_disagreements_on_a_text_are_those_of_the_scoring(built_db, monkeypatch):
+    at = open_page(built_db, "agreement", monkeypatch)
+    labelled(at.multiselect, "Lists").set_value(set_ids(built_db, ["gold list", "submission"])).run()
+    # S001 scored as the example submission is: 8 matched, 8 missed (only in A), 4 false alarms (only in B).
+    assert "16 gold" not in markdown_of(at)
+    assert "8 matched, **12 disagreements** (8 only in A, 4 only in B; ALL scope)" in markdown_of(at)
+    disagreements = table(at, "agreement_disagreements")
+    assert disagreements["only in"].value_counts().to_dict() == {"A": 8, "B": 4}
+    [element] = at.get_by_key("agreement_text").get("html")
+    assert len(re.findall(r">A\d+·", element.value)) == 16 and len(re.findall(r">B\d+·", element.value)) == 12
+
+
+def markdown_of(at) -> str:
+    return "\n".join(element.value for element in at.markdown)
+
+
+def test_the_agreement_page_shows_hostile_names_as_text(hostile_db, monkeypatch):
+    at = open_page(hostile_db, "agreement", monkeypatch)
+    labelled(at.multiselect, "Lists").set_value(set_ids(hostile_db, ["gold list", IMAGE_NAME, TAG_NAME])).run()
+    assert_no_markup_from_names(at)
+    second = labelled(at.selectbox, "List B (scored against A)")
+    assert second.options == [IMAGE_NAME, TAG_NAME]  # shown as named
+    assert second.value == set_ids(hostile_db, [TAG_NAME])[0]  # the last chosen
+    pages = [element.value for element in at.get("html")]
+    assert all(TAG_NAME not in page for page in pages)  # never a tag: escaped wherever it is written
+    assert any(f"lane 2: {html.escape(TAG_NAME)}" in page for page in pages)
+
+
+def test_agreement_in_a_corpus_s_own_categories(corpora_db, monkeypatch):
+    at = open_page(corpora_db, "agreement", monkeypatch)
+    labelled(at.selectbox, "Corpus").set_value("weather").run()
+    assert labelled(at.selectbox, "Scope").options == ["ALL", "Wrong", "Unsupported"]
+    _, cells = chart(at, "agreement_matrix")
+    recall = {(row.reference, row.compared): row.recall for row in cells.itertuples()}
+    # metric and llm against the gold list: 2 of its 3 mistakes each, as the leaderboard scores them.
+    scores = connected(
+        corpora_db,
+        lambda con: dict(
+            con.execute("SELECT submission, recall FROM scores WHERE corpus = 'weather' AND scope = 'ALL'").fetchall()
+        ),
+    )
+    assert recall[("gold", "metric")] == scores["metric"] == pytest.approx(2 / 3)
+    assert recall[("gold", "llm")] == scores["llm"] == pytest.approx(2 / 3)
+    assert set(table(at, "agreement_categories")["measure"]) == {"fleiss_kappa", "krippendorff_alpha"}
+    labelled(at.selectbox, "Scope").set_value("Wrong").run()
+    _, cells = chart(at, "agreement_matrix")
+    recall = {(row.reference, row.compared): row.recall for row in cells.itertuples()}
+    assert recall[("gold", "llm")] == 1.0 and recall[("gold", "metric")] == 0.5
+
+
+def test_the_per_text_counts_of_a_list_keep_to_its_corpus(corpora_db):
+    rows = connected(
+        corpora_db,
+        lambda con: con.execute(
+            "SELECT scope, text_id, mistakes FROM annotation_text_counts WHERE name = 'metric' ORDER BY ALL"
+        ).fetchall(),
+    )
+    assert {scope for scope, _, _ in rows} == {"ALL", "Wrong", "Unsupported"}
+    assert {text for _, text, _ in rows} == {"w1", "w2", "w3"}
+    assert [(text, n) for scope, text, n in rows if scope == "ALL"] == [("w1", 1), ("w2", 2), ("w3", 0)]
+
+
+def test_a_corpus_s_own_dev_split_is_not_the_shared_task_s_train(corpora_db):
+    weather = connected(corpora_db, lambda con: ranking.leaderboard(con, "dev", corpus="weather"))
+    shared = connected(corpora_db, lambda con: ranking.leaderboard(con, "dev"))
+    assert {row["split"] for row in weather} == {"dev"} and len(weather) == 2
+    assert {row["split"] for row in shared} == {"train"} and len(shared) == 5
+
+
+# Colours, initials and source data
+
+
+@pytest.mark.parametrize(
+    "given, taken",
+    [("#d55e00", "#D55E00"), ("#abc", "#AABBCC"), ("rgb(214, 39, 40)", "#D62728"), ("rgba(0,0,0,0.5)", "#000000"),
+     ("red; background: url(http://example.com/x)", None), ("rgb(300, 0, 0)", None), ("", None), (None, None),
+     ('#000" onmouseover="x', None)],
+)  # fmt: skip
+def test_a_corpus_s_colour_is_taken_only_in_a_form_that_carries_nothing_else(given, taken):
+    assert hex_colour(given) == taken
+
+
+def test_categories_without_a_usable_colour_take_okabe_ito_colours_the_corpus_does_not_use():
+    categories = Categories.of([("A", "#0072B2"), ("B", None), ("C", "url(x)")])
+    assert categories.colours == {"A": "#0072B2", "B": "#E69F00", "C": "#009E73"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(strategies.lists(strategies.text(min_size=1, max_size=12), min_size=1, max_size=8, unique=True))
+def test_every_category_gets_initials_of_its_own(names):
+    initials = initials_of(names)
+    assert set(initials) == set(names)
+    assert len(set(initials.values())) == len(names) and all(initials.values())
+
+
+def test_source_data_becomes_tables_named_by_their_path():
+    found, left_out = source_tables(json.dumps(TEXTS[0]["data"] | {"notes": ["a", None], "home": {"team": "x"}}))
+    assert found == [
+        ("data", [{"field": "city", "value": "Oslo"}, {"field": "temp", "value": "14"}]),
+        ("data.hours", [{"hour": "9", "rain": "true"}, {"hour": "12", "rain": "false"}]),
+        ("data.notes", [{"value": "a"}, {"value": None}]),
+        ("data.home", [{"field": "team", "value": "x"}]),
+    ]
+    assert left_out == 0
+    assert source_tables("not json") == ([("data", [{"field": "data", "value": "not json"}])], 0)
