@@ -10,7 +10,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import database, inbox
+from . import corpus_folders, database, inbox
 from .data_folder import SplitFiles, splits
 from .errors import AccuracyDbError, Problem
 from .etl import curation, games, mistake_lists, nlg_systems, texts
@@ -36,6 +36,11 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
     published: bool = False
     seconds: float = 0.0
+    corpora_loaded: list[str] = field(default_factory=list)  # corpora (re)loaded from their registered folders
+    corpora_unchanged: list[str] = field(default_factory=list)
+    corpus_refusals: dict[str, list[Problem]] = field(default_factory=dict)  # file -> problems (corpus_rejections)
+    adjusted_spans: dict[str, int] = field(default_factory=dict)  # the offset audit: adjustment -> spans
+    refused_spans: int = 0
 
     def summary(self) -> str:
         counts = (
@@ -45,7 +50,19 @@ class BuildReport:
         if self.refused_sidecars:
             counts += f", {len(self.refused_sidecars)} sidecar(s) refused"
         outcome = "published" if self.published else "nothing to publish"
-        return f"{self.command} {self.db_path}: {counts}; {outcome} in {self.seconds:.2f} s"
+        return f"{self.command} {self.db_path}: {counts}{self.corpus_summary()}; {outcome} in {self.seconds:.2f} s"
+
+    def corpus_summary(self) -> str:
+        """The corpora of registered folders and the offset audit, when the database has any (else nothing)."""
+        if not (self.corpora_loaded or self.corpora_unchanged or self.corpus_refusals):
+            return ""
+        loaded = "reloaded" if self.command == "refresh" else "loaded"
+        adjusted = ", ".join(f"{count} {kind}" for kind, count in sorted(self.adjusted_spans.items())) or "none"
+        return (
+            f"; corpora: {len(self.corpora_loaded)} {loaded}, {len(self.corpora_unchanged)} unchanged,"
+            f" {len(self.corpus_refusals)} file(s) refused; spans adjusted: {adjusted}; {self.refused_spans} span(s)"
+            " refused"
+        )
 
 
 def schema_source() -> Source:
@@ -91,13 +108,44 @@ def count_refusals(report: BuildReport, refusals: tuple[dict, dict]) -> None:
     report.unchanged = [name for name in report.unchanged if name not in report.refused]
 
 
-def score(con, names: list[str]) -> None:
-    """Compute the matching of the named submissions (the incremental models of queries/)."""
+def score(con, names: list[str], set_ids: list[int] = ()) -> None:
+    """Compute the matching (the incremental models of queries/) of the named submissions of the submissions
+    folder, and of the lists of set_ids (new lists) with the submissions scored against them."""
     ids = con.execute(
-        "SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = ANY($names) ORDER BY set_id",
-        {"names": names},
+        "SELECT submission_id FROM evaluations WHERE corpus = 'shared-task' AND submission = ANY($names)"
+        " OR submission_id = ANY($ids) OR gold_id = ANY($ids) ORDER BY submission_id",
+        {"names": names, "ids": list(set_ids)},
     ).fetchall()
     database.materialize(con, [set_id for (set_id,) in ids])
+
+
+def new_lists(con, after: int) -> list[int]:
+    """The lists loaded since the largest set_id was after."""
+    return [
+        set_id for (set_id,) in con.execute("SELECT set_id FROM annotation_sets WHERE set_id > ?", [after]).fetchall()
+    ]
+
+
+def last_list(con) -> int:
+    return con.execute("SELECT coalesce(max(set_id), 0) FROM annotation_sets").fetchall()[0][0]
+
+
+def load_corpora(
+    con, report: BuildReport, registrations, corpora: list[str], known=None, step=lambda name: None
+) -> list[int]:
+    """Load the named corpora from their registered folders, count them and the refusals in the report, and return
+    the ids of the lists loaded."""
+    before = last_list(con)
+    corpus_folders.load_corpora(con, registrations, corpora, known, step)
+    report.corpora_loaded = list(corpora)
+    report.corpora_unchanged = [c for c in dict.fromkeys(r.corpus for r in registrations) if c not in corpora]
+    count_corpus_refusals(con, report)
+    return new_lists(con, before)
+
+
+def count_corpus_refusals(con, report: BuildReport) -> None:
+    report.corpus_refusals = corpus_folders.refusals(con)
+    report.adjusted_spans, report.refused_spans = corpus_folders.audit_counts(con)
 
 
 def finish(con: duckdb.DuckDBPyConnection, report: BuildReport, started: float) -> None:
@@ -131,8 +179,10 @@ def finish(con: duckdb.DuckDBPyConnection, report: BuildReport, started: float) 
     report.published = True
 
 
-def build_into(work: Path, data_dir: Path, submissions_dir: Path | None, report: BuildReport, step) -> None:
-    """Create a whole database in a work file."""
+def build_into(
+    work: Path, data_dir: Path, submissions_dir: Path | None, report: BuildReport, step, registrations=()
+) -> None:
+    """Create a whole database in a work file, with the corpora of the registered folders."""
     started = time.perf_counter()
     split_files = splits(data_dir)
     if not split_files:
@@ -151,6 +201,8 @@ def build_into(work: Path, data_dir: Path, submissions_dir: Path | None, report:
         report.added = list(submissions)
         load_submissions(con, list(submissions.values()), report, step=step)
         count_refusals(report, inbox.refusals(con))
+        corpora = list(dict.fromkeys(registration.corpus for registration in registrations))
+        load_corpora(con, report, list(registrations), corpora, step=step)
         step("Scoring")
         database.materialize(con)  # every submission at once
         finish(con, report, started)
@@ -163,10 +215,15 @@ def check_folder(submissions_dir: Path | None) -> None:
         raise AccuracyDbError(f"{submissions_dir}: no such folder of submissions")
 
 
-def build(data_dir: Path, db_path: Path, submissions_dir: Path | None = None, step=lambda name: None) -> BuildReport:
-    """Create the database at db_path anew, and publish it: a failed build leaves the previous one as it was."""
+def build(
+    data_dir: Path, db_path: Path, submissions_dir: Path | None = None, step=lambda name: None, corpus_dirs=()
+) -> BuildReport:
+    """Create the database at db_path anew, and publish it: a failed build leaves the previous one as it was. The
+    folders registered with the database it replaces are loaded again, and the corpus folders given registered."""
     check_folder(submissions_dir)
     report = BuildReport(db_path)
-    with writer_lock(db_path), publishing(db_path, start_from_published=False) as work:
-        build_into(work, data_dir, submissions_dir, report, step)
+    with writer_lock(db_path):
+        registrations = corpus_folders.combined(corpus_folders.published_registrations(db_path), corpus_dirs)
+        with publishing(db_path, start_from_published=False) as work:
+            build_into(work, data_dir, submissions_dir, report, step, registrations)
     return report

@@ -26,3 +26,9 @@ class InputError(AccuracyDbError):
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(problems, key=lambda p: (p.file, p.line or 0))
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass(frozen=True)
+class SpanProblem(Problem):
+    """A span that cannot be placed on its text (offsets beyond it, a text not found at its offset, nor exactly once
+    elsewhere): the refused half of the offset audit (corpus_rejections.span)."""

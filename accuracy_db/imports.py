@@ -1,28 +1,23 @@
 """Import annotation lists of another format into a built database (accuracy-db import), and score them.
 
 The import writes into a copy of the published file and renames it over it (publish.py), holding the writer lock,
-as refresh does: a refused import leaves the database as it was.
+as refresh does: a refused import leaves the database as it was. An imported folder is registered with the database
+(corpus_folders.py): build loads it again, and refresh reloads its corpus when a file of it changes.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from . import database
+from . import corpus_folders, database
+from .build import last_list, new_lists, score
+from .corpus_folders import Registration
 from .etl import corpus_files, factgenie
 from .publish import publishing, writer_lock
+from .sources import record
 
 KINDS = ("gold", "submission")
-
-
-def score_new_lists(con, set_ids: list[int]) -> None:
-    """Score the submissions that the new lists made scorable: the new submissions, and those of a corpus and
-    split that had no gold list before (they had no rows in the incremental models)."""
-    ids = con.execute(
-        "SELECT submission_id FROM evaluations WHERE submission_id = ANY($ids) OR gold_id = ANY($ids)",
-        {"ids": set_ids},
-    ).fetchall()
-    database.materialize(con, [set_id for (set_id,) in ids])
 
 
 def publish_import(db_path: Path, load):
@@ -32,22 +27,44 @@ def publish_import(db_path: Path, load):
     with writer_lock(db_path), publishing(db_path, start_from_published=True) as work:
         con = database.connect_writable(work)
         try:
-            before = con.execute("SELECT coalesce(max(set_id), 0) FROM annotation_sets").fetchall()[0][0]
+            before = last_list(con)
             report = load(con)
-            new = con.execute("SELECT set_id FROM annotation_sets WHERE set_id > ?", [before]).fetchall()
-            score_new_lists(con, [set_id for (set_id,) in new])
+            # the new lists, and the submissions a new gold list made scorable (they had no rows before)
+            score(con, [], new_lists(con, before))
             con.execute("CHECKPOINT")
         finally:
             con.close()
     return report
 
 
+def registered_load(folder: Path, format: str, kind: str | None, load):
+    """load(con), then the folder registered with the database under the corpus it loaded into, with the
+    fingerprints of its files taken before it was read (a file changed meanwhile is loaded again by a refresh)."""
+
+    def load_and_register(con):
+        draft = Registration(str(folder), format, "", kind)
+        before = corpus_folders.folder_sources(draft)
+        report = load(con)
+        registration = Registration(draft.folder, format, report.corpus, kind)
+        corpus_folders.register(con, registration)
+        prefix = f"{report.corpus}\t"
+        record(con, [source._replace(name=prefix + source.name.removeprefix("\t")) for source in before])
+        return report
+
+    return load_and_register
+
+
 def import_corpus(db_path: Path, folder: Path, corpus: str | None = None):
-    """Load a corpus folder (the generic corpus format, etl/corpus_files.py) as a new corpus, and score its lists."""
-    return publish_import(db_path, lambda con: corpus_files.load_corpus_folder(con, folder, corpus))
+    """Load a corpus folder (the generic corpus format, etl/corpus_files.py) as a new corpus, score its lists, and
+    register the folder (build and refresh load it again)."""
+    folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
+    load = registered_load(folder, "corpus", None, lambda con: corpus_files.load_corpus_folder(con, folder, corpus))
+    return publish_import(db_path, load)
 
 
 def import_factgenie(db_path: Path, folder: Path, corpus: str | None = None, kind: str = "submission"):
-    """Load a factgenie campaign folder into the database as lists of a corpus (see etl/factgenie.py)."""
-    campaign = factgenie.read_campaign(folder)
-    return publish_import(db_path, lambda con: factgenie.load_campaign(con, campaign, corpus, kind))
+    """Load a factgenie campaign folder into the database as lists of a corpus (see etl/factgenie.py), and register
+    it (build and refresh load it again)."""
+    folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
+    read_and_load = lambda con: factgenie.load_campaign(con, factgenie.read_campaign(folder), corpus, kind)  # noqa: E731
+    return publish_import(db_path, registered_load(folder, "factgenie", kind, read_and_load))

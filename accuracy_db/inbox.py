@@ -166,7 +166,7 @@ def load_sidecar(con: duckdb.DuckDBPyConnection, submission: Submission) -> None
     )
     if submission.sidecar is None:
         for statement in (
-            "DELETE FROM submission_metadata WHERE submission = $name",
+            "DELETE FROM submission_metadata WHERE submission = $name AND corpus = 'shared-task'",
             "DELETE FROM source_files WHERE role = 'metadata' AND name = $name",
         ):
             con.execute(statement, {"name": submission.name})
@@ -177,7 +177,8 @@ def load_sidecar(con: duckdb.DuckDBPyConnection, submission: Submission) -> None
         reject(con, submission.name, submission.sidecar.sha256, error.problems)
         return
     con.execute(
-        "INSERT OR REPLACE INTO submission_metadata VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO submission_metadata (submission, team, system, approach, description, url, sha256)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
         [submission.name, *metadata.values(), submission.sidecar.sha256],
     )
 
@@ -236,7 +237,7 @@ def remove_submission(con: duckdb.DuckDBPyConnection, name: str) -> None:
     forget_csv(con, name)
     for statement in (
         "DELETE FROM rejections WHERE submission = $name",
-        "DELETE FROM submission_metadata WHERE submission = $name",
+        "DELETE FROM submission_metadata WHERE submission = $name AND corpus = 'shared-task'",
         "DELETE FROM source_files WHERE role IN ('submission', 'metadata') AND name = $name",
     ):
         con.execute(statement, {"name": name})

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .corpus_folders import folder_files
 from .errors import AccuracyDbError
 from .inbox import SIDECAR_SUFFIXES
 from .publish import WriterBusy
@@ -22,9 +23,16 @@ MAX_FAILURES = 10  # failed refreshes in a row that end the watch
 LONGEST_WAIT = 300.0  # seconds: the longest wait after a failed refresh
 
 
-def folder_state(submissions_dir: Path, data_dir: Path) -> frozenset:
-    """A cheap summary of the submissions folder and the data files a build reads (no file is read)."""
+def folder_state(submissions_dir: Path, data_dir: Path, registrations=()) -> frozenset:
+    """A cheap summary of the submissions folder, the data files a build reads and the files of the registered
+    folders (corpus_folders.py; no file is read)."""
     state = {(path, stat.st_size, stat.st_mtime_ns) for path, stat in data_files(data_dir).values()}
+    for path in [path for registration in registrations for path in folder_files(registration)]:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            stat = None
+        state.add((str(path), stat and stat.st_size, stat and stat.st_mtime_ns))
     with os.scandir(submissions_dir) as entries:
         for entry in entries:
             if entry.name.endswith((".csv", *SIDECAR_SUFFIXES)):

@@ -1,6 +1,7 @@
 """How long importing a factgenie campaign takes: OUTPUTS generated outputs of about 100 tokens, each with SPANS spans
 (the issue's target: 60,000 outputs with 1.2 million spans, SPANS = 20), first as the gold list of a new corpus,
-then as a submission scored against it.
+then as a submission scored against it; then a refresh that finds nothing changed, and one after a new file of the
+submission's campaign (registered by the import), which loads the corpus again from both campaigns.
 
     python -m benchmarks.factgenie_speed [--outputs 60000] [--spans 20] [--data DIR]
 
@@ -71,10 +72,18 @@ def main() -> None:
         write_campaign(folder, "metric", args.outputs, args.spans, seed=2)
         gold = timed("import", "factgenie", "--db", db, str(folder / "gold"), "--corpus", "bench", "--as", "gold")
         metric = timed("import", "factgenie", "--db", db, str(folder / "metric"), "--corpus", "bench")
+        (folder / "inbox").mkdir()
+        refresh = ("refresh", "--data", str(data), "--db", db, "--submissions", str(folder / "inbox"))
+        unchanged = timed(*refresh)
+        # a new file of the registered campaign: its corpus is loaded again from both campaigns
+        write_campaign(folder, "more", 1, args.spans, seed=3)
+        (folder / "more" / "files" / "a.jsonl").rename(folder / "metric" / "files" / "more.jsonl")
+        reloaded = timed(*refresh)
     spans = args.outputs * args.spans
     print(
         f"{args.outputs:,} outputs, {spans:,} spans: gold list (texts included) {gold:.1f} s,"
-        f" submission (scored) {metric:.1f} s"
+        f" submission (scored) {metric:.1f} s; refresh with nothing changed {unchanged:.1f} s,"
+        f" after a new file of the campaign (the corpus reloaded) {reloaded:.1f} s"
     )
 
 

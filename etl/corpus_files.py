@@ -1,37 +1,46 @@
-"""Read a corpus folder (the generic corpus format), and load it as a new corpus: whole or not at all.
+"""Read a corpus folder (the generic corpus format), and load it as a new corpus.
 
 The folder holds texts.jsonl (one text a line: id, text, split (optional, default test), data (optional: any
 JSON, the data the text was generated from)), categories.yaml (a list of name, description, colour) and lists/,
-one annotation list a file: lists/gold.jsonl is the gold list, every other lists/NAME.jsonl a submission named
-NAME; a list covers every text (one with no span in it has no mistake), one list per split. A line of a list is
-one span: text_id, category, comment (optional) and either characters (start, with end or text; from 0, end
-exclusive) or tokens (token_start, token_end: counted from 1, inclusive). Spans in characters map to whole tokens
-as factgenie's do (etl/char_spans.py, audited in offset_adjustments).
-"""
+one annotation list a file, in JSONL or CSV (etl/span_csv.py): lists/gold.jsonl (or .csv) is the gold list, every
+other lists/NAME.jsonl (or .csv) a submission named NAME, with an optional sidecar lists/NAME.json or .yaml (the
+submissions folder's, accuracy_db/inbox.py); a list covers every text (one with no span in it has no mistake), one
+list per split. A line of a list is one span: text_id, category, comment (optional) and either characters (start,
+with end or text; from 0, end exclusive) or tokens (token_start, token_end: counted from 1, inclusive). Spans in
+characters map to whole tokens as factgenie's do (etl/char_spans.py, audited in offset_adjustments).
+
+`import corpus` loads a folder whole or not at all; a folder registered with the database (build and refresh)
+leaves out a refused list or sidecar and loads the rest."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
-from accuracy_db.errors import AccuracyDbError, InputError, Problem
+from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
+from accuracy_db.inbox import SIDECAR_SUFFIXES, read_sidecar
 from accuracy_db.regular_files import read_bytes, read_text
 
 from .bounded_yaml import load_bounded_yaml
 from .char_spans import TokenIndex, TokenSpan
 from .corpus_texts import Category, CorpusText, create_corpus, insert_texts
+from .span_csv import csv_objects
 from .span_lists import ImportReport, Record, Span, insert_list
 
 DEFAULT_SPLIT = "test"
+LIST_SUFFIXES = (".jsonl", ".csv")
 
 
-def jsonl_objects(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
-    """(line, object) of every non-blank line of a JSONL file; a problem for each line that is not a JSON object."""
-    data = read_bytes(path)
+def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None) -> list[tuple[int, dict]]:
+    """(line, object) of every non-blank line of a JSONL file (its bytes when read already); a problem for each line
+    that is not a JSON object."""
+    data = read_bytes(path) if data is None else data
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -101,8 +110,8 @@ def read_categories(path: Path) -> list[Category]:
 
 
 def read_span(path, line, value, texts: dict[str, CorpusText], indexes, categories, problems) -> Record | None:
-    def problem(message: str) -> None:
-        problems.append(Problem(str(path), line, message))
+    def problem(message: str, kind=Problem) -> None:
+        problems.append(kind(str(path), line, message))
 
     text_id, category = value.get("text_id"), value.get("category")
     if text_id not in texts:
@@ -114,7 +123,7 @@ def read_span(path, line, value, texts: dict[str, CorpusText], indexes, categori
     if whole("token_start") and whole("token_end"):
         first, last = value["token_start"], value["token_end"]
         if not 1 <= first <= last <= len(index.offsets):
-            return problem(f"tokens {first}-{last} are not tokens of {text_id} (1-{len(index.offsets)})")
+            return problem(f"tokens {first}-{last} are not tokens of {text_id} (1-{len(index.offsets)})", SpanProblem)
         tokens = TokenSpan(first, last, *index.characters_of(first, last), None)
         given_start, given_text = tokens.char_start, index.text[tokens.char_start : tokens.char_end]
     elif whole("start") and (whole("end") or isinstance(value.get("text"), str)):
@@ -122,14 +131,15 @@ def read_span(path, line, value, texts: dict[str, CorpusText], indexes, categori
         if whole("end"):
             if not 0 <= given_start < value["end"] <= len(index.text):
                 return problem(
-                    f"characters {given_start}-{value['end']} are not within {text_id} (0-{len(index.text)})"
+                    f"characters {given_start}-{value['end']} are not within {text_id} (0-{len(index.text)})",
+                    SpanProblem,
                 )
             given_text = index.text[given_start : value["end"]]
         else:
             given_text = value["text"]
         tokens = index.locate(given_start, given_text)
         if isinstance(tokens, str):
-            return problem(tokens)
+            return problem(tokens, SpanProblem)
     else:
         return problem("expected start with end or text (characters), or token_start and token_end (tokens)")
     comment = value.get("comment")
@@ -140,45 +150,151 @@ def read_span(path, line, value, texts: dict[str, CorpusText], indexes, categori
     return Record(str(path), line, text_id, text.split, text.text, "", [span])
 
 
-def load_corpus_folder(con: duckdb.DuckDBPyConnection, folder: Path, corpus: str | None = None) -> ImportReport:
-    """Read and load a corpus folder as a new corpus (named after the folder when corpus is None); InputError with
-    every problem, and nothing loaded, when anything is wrong."""
+@dataclass
+class ListFile:
+    """A list file of lists/ as read: its spans placed on tokens, its problems, and its sidecar's metadata."""
+
+    path: Path
+    name: str
+    sha256: str = ""
+    records: list[Record] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    sidecar: Path | None = None
+    metadata: dict | None = None
+    sidecar_sha256: str = ""
+    sidecar_problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return "gold" if self.name == "gold" else "submission"
+
+
+def list_files(folder: Path) -> dict[str, list[Path]]:
+    """The list files of lists/ by list name (one listing; a name given by two files is refused when read)."""
+    lists = folder / "lists"
+    if not lists.is_dir():
+        return {}
+    with os.scandir(lists) as entries:
+        names = sorted(entry.name for entry in entries)
+    by_name: dict[str, list[Path]] = defaultdict(list)
+    for name in names:
+        if name.endswith(LIST_SUFFIXES):
+            by_name[name.rsplit(".", 1)[0]].append(lists / name)
+    return dict(by_name)
+
+
+def sidecar_of(folder: Path, name: str) -> Path | None:
+    return next(
+        (path for path in (folder / "lists" / f"{name}{s}" for s in SIDECAR_SUFFIXES) if os.path.lexists(path)), None
+    )
+
+
+def read_list(paths, name, folder, texts, indexes, categories) -> ListFile:
+    """A list of lists/: its spans, or its problems (a list given twice, a line or a span that cannot be read)."""
+    listed = ListFile(paths[0], name)
+    if len(paths) > 1:
+        shown = " and ".join(path.name for path in paths)
+        listed.problems += [Problem(str(path), None, f"the list {name} is given twice ({shown})") for path in paths]
+        return listed
+    path = listed.path
+    try:
+        data = read_bytes(path)
+    except InputError as error:  # not a regular file, or gone since the folder was listed
+        listed.problems += error.problems
+        return listed
+    listed.sha256 = hashlib.sha256(data).hexdigest()
+    lines = (csv_objects if path.suffix == ".csv" else jsonl_objects)(path, listed.problems, data)
+    records = [read_span(path, line, value, texts, indexes, categories, listed.problems) for line, value in lines]
+    listed.records = [record for record in records if record is not None]
+    listed.sidecar = sidecar_of(folder, name)
+    if listed.sidecar is not None:
+        try:
+            listed.metadata = read_sidecar(listed.sidecar)
+            listed.sidecar_sha256 = hashlib.sha256(read_bytes(listed.sidecar)).hexdigest()
+        except InputError as error:
+            listed.metadata, listed.sidecar_problems = None, error.problems
+    return listed
+
+
+@dataclass
+class CorpusFolder:
+    """A corpus folder as read: its categories and texts (whose problems refuse the whole folder), and its lists,
+    each with its own problems."""
+
+    folder: Path
+    categories: list[Category]
+    texts: dict[str, CorpusText]
+    lists: list[ListFile]
+
+
+def read_corpus_folder(folder: Path) -> CorpusFolder:
+    """Read a corpus folder; InputError when the folder, its texts.jsonl or its categories.yaml is refused."""
     if not folder.is_dir():
-        raise AccuracyDbError(f"{folder}: no such folder: expected a corpus folder")
-    corpus = corpus or folder.name
+        raise InputError([Problem(str(folder), None, "no such folder: expected a corpus folder")])
     for required in ("texts.jsonl", "categories.yaml"):
-        if not (folder / required).exists():
+        if not os.path.lexists(folder / required):
             raise InputError([Problem(str(folder), None, f"no {required}: not a corpus folder")])
-    if con.execute("SELECT 1 FROM corpora WHERE corpus = ?", [corpus]).fetchall():
-        raise AccuracyDbError(f"corpus {corpus} exists already: give another --corpus")
     problems: list[Problem] = []
     categories = read_categories(folder / "categories.yaml")
     texts = dict((text.text_id, text) for _, text in read_texts(folder / "texts.jsonl", problems))
-    taken = {
-        row[0] for row in con.execute("SELECT text_id FROM texts WHERE text_id = ANY(?)", [list(texts)]).fetchall()
-    }
-    problems += [
-        Problem(str(folder / "texts.jsonl"), None, f"text id {t} is a text of another corpus") for t in sorted(taken)
-    ]
-    lists, indexes, names = {}, {}, [c.name for c in categories]
-    for path in sorted((folder / "lists").glob("*.jsonl")) if (folder / "lists").is_dir() else []:
-        records = [
-            read_span(path, line, value, texts, indexes, names, problems)
-            for line, value in jsonl_objects(path, problems)
-        ]
-        lists[path] = [record for record in records if record is not None]
     if problems:
         raise InputError(problems)
-    report = ImportReport(corpus)
-    create_corpus(con, corpus, f"corpus folder {folder.name}", str(folder), categories)
-    insert_texts(con, corpus, list(texts.values()))
-    report.texts_added = len(texts)
-    for path, records in lists.items():
-        kind, name = ("gold", "gold") if path.stem == "gold" else ("submission", path.stem)
+    indexes, names = {}, [c.name for c in categories]
+    lists = [read_list(paths, name, folder, texts, indexes, names) for name, paths in list_files(folder).items()]
+    return CorpusFolder(folder, categories, texts, lists)
+
+
+def load_corpus_folder(
+    con: duckdb.DuckDBPyConnection, folder: Path, corpus: str | None = None, whole: bool = True
+) -> ImportReport:
+    """Read and load a corpus folder as a new corpus (named after the folder when corpus is None). whole (import
+    corpus): any problem refuses everything, with InputError listing every problem. Otherwise (a registered folder,
+    read by build and refresh) a refused list or sidecar is left out, its problems in report.refused, and the
+    others are loaded; a refused folder, texts.jsonl or categories.yaml still raises InputError."""
+    corpus = corpus or folder.name
+    if con.execute("SELECT 1 FROM corpora WHERE corpus = ?", [corpus]).fetchall():
+        if whole:
+            raise AccuracyDbError(f"corpus {corpus} exists already: give another --corpus")
+        raise InputError([Problem(str(folder), None, f"corpus {corpus} exists already (loaded from another folder)")])
+    read = read_corpus_folder(folder)
+    taken = con.execute(
+        "SELECT text_id FROM texts WHERE text_id = ANY(?) ORDER BY text_id", [list(read.texts)]
+    ).fetchall()
+    if taken:
+        where = str(folder / "texts.jsonl")
+        raise InputError([Problem(where, None, f"text id {t} is a text of another corpus") for (t,) in taken])
+    refused = {str(listed.path): listed.problems for listed in read.lists if listed.problems} | {
+        str(listed.sidecar): listed.sidecar_problems for listed in read.lists if listed.sidecar_problems
+    }
+    if whole and refused:
+        raise InputError([problem for problems in refused.values() for problem in problems])
+    report = ImportReport(corpus, refused=refused)
+    create_corpus(con, corpus, f"corpus folder {folder.name}", str(folder), read.categories)
+    insert_texts(con, corpus, list(read.texts.values()))
+    report.texts_added = len(read.texts)
+    splits = sorted({text.split for text in read.texts.values()})
+    for listed in read.lists:
+        if listed.problems:
+            continue
         by_split = defaultdict(list)
-        for record in records:
+        for record in listed.records:
             by_split[record.split].append(record)
-        sha256 = hashlib.sha256(read_bytes(path)).hexdigest()
-        for split in sorted({text.split for text in texts.values()}):  # a text a list has no span in has no mistake
-            insert_list(con, path, sha256, corpus, kind, name, split, by_split.get(split, []), report)
+        for split in splits:  # a text a list has no span in has no mistake
+            insert_list(
+                con,
+                listed.path,
+                listed.sha256,
+                corpus,
+                listed.kind,
+                listed.name,
+                split,
+                by_split.get(split, []),
+                report,
+            )
+        if listed.metadata is not None:
+            con.execute(
+                "INSERT OR REPLACE INTO submission_metadata (corpus, submission, team, system, approach,"
+                " description, url, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [corpus, listed.name, *listed.metadata.values(), listed.sidecar_sha256],
+            )
     return report

@@ -23,7 +23,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import AccuracyDbError, InputError, Problem
+from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
 from accuracy_db.regular_files import read_bytes, read_text
 
 from .char_spans import TokenIndex
@@ -121,8 +121,8 @@ def read_record(path: Path, line: int, record, categories: list[Category], probl
 
 
 def read_span(file, line, number, annotation, index: TokenIndex, categories, problems) -> Span | None:
-    def problem(message: str) -> None:
-        problems.append(Problem(file, line, f"annotation {number}: {message}"))
+    def problem(message: str, kind=Problem) -> None:
+        problems.append(kind(file, line, f"annotation {number}: {message}"))
 
     if not isinstance(annotation, dict):
         return problem("not a JSON object")
@@ -136,7 +136,7 @@ def read_span(file, line, number, annotation, index: TokenIndex, categories, pro
         return problem(f"type {json.dumps(kind)} is not a category index (the categories are {names})")
     tokens = index.locate(start, text)
     if isinstance(tokens, str):
-        return problem(tokens)
+        return problem(tokens, SpanProblem)
     return Span(file, line, start, text, categories[kind].name, reason if isinstance(reason, str) else None, tokens)
 
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from accuracy_db.errors import Problem
+
 from .char_spans import TokenSpan
 from .frames import create_temp_table
 
@@ -47,6 +49,7 @@ class ImportReport:
     spans: int = 0
     adjustments: dict[str, int] = field(default_factory=dict)
     refused_by_scheme: list[str] = field(default_factory=list)  # the messages of scheme_refusals
+    refused: dict[str, list[Problem]] = field(default_factory=dict)  # file -> problems of a file left out
 
 
 def insert_list(con, source: Path, sha256: str, corpus, kind, name, split, records: list[Record], report: ImportReport):

@@ -21,16 +21,18 @@ COMMENT ON COLUMN publications.refused IS 'Submission files refused (see rejecti
 COMMENT ON COLUMN publications.seconds IS 'How long the build or refresh took';
 
 CREATE TABLE submission_metadata (
-    submission  VARCHAR PRIMARY KEY,
+    submission  VARCHAR NOT NULL,
     team        VARCHAR,
     system      VARCHAR,
     approach    VARCHAR CHECK (approach IN ('metric', 'human', 'hybrid')),
     description VARCHAR,
     url         VARCHAR,
-    sha256      VARCHAR NOT NULL
+    sha256      VARCHAR NOT NULL,
+    corpus      VARCHAR NOT NULL DEFAULT 'shared-task',
+    PRIMARY KEY (corpus, submission)
 );
 
-COMMENT ON TABLE submission_metadata IS 'What the sidecar <submission>.json or .yaml beside a submission says about it';
+COMMENT ON TABLE submission_metadata IS 'What the sidecar <submission>.json or .yaml beside a submission (or a list of a corpus folder) says about it';
 COMMENT ON COLUMN submission_metadata.submission IS 'The submission''s name (annotation_sets.name)';
 COMMENT ON COLUMN submission_metadata.team IS 'The team that submitted it';
 COMMENT ON COLUMN submission_metadata.system IS 'The name of the metric or protocol';
@@ -38,3 +40,4 @@ COMMENT ON COLUMN submission_metadata.approach IS 'metric, human or hybrid';
 COMMENT ON COLUMN submission_metadata.description IS 'A short description';
 COMMENT ON COLUMN submission_metadata.url IS 'Where to read more';
 COMMENT ON COLUMN submission_metadata.sha256 IS 'SHA-256 of the sidecar file''s bytes';
+COMMENT ON COLUMN submission_metadata.corpus IS 'The corpus of the list (annotation_sets.corpus): shared-task for the submissions folder';

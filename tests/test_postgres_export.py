@@ -15,23 +15,30 @@ from pathlib import Path
 import duckdb
 import psycopg
 import pytest
-from shared_data import REPO
+from shared_data import DATA, EXAMPLES, REPO
+from test_corpus_folders import corpus_folder
 
 from accuracy_db import database, portable
 from accuracy_db.analyses import saved_analyses
 from accuracy_db.build import build
 from accuracy_db.cli import run
+from accuracy_db.refresh import refresh
 
 # Per data set: the values of the saved analyses' parameters, the saved analyses that come out empty, and the rows of
 # scores (7 scopes a submission). On the shared-task data gsml_doc_based is the gold list itself, so every gold
-# mistake is found by some submission; the generated texts name no NLG system (nlg_systems.csv).
+# mistake is found by some submission; the generated texts name no NLG system (nlg_systems.csv); neither has a corpus
+# of character spans (offset_audit: test_the_offset_audit_of_a_corpus_folder_equals_duckdb_row_for_row).
 DATASETS = {
     "shared-task": (
         {"submission": "submission", "first": "submission", "second": "gsml_doc_based"},
-        {"missed_by_every_submission"},
+        {"missed_by_every_submission", "offset_audit"},
         35,
     ),
-    "scale-10": ({"submission": "sub01", "first": "sub01", "second": "sub02"}, {"validity_by_system"}, 21),
+    "scale-10": (
+        {"submission": "sub01", "first": "sub01", "second": "sub02"},
+        {"validity_by_system", "offset_audit"},
+        21,
+    ),
 }
 GENERATED_SUBMISSIONS = 3  # one of each kind: document ids, sentence ids, both (benchmarks/generate.py)
 
@@ -169,3 +176,25 @@ def test_incremental_models_are_tables_equal_to_duckdb(exported, name):
     columns = columns_of(exported, name)
     duck = unordered(rows_of(exported.duck, f"SELECT {columns} FROM {name}"))
     assert duck and unordered(rows_of(exported.pg, f"SELECT {columns} FROM {name}")) == duck
+
+
+def test_the_offset_audit_of_a_corpus_folder_equals_duckdb_row_for_row(built_db, postgres_server, tmp_path):
+    """offset_audit on a corpus folder with adjusted spans (widened, relocated) and a refused one."""
+    db = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, db)
+    folder = corpus_folder(tmp_path)
+    (folder / "lists" / "bad.csv").write_text("text_id,category,start,text\nw1,Wrong,-1,12\n")
+    refresh(db, DATA, EXAMPLES, corpus_dirs=[folder])
+    with psycopg.connect(f"host={postgres_server} user=postgres dbname=postgres", autocommit=True) as admin:
+        admin.execute("CREATE DATABASE offset_audit")
+    dsn = f"host={postgres_server} user=postgres dbname=offset_audit"
+    assert run(["export", "postgres", "--db", str(db), "--dsn", dsn]) == 0
+    sql = [a for a in saved_analyses() if a.name == "offset_audit"][0].sql
+    duck = database.open_existing(db)
+    try:
+        expected = [tuple(row) for row in duck.execute(sql).fetchall()]
+    finally:
+        duck.close()
+    with psycopg.connect(dsn) as pg:
+        assert rows_of(pg, portable.transpile(sql, "postgres")) == expected
+    assert sorted(row[6] for row in expected) == ["refused", "relocated", "relocated", "widened", "widened"]

@@ -29,6 +29,14 @@ data_option = click.option(
     help="The shared-task data folder (default: $ACCURACY_DB_DATA, ../shared/data/accuracy-shared-task, "
     "or the folder `fetch-data` fills).",
 )
+corpus_dirs_option = click.option(
+    "--corpus-dir",
+    "corpus_dirs",
+    multiple=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A corpus folder (texts.jsonl, categories.yaml, lists/) to load as the corpus named after it, and to keep "
+    "registered with the database; repeatable. Folders registered before (by this option or by import) are kept.",
+)
 format_option = click.option(
     "--format",
     "fmt",
@@ -102,4 +110,9 @@ def print_refusals(report, db: Path) -> None:
     for name, problems, outcome in refusals:
         what = "submission" if outcome.startswith("nothing") else "the sidecar of submission"
         stderr.print(f"[red]refused[/] {what} {escape(name)}: {len(problems)} problem(s), {outcome}")
+        print_problems(problems, f": accuracy-db rejections --db {db}")
+    for file, problems in report.corpus_refusals.items():
+        stderr.print(
+            f"[red]refused[/] {escape(file)}: {len(problems)} problem(s), nothing of it loaded", soft_wrap=True
+        )
         print_problems(problems, f": accuracy-db rejections --db {db}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import data_option, db_option, print_refusals, print_warnings, stderr
+from . import corpus_dirs_option, data_option, db_option, print_refusals, print_warnings, stderr
 
 
 @click.command()
@@ -17,14 +17,15 @@ from . import data_option, db_option, print_refusals, print_warnings, stderr
     type=click.Path(file_okay=False, path_type=Path),
     help="A folder of submission CSV files, one submission per file, named by its stem.",
 )
-def build(data: Path | None, db: Path, submissions: Path | None) -> None:
+@corpus_dirs_option
+def build(data: Path | None, db: Path, submissions: Path | None, corpus_dirs: tuple[Path, ...]) -> None:
     """Create or rebuild the database from the shared-task data and a folder of submissions."""
     from ..build import build as build_database
     from ..data_folder import resolve_data_dir
 
     data_dir = resolve_data_dir(data)
     with stderr.status("Building", spinner="dots") as status:
-        report = build_database(data_dir, db, submissions, step=status.update)
+        report = build_database(data_dir, db, submissions, step=status.update, corpus_dirs=corpus_dirs)
     print_warnings(report)
     print_refusals(report, db)
     splits = "; ".join(
@@ -32,5 +33,5 @@ def build(data: Path | None, db: Path, submissions: Path | None) -> None:
     )
     click.echo(
         f"Built {db} from {data_dir} in {report.seconds:.1f} s ({splits}); "
-        f"{len(report.loaded)} submission(s) loaded, {len(report.refused)} refused."
+        f"{len(report.loaded)} submission(s) loaded, {len(report.refused)} refused{report.corpus_summary()}."
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from . import data_option, db_option, print_refusals, print_warnings, stderr
+from . import corpus_dirs_option, data_option, db_option, print_refusals, print_warnings, stderr
 
 
 @click.command()
@@ -19,6 +19,7 @@ from . import data_option, db_option, print_refusals, print_warnings, stderr
     type=click.Path(file_okay=False, path_type=Path),
     help="The inbox: one submission CSV a file, named by its stem, with an optional <stem>.json or .yaml sidecar.",
 )
+@corpus_dirs_option
 @click.option("--watch", is_flag=True, help="Keep running, and refresh whenever the folder changes.")
 @click.option(
     "--interval",
@@ -27,11 +28,14 @@ from . import data_option, db_option, print_refusals, print_warnings, stderr
     show_default=True,
     help="With --watch: seconds between looks at the folder.",
 )
-def refresh(data: Path | None, db: Path, submissions: Path, watch: bool, interval: float) -> None:
+def refresh(
+    data: Path | None, db: Path, submissions: Path, corpus_dirs: tuple[Path, ...], watch: bool, interval: float
+) -> None:
     """Bring the database up to date with the submissions folder, loading only what changed.
 
     With --watch it runs until stopped by Ctrl+C or SIGTERM (exit status 0); see accuracy_db/watch.py for what
     it does when a writer holds the lock or a refresh fails."""
+    from ..corpus_folders import corpus_folder, published_registrations
     from ..data_folder import resolve_data_dir
     from ..refresh import refresh as refresh_database
     from ..signals import Signals
@@ -43,7 +47,7 @@ def refresh(data: Path | None, db: Path, submissions: Path, watch: bool, interva
 
     def refresh_once() -> None:
         with stderr.status("Refreshing", spinner="dots") as status:
-            report = refresh_database(db, data_dir, submissions, step=status.update)
+            report = refresh_database(db, data_dir, submissions, step=status.update, corpus_dirs=corpus_dirs)
         print_warnings(report)
         print_refusals(report, db)
         click.echo(stamped(report.summary()))
@@ -55,7 +59,9 @@ def refresh(data: Path | None, db: Path, submissions: Path, watch: bool, interva
         return
     stopped_by = watch_folder(
         refresh_once,
-        lambda: folder_state(submissions, data_dir),
+        lambda: folder_state(
+            submissions, data_dir, [*published_registrations(db), *(corpus_folder(d) for d in corpus_dirs)]
+        ),
         interval,
         log=lambda line: click.echo(stamped(line), err=True),
     )

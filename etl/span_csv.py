@@ -1,0 +1,84 @@
+"""Read an annotation list of a corpus folder written as CSV: the columns are the keys of a JSONL list's lines
+(etl/corpus_files.py), one span a row, so that both read into the same (line, mapping) pairs and are checked by one
+set of rules.
+
+The header names the columns, each once (in any case): text_id and category, then comment, and start with end or
+text (characters), or token_start and token_end (tokens). An empty cell is a key not given; a number is written in
+digits (a minus sign allowed, so that factgenie's -1 is refused as a span, not as a number). A row is numbered by
+the line it starts on (the header is line 1).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+from accuracy_db.errors import InputError, Problem
+from accuracy_db.regular_files import decode, read_bytes
+
+from .mistake_lists import csv_fields_up_to
+
+REQUIRED = ("text_id", "category")
+TEXTS = ("text_id", "category", "comment", "text")
+NUMBERS = ("start", "end", "token_start", "token_end")
+WHOLE = re.compile(r"-?[0-9]{1,18}")  # int() refuses over 4,300 digits; no offset needs 19
+
+
+def csv_objects(path: Path, problems: list[Problem], data: bytes | None = None) -> list[tuple[int, dict]]:
+    """(line, mapping) of every row of a CSV list (its bytes when read already); a problem for each row (or the
+    header) that cannot be read."""
+    file = str(path)
+    try:
+        text = decode(path, read_bytes(path) if data is None else data)
+    except InputError as error:
+        problems += error.problems
+        return []
+    if not text.strip():
+        problems.append(Problem(file, None, f"the file is empty: expected a header ({', '.join(TEXTS + NUMBERS)})"))
+        return []
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)  # an unclosed quote is an error, not a cell
+    rows = []
+    try:
+        with csv_fields_up_to(len(text)):
+            header = [name.strip().lower() for name in next(reader)]
+            line = reader.line_num + 1
+            for cells in reader:
+                rows.append((line, cells))
+                line = reader.line_num + 1
+    except csv.Error as error:
+        problems.append(Problem(file, reader.line_num, f"not valid CSV: {error}"))
+        return []
+    header_problems = [f"column {name!r} is given twice" for name in sorted(set(header)) if header.count(name) > 1] + [
+        f"unknown column {name!r}: the columns are {', '.join(TEXTS + NUMBERS)}"
+        for name in header
+        if name not in TEXTS + NUMBERS
+    ]
+    header_problems += [f"no column {name}" for name in REQUIRED if name not in header]
+    if header_problems:
+        problems += [Problem(file, 1, message) for message in header_problems]
+        return []
+    objects = []
+    for line, cells in rows:
+        if not any(cell.strip() for cell in cells):
+            continue  # a blank line
+        if len(cells) != len(header):
+            problems.append(Problem(file, line, f"{len(cells)} cells, but the header has {len(header)} columns"))
+            continue
+        value, wrong = {}, []
+        for name, cell in zip(header, cells, strict=True):
+            if cell == "":
+                continue
+            if name in NUMBERS:
+                if not WHOLE.fullmatch(cell.strip()):
+                    wrong.append(f"{name} is {cell[:40]!r}, not a whole number")
+                    continue
+                value[name] = int(cell.strip())
+            else:
+                value[name] = cell
+        if wrong:
+            problems += [Problem(file, line, message) for message in wrong]
+        else:
+            objects.append((line, value))
+    return objects
