@@ -23,7 +23,8 @@ METADATA = """
 SELECT meta.submission, meta.team, meta.system, meta.approach, meta.description,
     CASE WHEN regexp_matches(meta.url, '^https?://[^\\s]+$') THEN meta.url END AS url
 FROM submission_metadata AS meta
-WHERE meta.submission IN (SELECT submission FROM evaluations WHERE corpus = $corpus AND split = $split)
+WHERE meta.corpus = $corpus
+    AND meta.submission IN (SELECT submission FROM evaluations WHERE corpus = $corpus AND split = $split)
 ORDER BY meta.submission
 """
 
