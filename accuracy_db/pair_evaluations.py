@@ -16,7 +16,7 @@ import duckdb
 
 from . import database
 from .errors import AccuracyDbError
-from .scores import ambiguity, fetch_dicts, place, resolve_split
+from .scores import ambiguity, fetch_dicts, not_here, place, resolve_split
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,9 @@ def find_set(
         raise ambiguity(name, found, "list")
     if found:  # a gold list and a submission of the same name
         raise AccuracyDbError(f"{name!r} names more than one list ({' and '.join(row['kind'] for row in found)})")
+    elsewhere = fetch_dicts(con, "SELECT corpus, split FROM annotation_sets WHERE name = $name", {"name": name})
+    if elsewhere:
+        raise not_here(name, "list", corpus, split, elsewhere)
     names = [row[0] for row in con.execute("SELECT DISTINCT name FROM annotation_sets").fetchall()]
     close = difflib.get_close_matches(name, names, n=1)
     hint = f"did you mean {close[0]}? " if close else ""

@@ -130,6 +130,12 @@ def ambiguity(name: str, found: list[dict], what: str) -> AccuracyDbError:
     return AccuracyDbError(f"{name!r} is a {what} of the {splits} splits: give --split")
 
 
+def not_here(name: str, what: str, corpus: str | None, split: str | None, elsewhere: list[dict]) -> AccuracyDbError:
+    """The error for a name that is in other corpora or splits (elsewhere: their rows) than the ones asked for."""
+    where = " and ".join(sorted({place(row["corpus"] if corpus else None, row["split"])[4:] for row in elsewhere}))
+    return AccuracyDbError(f"no {what} named {name!r}{place(corpus, split)}: it is in {where}")
+
+
 def find_submission(
     con: duckdb.DuckDBPyConnection, name: str, split: str | None = None, corpus: str | None = None
 ) -> dict:
@@ -149,8 +155,7 @@ def find_submission(
         raise ambiguity(name, found, "submission")
     elsewhere = fetch_dicts(con, "SELECT corpus, split FROM evaluations WHERE submission = $name", {"name": name})
     if elsewhere:
-        where = " and ".join(sorted(place(row["corpus"] if corpus else None, row["split"])[4:] for row in elsewhere))
-        raise AccuracyDbError(f"no submission named {name!r}{place(corpus, split)}: it is in {where}")
+        raise not_here(name, "submission", corpus, split, elsewhere)
     names = [n for (n,) in con.execute("SELECT DISTINCT submission FROM evaluations").fetchall()]
     close = difflib.get_close_matches(name, names, n=1)
     hint = f"did you mean {close[0]}? " if close else ""
