@@ -18,7 +18,7 @@ import numpy as np
 from . import database
 from .errors import AccuracyDbError
 from .pair_evaluations import AnnotationSet, find_sets, pair_figures, score_pairs
-from .scores import fetch_dicts
+from .scores import check_scopes, fetch_dicts
 from .signature import signature
 from .validity import MIN_POINTS, correlation
 
@@ -131,7 +131,11 @@ def category_reliability(matrix: np.ndarray, category_count: int = len(CATEGORIE
 
 
 def agreement(
-    con: duckdb.DuckDBPyConnection, names: list[str], split: str | None = None, scopes: list[str] | None = None
+    con: duckdb.DuckDBPyConnection,
+    names: list[str],
+    split: str | None = None,
+    scopes: list[str] | None = None,
+    corpus: str | None = None,
 ) -> dict:
     """Agreement between two or more annotation sets of one split: for every ordered pair, the figures of the
     compared set scored against the reference as if it were the gold list (and Cohen's kappa of the matched
@@ -139,14 +143,14 @@ def agreement(
     Fleiss' kappa and Krippendorff's alpha of the categories the sets give the spans a majority marks."""
     if len(names) < 2:
         raise AccuracyDbError("agreement needs two lists or more")
-    return agreement_of(con, find_sets(con, names, split), scopes)
+    return agreement_of(con, find_sets(con, names, split, corpus), scopes)
 
 
 def agreement_of(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scopes: list[str] | None = None) -> dict:
     """agreement of sets found already (of one corpus and split), in the scopes (default: ALL and each category of
     their corpus)."""
     categories = categories_of(con, sets[0].corpus)
-    scopes = scopes or ["ALL", *categories]
+    scopes = check_scopes(con, sets[0].corpus, scopes or [])
     scoring = score_pairs(con, list(itertools.permutations(sets, 2)))
     try:
         figures = [row for row in pair_figures(scoring) if row["scope"] in scopes]
@@ -195,7 +199,11 @@ class Adjudication:
 
 
 def adjudicate(
-    con: duckdb.DuckDBPyConnection, names: list[str], min_votes: int, split: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    names: list[str],
+    min_votes: int,
+    split: str | None = None,
+    corpus: str | None = None,
 ) -> Adjudication:
     """The spans that at least min_votes of the named lists mark, merged and categorised by the rule of
     queries/stats/majority_spans.sql."""
@@ -203,7 +211,7 @@ def adjudicate(
         raise AccuracyDbError("adjudicate needs two lists or more")
     if not 1 <= min_votes <= len(names):
         raise AccuracyDbError(f"--min-votes is {min_votes}: it must be between 1 and the {len(names)} lists given")
-    sets = find_sets(con, names, split)
+    sets = find_sets(con, names, split, corpus)
     spans = {}
     for row in majority_ratings(con, sets, min_votes):
         spans.setdefault((row["text_id"], row["span_start"]), row)

@@ -16,7 +16,7 @@ import duckdb
 
 from . import database
 from .errors import AccuracyDbError
-from .scores import fetch_dicts, resolve_split
+from .scores import ambiguity, fetch_dicts, not_here, place, resolve_split
 
 
 @dataclass(frozen=True)
@@ -34,45 +34,60 @@ class AnnotationSet:
 SET_COLUMNS = "set_id, name, kind, split, sha256, corpus"
 
 
-def find_set(con: duckdb.DuckDBPyConnection, name: str, split: str | None = None) -> AnnotationSet:
-    """The loaded list of that name (gold names a split's gold list), in that split when given."""
-    split = resolve_split(con, split)
+def find_set(
+    con: duckdb.DuckDBPyConnection, name: str, split: str | None = None, corpus: str | None = None
+) -> AnnotationSet:
+    """The loaded list of that name (gold names a split's gold list), in that split and corpus when given."""
+    split = resolve_split(con, split, corpus)
     found = fetch_dicts(
         con,
         f"SELECT {SET_COLUMNS} FROM annotation_sets WHERE name = $name AND ($split IS NULL OR split = $split)"
-        " ORDER BY split DESC, kind",
-        {"name": name, "split": split},
+        " AND ($corpus IS NULL OR corpus = $corpus) ORDER BY corpus, split DESC, kind",
+        {"name": name, "split": split, "corpus": corpus},
     )
     if len(found) == 1:
         return AnnotationSet(**found[0])
-    if len(found) > 1:
-        where = " and ".join(f"{row['kind']} of the {row['split']} split" for row in found)
-        hint = ": give --split" if len({row["split"] for row in found}) > 1 else ""
-        raise AccuracyDbError(f"{name!r} names more than one list ({where}){hint}")
+    if len({(row["corpus"], row["split"]) for row in found}) > 1:
+        raise ambiguity(name, found, "list")
+    if found:  # a gold list and a submission of the same name
+        raise AccuracyDbError(f"{name!r} names more than one list ({' and '.join(row['kind'] for row in found)})")
+    elsewhere = fetch_dicts(con, "SELECT corpus, split FROM annotation_sets WHERE name = $name", {"name": name})
+    if elsewhere:
+        raise not_here(name, "list", corpus, split, elsewhere)
     names = [row[0] for row in con.execute("SELECT DISTINCT name FROM annotation_sets").fetchall()]
     close = difflib.get_close_matches(name, names, n=1)
     hint = f"did you mean {close[0]}? " if close else ""
-    in_split = f" in the {split} split" if split else ""
-    raise AccuracyDbError(f"no list named {name!r}{in_split}: {hint}`accuracy-db leaderboard` lists the submissions")
+    raise AccuracyDbError(
+        f"no list named {name!r}{place(corpus, split)}: {hint}`accuracy-db leaderboard` lists the submissions"
+    )
 
 
-def find_sets(con: duckdb.DuckDBPyConnection, names: list[str], split: str | None = None) -> list[AnnotationSet]:
-    """The named lists, which must be distinct and of one split (the same texts). Without a split, a name of lists
-    in both (gold) takes the split of the names that have one only."""
+def only_value(con: duckdb.DuckDBPyConnection, names: list[str], column: str, corpus: str | None) -> str | None:
+    """The corpus (or split) of the named lists, when those of the names found in one only agree on it."""
+    found = con.execute(
+        f"SELECT list(DISTINCT {column}) FROM annotation_sets WHERE name = ANY($names)"
+        " AND ($corpus IS NULL OR corpus = $corpus) GROUP BY name",
+        {"names": names, "corpus": corpus},
+    ).fetchall()
+    only = {values[0] for (values,) in found if len(values) == 1}
+    return only.pop() if len(only) == 1 else None
+
+
+def find_sets(
+    con: duckdb.DuckDBPyConnection, names: list[str], split: str | None = None, corpus: str | None = None
+) -> list[AnnotationSet]:
+    """The named lists, which must be distinct and of one corpus and split (the same texts). Without a corpus or
+    a split, a name of lists in several (gold) takes the one of the names that are in one only."""
     if len(set(names)) < len(names):
         raise AccuracyDbError("a list is named twice: name each list once")
-    if split is None:
-        splits = con.execute(
-            "SELECT name, list(DISTINCT split) FROM annotation_sets WHERE name = ANY($names) GROUP BY name",
-            {"names": names},
-        ).fetchall()
-        only = {found[0] for _, found in splits if len(found) == 1}
-        split = only.pop() if len(only) == 1 else None
-    sets = [find_set(con, name, split) for name in names]
-    splits = sorted({annotation_set.split for annotation_set in sets})
-    if len(splits) > 1:
-        listed = ", ".join(f"{s.name} ({s.split})" for s in sets)
-        raise AccuracyDbError(f"the lists are of different splits ({listed}): they must annotate the same texts")
+    corpus = corpus or only_value(con, names, "corpus", None)
+    split = split or only_value(con, names, "split", corpus)
+    sets = [find_set(con, name, split, corpus) for name in names]
+    if len({(s.corpus, s.split) for s in sets}) > 1:
+        listed = ", ".join(f"{s.name} ({s.corpus}, {s.split})" for s in sets)
+        raise AccuracyDbError(
+            f"the lists are of different corpora or splits ({listed}): they must annotate the same texts"
+        )
     return sets
 
 

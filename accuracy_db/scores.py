@@ -81,12 +81,7 @@ def check_corpus_choice(con: duckdb.DuckDBPyConnection, corpus: str, split: str 
     corpora = [name for (name,) in con.execute("SELECT corpus FROM corpora ORDER BY 1").fetchall()]
     if corpus not in corpora:
         raise AccuracyDbError(f"no corpus named {corpus!r} (the corpora: {', '.join(corpora)})")
-    scopes = [
-        name
-        for (name,) in con.execute("SELECT scope FROM scopes WHERE corpus = ? ORDER BY position", [corpus]).fetchall()
-    ]
-    if scope not in scopes:
-        raise AccuracyDbError(f"scope {scope!r} is not a scope of corpus {corpus} ({', '.join(scopes)})")
+    check_scopes(con, corpus, [scope])
     splits = [
         name
         for (name,) in con.execute("SELECT DISTINCT split FROM texts WHERE corpus = ? ORDER BY 1", [corpus]).fetchall()
@@ -98,13 +93,15 @@ def check_corpus_choice(con: duckdb.DuckDBPyConnection, corpus: str, split: str 
 DIFFICULTY_MEASURES = ("found_by", "annotators")
 
 
-def recall_by_difficulty(con: duckdb.DuckDBPyConnection, measure: str, split: str | None = None) -> list[dict]:
+def recall_by_difficulty(
+    con: duckdb.DuckDBPyConnection, measure: str, split: str | None = None, corpus: str | None = None
+) -> list[dict]:
     """Each submission's recall over the gold mistakes of each difficulty level (recall_by_difficulty): found by k
     submissions of its split (measure found_by), or marked by k annotators (annotators; None: not in the
     curation). Submissions in leaderboard order, levels from the easiest: most finders first."""
     if measure not in DIFFICULTY_MEASURES:
         raise ValueError(f"measure is {measure!r}: expected one of {DIFFICULTY_MEASURES}")
-    split = SPLIT_ALIASES.get(split, split)
+    split = resolve_split(con, split, corpus)
     return fetch_dicts(
         con,
         f"SELECT difficulty.submission, difficulty.split, difficulty.level AS {measure}, difficulty.recall,"
@@ -112,34 +109,65 @@ def recall_by_difficulty(con: duckdb.DuckDBPyConnection, measure: str, split: st
         " FROM recall_by_difficulty AS difficulty"
         " JOIN leaderboard USING (submission_id)"
         " WHERE leaderboard.scope = 'ALL' AND difficulty.measure = $measure"
-        " AND ($split IS NULL OR difficulty.split = $split)"
+        " AND ($split IS NULL OR difficulty.split = $split) AND ($corpus IS NULL OR leaderboard.corpus = $corpus)"
         " ORDER BY difficulty.split DESC, leaderboard.rank, difficulty.submission, difficulty.level DESC NULLS LAST",
-        {"measure": measure, "split": split},
+        {"measure": measure, "split": split, "corpus": corpus},
     )
 
 
-def find_submission(con: duckdb.DuckDBPyConnection, name: str, split: str | None = None) -> dict:
-    """The loaded submission of that name (in that split): its id, split and the hashes of its two files."""
-    split = resolve_split(con, split)
+def place(corpus: str | None, split: str | None) -> str:
+    """Where a name was looked for, for a message: ' in corpus weather, the test split', or ''."""
+    parts = [f"corpus {corpus}" if corpus else "", f"the {split} split" if split else ""]
+    return f" in {', '.join(filter(None, parts))}" if any(parts) else ""
+
+
+def ambiguity(name: str, found: list[dict], what: str) -> AccuracyDbError:
+    """The error for a name of several lists: which option tells them apart."""
+    corpora = sorted({row["corpus"] for row in found})
+    if len(corpora) > 1:
+        return AccuracyDbError(f"{name!r} is a {what} of the corpora {' and '.join(corpora)}: give --corpus")
+    splits = " and ".join(row["split"] for row in found)
+    return AccuracyDbError(f"{name!r} is a {what} of the {splits} splits: give --split")
+
+
+def not_here(name: str, what: str, corpus: str | None, split: str | None, elsewhere: list[dict]) -> AccuracyDbError:
+    """The error for a name that is in other corpora or splits (elsewhere: their rows) than the ones asked for."""
+    where = " and ".join(sorted({place(row["corpus"] if corpus else None, row["split"])[4:] for row in elsewhere}))
+    return AccuracyDbError(f"no {what} named {name!r}{place(corpus, split)}: it is in {where}")
+
+
+def find_submission(
+    con: duckdb.DuckDBPyConnection, name: str, split: str | None = None, corpus: str | None = None
+) -> dict:
+    """The loaded submission of that name (in that split, of that corpus): its id, corpus, split and the hashes
+    of its two files."""
+    split = resolve_split(con, split, corpus)
     found = fetch_dicts(
         con,
-        "SELECT submission_id, submission, split, gold_id, submission_sha256, gold_sha256 FROM evaluations"
-        " WHERE submission = $name AND ($split IS NULL OR split = $split) ORDER BY split DESC",
-        {"name": name, "split": split},
+        "SELECT submission_id, submission, corpus, split, gold_id, submission_sha256, gold_sha256 FROM evaluations"
+        " WHERE submission = $name AND ($split IS NULL OR split = $split) AND ($corpus IS NULL OR corpus = $corpus)"
+        " ORDER BY corpus, split DESC",
+        {"name": name, "split": split, "corpus": corpus},
     )
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
-        splits = " and ".join(row["split"] for row in found)
-        raise AccuracyDbError(f"{name!r} is a submission of the {splits} splits: give --split")
-    loaded = con.execute("SELECT submission, split FROM evaluations").fetchall()
-    elsewhere = sorted(other for loaded_name, other in loaded if loaded_name == name)
+        raise ambiguity(name, found, "submission")
+    elsewhere = fetch_dicts(con, "SELECT corpus, split FROM evaluations WHERE submission = $name", {"name": name})
     if elsewhere:
-        raise AccuracyDbError(
-            f"no submission named {name!r} in the {split} split: it is in the {' and '.join(elsewhere)} split"
-        )
-    close = difflib.get_close_matches(
-        name, {loaded_name for loaded_name, other in loaded if split in (None, other)}, n=1
-    )
+        raise not_here(name, "submission", corpus, split, elsewhere)
+    names = [n for (n,) in con.execute("SELECT DISTINCT submission FROM evaluations").fetchall()]
+    close = difflib.get_close_matches(name, names, n=1)
     hint = f"did you mean {close[0]}? " if close else ""
     raise AccuracyDbError(f"no submission named {name!r}: {hint}`accuracy-db leaderboard` lists them")
+
+
+def check_scopes(con: duckdb.DuckDBPyConnection, corpus: str, scopes: list[str]) -> list[str]:
+    """The scopes given, each checked to be ALL or a category of the corpus; all of the corpus's when none is."""
+    known = [
+        n for (n,) in con.execute("SELECT scope FROM scopes WHERE corpus = ? ORDER BY position", [corpus]).fetchall()
+    ]
+    for scope in scopes:
+        if scope not in known:
+            raise AccuracyDbError(f"scope {scope!r} is not a scope of corpus {corpus} ({', '.join(known)})")
+    return list(scopes) or known

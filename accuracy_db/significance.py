@@ -20,7 +20,7 @@ from .intervals import (
     text_statistics,
     trial_sums,
 )
-from .scores import find_submission
+from .scores import check_scopes, find_submission
 from .signature import signature
 
 TESTS = ("permutation", "bootstrap")
@@ -106,11 +106,13 @@ def compare(
     test: str = "permutation",
     trials: int | None = None,
     settings: Resampling | None = None,
+    corpus: str | None = None,
 ) -> dict:
     """Submission a against submission b on the same texts and gold list: both figures, the difference, its
     bootstrap interval and the p-value of a paired test."""
     settings = settings or Resampling()
-    first, second = find_submission(con, a), find_submission(con, b)
+    first, second = find_submission(con, a, corpus=corpus), find_submission(con, b, corpus=corpus)
+    check_scopes(con, first["corpus"], [scope])
     if first["gold_id"] != second["gold_id"]:
         raise AccuracyDbError(
             f"{a} ({first['split']} split) and {b} ({second['split']} split) are scored against different gold "
@@ -175,11 +177,18 @@ def significantly_better(test: dict) -> bool:
 
 
 def pairwise(
-    con: duckdb.DuckDBPyConnection, names: list[str], scope: str, figure: str, trials: int, settings: Resampling
+    con: duckdb.DuckDBPyConnection,
+    names: list[str],
+    scope: str,
+    figure: str,
+    trials: int,
+    settings: Resampling,
+    split: str | None = None,
+    corpus: str | None = None,
 ) -> list[dict]:
     """The paired permutation test of every two of some submissions of one split: one row per ordered pair (a,
     b, a_value, b_value, difference, p_value), for a matrix of p-values."""
-    found = {name: find_submission(con, name) for name in names}
+    found = {name: find_submission(con, name, split, corpus) for name in names}
     ids = [found[name]["submission_id"] for name in names]
     pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
     tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings, interval=False) if pairs else {}

@@ -21,12 +21,11 @@ from scipy import stats
 from .analyses import saved_analysis
 from .intervals import Resampling
 from .resampling import bootstrap_draws
-from .scores import fetch_dicts, find_submission
+from .scores import check_scopes, fetch_dicts, find_submission
 from .signature import signature
 
 MEASURES = ("pearson", "spearman", "kendall")
 LEVELS = ("text", "system", "category")
-SCOPES = ("ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")
 MIN_POINTS = 3  # a correlation of two points is always ±1, and has no p-value
 
 
@@ -182,15 +181,16 @@ def validity(
     levels: list[str] | None = None,
     split: str | None = None,
     settings: Resampling | None = None,
+    corpus: str | None = None,
 ) -> list[dict]:
     """One object per (scope, level, measure): scope, level, measure, value, p_value, ci ([low, high]), n (texts,
     systems or matched pairs), undefined_resamples (replicates left out of the interval), reason (why value
     is None, when it is), signature; at the system level also systems (each system's texts and mistakes per text,
     gold and submitted). Every scope and level unless told which."""
     settings = settings or Resampling()
-    found = find_submission(con, submission, split)
+    found = find_submission(con, submission, split, corpus)
     results = []
-    for scope in scopes or SCOPES:
+    for scope in check_scopes(con, found["corpus"], scopes or []):
         stamp = signature(found["gold_sha256"], found["submission_sha256"], scope, **settings.signed())
         for level in levels or LEVELS:
             if level == "text":

@@ -134,24 +134,29 @@ def ranked_with_intervals(split: str, scope: str, corpus: str = SHARED_TASK) -> 
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _pairwise(file: FileIdentity, names: tuple[str, ...], scope: str, figure: str) -> list[dict]:
-    return _on_file(file, lambda con: significance.pairwise(con, list(names), scope, figure, TRIALS, RESAMPLING))
+def _pairwise(
+    file: FileIdentity, names: tuple[str, ...], scope: str, figure: str, split: str, corpus: str
+) -> list[dict]:
+    return _on_file(
+        file, lambda con: significance.pairwise(con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus)
+    )
 
 
-def pairwise(names: list[str], scope: str, figure: str) -> list[dict]:
-    """significance.pairwise: the paired permutation test of every ordered pair of these submissions."""
-    return _current(_pairwise, tuple(names), scope, figure)
+def pairwise(names: list[str], scope: str, figure: str, split: str, corpus: str = SHARED_TASK) -> list[dict]:
+    """significance.pairwise: the paired permutation test of every ordered pair of these submissions (of a corpus's
+    split)."""
+    return _current(_pairwise, tuple(names), scope, figure, split, corpus)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _correlations(file: FileIdentity, submission: str, split: str, scope: str) -> list[dict]:
-    return _on_file(file, lambda con: validity.validity(con, submission, [scope], ["text"], split, RESAMPLING))
+def _correlations(file: FileIdentity, submission: str, split: str, scope: str, corpus: str) -> list[dict]:
+    return _on_file(file, lambda con: validity.validity(con, submission, [scope], ["text"], split, RESAMPLING, corpus))
 
 
-def correlations(submission: str, split: str, scope: str) -> list[dict]:
-    """validity.validity at the text level: Pearson, Spearman and Kendall of the mistakes per text, as
-    `accuracy-db validity` prints them."""
-    return _current(_correlations, submission, split, scope)
+def correlations(submission: str, split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
+    """validity.validity at the text level: Pearson, Spearman and Kendall of the mistakes per text (of a corpus's
+    submission), as `accuracy-db validity` prints them."""
+    return _current(_correlations, submission, split, scope, corpus)
 
 
 def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:

@@ -334,4 +334,6 @@ def test_agreement_command_json_and_errors(toy_db, capsys):
     assert run(["agreement", "a", "--db", str(toy_db)]) == 1
     assert "agreement needs two lists or more" in capsys.readouterr().err
     assert run(["agreement", "a", "gold", "--split", "test", "--db", str(toy_db)]) == 1
-    assert "no list named 'a' in the test split" in capsys.readouterr().err
+    assert "no list named 'a' in corpus shared-task, the test split: it is in corpus shared-task, the train split" in (
+        capsys.readouterr().err
+    )

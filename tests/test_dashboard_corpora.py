@@ -20,43 +20,10 @@ from hostile_names import IMAGE_NAME, TAG_NAME
 from hypothesis import given, settings, strategies
 from streamlit.testing.v1 import AppTest
 from test_dashboard import APP, assert_no_markup_from_names, chart, fresh_caches, labelled, open_page, table  # noqa: F401  (fresh_caches: autouse)
+from weather_corpus import TEXTS, import_weather
 
 from accuracy_db import agreement, database, ranking
-from accuracy_db.cli import run
 from accuracy_db.intervals import Resampling
-
-TEXTS = [
-    {"id": "w1", "text": "Rain in Oslo, 12 degrees.", "split": "dev",
-     "data": {"city": "Oslo", "temp": 14, "hours": [{"hour": 9, "rain": True}, {"hour": 12, "rain": False}]}},
-    {"id": "w2", "text": "Sunny in Rome.\nWind from the north.", "split": "dev", "data": {"city": "Rome"}},
-    {"id": "w3", "text": "Snow in Bergen, minus 3 degrees on Monday.", "split": "dev"},
-]  # fmt: skip
-CATEGORIES = "- name: Wrong\n  description: Contradicts the data\n  colour: '#D55E00'\n- name: Unsupported\n"
-# Tokens: w1 Rain(1) in(2) Oslo,(3) 12(4) degrees.(5); w2 Sunny(1) in(2) Rome.(3) Wind(4) from(5) the(6) north.(7);
-# w3 Snow(1) in(2) Bergen,(3) minus(4) 3(5) degrees(6) on(7) Monday.(8).
-LISTS = {
-    "gold": [
-        {"text_id": "w1", "category": "Wrong", "token_start": 4, "token_end": 4},
-        {"text_id": "w2", "category": "Unsupported", "token_start": 4, "token_end": 6, "comment": "no wind data"},
-        {"text_id": "w3", "category": "Wrong", "token_start": 5, "token_end": 5},
-    ],
-    # matches w1 and w2's gold mistakes; Sunny is a false alarm: recall 2/3, precision 2/3
-    "metric": [
-        {"text_id": "w1", "category": "Wrong", "token_start": 4, "token_end": 5},
-        {"text_id": "w2", "category": "Wrong", "token_start": 1, "token_end": 1},
-        {"text_id": "w2", "category": "Unsupported", "token_start": 5, "token_end": 5},
-    ],
-    # matches w1 and w3's; Oslo is a false alarm: recall 2/3, precision 2/3
-    "llm": [
-        {"text_id": "w1", "category": "Unsupported", "token_start": 3, "token_end": 3},
-        {"text_id": "w1", "category": "Wrong", "token_start": 4, "token_end": 4},
-        {"text_id": "w3", "category": "Wrong", "token_start": 4, "token_end": 6},
-    ],
-}
-
-
-def lines(records: list) -> str:
-    return "".join(json.dumps(record) + "\n" for record in records)
 
 
 @pytest.fixture(scope="module")
@@ -65,13 +32,7 @@ def corpora_db(built_db, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("corpora")
     path = folder / "accuracy.duckdb"
     shutil.copyfile(built_db, path)
-    weather = folder / "weather"
-    (weather / "lists").mkdir(parents=True)
-    (weather / "texts.jsonl").write_text(lines(TEXTS))
-    (weather / "categories.yaml").write_text(CATEGORIES)
-    for name, spans in LISTS.items():
-        (weather / "lists" / f"{name}.jsonl").write_text(lines(spans))
-    assert run(["import", "corpus", "--db", str(path), str(weather)]) == 0
+    import_weather(path, folder)
     return path
 
 

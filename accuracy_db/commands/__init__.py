@@ -10,7 +10,6 @@ from rich.console import Console
 from ..guard import DB_ENV, DEFAULT_DB
 
 stderr = Console(stderr=True, highlight=False)
-SCOPES = ["ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
 FORMATS = ["table", "json", "csv", "markdown", "latex"]
 SHOWN_PROBLEMS = 3  # of a refused submission, in the build summary; `rejections` lists them all
 
@@ -50,9 +49,14 @@ format_option = click.option(
 scopes_option = click.option(
     "--scope",
     "scopes",
-    type=click.Choice(SCOPES),
     multiple=True,
-    help="ALL or a category; repeatable (default: every scope).",
+    help="ALL or a category of the lists' corpus; repeatable (default: every scope).",
+)
+corpus_option = click.option(
+    "--corpus", help="The lists' corpus, when a name is in more than one (default: the corpus the names are in)."
+)
+list_split_option = click.option(
+    "--split", help="The lists' split, when a name is in more than one (shared task: test or train; dev is train)."
 )
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from . import db_option, stderr
+from . import corpus_option, db_option, list_split_option, stderr
 
 
 @click.command()
@@ -22,8 +22,11 @@ from . import db_option, stderr
     show_default=True,
     help="The folder to write them to (a submissions folder loads the list at the next refresh).",
 )
-@click.option("--split", type=click.Choice(["test", "train", "dev"]), help="The lists' split, if a name is in both.")
-def adjudicate(sets: tuple[str, ...], db: Path, min_votes: int, name: str, out: Path, split: str | None) -> None:
+@corpus_option
+@list_split_option
+def adjudicate(
+    sets: tuple[str, ...], db: Path, min_votes: int, name: str, out: Path, corpus: str | None, split: str | None
+) -> None:
     """Derive a gold list from SETS (gold or submission names of one split) by majority: the token spans marked by
     at least --min-votes of them, merged and categorised by the rule of the README's Majority gold. Writes
     NAME.csv, a mistake list in the shared task's format (usable as evaluate --gsml, or as a submission), and
@@ -36,7 +39,7 @@ def adjudicate(sets: tuple[str, ...], db: Path, min_votes: int, name: str, out: 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
         raise AccuracyDbError(f"--as {name!r}: a name is letters, digits, _ . and -, starting with a letter or digit")
     con = database.open_existing(db)
-    adjudication = derive(con, list(sets), min_votes, split)
+    adjudication = derive(con, list(sets), min_votes, split, corpus)
     csv_path = write_derived_list(con, adjudication, out, name)
     click.echo(f"{csv_path}: {len(adjudication.spans)} mistakes, {len(adjudication.ties)} category tie(s)")
     for tie in adjudication.ties:

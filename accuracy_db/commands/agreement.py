@@ -6,16 +6,19 @@ from pathlib import Path
 
 import click
 
-from . import db_option, format_option, scopes_option
+from . import corpus_option, db_option, format_option, list_split_option, scopes_option
 
 
 @click.command()
 @click.argument("sets", nargs=-1, required=True)
 @db_option
-@click.option("--split", type=click.Choice(["test", "train", "dev"]), help="The lists' split, if a name is in both.")
+@corpus_option
+@list_split_option
 @scopes_option
 @format_option
-def agreement(sets: tuple[str, ...], db: Path, split: str | None, scopes: tuple[str, ...], fmt: str) -> None:
+def agreement(
+    sets: tuple[str, ...], db: Path, corpus: str | None, split: str | None, scopes: tuple[str, ...], fmt: str
+) -> None:
     """Agreement of two or more lists (SETS: gold or submission names) of one split: each scored against each
     other as if it were the gold list, the correlations of their mistakes per text, and, for three lists or more,
     Fleiss' kappa and Krippendorff's alpha of the categories of the spans a majority marks."""
@@ -23,4 +26,4 @@ def agreement(sets: tuple[str, ...], db: Path, split: str | None, scopes: tuple[
     from ..agreement import agreement as compute
 
     con = database.open_existing(db)
-    output.print_agreement(compute(con, list(sets), split, list(scopes) or None), fmt)
+    output.print_agreement(compute(con, list(sets), split, list(scopes) or None, corpus), fmt)

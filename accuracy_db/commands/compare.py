@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import SCOPES, db_option, resampling_options, scheme_option
+from . import corpus_option, db_option, resampling_options, scheme_option
 
 FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "token_f1"]
 
@@ -15,7 +15,8 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 @click.argument("a")
 @click.argument("b")
 @db_option
-@click.option("--scope", type=click.Choice(SCOPES), default="ALL", show_default=True, help="ALL or one category.")
+@corpus_option
+@click.option("--scope", default="ALL", show_default=True, help="ALL or one category of the submissions' corpus.")
 @click.option("--metric", type=click.Choice(FIGURES), default="recall", show_default=True, help="The figure compared.")
 @click.option(
     "--test",
@@ -32,6 +33,7 @@ def compare(
     a: str,
     b: str,
     db: Path,
+    corpus: str | None,
     scope: str,
     metric: str,
     test: str,
@@ -50,5 +52,6 @@ def compare(
 
     schemes.only_default(scheme, "compare")
     con = database.open_existing(db)
-    result = compare_submissions(con, a, b, scope, metric, test, trials, Resampling(resamples, seed, confidence))
+    settings = Resampling(resamples, seed, confidence)
+    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus)
     output.print_comparison(result, fmt)

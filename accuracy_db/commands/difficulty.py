@@ -16,7 +16,8 @@ TITLES = {
 
 @click.command()
 @db_option
-@click.option("--split", type=click.Choice(["test", "train", "dev"]), help="Only this split (dev is train).")
+@click.option("--corpus", help="Only this corpus's submissions (default: every corpus's).")
+@click.option("--split", help="Only this split (shared task: test or train; dev is train).")
 @click.option(
     "--by",
     "measure",
@@ -27,10 +28,10 @@ TITLES = {
     "many of the three annotators marked it (from the curation exports).",
 )
 @format_option
-def difficulty(db: Path, split: str | None, measure: str, fmt: str) -> None:
+def difficulty(db: Path, corpus: str | None, split: str | None, measure: str, fmt: str) -> None:
     """Each submission's recall over the gold mistakes of each difficulty level, with the counts behind it."""
     from .. import database, output, scores
 
     measure = measure.replace("-", "_")
     con = database.open_existing(db)
-    output.print_rows(scores.recall_by_difficulty(con, measure, split), fmt, title=TITLES[measure])
+    output.print_rows(scores.recall_by_difficulty(con, measure, split, corpus), fmt, title=TITLES[measure])

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import db_option, format_option, resampling_options, scopes_option
+from . import corpus_option, db_option, format_option, list_split_option, resampling_options, scopes_option
 
 LEVELS = ["text", "system", "category"]
 
@@ -14,9 +14,8 @@ LEVELS = ["text", "system", "category"]
 @click.command()
 @click.argument("submission")
 @db_option
-@click.option(
-    "--split", type=click.Choice(["test", "train", "dev"]), help="The submission's split, if its name is in both."
-)
+@corpus_option
+@list_split_option
 @scopes_option
 @click.option(
     "--level",
@@ -31,6 +30,7 @@ LEVELS = ["text", "system", "category"]
 def validity(
     submission: str,
     db: Path,
+    corpus: str | None,
     split: str | None,
     scopes: tuple[str, ...],
     levels: tuple[str, ...],
@@ -48,4 +48,4 @@ def validity(
 
     settings = Resampling(resamples, seed, confidence)  # before opening anything: a bad option fails at once
     con = database.open_existing(db)
-    output.print_validity(validity(con, submission, list(scopes), list(levels), split, settings), fmt)
+    output.print_validity(validity(con, submission, list(scopes), list(levels), split, settings, corpus), fmt)

@@ -60,7 +60,7 @@ if len(names) < 2:
     st.stop()
 
 pairs = pl.DataFrame(
-    data.pairwise(names, scope, figure),
+    data.pairwise(names, scope, figure, split, corpus),
     schema={"a": pl.String, "b": pl.String} | {c: pl.Float64 for c in ("a_value", "b_value", "difference", "p_value")},
 )
 st.caption(

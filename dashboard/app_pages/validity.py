@@ -10,7 +10,7 @@ from accuracy_db.dashboard.literal import literal
 from accuracy_db import output
 
 SUBMISSIONS = """
-SELECT submission, split
+SELECT submission_id, submission, split
 FROM evaluations
 WHERE corpus = $corpus
 ORDER BY split <> 'test', split, submission
@@ -19,7 +19,7 @@ ORDER BY split <> 'test', split, submission
 PER_TEXT = """
 SELECT text_id, gold, submitted, matched
 FROM text_statistics
-WHERE submission = $submission AND split = $split AND scope = $scope
+WHERE submission_id = $submission_id AND scope = $scope
 ORDER BY text_id
 """
 
@@ -57,11 +57,12 @@ submission = top[0].selectbox("Submission", submissions["submission"].to_list())
 scope = top[1].selectbox(
     "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
 )
-split = submissions.filter(submission=submission)["split"][0]
-per_text = data.read_one(PER_TEXT, {"submission": submission, "split": split, "scope": scope})
+chosen = submissions.filter(submission=submission).row(0, named=True)
+split = chosen["split"]
+per_text = data.read_one(PER_TEXT, {"submission_id": chosen["submission_id"], "scope": scope})
 
 st.subheader("How closely the counts follow the gold list's")
-figures = data.correlations(submission, split, scope)
+figures = data.correlations(submission, split, scope, corpus)
 st.dataframe(
     [
         {

@@ -9,8 +9,8 @@
 --   span_end: The last token of the majority span (doc_token_end, inclusive).
 --   voters: How many sets mark at least one token of the span.
 --   category: The span's category: the one the most sets give it (a set gives a span each category of its marks
---     on the span's tokens); on a tie, the first tied category in report order (NAME first), and tied_categories
---     says so.
+--     on the span's tokens); on a tie, the first tied category in its corpus's report order (the shared task's:
+--     NAME first), and tied_categories says so.
 --   tied_categories: The categories tied for the most votes, joined by |, in report order; NULL without a tie.
 --   set_id: The set (annotation_sets.set_id).
 --   set_category: The category the set gives the span's tokens; NULL when its marks on them have more than one.
@@ -92,7 +92,8 @@ ranked_categories AS (
             PARTITION BY category_votes.text_id, category_votes.span_start
         ) AS most_voted
     FROM category_votes
-    JOIN categories USING (category)
+    JOIN texts ON texts.text_id = category_votes.text_id
+    JOIN categories ON categories.corpus = texts.corpus AND categories.category = category_votes.category
 ),
 
 span_categories AS (
@@ -128,5 +129,6 @@ SELECT
     set_ratings.set_category
 FROM set_ratings
 JOIN span_categories USING (text_id, span_start)
-JOIN categories ON categories.position = span_categories.winning_position
+JOIN texts ON texts.text_id = set_ratings.text_id
+JOIN categories ON categories.corpus = texts.corpus AND categories.position = span_categories.winning_position
 ORDER BY set_ratings.text_id, set_ratings.span_start, set_ratings.set_id

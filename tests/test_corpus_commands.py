@@ -1,0 +1,117 @@
+"""The commands that name lists work on any corpus: compare, validity, agreement, adjudicate and difficulty find a
+name in the corpus that has it, take that corpus's categories as scopes, and ask for --corpus (or --split) only when
+a name is in more than one. The database: the shared-task data with the example submissions, the weather corpus
+(tests/weather_corpus.py), and a second copy of it, weather2, whose lists have the same names."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from weather_corpus import import_weather
+
+from accuracy_db import database, ranking
+from accuracy_db.cli import run
+
+WEATHER_SCOPES = ["ALL", "Wrong", "Unsupported"]
+
+
+@pytest.fixture(scope="module")
+def two_corpora_db(built_db, tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("two-corpora")
+    path = folder / "accuracy.duckdb"
+    shutil.copyfile(built_db, path)
+    import_weather(path, folder)
+    import_weather(path, folder, name="weather2", prefix="second-")
+    return path
+
+
+def json_of(capsys, args: list[str]):
+    assert run(args) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def error_of(capsys, args: list[str]) -> str:
+    assert run(args) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    [line] = captured.err.strip().splitlines()
+    return line
+
+
+def test_a_name_in_two_corpora_is_refused_until_the_corpus_is_given(two_corpora_db, capsys):
+    db = ["--db", str(two_corpora_db)]
+    for command in (["agreement", "metric", "llm"], ["compare", "metric", "llm"], ["validity", "metric"]):
+        kind = "submission" if command[0] != "agreement" else "list"
+        assert error_of(capsys, command + db) == (
+            f"error: 'metric' is a {kind} of the corpora weather and weather2: give --corpus"
+        )
+    result = json_of(capsys, ["agreement", "metric", "llm", "--corpus", "weather2", "--format", "json"] + db)
+    assert result["split"] == "dev" and result["sets"] == ["metric", "llm"]
+
+
+def test_agreement_scores_in_the_corpus_own_scopes(two_corpora_db, capsys):
+    db = ["--db", str(two_corpora_db)]
+    result = json_of(capsys, ["agreement", "gold", "metric", "--corpus", "weather", "--format", "json"] + db)
+    assert sorted({row["scope"] for row in result["pairs"]}, key=WEATHER_SCOPES.index) == WEATHER_SCOPES
+    # metric against gold as its gold list: what the leaderboard of the corpus says of it, in every scope
+    con = database.open_existing(two_corpora_db)
+    for scope in WEATHER_SCOPES:
+        [ranked] = [r for r in ranking.leaderboard(con, "dev", scope, corpus="weather") if r["submission"] == "metric"]
+        [pair] = [r for r in result["pairs"] if r["scope"] == scope and r["compared"] == "metric"]
+        assert (pair["matched"], pair["recall"], pair["precision"]) == (
+            ranked["matched"],
+            ranked["recall"],
+            ranked["precision"],
+        )
+    con.close()
+    only_wrong = json_of(
+        capsys, ["agreement", "gold", "llm", "--corpus", "weather", "--scope", "Wrong"] + db + ["--format", "json"]
+    )
+    assert {row["scope"] for row in only_wrong["pairs"]} == {"Wrong"}
+
+
+def test_a_scope_of_another_corpus_is_refused_in_one_line(two_corpora_db, capsys):
+    db = ["--db", str(two_corpora_db), "--corpus", "weather"]
+    expected = "error: scope 'NAME' is not a scope of corpus weather (ALL, Wrong, Unsupported)"
+    assert error_of(capsys, ["agreement", "gold", "metric", "--scope", "NAME"] + db) == expected
+    assert error_of(capsys, ["compare", "metric", "llm", "--scope", "NAME"] + db) == expected
+    assert error_of(capsys, ["validity", "metric", "--scope", "NAME"] + db) == expected
+    shared = ["--db", str(two_corpora_db), "--corpus", "shared-task"]
+    assert error_of(capsys, ["compare", "submission", "gsml_doc_based", "--scope", "Wrong"] + shared) == (
+        "error: scope 'Wrong' is not a scope of corpus shared-task (ALL, NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE,"
+        " OTHER)"
+    )
+
+
+def test_compare_and_validity_read_the_corpus_submissions(two_corpora_db, capsys):
+    db = ["--db", str(two_corpora_db), "--corpus", "weather"]
+    compared = json_of(capsys, ["compare", "metric", "llm", "--scope", "Wrong", "--format", "json"] + db)
+    # Wrong: gold w1 and w3; metric finds w1 (4-5 over 4) only, llm w1 (4) and w3 (4-6 over 5)
+    assert (compared["a_value"], compared["b_value"]) == (0.5, 1.0)
+    figures = json_of(capsys, ["validity", "metric", "--level", "text", "--format", "json"] + db)
+    assert [row["scope"] for row in figures if row["measure"] == "pearson"] == WEATHER_SCOPES
+
+
+def test_adjudicate_and_difficulty_take_a_corpus(two_corpora_db, tmp_path, capsys):
+    db = ["--db", str(two_corpora_db)]
+    assert run(["adjudicate", "gold", "metric", "llm", "--min-votes", "2", "--as", "majority", "--out", str(tmp_path),
+                "--corpus", "weather2"] + db) == 0  # fmt: skip
+    assert capsys.readouterr().out.startswith(f"{tmp_path / 'majority.csv'}: 3 mistakes, 0 category tie(s)")
+    # tokens two of gold, metric and llm mark: w1's 4 (all three), w2's 5 (gold's 4-6, metric's 5), w3's 5 (gold's
+    # 5, llm's 4-6)
+    with (tmp_path / "majority.csv").open() as rows:
+        spans = [(r["TEXT_ID"], r["DOC_TOKEN_START"], r["DOC_TOKEN_END"], r["TYPE"]) for r in csv.DictReader(rows)]
+    assert spans == [
+        ("second-w1.txt", "4", "4", "Wrong"),
+        ("second-w2.txt", "5", "5", "Unsupported"),
+        ("second-w3.txt", "5", "5", "Wrong"),
+    ]
+    found = json_of(capsys, ["difficulty", "--corpus", "weather", "--format", "json"] + db)
+    assert {row["submission"] for row in found} == {"metric", "llm"}
+    assert {row["split"] for row in found} == {"dev"}
+    everywhere = json_of(capsys, ["difficulty", "--format", "json"] + db)
+    assert {"metric", "llm", "submission"} <= {row["submission"] for row in everywhere}
