@@ -25,7 +25,7 @@ import polars as pl
 from . import database
 from .errors import AccuracyDbError, InputError, Problem, SpanProblem
 from .etl import corpus_files, factgenie
-from .etl.frames import create_temp_table
+from .etl.frames import insert_rows
 from .inbox import entry_source
 from .sources import Source, record
 
@@ -188,12 +188,14 @@ def load_folder(con: duckdb.DuckDBPyConnection, registration: Registration) -> N
 
 
 def reject(con: duckdb.DuckDBPyConnection, registration: Registration, problems: list[Problem]) -> None:
-    rows = pl.DataFrame(
+    insert_rows(
+        con,
+        "corpus_rejections",
         [
             (registration.corpus, registration.folder, p.file, p.line, isinstance(p, SpanProblem), p.message)
             for p in problems
         ],
-        schema={
+        {
             "corpus": pl.String,
             "folder": pl.String,
             "file": pl.String,
@@ -201,11 +203,7 @@ def reject(con: duckdb.DuckDBPyConnection, registration: Registration, problems:
             "span": pl.Boolean,
             "message": pl.String,
         },
-        orient="row",
     )
-    create_temp_table(con, "new_corpus_rejections", rows)
-    con.execute("INSERT INTO corpus_rejections BY NAME SELECT * FROM new_corpus_rejections")
-    con.execute("DROP TABLE new_corpus_rejections")
 
 
 def remove_corpus(con: duckdb.DuckDBPyConnection, corpus: str, folders: list[str]) -> None:

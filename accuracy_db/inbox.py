@@ -21,7 +21,7 @@ from . import database
 from .errors import InputError, Problem
 from .etl import mistake_lists
 from .etl.bounded_yaml import load_bounded_yaml
-from .etl.frames import create_temp_table
+from .etl.frames import insert_rows
 from .regular_files import read_text
 from .sources import Source, fingerprint, record
 
@@ -185,20 +185,12 @@ def load_sidecar(con: duckdb.DuckDBPyConnection, submission: Submission) -> None
 
 def reject(con: duckdb.DuckDBPyConnection, name: str, sha256: str, problems: list[Problem]) -> None:
     """Record the problems of a refused file, in one statement (a file may have a thousand)."""
-    rows = pl.DataFrame(
+    insert_rows(
+        con,
+        "rejections",
         [(name, sha256, problem.file, problem.line, problem.message) for problem in problems],
-        schema={
-            "submission": pl.String,
-            "sha256": pl.String,
-            "file": pl.String,
-            "line": pl.Int32,
-            "message": pl.String,
-        },
-        orient="row",
+        {"submission": pl.String, "sha256": pl.String, "file": pl.String, "line": pl.Int32, "message": pl.String},
     )
-    create_temp_table(con, "new_rejections", rows)
-    con.execute("INSERT INTO rejections BY NAME SELECT * FROM new_rejections")
-    con.execute("DROP TABLE new_rejections")
 
 
 def refusals(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, list[Problem]], dict[str, list[Problem]]]:

@@ -12,7 +12,7 @@ import polars as pl
 
 from .data_folder import splits
 from .etl.curation import curation_exports
-from .etl.frames import create_temp_table
+from .etl.frames import insert_rows
 from .regular_files import sha256_of
 
 DATA_FILES = ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml")
@@ -92,12 +92,10 @@ def record(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     """Record the fingerprints of sources, replacing earlier ones of the same keys (in one statement: a corpus
     has tens of thousands of texts)."""
     columns = ("role", "name", "path", "size", "mtime_ns", "sha256")
-    rows = pl.DataFrame(
-        # plain tuples: given the named tuples, polars left DuckDB objects alive at exit
-        [tuple(source) for source in sources],
-        schema={column: pl.Int64 if column in ("size", "mtime_ns") else pl.String for column in columns},
-        orient="row",
+    insert_rows(
+        con,
+        "source_files",
+        [tuple(source) for source in sources],  # plain tuples: given the named tuples, polars left DuckDB objects alive
+        {column: pl.Int64 if column in ("size", "mtime_ns") else pl.String for column in columns},
+        verb="INSERT OR REPLACE",
     )
-    create_temp_table(con, "new_source_files", rows)
-    con.execute("INSERT OR REPLACE INTO source_files SELECT * FROM new_source_files")
-    con.execute("DROP TABLE new_source_files")
