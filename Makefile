@@ -14,8 +14,11 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# factgenie without its dependencies (LLM clients, the Google Cloud SDK): tests/test_factgenie_package.py runs only
+# its campaign loading code, whose imports are in the dev extras.
 $(VENV)/.installed-dev: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --no-deps "factgenie==1.2.1"
 	touch $@
 
 install: $(VENV)/.installed
