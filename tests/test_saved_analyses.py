@@ -7,12 +7,14 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import shutil
 from collections import Counter, defaultdict
 
 import polars as pl
 import pytest
 from oracle import Span, matches
 from shared_data import DATA, EXAMPLES, SHARED
+from weather_corpus import import_weather
 
 from accuracy_db.analyses import saved_analyses, saved_analysis
 from accuracy_db.errors import AccuracyDbError
@@ -137,6 +139,14 @@ def test_mistakes_per_text_by_system_gives_the_figures_of_the_data_readme(built_
     assert round(per_text["train", "rebuffel"], 1) == 15.4
     assert per_text["train", "(all texts)"] == pytest.approx(1214 / 60)
     assert per_text["test", "(all texts)"] == pytest.approx(622 / 30)
+
+
+def test_mistakes_per_text_by_system_counts_the_shared_task_texts_alone(built_db, tmp_path):
+    """Another corpus whose split is also called train adds no text and no mistake to the shared task's rows."""
+    db = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, db)
+    import_weather(db, tmp_path, split="train")
+    assert run(db, "mistakes_per_text_by_system").equals(run(built_db, "mistakes_per_text_by_system"))
 
 
 def test_mistakes_per_text_by_system_per_category_equals_the_files(built_db):

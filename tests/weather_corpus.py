@@ -43,12 +43,13 @@ def lines(records: list) -> str:
     return "".join(json.dumps(record) + "\n" for record in records)
 
 
-def import_weather(db: Path, folder: Path, name: str = "weather", prefix: str = "") -> None:
-    """Write the weather corpus's folder (its text ids prefixed, so that a second copy can live beside it) and
-    import it into the database as the corpus name."""
+def import_weather(db: Path, folder: Path, name: str = "weather", prefix: str = "", split: str = "dev") -> None:
+    """Write the weather corpus's folder (its text ids prefixed, so that a second copy can live beside it; its texts
+    in the split given) and import it into the database as the corpus name."""
     corpus = folder / name
     (corpus / "lists").mkdir(parents=True)
-    (corpus / "texts.jsonl").write_text(lines([{**text, "id": prefix + text["id"]} for text in TEXTS]))
+    texts = [{**text, "id": prefix + text["id"], "split": split} for text in TEXTS]
+    (corpus / "texts.jsonl").write_text(lines(texts))
     (corpus / "categories.yaml").write_text(CATEGORIES)
     for list_name, spans in LISTS.items():
         (corpus / "lists" / f"{list_name}.jsonl").write_text(

@@ -1,6 +1,7 @@
--- How many gold mistakes per text did each generating system make, in each category?
+-- How many gold mistakes per text did each generating system make, in each category of the shared task?
 -- One row per split for all its texts (system '(all texts)'), and one per system where nlg_systems knows
--- which system generated a text. Texts without gold mistakes count with zeros.
+-- which system generated a text. Texts without gold mistakes count with zeros. The shared-task corpus only: its
+-- six categories are the columns (another corpus's split may have the same name).
 -- Grain: one row per (split, system). Columns: split, system, reference, texts, mistakes (gold mistakes
 -- per text, all categories), name, number, word, context, not_checkable, other (per text, by category).
 WITH per_text AS (
@@ -19,7 +20,8 @@ WITH per_text AS (
     FROM texts
     LEFT JOIN gold_mistakes AS gold USING (text_id)
     LEFT JOIN nlg_systems USING (text_id)
-    WHERE texts.split IN (SELECT split FROM annotation_sets WHERE kind = 'gold')
+    WHERE texts.corpus = 'shared-task'
+        AND texts.split IN (SELECT split FROM annotation_sets WHERE kind = 'gold' AND corpus = 'shared-task')
     GROUP BY texts.split, texts.text_id, nlg_systems.system, nlg_systems.reference
 ),
 
