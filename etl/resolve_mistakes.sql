@@ -46,20 +46,6 @@ cells AS (
                       DOC_TOKEN_START, DOC_TOKEN_END, TYPE, CORRECTION, COMMENT)) <> ''
 ),
 
--- Each id cell as a struct: its column, the cell, and its value when it is a whole number from 1 on.
-id_cells AS (
-    SELECT
-        *,
-        [
-            {'column': 'DOC_TOKEN_START', 'cell': doc_start_cell},
-            {'column': 'DOC_TOKEN_END', 'cell': doc_end_cell},
-            {'column': 'SENTENCE_ID', 'cell': sentence_cell},
-            {'column': 'SENT_TOKEN_START', 'cell': sent_start_cell},
-            {'column': 'SENT_TOKEN_END', 'cell': sent_end_cell}
-        ] AS ids
-    FROM cells
-),
-
 typed AS (
     SELECT
         *,
@@ -75,7 +61,7 @@ typed AS (
             WHEN doc_start_cell <> '' AND doc_end_cell <> '' THEN 'document ids'
             WHEN sentence_cell <> '' AND sent_start_cell <> '' AND sent_end_cell <> '' THEN 'sentence ids'
         END AS id_scheme
-    FROM id_cells
+    FROM cells
 ),
 
 -- For a TYPE that is no category, the category it most looks like, if one does.
@@ -91,37 +77,62 @@ nearest_categories AS (
 row_checked AS (
     SELECT
         *,
-        list_filter(
-            -- ids that are not whole numbers, or not from 1 on
-            [
-                CASE
-                    WHEN id.cell = '' THEN NULL
-                    WHEN NOT regexp_full_match(id.cell, '[0-9]+') THEN format('{} is ''{}'', not a whole number', id.column, shown(id.cell))
-                    -- read as text, never cast: a number of any length is a message, not an overflow
-                    WHEN ltrim(id.cell, '0') = '' THEN format('{} is {}, but token and sentence ids count from 1', id.column, shown(id.cell))
-                    WHEN length(ltrim(id.cell, '0')) > 9 THEN format('{} is {}, beyond any text', id.column, shown(id.cell))
-                END
-                FOR id IN ids
-            ]
-            || [
-                -- part of an id scheme
-                CASE WHEN (doc_start_cell <> '') <> (doc_end_cell <> '') THEN format(
-                    '{} given without {}',
-                    CASE WHEN doc_start_cell <> '' THEN 'DOC_TOKEN_START' ELSE 'DOC_TOKEN_END' END,
-                    CASE WHEN doc_start_cell <> '' THEN 'DOC_TOKEN_END' ELSE 'DOC_TOKEN_START' END) END,
-                CASE WHEN list_count(list_filter(ids[3:5], lambda id: id.cell <> '')) IN (1, 2) THEN format(
-                    '{} given without {}',
-                    array_to_string([id.column FOR id IN ids[3:5] IF id.cell <> ''], ', '),
-                    array_to_string([id.column FOR id IN ids[3:5] IF id.cell = ''], ', ')) END,
-                -- a span that ends before it starts
-                CASE WHEN doc_token_start > doc_token_end THEN format(
-                    'DOC_TOKEN_START {} is after DOC_TOKEN_END {}', doc_token_start, doc_token_end) END,
-                CASE WHEN sent_token_start > sent_token_end THEN format(
-                    'SENT_TOKEN_START {} is after SENT_TOKEN_END {}', sent_token_start, sent_token_end) END,
-                CASE WHEN text_cell = '' THEN 'TEXT_ID is empty' END
-            ],
-            lambda problem: problem IS NOT NULL
-        ) AS own_problems,
+        CASE
+            -- The cheap check, true for almost every row: each id given is a whole number from 1 on of at most 9
+            -- digits after its leading zeros (exactly when typed read it, and it is not 0), each id scheme is given
+            -- whole or not at all, no span ends before it starts, and TEXT_ID is given. Only the rows it fails are
+            -- told what is wrong, by the list below: it is empty exactly when the check holds.
+            WHEN (doc_start_cell = '' OR doc_token_start >= 1) AND (doc_end_cell = '' OR doc_token_end >= 1)
+                AND (sentence_cell = '' OR sentence_id >= 1) AND (sent_start_cell = '' OR sent_token_start >= 1)
+                AND (sent_end_cell = '' OR sent_token_end >= 1)
+                AND (doc_start_cell = '') = (doc_end_cell = '')
+                AND (sentence_cell = '') = (sent_start_cell = '') AND (sentence_cell = '') = (sent_end_cell = '')
+                AND coalesce(doc_token_start <= doc_token_end, TRUE)
+                AND coalesce(sent_token_start <= sent_token_end, TRUE)
+                AND text_cell <> '' THEN []::VARCHAR[]
+            ELSE list_filter(
+                -- ids that are not whole numbers, or not from 1 on
+                [
+                    CASE
+                        WHEN id.cell = '' THEN NULL
+                        WHEN NOT regexp_full_match(id.cell, '[0-9]+') THEN format('{} is ''{}'', not a whole number', id.column, shown(id.cell))
+                        -- read as text, never cast: a number of any length is a message, not an overflow
+                        WHEN ltrim(id.cell, '0') = '' THEN format('{} is {}, but token and sentence ids count from 1', id.column, shown(id.cell))
+                        WHEN length(ltrim(id.cell, '0')) > 9 THEN format('{} is {}, beyond any text', id.column, shown(id.cell))
+                    END
+                    FOR id IN [
+                        {'column': 'DOC_TOKEN_START', 'cell': doc_start_cell},
+                        {'column': 'DOC_TOKEN_END', 'cell': doc_end_cell},
+                        {'column': 'SENTENCE_ID', 'cell': sentence_cell},
+                        {'column': 'SENT_TOKEN_START', 'cell': sent_start_cell},
+                        {'column': 'SENT_TOKEN_END', 'cell': sent_end_cell}
+                    ]
+                ]
+                || [
+                    -- part of an id scheme
+                    CASE WHEN (doc_start_cell <> '') <> (doc_end_cell <> '') THEN format(
+                        '{} given without {}',
+                        CASE WHEN doc_start_cell <> '' THEN 'DOC_TOKEN_START' ELSE 'DOC_TOKEN_END' END,
+                        CASE WHEN doc_start_cell <> '' THEN 'DOC_TOKEN_END' ELSE 'DOC_TOKEN_START' END) END,
+                    CASE WHEN NOT ((sentence_cell = '') = (sent_start_cell = '') AND (sentence_cell = '') = (sent_end_cell = ''))
+                        THEN format(
+                            '{} given without {}',
+                            concat_ws(', ', CASE WHEN sentence_cell <> '' THEN 'SENTENCE_ID' END,
+                                      CASE WHEN sent_start_cell <> '' THEN 'SENT_TOKEN_START' END,
+                                      CASE WHEN sent_end_cell <> '' THEN 'SENT_TOKEN_END' END),
+                            concat_ws(', ', CASE WHEN sentence_cell = '' THEN 'SENTENCE_ID' END,
+                                      CASE WHEN sent_start_cell = '' THEN 'SENT_TOKEN_START' END,
+                                      CASE WHEN sent_end_cell = '' THEN 'SENT_TOKEN_END' END)) END,
+                    -- a span that ends before it starts
+                    CASE WHEN doc_token_start > doc_token_end THEN format(
+                        'DOC_TOKEN_START {} is after DOC_TOKEN_END {}', doc_token_start, doc_token_end) END,
+                    CASE WHEN sent_token_start > sent_token_end THEN format(
+                        'SENT_TOKEN_START {} is after SENT_TOKEN_END {}', sent_token_start, sent_token_end) END,
+                    CASE WHEN text_cell = '' THEN 'TEXT_ID is empty' END
+                ],
+                lambda problem: problem IS NOT NULL
+            )
+        END AS own_problems,
         CASE WHEN category NOT IN (SELECT category FROM corpus_categories) THEN format(
             'TYPE ''{}'' is not a category; {}', shown(category),
             coalesce('did you mean ' || nearest_category || '?',
