@@ -8,9 +8,8 @@
 -- foreign_split (the split of its text when that is not the list's: the text is in texts, or only named in
 -- other_split_texts), tokens_listed_as_marked (whether TOKENS lists the tokens at its ids; NULL when TOKENS is
 -- empty, the ids cannot be used or the row is left out), previous_end and next_start
--- (where the list's neighbouring spans in the text end and start, as mistakes stores them), furthest_end and
--- furthest_line (the furthest end of the list's earlier spans in the text, and its line: mistake_problems reports a
--- span that starts before it as an overlap) and list_split. Parameters: $split (the split the list must cover; NULL
+-- (where the list's neighbouring spans in the text end and start, as mistakes stores them: mistake_problems reports
+-- the overlaps of a text where a span starts at or before previous_end) and list_split. Parameters: $split (the split the list must cover; NULL
 -- for the split of its first known text), $header_cells (how many cells the header has) and $needed_cells (how
 -- many a row needs: up to the last column read for scoring; a row may leave out the CORRECTION and COMMENT cells
 -- after it, as spreadsheets do and as the shared task's scorer reads it). Needs the macro of
@@ -305,21 +304,17 @@ resolved AS (
 ),
 
 -- The usable spans of each text in position order, in one pass: the list's neighbours of each span, which the
--- scoring reads, and the check that no two spans overlap (rows whose ids cannot be used, and rows left out for
--- their TYPE, are apart, in their own partition).
+-- scoring reads, and which the check that no two spans overlap starts from (rows whose ids cannot be used, and rows
+-- left out for their TYPE, are apart, in their own partition).
 ordered AS (
     SELECT
         * EXCLUDE (token_count),
         coalesce(lag(doc_token_end) OVER in_text, 0) AS previous_end,
-        coalesce(lead(doc_token_start) OVER in_text, token_count + 1) AS next_start,
-        max(doc_token_end) OVER earlier AS furthest_end,
-        arg_max(line_number, doc_token_end * 1e9 + line_number) OVER earlier AS furthest_line
+        coalesce(lead(doc_token_start) OVER in_text, token_count + 1) AS next_start
     FROM resolved
-    WINDOW
-        in_text AS (
-            PARTITION BY id_problem IS NULL AND category_problem IS NULL, text_id ORDER BY doc_token_start, line_number
-        ),
-        earlier AS (in_text ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+    WINDOW in_text AS (
+        PARTITION BY id_problem IS NULL AND category_problem IS NULL, text_id ORDER BY doc_token_start, line_number
+    )
 )
 
 SELECT ordered.*, list_split.split AS list_split
