@@ -171,14 +171,6 @@ checked_rows AS (
     CROSS JOIN first_scheme
 ),
 
-list_split AS (
-    SELECT coalesce($split, (
-        SELECT arg_min(texts.split, checked_rows.line_number)
-        FROM checked_rows JOIN corpus_texts AS texts USING (text_id)
-        WHERE len(checked_rows.row_problems) = 0
-    )) AS split
-),
-
 pending AS (
     SELECT
         checked_rows.*,
@@ -190,6 +182,14 @@ pending AS (
     LEFT JOIN corpus_texts AS texts USING (text_id)
     LEFT JOIN other_split_texts USING (text_id)
     WHERE len(checked_rows.row_problems) = 0
+),
+
+-- The split of the first row that names a text of the corpus, read from the rows already joined to the texts.
+list_split AS (
+    SELECT coalesce($split, (
+        SELECT arg_min(text_split, line_number) FILTER (WHERE text_split IS NOT NULL AND NOT named_only)
+        FROM pending
+    )) AS split
 ),
 
 -- The sentences of the texts that rows give sentence ids for: the document token each starts at, and its size.
