@@ -48,6 +48,29 @@ real_mismatches AS (
     SELECT * FROM classified_mismatches WHERE NOT same_once_normalised
 ),
 
+-- Spans of one list must not overlap. In position order, a span overlaps an earlier one exactly when it starts
+-- at or before the furthest end so far. A text has such a span exactly when one starts at or before the end of the
+-- span just before it (previous_end: were every start after it, the ends would rise, and the furthest end would be
+-- that one), so the furthest ends are computed for those texts alone.
+furthest_ends AS (
+    SELECT
+        line_number,
+        text_id,
+        doc_token_start,
+        doc_token_end,
+        max(doc_token_end) OVER earlier AS furthest_end,
+        arg_max(line_number, doc_token_end * 1e9 + line_number) OVER earlier AS furthest_line
+    FROM resolved_mistakes
+    WHERE len(row_problems) = 0 AND id_problem IS NULL AND category_problem IS NULL
+        AND text_id IN (
+            SELECT text_id FROM resolved_mistakes
+            WHERE id_problem IS NULL AND category_problem IS NULL AND doc_token_start <= previous_end
+        )
+    WINDOW earlier AS (
+        PARTITION BY text_id ORDER BY doc_token_start, line_number ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    )
+),
+
 -- Ids shifted by a constant (ids counted from 0, say): for each shift of up to 3 tokens either way, the real
 -- mismatches whose TOKENS are the text at the shifted ids.
 shift_fits AS (
@@ -131,11 +154,10 @@ HAVING count(*) > 0
 
 UNION ALL
 
--- Spans of one list must not overlap. In position order, a span overlaps an earlier one exactly when it
--- starts before the furthest end so far; it is reported at the later of the two lines, naming the other.
+-- An overlap is reported at the later of the two lines, naming the other.
 SELECT greatest(line_number, furthest_line), format('overlaps line {}: both mark tokens {}-{} of {}',
     least(line_number, furthest_line), doc_token_start, least(doc_token_end, furthest_end), text_id), 'error'
-FROM resolved_mistakes
-WHERE id_problem IS NULL AND category_problem IS NULL AND doc_token_start <= furthest_end
+FROM furthest_ends
+WHERE doc_token_start <= furthest_end
 
 ORDER BY 1 NULLS FIRST, 2

@@ -8,9 +8,8 @@
 -- foreign_split (the split of its text when that is not the list's: the text is in texts, or only named in
 -- other_split_texts), tokens_listed_as_marked (whether TOKENS lists the tokens at its ids; NULL when TOKENS is
 -- empty, the ids cannot be used or the row is left out), previous_end and next_start
--- (where the list's neighbouring spans in the text end and start, as mistakes stores them), furthest_end and
--- furthest_line (the furthest end of the list's earlier spans in the text, and its line: mistake_problems reports a
--- span that starts before it as an overlap) and list_split. Parameters: $split (the split the list must cover; NULL
+-- (where the list's neighbouring spans in the text end and start, as mistakes stores them: mistake_problems reports
+-- the overlaps of a text where a span starts at or before previous_end) and list_split. Parameters: $split (the split the list must cover; NULL
 -- for the split of its first known text), $header_cells (how many cells the header has) and $needed_cells (how
 -- many a row needs: up to the last column read for scoring; a row may leave out the CORRECTION and COMMENT cells
 -- after it, as spreadsheets do and as the shared task's scorer reads it). Needs the macro of
@@ -46,20 +45,6 @@ cells AS (
                       DOC_TOKEN_START, DOC_TOKEN_END, TYPE, CORRECTION, COMMENT)) <> ''
 ),
 
--- Each id cell as a struct: its column, the cell, and its value when it is a whole number from 1 on.
-id_cells AS (
-    SELECT
-        *,
-        [
-            {'column': 'DOC_TOKEN_START', 'cell': doc_start_cell},
-            {'column': 'DOC_TOKEN_END', 'cell': doc_end_cell},
-            {'column': 'SENTENCE_ID', 'cell': sentence_cell},
-            {'column': 'SENT_TOKEN_START', 'cell': sent_start_cell},
-            {'column': 'SENT_TOKEN_END', 'cell': sent_end_cell}
-        ] AS ids
-    FROM cells
-),
-
 typed AS (
     SELECT
         *,
@@ -75,7 +60,7 @@ typed AS (
             WHEN doc_start_cell <> '' AND doc_end_cell <> '' THEN 'document ids'
             WHEN sentence_cell <> '' AND sent_start_cell <> '' AND sent_end_cell <> '' THEN 'sentence ids'
         END AS id_scheme
-    FROM id_cells
+    FROM cells
 ),
 
 -- For a TYPE that is no category, the category it most looks like, if one does.
@@ -91,37 +76,62 @@ nearest_categories AS (
 row_checked AS (
     SELECT
         *,
-        list_filter(
-            -- ids that are not whole numbers, or not from 1 on
-            [
-                CASE
-                    WHEN id.cell = '' THEN NULL
-                    WHEN NOT regexp_full_match(id.cell, '[0-9]+') THEN format('{} is ''{}'', not a whole number', id.column, shown(id.cell))
-                    -- read as text, never cast: a number of any length is a message, not an overflow
-                    WHEN ltrim(id.cell, '0') = '' THEN format('{} is {}, but token and sentence ids count from 1', id.column, shown(id.cell))
-                    WHEN length(ltrim(id.cell, '0')) > 9 THEN format('{} is {}, beyond any text', id.column, shown(id.cell))
-                END
-                FOR id IN ids
-            ]
-            || [
-                -- part of an id scheme
-                CASE WHEN (doc_start_cell <> '') <> (doc_end_cell <> '') THEN format(
-                    '{} given without {}',
-                    CASE WHEN doc_start_cell <> '' THEN 'DOC_TOKEN_START' ELSE 'DOC_TOKEN_END' END,
-                    CASE WHEN doc_start_cell <> '' THEN 'DOC_TOKEN_END' ELSE 'DOC_TOKEN_START' END) END,
-                CASE WHEN list_count(list_filter(ids[3:5], lambda id: id.cell <> '')) IN (1, 2) THEN format(
-                    '{} given without {}',
-                    array_to_string([id.column FOR id IN ids[3:5] IF id.cell <> ''], ', '),
-                    array_to_string([id.column FOR id IN ids[3:5] IF id.cell = ''], ', ')) END,
-                -- a span that ends before it starts
-                CASE WHEN doc_token_start > doc_token_end THEN format(
-                    'DOC_TOKEN_START {} is after DOC_TOKEN_END {}', doc_token_start, doc_token_end) END,
-                CASE WHEN sent_token_start > sent_token_end THEN format(
-                    'SENT_TOKEN_START {} is after SENT_TOKEN_END {}', sent_token_start, sent_token_end) END,
-                CASE WHEN text_cell = '' THEN 'TEXT_ID is empty' END
-            ],
-            lambda problem: problem IS NOT NULL
-        ) AS own_problems,
+        CASE
+            -- The cheap check, true for almost every row: each id given is a whole number from 1 on of at most 9
+            -- digits after its leading zeros (exactly when typed read it, and it is not 0), each id scheme is given
+            -- whole or not at all, no span ends before it starts, and TEXT_ID is given. Only the rows it fails are
+            -- told what is wrong, by the list below: it is empty exactly when the check holds.
+            WHEN (doc_start_cell = '' OR doc_token_start >= 1) AND (doc_end_cell = '' OR doc_token_end >= 1)
+                AND (sentence_cell = '' OR sentence_id >= 1) AND (sent_start_cell = '' OR sent_token_start >= 1)
+                AND (sent_end_cell = '' OR sent_token_end >= 1)
+                AND (doc_start_cell = '') = (doc_end_cell = '')
+                AND (sentence_cell = '') = (sent_start_cell = '') AND (sentence_cell = '') = (sent_end_cell = '')
+                AND coalesce(doc_token_start <= doc_token_end, TRUE)
+                AND coalesce(sent_token_start <= sent_token_end, TRUE)
+                AND text_cell <> '' THEN []::VARCHAR[]
+            ELSE list_filter(
+                -- ids that are not whole numbers, or not from 1 on
+                [
+                    CASE
+                        WHEN id.cell = '' THEN NULL
+                        WHEN NOT regexp_full_match(id.cell, '[0-9]+') THEN format('{} is ''{}'', not a whole number', id.column, shown(id.cell))
+                        -- read as text, never cast: a number of any length is a message, not an overflow
+                        WHEN ltrim(id.cell, '0') = '' THEN format('{} is {}, but token and sentence ids count from 1', id.column, shown(id.cell))
+                        WHEN length(ltrim(id.cell, '0')) > 9 THEN format('{} is {}, beyond any text', id.column, shown(id.cell))
+                    END
+                    FOR id IN [
+                        {'column': 'DOC_TOKEN_START', 'cell': doc_start_cell},
+                        {'column': 'DOC_TOKEN_END', 'cell': doc_end_cell},
+                        {'column': 'SENTENCE_ID', 'cell': sentence_cell},
+                        {'column': 'SENT_TOKEN_START', 'cell': sent_start_cell},
+                        {'column': 'SENT_TOKEN_END', 'cell': sent_end_cell}
+                    ]
+                ]
+                || [
+                    -- part of an id scheme
+                    CASE WHEN (doc_start_cell <> '') <> (doc_end_cell <> '') THEN format(
+                        '{} given without {}',
+                        CASE WHEN doc_start_cell <> '' THEN 'DOC_TOKEN_START' ELSE 'DOC_TOKEN_END' END,
+                        CASE WHEN doc_start_cell <> '' THEN 'DOC_TOKEN_END' ELSE 'DOC_TOKEN_START' END) END,
+                    CASE WHEN NOT ((sentence_cell = '') = (sent_start_cell = '') AND (sentence_cell = '') = (sent_end_cell = ''))
+                        THEN format(
+                            '{} given without {}',
+                            concat_ws(', ', CASE WHEN sentence_cell <> '' THEN 'SENTENCE_ID' END,
+                                      CASE WHEN sent_start_cell <> '' THEN 'SENT_TOKEN_START' END,
+                                      CASE WHEN sent_end_cell <> '' THEN 'SENT_TOKEN_END' END),
+                            concat_ws(', ', CASE WHEN sentence_cell = '' THEN 'SENTENCE_ID' END,
+                                      CASE WHEN sent_start_cell = '' THEN 'SENT_TOKEN_START' END,
+                                      CASE WHEN sent_end_cell = '' THEN 'SENT_TOKEN_END' END)) END,
+                    -- a span that ends before it starts
+                    CASE WHEN doc_token_start > doc_token_end THEN format(
+                        'DOC_TOKEN_START {} is after DOC_TOKEN_END {}', doc_token_start, doc_token_end) END,
+                    CASE WHEN sent_token_start > sent_token_end THEN format(
+                        'SENT_TOKEN_START {} is after SENT_TOKEN_END {}', sent_token_start, sent_token_end) END,
+                    CASE WHEN text_cell = '' THEN 'TEXT_ID is empty' END
+                ],
+                lambda problem: problem IS NOT NULL
+            )
+        END AS own_problems,
         CASE WHEN category NOT IN (SELECT category FROM corpus_categories) THEN format(
             'TYPE ''{}'' is not a category; {}', shown(category),
             coalesce('did you mean ' || nearest_category || '?',
@@ -161,14 +171,6 @@ checked_rows AS (
     CROSS JOIN first_scheme
 ),
 
-list_split AS (
-    SELECT coalesce($split, (
-        SELECT arg_min(texts.split, checked_rows.line_number)
-        FROM checked_rows JOIN corpus_texts AS texts USING (text_id)
-        WHERE len(checked_rows.row_problems) = 0
-    )) AS split
-),
-
 pending AS (
     SELECT
         checked_rows.*,
@@ -180,6 +182,14 @@ pending AS (
     LEFT JOIN corpus_texts AS texts USING (text_id)
     LEFT JOIN other_split_texts USING (text_id)
     WHERE len(checked_rows.row_problems) = 0
+),
+
+-- The split of the first row that names a text of the corpus, read from the rows already joined to the texts.
+list_split AS (
+    SELECT coalesce($split, (
+        SELECT arg_min(text_split, line_number) FILTER (WHERE text_split IS NOT NULL AND NOT named_only)
+        FROM pending
+    )) AS split
 ),
 
 -- The sentences of the texts that rows give sentence ids for: the document token each starts at, and its size.
@@ -294,21 +304,17 @@ resolved AS (
 ),
 
 -- The usable spans of each text in position order, in one pass: the list's neighbours of each span, which the
--- scoring reads, and the check that no two spans overlap (rows whose ids cannot be used, and rows left out for
--- their TYPE, are apart, in their own partition).
+-- scoring reads, and which the check that no two spans overlap starts from (rows whose ids cannot be used, and rows
+-- left out for their TYPE, are apart, in their own partition).
 ordered AS (
     SELECT
         * EXCLUDE (token_count),
         coalesce(lag(doc_token_end) OVER in_text, 0) AS previous_end,
-        coalesce(lead(doc_token_start) OVER in_text, token_count + 1) AS next_start,
-        max(doc_token_end) OVER earlier AS furthest_end,
-        arg_max(line_number, doc_token_end * 1e9 + line_number) OVER earlier AS furthest_line
+        coalesce(lead(doc_token_start) OVER in_text, token_count + 1) AS next_start
     FROM resolved
-    WINDOW
-        in_text AS (
-            PARTITION BY id_problem IS NULL AND category_problem IS NULL, text_id ORDER BY doc_token_start, line_number
-        ),
-        earlier AS (in_text ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+    WINDOW in_text AS (
+        PARTITION BY id_problem IS NULL AND category_problem IS NULL, text_id ORDER BY doc_token_start, line_number
+    )
 )
 
 SELECT ordered.*, list_split.split AS list_split

@@ -6,6 +6,7 @@ import csv
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -145,6 +146,59 @@ def test_overlapping_spans_and_the_same_row_twice(con, tmp_path):
         "line 3: overlaps line 2: both mark tokens 6-6 of S001",
         "line 4: overlaps line 3: both mark tokens 6-6 of S001",
     ]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        # spans within the first 4 tokens of either text (S002 has 4)
+        st.tuples(st.sampled_from(["S001", "S002"]), st.integers(1, 4), st.integers(0, 3)).map(
+            lambda span: (span[0], span[1], min(span[1] + span[2], 4))
+        ),
+        min_size=1,
+        max_size=7,
+    )
+)
+def test_overlaps_are_reported_exactly_when_two_spans_share_a_token(tmp_path_factory, spans):
+    """Against every pair of rows: a list is refused for overlaps exactly when two of its spans share a token, each
+    message names two such rows and tokens both mark, and every row that shares a token with a row before it in
+    position order is named."""
+    path = tmp_path_factory.mktemp("overlaps") / "list.csv"
+    path.write_text(
+        "\n".join([HEADER] + [f"{text}.txt,,{i},,,,{start},{end},WORD,," for i, (text, start, end) in enumerate(spans)])
+        + "\n"
+    )
+    con = database.open_new(None)
+    load_texts(con, "train", TEXTS)
+    lines = {line: span for line, span in enumerate(spans, start=2)}
+    shared = {
+        (a, b)
+        for a, (text_a, start_a, end_a) in lines.items()
+        for b, (text_b, start_b, end_b) in lines.items()
+        if a != b and text_a == text_b and start_a <= end_b and start_b <= end_a
+    }
+    try:
+        load_mistake_list(con, path, "submission", "overlaps")
+        problems = []
+    except InputError as refused:
+        problems = refused.problems
+    finally:
+        con.close()
+    assert bool(problems) == bool(shared)
+    named = set()
+    for problem in problems:
+        other, first, last, text = re.fullmatch(
+            r"overlaps line (\d+): both mark tokens (\d+)-(\d+) of (\w+)", problem.message
+        ).groups()
+        pair = (problem.line, int(other))
+        assert pair in shared and int(other) < problem.line
+        for line in pair:
+            assert lines[line][0] == text and lines[line][1] <= int(first) <= int(last) <= lines[line][2]
+        named |= set(pair)
+    in_position_order = sorted(lines, key=lambda line: (lines[line][0], lines[line][1], line))
+    for i, line in enumerate(in_position_order):
+        if any((line, earlier) in shared for earlier in in_position_order[:i]):
+            assert line in named
 
 
 def test_a_type_outside_the_six_categories_suggests_the_nearest(con, tmp_path):
