@@ -51,16 +51,19 @@ def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme
     return [whole_counts(row) for row in rows]
 
 
-def leaderboard(con: duckdb.DuckDBPyConnection, split: str | None, scope: str, scheme: str) -> list[dict]:
-    """Every scored submission of a split (or of all splits) ranked under a scheme in one scope, with signatures."""
+def leaderboard(
+    con: duckdb.DuckDBPyConnection, split: str | None, scope: str, scheme: str, corpus: str = "shared-task"
+) -> list[dict]:
+    """Every scored submission of a corpus's split (or of all its splits) ranked under a scheme in one scope, with
+    signatures."""
     split = SPLIT_ALIASES.get(split, split)
     rows = fetch_dicts(
         con,
         f"SELECT rank, submission, split, scope AS categories, {', '.join(report_keys(scheme))},"
         " gold_sha256, submission_sha256 FROM scheme_leaderboard"
-        " WHERE scheme = $scheme AND scope = $scope AND ($split IS NULL OR split = $split)"
+        " WHERE scheme = $scheme AND corpus = $corpus AND scope = $scope AND ($split IS NULL OR split = $split)"
         " ORDER BY split DESC, rank, submission",
-        {"scheme": scheme, "scope": scope, "split": split},
+        {"scheme": scheme, "corpus": corpus, "scope": scope, "split": split},
     )
     for row in rows:
         row["signature"] = signature(row.pop("gold_sha256"), row.pop("submission_sha256"), scope, scheme)

@@ -5,6 +5,7 @@ span lists and on the shared-task data."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from nervaluate import Evaluator
 from oracle import CATEGORIES, SCOPES, Span
 from shared_data import DATA, EXAMPLES
+from test_corpus_files import GOLD, METRIC, corpus_folder
 from test_matching_properties import SHORT_SPANS, load
 from test_matching_properties import span_lists as matching_span_lists
 from unit_oracle import unit_scores
@@ -63,8 +65,11 @@ def load_tokens(con, tokens: dict[tuple[str, int], str]) -> None:
     )
 
 
-def by_nervaluate(gold: list[Span], submitted: list[Span]) -> dict[tuple[str, str], dict]:
-    """(scheme, scope) -> nervaluate's counts and figures, each text a document with its spans in text order."""
+def by_nervaluate(
+    gold: list[Span], submitted: list[Span], categories: tuple[str, ...] = CATEGORIES
+) -> dict[tuple[str, str], dict]:
+    """(scheme, scope) -> nervaluate's counts and figures in ALL and in each category's scope, each text a document
+    with its spans in text order."""
     documents = sorted({s.text_id for s in gold + submitted} | set(TEXTS))
 
     def entities(spans: list[Span]) -> list[list[dict]]:
@@ -76,10 +81,10 @@ def by_nervaluate(gold: list[Span], submitted: list[Span]) -> dict[tuple[str, st
             for text_id in documents
         ]
 
-    results = Evaluator(entities(gold), entities(submitted), tags=list(CATEGORIES), loader="dict").evaluate()
+    results = Evaluator(entities(gold), entities(submitted), tags=list(categories), loader="dict").evaluate()
     found = {}
     for scheme in NERVALUATE_SCHEMES:
-        for scope in SCOPES:
+        for scope in ("ALL", *categories):
             result = results["overall"][scheme] if scope == "ALL" else results["entities"].get(scope, {}).get(scheme)
             found[scheme, scope] = {
                 "correct": result.correct if result else 0,
@@ -254,8 +259,8 @@ def test_empty_cases(con, gold, submitted, expected):
             assert tuple(oracle[figure] for figure in FIGURES) == expected
 
 
-def shared_task_lists(built) -> tuple[dict, dict[str, tuple[int, list[Span]]]]:
-    """The gold list of each split and each loaded submission (id, split's gold list, spans) from the database."""
+def scored_lists(built, corpus: str = "shared-task") -> dict[int, tuple[list[Span], list[Span]]]:
+    """submission_id -> the spans of its gold list and its own, for each scored submission of a corpus."""
 
     def spans(set_id: int) -> list[Span]:
         rows = built.execute(
@@ -264,27 +269,35 @@ def shared_task_lists(built) -> tuple[dict, dict[str, tuple[int, list[Span]]]]:
         ).fetchall()
         return [Span(*row) for row in rows]
 
-    evaluations = built.execute("SELECT submission_id, gold_id FROM evaluations").fetchall()
+    evaluations = built.execute("SELECT submission_id, gold_id FROM evaluations WHERE corpus = ?", [corpus]).fetchall()
     return {submission_id: (spans(gold_id), spans(submission_id)) for submission_id, gold_id in evaluations}
 
 
-def test_the_shared_task_data_scores_like_the_references(built):
-    """Every example submission of both splits: nervaluate's four schemes, every count and figure in every scope,
-    and the unit oracle's token and character figures, the characters being those of the texts' tokens."""
+def assert_corpus_scores_like_the_references(con, corpus: str, categories: tuple[str, ...]) -> int:
+    """Every scored submission of a corpus: nervaluate's four schemes, every count and figure in ALL and in each of
+    the corpus's categories, and the unit oracle's token and character figures, the characters being those of the
+    texts' tokens; no other scope. Returns how many submissions were checked."""
     weights = {
         (text_id, doc_token): len(token or "")
-        for text_id, doc_token, token in built.execute("SELECT text_id, doc_token, token FROM tokens").fetchall()
+        for text_id, doc_token, token in con.execute("SELECT text_id, doc_token, token FROM tokens").fetchall()
     }
-    every_row = scheme_rows(built)
-    lists = shared_task_lists(built)
-    assert len(lists) >= 5
+    every_row = scheme_rows(con)
+    lists = scored_lists(con, corpus)
     for submission_id, (gold, submitted) in lists.items():
         ours = every_row[submission_id]
-        for (scheme, scope), theirs in by_nervaluate(gold, submitted).items():
+        assert set(ours) == {(scheme, scope) for scheme in SCHEMES for scope in ("ALL", *categories)}
+        for (scheme, scope), theirs in by_nervaluate(gold, submitted, categories).items():
             assert_like_nervaluate(ours[scheme, scope], theirs)
         for scheme in UNIT_SCHEMES:
-            for scope in SCOPES:
+            for scope in ("ALL", *categories):
                 assert_like_unit_oracle(ours[scheme, scope], gold, submitted, scheme, scope, weights)
+    return len(lists)
+
+
+def test_the_shared_task_data_scores_like_the_references(built):
+    """Every example submission of both splits, in the shared task's seven scopes."""
+    assert assert_corpus_scores_like_the_references(built, "shared-task", CATEGORIES) >= 5
+    every_row = scheme_rows(built)
     # the shared task's token level is token-soft
     token_level = built.execute(
         "SELECT submission_id, scope, token_recall, token_precision, token_f1, token_matched FROM scores"
@@ -330,6 +343,46 @@ def test_evaluate_and_leaderboard_take_a_scheme(built_db, built):
     rows = json.loads(result.stdout)
     assert [row["rank"] for row in rows] == [1, 1, 3, 3, 3]
     assert all("|scheme:char-soft|" in row["signature"] and "correct" not in row for row in rows)
+
+
+def test_an_imported_corpus_is_scored_in_its_own_scopes(built_db, built, tmp_path):
+    """A corpus folder (tests/test_corpus_files.py's, its second category renamed NAME, a name the shared task has
+    too) imported beside the shared task: every scheme scores it in ALL and its own two categories, as the
+    references do; the shared task's figures are unchanged; `leaderboard --corpus --scheme` ranks it."""
+    shared_task_before = scores.fetch_dicts(
+        built, "SELECT * EXCLUDE (corpus) FROM scheme_scores WHERE corpus = 'shared-task' ORDER BY ALL"
+    )
+    renamed = [dict(span, category="NAME" if span["category"] == "Unsupported" else span["category"]) for span in GOLD]
+    metric = [dict(span, category="NAME" if span["category"] == "Unsupported" else span["category"]) for span in METRIC]
+    folder = corpus_folder(tmp_path, gold=renamed, metric=metric, categories="- name: Wrong\n- name: NAME\n")
+    db = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, db)
+    assert run("import", "corpus", "--db", db, folder).returncode == 0
+    con = database.open_existing(db)
+    try:
+        assert assert_corpus_scores_like_the_references(con, "weather", ("Wrong", "NAME")) == 1
+        assert (
+            scores.fetch_dicts(
+                con, "SELECT * EXCLUDE (corpus) FROM scheme_scores WHERE corpus = 'shared-task' ORDER BY ALL"
+            )
+            == shared_task_before
+        )
+        strict = scores.fetch_dicts(
+            con, "SELECT * FROM scheme_leaderboard WHERE corpus = 'weather' AND scheme = 'strict' AND scope = 'NAME'"
+        )
+    finally:
+        con.close()
+    result = run(
+        "leaderboard", "--db", db, "--corpus", "weather", "--scope", "NAME", "--scheme", "strict", "--format", "json"
+    )
+    assert result.returncode == 0, result.stderr
+    (row,) = json.loads(result.stdout)
+    (expected,) = strict
+    assert row["submission"] == expected["submission"] == "metric"
+    assert [row[key] for key in ("rank", "recall", "precision", "f1", *COUNTS[:5])] == [
+        expected[key] for key in ("rank", "recall", "precision", "f1", *COUNTS[:5])
+    ]
+    assert "|scheme:strict|" in row["signature"] and row["signature"].endswith("|scope:NAME")
 
 
 @pytest.mark.parametrize(

@@ -49,9 +49,7 @@ def leaderboard(
     scores.check_corpus_choice(con, corpus, split, scope)
     if scheme == schemes.SCHEME:
         rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus)
-    elif corpus != "shared-task":
-        raise click.UsageError(f"--scheme {scheme} scores the shared-task corpus only, so far")
     else:
-        rows = schemes.leaderboard(con, split, scope, scheme)
+        rows = schemes.leaderboard(con, split, scope, scheme, corpus)
     title = f"Leaderboard, scope {scope}" + ("" if scheme == schemes.SCHEME else f", scheme {scheme}")
     output.print_rows(rows, fmt, title=title, hide=("categories",))

@@ -19,25 +19,30 @@
 --   gold_start: The first token of the gold mistake (doc_token_start).
 --   same_span: Whether the two mistakes mark the same tokens.
 --   same_category: Whether the two mistakes have the same category.
+--   one_to_one: As in span_overlaps: neither mistake intersects any other mistake of the other list, so the gold
+--     mistake is the submitted mistake's only candidate and no other submitted mistake can take it.
 --   preference: The candidate's rank under the pairing's rule, from 1 (taken first when free).
-WITH candidates AS (
+-- Each rule has a branch of its own with the rule's name as a constant, so that a query for one rule (one
+-- scheme) computes only that rule's candidates. One-to-one pairs (most of them) need no ranking.
+WITH candidates AS NOT MATERIALIZED (
     SELECT
-        pair_overlaps.submission_id,
-        pair_overlaps.scope,
-        pair_overlaps.submitted_mistake_id,
-        pair_overlaps.gold_mistake_id,
-        submitted.text_id,
-        submitted.doc_token_start AS submitted_start,
-        gold.doc_token_start AS gold_start,
-        submitted.doc_token_start = gold.doc_token_start AND submitted.doc_token_end = gold.doc_token_end AS same_span,
+        pair.submission_id,
+        pair.scope,
+        pair.submitted_mistake_id,
+        pair.gold_mistake_id,
+        gold.text_id,
+        pair.submitted_start,
+        pair.gold_start,
+        pair.submitted_start = pair.gold_start AND submitted.doc_token_end = gold.doc_token_end AS same_span,
         submitted.category = gold.category AS same_category,
-        abs(submitted.doc_token_start - gold.doc_token_start) + abs(submitted.doc_token_end - gold.doc_token_end)
+        pair.one_to_one,
+        abs(pair.submitted_start - pair.gold_start) + abs(submitted.doc_token_end - gold.doc_token_end)
             AS boundary_distance
-    FROM scoped_overlaps AS pair_overlaps
-    JOIN mistakes AS submitted ON submitted.mistake_id = pair_overlaps.submitted_mistake_id
-    JOIN mistakes AS gold ON gold.mistake_id = pair_overlaps.gold_mistake_id
+    FROM scoped_overlaps AS pair
+    JOIN mistakes AS submitted ON submitted.mistake_id = pair.submitted_mistake_id
+    JOIN mistakes AS gold ON gold.mistake_id = pair.gold_mistake_id
     -- nervaluate's threshold, in integers: overlap / gold length * 100 >= 1
-    WHERE pair_overlaps.overlap_tokens * 100 >= gold.doc_token_end - gold.doc_token_start + 1
+    WHERE pair.overlap_tokens * 100 >= gold.doc_token_end - gold.doc_token_start + 1
 )
 
 SELECT
@@ -51,8 +56,26 @@ SELECT
     gold_start,
     same_span,
     same_category,
+    one_to_one,
+    1 AS preference
+FROM candidates
+WHERE one_to_one
+UNION ALL
+SELECT
+    'leftmost' AS pairing,
+    submission_id,
+    scope,
+    submitted_mistake_id,
+    gold_mistake_id,
+    text_id,
+    submitted_start,
+    gold_start,
+    same_span,
+    same_category,
+    one_to_one,
     row_number() OVER (PARTITION BY submission_id, scope, submitted_mistake_id ORDER BY gold_start) AS preference
 FROM candidates
+WHERE NOT one_to_one
 UNION ALL
 SELECT
     'closest' AS pairing,
@@ -65,6 +88,23 @@ SELECT
     gold_start,
     same_span,
     same_category,
+    one_to_one,
+    1 AS preference
+FROM candidates
+WHERE one_to_one
+UNION ALL
+SELECT
+    'closest' AS pairing,
+    submission_id,
+    scope,
+    submitted_mistake_id,
+    gold_mistake_id,
+    text_id,
+    submitted_start,
+    gold_start,
+    same_span,
+    same_category,
+    one_to_one,
     row_number() OVER (
         PARTITION BY submission_id, scope, submitted_mistake_id
         ORDER BY
@@ -73,3 +113,4 @@ SELECT
             gold_start
     ) AS preference
 FROM candidates
+WHERE NOT one_to_one

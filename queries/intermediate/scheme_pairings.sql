@@ -20,13 +20,16 @@
 -- always, never, or exactly when its own first candidate was taken (a carry: free then taken is impossible,
 -- since dropping a candidate that was not chosen changes no choice). A carry passes along a run, and the run's
 -- first decides it.
--- tests/nervaluate_oracle.py and nervaluate itself are compared with it in tests/test_schemes.py.
+-- A one-to-one candidate (scheme_candidates.one_to_one) is the only one of its submitted mistake and no other
+-- submitted mistake's: it is taken, and only the rest go through the closed form.
+-- nervaluate itself is compared with it in tests/test_schemes.py.
 WITH ordered AS (
     SELECT
         *,
         min(gold_start) OVER visit AS first_gold_start,
         max(gold_start) OVER visit AS last_gold_start
     FROM scheme_candidates
+    WHERE NOT one_to_one
     WINDOW visit AS (PARTITION BY pairing, submission_id, scope, submitted_mistake_id)
 ),
 
@@ -200,3 +203,7 @@ SELECT
         WHEN choice_if_first_taken IS NOT NULL THEN same_category_if_first_taken
     END AS same_category
 FROM taken
+UNION ALL
+SELECT pairing, submission_id, scope, submitted_mistake_id, gold_mistake_id, same_span, same_category
+FROM scheme_candidates
+WHERE one_to_one

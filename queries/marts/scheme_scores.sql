@@ -1,7 +1,7 @@
 -- The scores of each submission under every match scheme (see the README's "Match schemes"): the shared task's
 -- (the figures of scores), nervaluate's four (span_scheme_counts) and the token- and character-level ones
 -- (overlap_scheme_counts).
--- Grain: one row per (scheme, submission, scope).
+-- Grain: one row per (scheme, submission, scope), the scopes of the submission's corpus.
 -- Columns:
 --   scheme: shared-task, strict, exact, partial, ent_type, token-hard, token-soft, char-hard or char-soft.
 --   submission_id: The submission (annotation_sets.set_id).
@@ -24,7 +24,10 @@
 --   spurious: nervaluate's SPU; NULL for the other schemes.
 --   submission_sha256: The SHA-256 of the submission's file, which the figures come from.
 --   gold_sha256: The SHA-256 of the gold list's file, which the figures come from.
+--   corpus: The corpus of the submission and of its gold list (corpora.corpus).
 -- nervaluate writes 0 for a precision or recall with nothing to divide by; here, as for every figure, it is NULL.
+-- Every scheme's rows come from a branch with the scheme's name as a constant (in span_scheme_counts and
+-- overlap_scheme_counts too), so that a query for one scheme computes that scheme alone.
 WITH counts AS (
     SELECT
         'shared-task' AS scheme,
@@ -100,7 +103,8 @@ SELECT
     ratios.missed,
     ratios.spurious,
     evaluations.submission_sha256,
-    evaluations.gold_sha256
+    evaluations.gold_sha256,
+    evaluations.corpus
 FROM ratios
 JOIN evaluations ON evaluations.submission_id = ratios.submission_id
-JOIN scopes ON scopes.scope = ratios.scope
+JOIN scopes ON scopes.corpus = evaluations.corpus AND scopes.scope = ratios.scope

@@ -17,52 +17,94 @@
 --   spurious: SPU: submitted mistakes that took no gold mistake.
 --   possible: POS = COR + INC + PAR + MIS: the gold mistakes of the scope.
 --   actual: ACT = COR + INC + PAR + SPU: the submitted mistakes of the scope.
-WITH schemes AS (
-    SELECT 'strict' AS scheme, 'leftmost' AS pairing
-    UNION ALL
-    SELECT 'exact' AS scheme, 'leftmost' AS pairing
-    UNION ALL
-    SELECT 'partial' AS scheme, 'leftmost' AS pairing
-    UNION ALL
-    SELECT 'ent_type' AS scheme, 'closest' AS pairing
+-- Each scheme is a branch of its own with its name as a constant, so that a query for one scheme computes only
+-- its pairing.
+WITH leftmost_pairs AS NOT MATERIALIZED (
+    SELECT
+        submission_id,
+        scope,
+        count(gold_mistake_id) AS paired,
+        count(CASE WHEN same_span AND same_category THEN 1 END) AS same_span_and_category,
+        count(CASE WHEN same_span THEN 1 END) AS same_span
+    FROM scheme_pairings
+    WHERE pairing = 'leftmost'
+    GROUP BY submission_id, scope
 ),
 
-pairs AS (
+closest_pairs AS NOT MATERIALIZED (
     SELECT
-        schemes.scheme,
-        pairings.submission_id,
-        pairings.scope,
-        count(pairings.gold_mistake_id) AS paired,
-        sum(
-            CASE
-                WHEN pairings.gold_mistake_id IS NULL THEN 0
-                WHEN schemes.scheme = 'strict' AND pairings.same_span AND pairings.same_category THEN 1
-                WHEN schemes.scheme IN ('exact', 'partial') AND pairings.same_span THEN 1
-                WHEN schemes.scheme = 'ent_type' AND pairings.same_category THEN 1
-                ELSE 0
-            END
-        ) AS correct
-    FROM scheme_pairings AS pairings
-    JOIN schemes ON schemes.pairing = pairings.pairing
-    GROUP BY schemes.scheme, pairings.submission_id, pairings.scope
+        submission_id,
+        scope,
+        count(gold_mistake_id) AS paired,
+        count(CASE WHEN same_category THEN 1 END) AS same_category
+    FROM scheme_pairings
+    WHERE pairing = 'closest'
+    GROUP BY submission_id, scope
+),
+
+counts AS (
+    SELECT
+        'strict' AS scheme,
+        sizes.submission_id,
+        sizes.scope,
+        coalesce(pairs.same_span_and_category, 0) AS correct,
+        coalesce(pairs.paired - pairs.same_span_and_category, 0) AS incorrect,
+        0 AS partial,
+        coalesce(pairs.paired, 0) AS paired,
+        sizes.gold_mistakes,
+        sizes.submitted_mistakes
+    FROM scoped_list_sizes AS sizes
+    LEFT JOIN leftmost_pairs AS pairs ON pairs.submission_id = sizes.submission_id AND pairs.scope = sizes.scope
+    UNION ALL
+    SELECT
+        'exact' AS scheme,
+        sizes.submission_id,
+        sizes.scope,
+        coalesce(pairs.same_span, 0) AS correct,
+        coalesce(pairs.paired - pairs.same_span, 0) AS incorrect,
+        0 AS partial,
+        coalesce(pairs.paired, 0) AS paired,
+        sizes.gold_mistakes,
+        sizes.submitted_mistakes
+    FROM scoped_list_sizes AS sizes
+    LEFT JOIN leftmost_pairs AS pairs ON pairs.submission_id = sizes.submission_id AND pairs.scope = sizes.scope
+    UNION ALL
+    SELECT
+        'partial' AS scheme,
+        sizes.submission_id,
+        sizes.scope,
+        coalesce(pairs.same_span, 0) AS correct,
+        0 AS incorrect,
+        coalesce(pairs.paired - pairs.same_span, 0) AS partial,
+        coalesce(pairs.paired, 0) AS paired,
+        sizes.gold_mistakes,
+        sizes.submitted_mistakes
+    FROM scoped_list_sizes AS sizes
+    LEFT JOIN leftmost_pairs AS pairs ON pairs.submission_id = sizes.submission_id AND pairs.scope = sizes.scope
+    UNION ALL
+    SELECT
+        'ent_type' AS scheme,
+        sizes.submission_id,
+        sizes.scope,
+        coalesce(pairs.same_category, 0) AS correct,
+        coalesce(pairs.paired - pairs.same_category, 0) AS incorrect,
+        0 AS partial,
+        coalesce(pairs.paired, 0) AS paired,
+        sizes.gold_mistakes,
+        sizes.submitted_mistakes
+    FROM scoped_list_sizes AS sizes
+    LEFT JOIN closest_pairs AS pairs ON pairs.submission_id = sizes.submission_id AND pairs.scope = sizes.scope
 )
 
 SELECT
-    schemes.scheme,
-    sizes.submission_id,
-    sizes.scope,
-    coalesce(pairs.correct, 0)::BIGINT AS correct,
-    (CASE WHEN schemes.scheme = 'partial' THEN 0 ELSE coalesce(pairs.paired - pairs.correct, 0) END)::BIGINT
-        AS incorrect,
-    (CASE WHEN schemes.scheme = 'partial' THEN coalesce(pairs.paired - pairs.correct, 0) ELSE 0 END)::BIGINT
-        AS partial,
-    (sizes.gold_mistakes - coalesce(pairs.paired, 0))::BIGINT AS missed,
-    (sizes.submitted_mistakes - coalesce(pairs.paired, 0))::BIGINT AS spurious,
-    sizes.gold_mistakes::BIGINT AS possible,
-    sizes.submitted_mistakes::BIGINT AS actual
-FROM scoped_list_sizes AS sizes
-CROSS JOIN schemes
-LEFT JOIN pairs
-    ON pairs.scheme = schemes.scheme
-    AND pairs.submission_id = sizes.submission_id
-    AND pairs.scope = sizes.scope
+    scheme,
+    submission_id,
+    scope,
+    correct::BIGINT AS correct,
+    incorrect::BIGINT AS incorrect,
+    partial::BIGINT AS partial,
+    (gold_mistakes - paired)::BIGINT AS missed,
+    (submitted_mistakes - paired)::BIGINT AS spurious,
+    gold_mistakes::BIGINT AS possible,
+    submitted_mistakes::BIGINT AS actual
+FROM counts
