@@ -12,6 +12,7 @@ WITH evaluation AS (
     WHERE submission = $submission
 ),
 
+-- the submitted rows of scored_mistakes that no gold mistake took in the ALL scope
 alarms AS (
     SELECT
         submitted.mistake_id,
@@ -20,15 +21,11 @@ alarms AS (
         submitted.category,
         submitted.tokens,
         submitted.correction
-    FROM submitted_mistakes AS submitted
-    WHERE submitted.submission_id = (SELECT submission_id FROM evaluation)
-        AND submitted.mistake_id NOT IN (
-            SELECT submitted_mistake_id
-            FROM mistake_matches
-            WHERE submission_id = (SELECT submission_id FROM evaluation)
-                AND scope = 'ALL'
-                AND submitted_mistake_id IS NOT NULL
-        )
+    FROM scored_mistakes AS scored
+    JOIN mistakes AS submitted ON submitted.mistake_id = scored.mistake_id
+    WHERE scored.submission_id = (SELECT submission_id FROM evaluation)
+        AND scored.side = 'submitted'
+        AND scored.outcome = 'false_alarm'
 ),
 
 box_score_lines AS (

@@ -14,13 +14,13 @@
 -- For each submission and measure, the levels' gold and matched add up to its scores in the ALL scope.
 WITH finds AS (
     SELECT
-        matches.submission_id,
+        scored.submission_id,
         difficulty.found_by,
         difficulty.annotators,
-        matches.submitted_mistake_id IS NOT NULL AS found
-    FROM mistake_matches AS matches
-    JOIN gold_mistake_difficulty AS difficulty ON difficulty.gold_mistake_id = matches.gold_mistake_id
-    WHERE matches.scope = 'ALL'
+        scored.counterpart_id IS NOT NULL AS found
+    FROM scored_mistakes AS scored  -- its gold rows: the ALL scope of mistake_matches
+    JOIN gold_mistake_difficulty AS difficulty ON difficulty.gold_mistake_id = scored.mistake_id
+    WHERE scored.side = 'gold'
 ),
 
 levels AS (
