@@ -101,4 +101,4 @@ SELECT
     named.losses
 FROM alarms
 LEFT JOIN named ON named.mistake_id = alarms.mistake_id
-ORDER BY alarms.text_id, alarms.doc_token_start, named.line, named.name
+ORDER BY alarms.text_id, alarms.doc_token_start, named.line, named.name, named.side

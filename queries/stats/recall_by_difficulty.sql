@@ -17,18 +17,26 @@ WITH finds AS (
         scored.submission_id,
         difficulty.found_by,
         difficulty.annotators,
-        scored.counterpart_id IS NOT NULL AS found
+        count(*) AS gold,
+        count(scored.counterpart_id) AS matched
     FROM scored_mistakes AS scored  -- its gold rows: the ALL scope of mistake_matches
     JOIN gold_mistake_difficulty AS difficulty ON difficulty.gold_mistake_id = scored.mistake_id
     WHERE scored.side = 'gold'
+    GROUP BY scored.submission_id, difficulty.found_by, difficulty.annotators
 ),
 
+-- both measures from the one pass over the gold rows above (a few rows per submission)
 levels AS (
-    SELECT submission_id, 'found_by' AS measure, found_by AS level, count(*) AS gold, count(*) FILTER (WHERE found) AS matched
+    SELECT
+        submission_id,
+        'found_by' AS measure,
+        found_by AS level,
+        sum(gold)::BIGINT AS gold,
+        sum(matched)::BIGINT AS matched
     FROM finds
     GROUP BY submission_id, found_by
     UNION ALL
-    SELECT submission_id, 'annotators', annotators, count(*), count(*) FILTER (WHERE found)
+    SELECT submission_id, 'annotators', annotators, sum(gold)::BIGINT, sum(matched)::BIGINT
     FROM finds
     GROUP BY submission_id, annotators
 )
