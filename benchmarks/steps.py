@@ -6,6 +6,7 @@
     python -m benchmarks.steps oracle DATA DB
     python -m benchmarks.steps explain DB OUT_PREFIX
     python -m benchmarks.steps profile OUT_PREFIX ACCURACY_DB_ARGUMENTS…   # e.g. build --data D --db X …
+    python -m benchmarks.steps dashboard-queries DB
 
 Each prints one JSON line: the seconds of the measured work itself (Python's start and the imports are not in
 it; benchmarks.run also times the whole process) and what it found.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import itertools
 import json
 import statistics
 import sys
@@ -153,6 +155,67 @@ def run_oracle(data: str, db: str) -> None:
     report(seconds=seconds, per_submission=per_submission, agrees=not disagreements, disagreements=disagreements[:10])
 
 
+# --- the dashboard's queries ---
+
+PAGES = REPO / "dashboard" / "app_pages"
+
+
+def dashboard_queries(db: str) -> None:
+    """Every query the dashboard's pages send through dashboard.data.read when each page opens on DB as a visitor
+    first sees it (Streamlit's AppTest runs the pages themselves): {"queries": {NAME: {"sql", "params"}}}, NAME
+    being page:PAGE:CONSTANT (the page's or data.py's constant holding the SQL) or page:PAGE:KEY (the key a page
+    reads it under); the sidebar's queries come with the first page, the leaderboard. The intervals, clusters and
+    p-values of the leaderboard, significance and validity pages are computed by Python functions
+    (benchmarks.statistics_speed measures them), here with few resamples and trials; the errors page's CSV download
+    and the SQL page's query run only on a click (the SQL page runs the saved analyses, measured as analysis:NAME).
+    """
+    import os
+
+    from accuracy_db.dashboard import DB_ENV, data
+    from streamlit.testing.v1 import AppTest
+
+    from accuracy_db.intervals import Resampling
+    from benchmarks.run import string_constants
+
+    os.environ[DB_ENV] = db
+    data.RESAMPLING, data.TRIALS = Resampling(resamples=20), 20  # only their queries are wanted here
+
+    def names(path: Path) -> dict[str, str]:  # SQL -> the name of the constant holding it
+        return {sql: name for name, sql in string_constants(path).items()}
+
+    constants = names(PAGES.parent / "data.py")
+    queries, read = {}, data.read
+
+    def recorded(**batch):
+        for key, query in batch.items():
+            sql, params = (query, {}) if isinstance(query, str) else query
+            entry = {"sql": sql, "params": data._named(sql, params)}
+            if entry in queries.values():
+                continue
+            name = base = f"page:{page}:{page_constants.get(sql) or constants.get(sql) or key}"
+            for n in itertools.count(2):
+                if name not in queries:
+                    break
+                name = f"{base}#{n}"
+            queries[name] = entry
+        return read(**batch)
+
+    data.read = recorded
+    started = time.perf_counter()
+    for path in [PAGES / "leaderboard.py", *sorted(set(PAGES.glob("*.py")) - {PAGES / "leaderboard.py"})]:
+        if path.name == "__init__.py":
+            continue
+        # A new session for each page, opened at the first page (the leaderboard), as a visitor's link opens it.
+        page, page_constants = "leaderboard", names(PAGES / "leaderboard.py")
+        app = AppTest.from_file(str(PAGES.parent / "app.py"), default_timeout=600).run()
+        page, page_constants = path.stem, names(path)
+        if path.stem != "leaderboard":
+            app.switch_page(f"app_pages/{path.name}").run()
+        if app.exception:
+            raise RuntimeError(f"{path.name}: {app.exception}")
+    report(seconds=time.perf_counter() - started, queries=queries)
+
+
 # --- profiles ---
 
 
@@ -268,6 +331,7 @@ STEPS = {
     "oracle": run_oracle,
     "explain": explain,
     "profile": profile,
+    "dashboard-queries": dashboard_queries,
 }
 
 if __name__ == "__main__":

@@ -30,6 +30,33 @@ def test_outcomes_add_up_to_the_counts_behind_the_scores(built):
     assert built.execute("SELECT count(*) FROM scores").fetchone()[0] == 5 * 7
 
 
+def test_scored_mistake_counts_count_the_outcomes_of_each_scope(built):
+    """The errors page's counts: for each submission, side and category, the mistakes with each outcome in ALL and
+    in the category's scope, as mistake_outcomes gives them a row per scope; and the matched gold rows of the NAME
+    scope are the README's 160."""
+    expected = built.execute("""
+        SELECT in_all.submission_id, in_all.submission, in_all.split, in_all.side, in_all.category,
+            in_all.outcome, in_category.outcome, count(*)
+        FROM mistake_outcomes AS in_all
+        JOIN mistake_outcomes AS in_category
+            ON in_category.submission_id = in_all.submission_id
+            AND in_category.side = in_all.side
+            AND in_category.mistake_id = in_all.mistake_id
+            AND in_category.scope = in_all.category
+        WHERE in_all.scope = 'ALL'
+        GROUP BY ALL
+        ORDER BY ALL
+    """).fetchall()
+    counts = built.execute("SELECT * FROM scored_mistake_counts ORDER BY ALL").fetchall()
+    assert counts == expected
+    assert len({row[0] for row in counts}) == 5  # every submission
+    name_matched = built.execute("""
+        SELECT sum(mistakes) FROM scored_mistake_counts
+        WHERE submission = 'submission' AND side = 'gold' AND category = 'NAME' AND category_outcome = 'matched'
+    """).fetchone()[0]
+    assert name_matched == 160
+
+
 def test_outcomes_of_the_example_submission_in_the_name_scope(built):
     """submission.csv in the NAME scope: 160 of 317 gold NAME mistakes matched, 237 submitted (the README's table)."""
     rows = built.execute("""

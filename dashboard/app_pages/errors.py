@@ -23,7 +23,29 @@ SELECT mistake_id
 FROM mistakes
 WHERE $search <> '' AND contains(lower(concat_ws(' ', tokens, correction, comment)), lower($search))
 """
-FILTERED = f"""
+ROWS = """
+SELECT
+    submission, split, side, category, outcome, category_outcome, counterpart_id, category_counterpart_id,
+    text_id, doc_token_start, mistake_id, 1 AS mistakes
+FROM scored_mistakes
+"""
+# The counts need the rows only when a text is chosen or something searched; otherwise they add up the counts kept
+# per submission (scored_mistake_counts: some hundred rows, where the rows are 24 million at scale 1000). The
+# parameters are constants to DuckDB, so the branch they rule out is dropped from the plan.
+COUNTED = f"""
+{ROWS}
+WHERE $search <> '' OR len($texts) > 0
+UNION ALL
+SELECT
+    submission, split, side, category, outcome, category_outcome, NULL, NULL,
+    NULL, NULL, NULL, mistakes
+FROM scored_mistake_counts
+WHERE $search = '' AND len($texts) = 0
+"""
+
+
+# The rows (or counts) the filters leave, of a relation with the columns of ROWS.
+CHOSEN_COLUMNS = """
 SELECT
     outcome.submission,
     outcome.text_id,
@@ -32,8 +54,10 @@ SELECT
     outcome.side,
     outcome.doc_token_start,
     outcome.mistake_id,
-    CASE WHEN $within_category THEN outcome.category_counterpart_id ELSE outcome.counterpart_id END AS counterpart_id
-FROM scored_mistakes AS outcome
+    CASE WHEN $within_category THEN outcome.category_counterpart_id ELSE outcome.counterpart_id END AS counterpart_id,
+    outcome.mistakes
+"""
+CHOSEN = f"""
 WHERE outcome.split = $split
     AND NOT (outcome.side = 'submitted'
         AND CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END = 'matched')
@@ -45,11 +69,14 @@ WHERE outcome.split = $split
     -- (without one, SEARCHED is empty and DuckDB drops it from the plan: the parameters are constants to it)
     AND ($search = '' OR outcome.mistake_id IN ({SEARCHED}))
 """
+FILTERED = f"{CHOSEN_COLUMNS} FROM ({ROWS}) AS outcome {CHOSEN}"
+FILTERED_COUNTS = f"{CHOSEN_COLUMNS} FROM ({COUNTED}) AS outcome {CHOSEN}"
+
 ORDER = "ORDER BY submission, text_id, doc_token_start, side"
 
 COUNTS = f"""
-SELECT submission, category, outcome, count(*) AS mistakes
-FROM ({FILTERED})
+SELECT submission, category, outcome, sum(mistakes)::BIGINT AS mistakes
+FROM ({FILTERED_COUNTS})
 GROUP BY ALL
 ORDER BY ALL
 """

@@ -12,18 +12,19 @@ WITH pair AS (
     WHERE first.submission = $first AND second.submission = $second
 ),
 
+-- the gold rows of scored_mistakes: the ALL scope of mistake_matches
 outcomes AS (
     SELECT
-        first.gold_mistake_id,
-        first.submitted_mistake_id AS first_found,
-        second.submitted_mistake_id AS second_found
+        first.mistake_id AS gold_mistake_id,
+        first.counterpart_id AS first_found,
+        second.counterpart_id AS second_found
     FROM pair
-    JOIN mistake_matches AS first ON first.submission_id = pair.first_id AND first.scope = 'ALL'
-    JOIN mistake_matches AS second
+    JOIN scored_mistakes AS first ON first.submission_id = pair.first_id AND first.side = 'gold'
+    JOIN scored_mistakes AS second
         ON second.submission_id = pair.second_id
-        AND second.scope = 'ALL'
-        AND second.gold_mistake_id = first.gold_mistake_id
-    WHERE (first.submitted_mistake_id IS NULL) <> (second.submitted_mistake_id IS NULL)
+        AND second.side = 'gold'
+        AND second.mistake_id = first.mistake_id
+    WHERE (first.counterpart_id IS NULL) <> (second.counterpart_id IS NULL)
 )
 
 SELECT
@@ -38,6 +39,6 @@ SELECT
     found.tokens AS found_as,
     found.category AS found_category
 FROM outcomes
-JOIN gold_mistakes AS gold ON gold.mistake_id = outcomes.gold_mistake_id
-JOIN submitted_mistakes AS found ON found.mistake_id = coalesce(outcomes.first_found, outcomes.second_found)
+JOIN mistakes AS gold ON gold.mistake_id = outcomes.gold_mistake_id
+JOIN mistakes AS found ON found.mistake_id = coalesce(outcomes.first_found, outcomes.second_found)
 ORDER BY gold.text_id, gold.doc_token_start

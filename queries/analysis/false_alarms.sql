@@ -12,6 +12,7 @@ WITH evaluation AS (
     WHERE submission = $submission
 ),
 
+-- the submitted rows of scored_mistakes that no gold mistake took in the ALL scope
 alarms AS (
     SELECT
         submitted.mistake_id,
@@ -20,15 +21,11 @@ alarms AS (
         submitted.category,
         submitted.tokens,
         submitted.correction
-    FROM submitted_mistakes AS submitted
-    WHERE submitted.submission_id = (SELECT submission_id FROM evaluation)
-        AND submitted.mistake_id NOT IN (
-            SELECT submitted_mistake_id
-            FROM mistake_matches
-            WHERE submission_id = (SELECT submission_id FROM evaluation)
-                AND scope = 'ALL'
-                AND submitted_mistake_id IS NOT NULL
-        )
+    FROM scored_mistakes AS scored
+    JOIN mistakes AS submitted ON submitted.mistake_id = scored.mistake_id
+    WHERE scored.submission_id = (SELECT submission_id FROM evaluation)
+        AND scored.side = 'submitted'
+        AND scored.outcome = 'false_alarm'
 ),
 
 box_score_lines AS (
@@ -36,8 +33,9 @@ box_score_lines AS (
         text_id,
         'player' AS line,
         player_name AS name,
-        player_name AS first_match,
-        second_name AS second_match,
+        -- the names as whole words: between spaces, matched against the tokens between spaces (NULL: none)
+        CASE WHEN player_name <> '' THEN ' ' || player_name || ' ' END AS first_match,
+        CASE WHEN second_name <> '' THEN ' ' || second_name || ' ' END AS second_match,
         side,
         pts,
         reb,
@@ -51,8 +49,8 @@ box_score_lines AS (
         text_id,
         'team',
         team_city || ' ' || team_name,
-        team_name,
-        team_city,
+        CASE WHEN team_name <> '' THEN ' ' || team_name || ' ' END,
+        CASE WHEN team_city <> '' THEN ' ' || team_city || ' ' END,
         side,
         pts,
         reb,
@@ -75,14 +73,12 @@ named AS (
         box_score_lines.minutes,
         box_score_lines.wins,
         box_score_lines.losses
-    FROM alarms
+    FROM (SELECT mistake_id, text_id, ' ' || tokens || ' ' AS spaced_tokens FROM alarms) AS alarms
     JOIN box_score_lines
         ON box_score_lines.text_id = alarms.text_id
         AND (
-            box_score_lines.first_match <> ''
-            AND strpos(' ' || alarms.tokens || ' ', ' ' || box_score_lines.first_match || ' ') > 0
-            OR box_score_lines.second_match <> ''
-            AND strpos(' ' || alarms.tokens || ' ', ' ' || box_score_lines.second_match || ' ') > 0
+            strpos(alarms.spaced_tokens, box_score_lines.first_match) > 0
+            OR strpos(alarms.spaced_tokens, box_score_lines.second_match) > 0
         )
 )
 
@@ -104,4 +100,4 @@ SELECT
     named.losses
 FROM alarms
 LEFT JOIN named ON named.mistake_id = alarms.mistake_id
-ORDER BY alarms.text_id, alarms.doc_token_start, named.line, named.name
+ORDER BY alarms.text_id, alarms.doc_token_start, named.line, named.name, named.side

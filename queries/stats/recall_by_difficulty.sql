@@ -14,21 +14,29 @@
 -- For each submission and measure, the levels' gold and matched add up to its scores in the ALL scope.
 WITH finds AS (
     SELECT
-        matches.submission_id,
+        scored.submission_id,
         difficulty.found_by,
         difficulty.annotators,
-        matches.submitted_mistake_id IS NOT NULL AS found
-    FROM mistake_matches AS matches
-    JOIN gold_mistake_difficulty AS difficulty ON difficulty.gold_mistake_id = matches.gold_mistake_id
-    WHERE matches.scope = 'ALL'
+        count(*) AS gold,
+        count(scored.counterpart_id) AS matched
+    FROM scored_mistakes AS scored  -- its gold rows: the ALL scope of mistake_matches
+    JOIN gold_mistake_difficulty AS difficulty ON difficulty.gold_mistake_id = scored.mistake_id
+    WHERE scored.side = 'gold'
+    GROUP BY scored.submission_id, difficulty.found_by, difficulty.annotators
 ),
 
+-- both measures from the one pass over the gold rows above (a few rows per submission)
 levels AS (
-    SELECT submission_id, 'found_by' AS measure, found_by AS level, count(*) AS gold, count(*) FILTER (WHERE found) AS matched
+    SELECT
+        submission_id,
+        'found_by' AS measure,
+        found_by AS level,
+        sum(gold)::BIGINT AS gold,
+        sum(matched)::BIGINT AS matched
     FROM finds
     GROUP BY submission_id, found_by
     UNION ALL
-    SELECT submission_id, 'annotators', annotators, count(*), count(*) FILTER (WHERE found)
+    SELECT submission_id, 'annotators', annotators, sum(gold)::BIGINT, sum(matched)::BIGINT
     FROM finds
     GROUP BY submission_id, annotators
 )
