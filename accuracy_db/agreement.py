@@ -17,7 +17,7 @@ import numpy as np
 
 from . import database
 from .errors import AccuracyDbError
-from .pair_evaluations import AnnotationSet, find_sets, pair_figures, score_pairs
+from .pair_evaluations import FIGURE_MODELS, AnnotationSet, find_sets, pair_figures, score_pairs
 from .scores import fetch_dicts
 from .signature import signature
 from .validity import MIN_POINTS, correlation
@@ -135,7 +135,7 @@ def agreement(
         raise AccuracyDbError("agreement needs two lists or more")
     scopes = scopes or ["ALL", *CATEGORIES]
     sets = find_sets(con, names, split)
-    scoring = score_pairs(con, list(itertools.permutations(sets, 2)))
+    scoring = score_pairs(con, list(itertools.permutations(sets, 2)), FIGURE_MODELS)
     try:
         figures = [row for row in pair_figures(scoring) if row["scope"] in scopes]
     finally:

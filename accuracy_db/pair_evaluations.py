@@ -86,15 +86,20 @@ class PairScoring:
     submission_ids: list[int]
 
 
-def score_pairs(source: duckdb.DuckDBPyConnection, pairs: list[tuple[AnnotationSet, AnnotationSet]]) -> PairScoring:
-    """Score each (reference, compared) pair of lists of the source database with the views of queries/."""
+def score_pairs(
+    source: duckdb.DuckDBPyConnection,
+    pairs: list[tuple[AnnotationSet, AnnotationSet]],
+    models: list[str] | None = None,
+) -> PairScoring:
+    """Score each (reference, compared) pair of lists of the source database with the views of queries/: every
+    view, or only the models given and what they read (only their incremental tables are then filled)."""
     set_ids = sorted({s.set_id for pair in pairs for s in pair})
     spans = source.sql(
         "SELECT set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start,"
         " doc_token_end, category, previous_end, next_start FROM mistakes WHERE set_id = ANY($ids)",
         params={"ids": set_ids},
     ).to_arrow_table()
-    con = database.open_new(None)
+    con = database.open_new(None, models)
     copies, submission_ids = [], []
     for number, (reference, compared) in enumerate(pairs, start=1):
         gold_id, submission_id = 2 * number - 1, 2 * number
@@ -132,6 +137,7 @@ def score_pairs(source: duckdb.DuckDBPyConnection, pairs: list[tuple[AnnotationS
 
 # The figures of each ordered pair under the shared task's scheme: the views scores and category_agreement of the
 # pair's evaluation. A match scheme (issue 13, item 1) plugs in here: its own view of the same evaluations.
+FIGURE_MODELS = ["scores", "category_agreement"]  # what FIGURES reads: score_pairs(…, FIGURE_MODELS) makes only those
 FIGURES = """
 SELECT
     scores.submission_id, scores.scope, scores.position, scores.recall, scores.precision, scores.f1,
