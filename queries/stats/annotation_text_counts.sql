@@ -11,13 +11,10 @@
 --   position: The scope's report order: ALL 0, NAME 1 … OTHER 6.
 --   text_id: The text (texts.text_id).
 --   mistakes: How many of the set's mistakes in the scope lie in the text.
--- Each mistake is counted in its category's scope and in ALL, by one plain GROUP BY: a filter on set_id (agreement
--- reads two sets of eleven) then reaches the scan of mistakes, as it does not through GROUPING SETS.
 WITH counts AS (
-    SELECT mistakes.set_id, mistakes.text_id, in_scope.scope, count(*) AS mistakes
+    SELECT set_id, text_id, coalesce(category, 'ALL') AS scope, count(*) AS mistakes
     FROM mistakes
-    CROSS JOIN LATERAL (SELECT mistakes.category AS scope UNION ALL SELECT 'ALL') AS in_scope
-    GROUP BY mistakes.set_id, mistakes.text_id, in_scope.scope
+    GROUP BY GROUPING SETS ((set_id, text_id), (set_id, text_id, category))
 )
 
 SELECT
