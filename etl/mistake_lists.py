@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import operator
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,16 +56,18 @@ def exact_rows(text: str, header: list[str]) -> list[tuple]:
     such column or the row no such cell). Empty cells past the header's last column are dropped, as spreadsheets
     add them (and as DuckDB's reader does)."""
     reader = csv.reader(io.StringIO(text, newline=""))
-    positions = [header.index(column) if column in header else None for column in COLUMNS]
+    width = len(header)
+    # A row is padded with None to the header's width, and one more: a column the header lacks reads that last None.
+    cells = operator.itemgetter(*[header.index(column) if column in header else -1 for column in COLUMNS])
     rows = []
     with csv_fields_up_to(len(text)):
         next(reader)
         line = reader.line_num + 1
         for record in reader:
-            if len(record) > len(header) and not any(record[len(header) :]):
-                record = record[: len(header)]
-            cells = [record[i] if i is not None and i < len(record) else None for i in positions]
-            rows.append((line, len(record), *cells))
+            count = len(record)
+            if count > width and not any(record[width:]):
+                record, count = record[:width], width
+            rows.append((line, count, *cells([*record, *[None] * (width - count), None])))
             line = reader.line_num + 1
     return rows
 
