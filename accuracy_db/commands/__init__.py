@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..guard import DB_ENV, DEFAULT_DB
+from .. import DB_ENV, DEFAULT_DB  # not from guard: the drop-in evaluate never imports it
 
 
 class StderrConsole:
