@@ -29,8 +29,9 @@ def config() -> dict[str, str]:
     return {"memory_limit": memory_limit}
 
 
-def connect(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect(path, read_only=read_only, config=config())
+def connect(path: str, read_only: bool = False, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection with the settings of config(); threads: how many threads DuckDB may use (default: one a core)."""
+    con = duckdb.connect(path, read_only=read_only, config=config() | ({"threads": threads} if threads else {}))
     con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would print into a command's output
     return con
 
@@ -200,10 +201,12 @@ def create_database(con: duckdb.DuckDBPyConnection, models: list[str] | None = N
     create_views(con, models)
 
 
-def open_new(path: Path | str | None, models: list[str] | None = None) -> duckdb.DuckDBPyConnection:
+def open_new(
+    path: Path | str | None, models: list[str] | None = None, threads: int | None = None
+) -> duckdb.DuckDBPyConnection:
     """A connection to a fresh database with the schema and views (or only the views some models need): in
-    memory when path is None."""
-    con = connect(":memory:" if path is None else str(path))
+    memory when path is None; threads as connect() takes it."""
+    con = connect(":memory:" if path is None else str(path), threads=threads)
     create_database(con, models)
     return con
 
