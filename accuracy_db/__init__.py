@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     import polars as pl
 
 __version__ = "0.2.0"
+DB_ENV = "ACCURACY_DB_PATH"  # the database of every command, connect() and query() when none is given
+DEFAULT_DB = "accuracy.duckdb"
 
 
 def connect(db: Path | str | None = None) -> duckdb.DuckDBPyConnection:

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import database
 from .errors import AccuracyDbError
-from .pair_evaluations import AnnotationSet, find_sets, pair_figures, score_pairs
+from .pair_evaluations import FIGURE_MODELS, AnnotationSet, find_sets, pair_figures, score_pairs
 from .scores import check_scopes, fetch_dicts
 from .signature import signature
 from .validity import MIN_POINTS, correlation
@@ -34,15 +34,15 @@ def majority(count: int) -> int:
 def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scopes: list[str]) -> list[dict]:
     """Pearson r and Spearman rho, with scipy's two-sided p-values, of two sets' mistakes per text (every text of
     their split, zeros included), for every two sets and scope."""
-    rows = fetch_dicts(
-        con,
-        "SELECT set_id, scope, text_id, mistakes FROM annotation_text_counts"
-        " WHERE set_id = ANY($ids) AND scope = ANY($scopes) ORDER BY set_id, scope, text_id",
-        {"ids": [s.set_id for s in sets], "scopes": scopes},
-    )
-    counts: dict[tuple[int, str], list[int]] = {}
-    for row in rows:
-        counts.setdefault((row["set_id"], row["scope"]), []).append(row["mistakes"])
+    # one list of counts per set and scope, in text order (a row per text would be a million Python objects)
+    counts: dict[tuple[int, str], list[int]] = {
+        (set_id, scope): mistakes
+        for set_id, scope, mistakes in con.execute(
+            "SELECT set_id, scope, list(mistakes ORDER BY text_id) FROM annotation_text_counts"
+            " WHERE list_contains($ids, set_id) AND list_contains($scopes, scope) GROUP BY set_id, scope",
+            {"ids": [s.set_id for s in sets], "scopes": scopes},
+        ).fetchall()
+    }
     results = []
     for a, b in itertools.combinations(sets, 2):
         for scope in scopes:
@@ -151,7 +151,7 @@ def agreement_of(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scop
     their corpus)."""
     categories = categories_of(con, sets[0].corpus)
     scopes = check_scopes(con, sets[0].corpus, scopes or [])
-    scoring = score_pairs(con, list(itertools.permutations(sets, 2)))
+    scoring = score_pairs(con, list(itertools.permutations(sets, 2)), models=FIGURE_MODELS)
     try:
         figures = [row for row in pair_figures(scoring) if row["scope"] in scopes]
     finally:

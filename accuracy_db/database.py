@@ -29,8 +29,9 @@ def config() -> dict[str, str]:
     return {"memory_limit": memory_limit}
 
 
-def connect(path: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect(path, read_only=read_only, config=config())
+def connect(path: str, read_only: bool = False, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection with the settings of config(); threads: how many threads DuckDB may use (default: one a core)."""
+    con = duckdb.connect(path, read_only=read_only, config=config() | ({"threads": threads} if threads else {}))
     con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would print into a command's output
     return con
 
@@ -70,8 +71,11 @@ def figure_macro_names() -> list[str]:
     return [name.lower() for name in re.findall(r"CREATE MACRO (\w+)", figure_macros())]
 
 
-def create_tables(con: duckdb.DuckDBPyConnection) -> None:
-    con.execute(table_definitions())
+def create_tables(con: duckdb.DuckDBPyConnection, described: bool = True) -> None:
+    """Create every table; undescribed, without the comments on them and their columns (each a line of its own in
+    schema/), which take most of the time of a scratch database's DDL."""
+    ddl = table_definitions()
+    con.execute(ddl if described else re.sub(r"(?m)^COMMENT ON .*;\n", "", ddl))
 
 
 def view_definitions() -> dict[str, str]:
@@ -193,14 +197,16 @@ def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:
 
 def create_database(con: duckdb.DuckDBPyConnection, models: list[str] | None = None) -> None:
     """Create every table and view (or only the views some models need) on an empty database."""
-    create_tables(con)
+    create_tables(con, described=models is None)
     create_views(con, models)
 
 
-def open_new(path: Path | str | None, models: list[str] | None = None) -> duckdb.DuckDBPyConnection:
+def open_new(
+    path: Path | str | None, models: list[str] | None = None, threads: int | None = None
+) -> duckdb.DuckDBPyConnection:
     """A connection to a fresh database with the schema and views (or only the views some models need): in
-    memory when path is None."""
-    con = connect(":memory:" if path is None else str(path))
+    memory when path is None; threads as connect() takes it."""
+    con = connect(":memory:" if path is None else str(path), threads=threads)
     create_database(con, models)
     return con
 

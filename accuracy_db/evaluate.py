@@ -69,8 +69,9 @@ def evaluate_with_warnings(
     """Score a submission against a gold list. What the shared task's scorer scores anyway (TOKENS that differ
     from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it."""
     split, other_split_texts = gold_split(gsml)
-    # the report reads scores alone (scheme_scores under another scheme)
-    con = database.open_new(None, models=["scores" if scheme == SCHEME else "scheme_scores"])
+    # the report reads scores alone (scheme_scores under another scheme); two lists of a few thousand rows are
+    # checked and scored quicker by one thread than by several, which coordinate (and wait for a core on a busy machine)
+    con = database.open_new(None, models=["scores" if scheme == SCHEME else "scheme_scores"], threads=1)
     load_tokens(con, gsml, token_lookup, text_dir, split)
     problems, warnings = [], []
     submission_id = None

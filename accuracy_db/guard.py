@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import DB_ENV, DEFAULT_DB
 from .errors import AccuracyDbError
 
 if TYPE_CHECKING:
@@ -49,8 +50,6 @@ THREADS = 2
 # Parsing costs grow with the text and its nesting (sqlglot recurses): both are bounded before anything parses.
 MAX_QUERY_CHARS = 100_000
 MAX_NESTING = 64  # parentheses inside parentheses
-DB_ENV = "ACCURACY_DB_PATH"  # the database of every command, connect() and query() when none is given
-DEFAULT_DB = "accuracy.duckdb"
 CATALOG = "accuracy"  # the name the database is attached under
 READ_ONLY = "only one query that reads runs here"
 FUNCTIONS_FILE = "functions.tsv"  # every DuckDB function: "allowed", or why it is refused

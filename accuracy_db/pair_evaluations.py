@@ -123,10 +123,11 @@ def score_pairs(
     source: duckdb.DuckDBPyConnection,
     pairs: list[tuple[AnnotationSet, AnnotationSet]],
     text_ids: list[str] | None = None,
+    models: list[str] | None = None,
 ) -> PairScoring:
     """Score each (reference, compared) pair of lists of the source database with the views of queries/, in the
-    scopes of their corpus; in some texts only, when told which (a text's matching reads that text's spans
-    alone)."""
+    scopes of their corpus: every view, or only the models given and what they read (only their incremental tables
+    are then filled); in some texts only, when told which (a text's matching reads that text's spans alone)."""
     set_ids = sorted({s.set_id for pair in pairs for s in pair})
     spans = source.sql(
         "SELECT set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start,"
@@ -134,7 +135,7 @@ def score_pairs(
         " AND ($texts IS NULL OR list_contains($texts, text_id))",
         params={"ids": set_ids, "texts": text_ids},
     ).to_arrow_table()
-    con = database.open_new(None)
+    con = database.open_new(None, models)
     # Another corpus brings its categories: the scopes the views score in.
     for corpus in sorted({s.corpus for pair in pairs for s in pair} - {"shared-task"}):
         con.execute("INSERT INTO corpora VALUES ($corpus, '', NULL)", {"corpus": corpus})
@@ -181,6 +182,7 @@ def score_pairs(
 
 # The figures of each ordered pair under the shared task's scheme: the views scores and category_agreement of the
 # pair's evaluation. A match scheme (issue 13, item 1) plugs in here: its own view of the same evaluations.
+FIGURE_MODELS = ["scores", "category_agreement"]  # what FIGURES reads: score_pairs(…, FIGURE_MODELS) makes only those
 FIGURES = """
 SELECT
     scores.submission_id, scores.scope, scores.position, scores.recall, scores.precision, scores.f1,

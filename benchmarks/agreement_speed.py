@@ -2,11 +2,14 @@
 1.21 million gold spans against about a million), and the majority of the gold list and two submissions.
 
     python -m benchmarks.agreement_speed [--scale 1000] [--repeat 3] [--work /tmp/accuracy-bench]
+        [--data DIR --db PATH] [--steps two,three,adjudicate]
 
 Each figure is the whole `accuracy-db` process (Python's start included), wall time and peak resident memory of
 that child alone (benchmarks.run.measured), the median of --repeat runs. The generated data folder (3 submissions)
-and its database are made in the work folder unless there already. Writes benchmarks/results/agreement-<scale>.json
-and prints a Markdown table.
+and its database are made in the work folder unless there already; --data and --db name a data folder and a
+database built from it (at least two of its submissions loaded) to use instead, as they are. Writes
+benchmarks/results/agreement-<scale>.json (the steps run, merged into what the file holds) and prints a Markdown
+table.
 """
 
 from __future__ import annotations
@@ -25,10 +28,20 @@ def main() -> None:
     parser.add_argument("--scale", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--work", type=Path, default=Path("/tmp/accuracy-bench"))
+    parser.add_argument("--data", type=Path, help="a generated data folder, used as it is (with --db)")
+    parser.add_argument("--db", type=Path, help="a database built from --data")
+    parser.add_argument("--steps", default="two,three,adjudicate", help="which of two, three, adjudicate to run")
     args = parser.parse_args()
-    folder, _ = data_folder(args.work, args.scale, 3, seed=0)
-    db = args.work / f"scale-{args.scale}-agreement.duckdb"
-    results = {}
+    if (args.data is None) != (args.db is None):
+        parser.error("give --data and --db together")
+    if args.data is not None:
+        folder, db = args.data, args.db
+    else:
+        folder, _ = data_folder(args.work, args.scale, 3, seed=0)
+        db = args.work / f"scale-{args.scale}-agreement.duckdb"
+    steps = set(args.steps.split(","))
+    out = REPO / "benchmarks" / "results" / f"agreement-{args.scale}.json"
+    results = json.loads(out.read_text()) if out.is_file() else {}
     if not db.is_file():
         inbox = folder / "submissions"
         results["build"] = measured(
@@ -36,21 +49,23 @@ def main() -> None:
         )
     names = sorted(path.stem for path in (folder / "submissions").glob("*.csv"))
     label = f"scale {args.scale}"
-    results[f"{label}: agreement gold {names[0]} (every scope)"] = median_of(
-        accuracy_db("agreement", "gold", names[0], "--db", str(db), "--format", "json"), args.repeat
-    )
-    results[f"{label}: agreement gold {names[0]} {names[1]} (ALL, with Fleiss and Krippendorff)"] = median_of(
-        accuracy_db("agreement", "gold", *names[:2], "--db", str(db), "--scope", "ALL", "--format", "json"),
-        args.repeat,
-    )
-    results[f"{label}: adjudicate gold {names[0]} {names[1]} --min-votes 2"] = median_of(
-        accuracy_db(
-            "adjudicate", "gold", *names[:2], "--min-votes", "2", "--as", "majority", "--out",
-            str(args.work / "adjudicated"), "--db", str(db),
-        ),
-        args.repeat,
-    )  # fmt: skip
-    out = REPO / "benchmarks" / "results" / f"agreement-{args.scale}.json"
+    if "two" in steps:
+        results[f"{label}: agreement gold {names[0]} (every scope)"] = median_of(
+            accuracy_db("agreement", "gold", names[0], "--db", str(db), "--format", "json"), args.repeat
+        )
+    if "three" in steps:
+        results[f"{label}: agreement gold {names[0]} {names[1]} (ALL, with Fleiss and Krippendorff)"] = median_of(
+            accuracy_db("agreement", "gold", *names[:2], "--db", str(db), "--scope", "ALL", "--format", "json"),
+            args.repeat,
+        )
+    if "adjudicate" in steps:
+        results[f"{label}: adjudicate gold {names[0]} {names[1]} --min-votes 2"] = median_of(
+            accuracy_db(
+                "adjudicate", "gold", *names[:2], "--min-votes", "2", "--as", "majority", "--out",
+                str(args.work / "adjudicated"), "--db", str(db),
+            ),
+            args.repeat,
+        )  # fmt: skip
     out.write_text(json.dumps(results, indent=1) + "\n")
     print("| step | seconds (median) | peak memory |\n| --- | ---: | ---: |")
     for name, result in results.items():

@@ -13,7 +13,7 @@ import duckdb
 import polars as pl
 
 from .char_spans import token_offsets
-from .texts import insert_frame
+from .frames import insert_frame
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,15 @@ def create_temp_table(con: duckdb.DuckDBPyConnection, name: str, frame: pl.DataF
         con.unregister(stream)
 
 
+def insert_frame(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame, insert: str) -> None:
+    """Run an INSERT that reads the frame as new_rows, through its Arrow C stream (so pyarrow is never imported)."""
+    con.register("new_rows", frame.__arrow_c_stream__())
+    try:
+        con.execute(insert)
+    finally:
+        con.unregister("new_rows")
+
+
 def insert_rows(
     con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple], schema: dict, verb: str = "INSERT"
 ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import operator
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,12 +20,9 @@ from importlib import resources
 from pathlib import Path
 
 import duckdb
-import polars as pl
 
 from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import read_bytes
-
-from .frames import create_temp_table
 
 COLUMNS = (
     "TEXT_ID", "SENTENCE_ID", "ANNOTATION_ID", "TOKENS", "SENT_TOKEN_START", "SENT_TOKEN_END",
@@ -52,27 +50,26 @@ class ReadList:
     sha256: str
 
 
-def exact_rows(text: str, header: list[str]) -> pl.DataFrame:
+def exact_rows(text: str, header: list[str]) -> list[tuple]:
     """The rows as Python's csv module reads them (any CSV), each with the line it starts on and its
-    number of cells, as strings in the columns COLUMNS. Empty cells past the header's last column are
-    dropped, as spreadsheets add them (and as DuckDB's reader does)."""
+    number of cells: (line_number, cell_count, and the cells of COLUMNS as strings, None where the header has no
+    such column or the row no such cell). Empty cells past the header's last column are dropped, as spreadsheets
+    add them (and as DuckDB's reader does)."""
     reader = csv.reader(io.StringIO(text, newline=""))
-    records, lines = [], []
+    width = len(header)
+    # A row is padded with None to the header's width, and one more: a column the header lacks reads that last None.
+    cells = operator.itemgetter(*[header.index(column) if column in header else -1 for column in COLUMNS])
+    rows = []
     with csv_fields_up_to(len(text)):
         next(reader)
         line = reader.line_num + 1
         for record in reader:
-            if len(record) > len(header) and not any(record[len(header) :]):
-                record = record[: len(header)]
-            records.append(record)
-            lines.append(line)
+            count = len(record)
+            if count > width and not any(record[width:]):
+                record, count = record[:width], width
+            rows.append((line, count, *cells([*record, *[None] * (width - count), None])))
             line = reader.line_num + 1
-    cells = {name: [r[i] if i < len(r) else None for r in records] for i, name in enumerate(header)}
-    return pl.DataFrame(
-        {"line_number": lines, "cell_count": [len(r) for r in records]}
-        | {column: pl.Series(cells.get(column, [None] * len(records)), dtype=pl.String) for column in COLUMNS},
-        schema={"line_number": pl.Int64, "cell_count": pl.Int64} | {column: pl.String for column in COLUMNS},
-    )
+    return rows
 
 
 @contextmanager
@@ -124,11 +121,18 @@ def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
     return True
 
 
+# Below this size Python's csv module reads a file faster than DuckDB's reader does, whose reading of bytes in
+# memory imports fsspec (about 0.05 s: a third of what the drop-in evaluate may take beyond Python's start).
+SMALL_FILE_BYTES = 1_000_000
+
+
 def stage_rows(con: duckdb.DuckDBPyConnection, read: ReadList) -> None:
     """The rows of the file in the temporary view pending_rows (line_number, cell_count, COLUMNS), over the table
     csv_rows or exact_rows; unstage_rows drops them."""
-    if not stage_rows_fast(con, read):
-        create_temp_table(con, "exact_rows", exact_rows(read.text, read.header))
+    if len(read.data) < SMALL_FILE_BYTES or not stage_rows_fast(con, read):
+        values = list(zip(*exact_rows(read.text, read.header))) or [[]] * len(EXACT_COLUMNS)
+        columns = {column: (kind, cells) for (column, kind), cells in zip(EXACT_COLUMNS.items(), values)}
+        create_table_of_lists(con, "exact_rows", columns)
         con.execute("CREATE OR REPLACE TEMP VIEW pending_rows AS SELECT * FROM exact_rows")
 
 
@@ -137,6 +141,18 @@ def unstage_rows(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("DROP VIEW IF EXISTS pending_rows")
     for table in ("csv_rows", "exact_rows"):
         con.execute(f"DROP TABLE IF EXISTS {table}")
+
+
+EXACT_COLUMNS = {"line_number": "BIGINT", "cell_count": "BIGINT"} | {column: "VARCHAR" for column in COLUMNS}
+
+
+def create_table_of_lists(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, tuple[str, list]]) -> None:
+    """A temporary table of columns given as (type, values), the values of a column one list."""
+    selected = ", ".join(f"unnest(${column}::{kind}[]) AS {column}" for column, (kind, _) in columns.items())
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT {selected}",
+        {column: list(values) for column, (_, values) in columns.items()},
+    )
 
 
 def read_mistake_file(path: Path) -> ReadList:
@@ -254,12 +270,11 @@ def load_mistake_list(
         stage_rows(con, read)
         con.execute(sql("shown.sql"))
         con.execute(sql("normalised_tokens.sql"))
-        create_temp_table(
+        other_splits = other_split_texts or {}
+        create_table_of_lists(
             con,
             "other_split_texts",
-            pl.DataFrame(
-                list((other_split_texts or {}).items()), schema={"text_id": pl.String, "split": pl.String}, orient="row"
-            ),
+            {"text_id": ("VARCHAR", list(other_splits)), "split": ("VARCHAR", list(other_splits.values()))},
         )
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}",

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import duckdb
-import polars as pl
 
 from accuracy_db.errors import AccuracyDbError, InputError
 from accuracy_db.regular_files import read_text
 
 from .bounded_yaml import load_bounded_yaml
-from .frames import create_temp_table
 
 COUNT_TOKENS = """
 UPDATE texts SET
@@ -42,57 +42,24 @@ def read_texts(texts_dir: Path) -> dict[str, str]:
 
 
 def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str]) -> None:
-    """Insert texts and their tokens: the tokens of a text are what splitting it on whitespace gives."""
-    new_texts = pl.DataFrame(
-        {"text_id": list(texts), "split": split, "generated_text": [" ".join(text.split()) for text in texts.values()]},
-        schema={"text_id": pl.String, "split": pl.String, "generated_text": pl.String},
+    """Insert texts and their tokens: the tokens of a text are what splitting it on whitespace gives, numbered by
+    text_tokens.sql."""
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE new_texts AS"
+        " SELECT unnest($text_ids::VARCHAR[]) AS text_id, unnest($generated_texts::VARCHAR[]) AS generated_text",
+        {"text_ids": list(texts), "generated_texts": [" ".join(text.split()) for text in texts.values()]},
     )
-    insert_frame(
-        con,
-        new_texts,
-        "INSERT INTO texts (text_id, split, generated_text, token_count, sentence_count)"
-        " SELECT text_id, split, generated_text, 0, 0 FROM new_rows",
-    )
-    insert_frame(con, number_tokens(new_texts), "INSERT INTO tokens BY NAME SELECT * FROM new_rows")
-    con.execute(COUNT_TOKENS)
-
-
-def number_tokens(new_texts: pl.DataFrame) -> pl.DataFrame:
-    """The tokens rows of texts (text_id, generated_text: the tokens joined by single spaces)."""
-    tokens = (
-        new_texts.select("text_id", token=pl.col("generated_text").str.split(" "))
-        .with_columns(doc_token=pl.int_ranges(1, pl.col("token").list.len() + 1, dtype=pl.Int32))
-        .explode("token", "doc_token")
-        .filter(pl.col("token") != "")  # an empty text splits into one empty string: it has no tokens
-    )
-    # The tokens of a text are now consecutive rows, in order: number them with running sums and forward fills
-    # over the whole frame, which needs no grouping or sorting by text.
-    starts_text = pl.col("doc_token") == 1
-    starts_sentence = starts_text | (pl.col("token") == ".").shift(1, fill_value=True)
-    sentence = starts_sentence.cum_sum()  # the sentences of all the texts, counted from 1
-    row = pl.int_range(pl.len())
-    # generated_text is the tokens joined by single spaces: a token starts one past the end of the one before.
-    width = pl.col("token").str.len_chars() + 1
-    running_start = width.cum_sum() - width
-    char_start = running_start - pl.when(starts_text).then(running_start).forward_fill()
-    return tokens.select(
-        "text_id",
-        "doc_token",
-        sentence_id=(sentence - pl.when(starts_text).then(sentence).forward_fill() + 1).cast(pl.Int32),
-        sent_token=(row - pl.when(starts_sentence).then(row).forward_fill() + 1).cast(pl.Int32),
-        token="token",
-        char_start=char_start.cast(pl.Int32),
-        char_end=(char_start + width - 1).cast(pl.Int32),
-    )
-
-
-def insert_frame(con: duckdb.DuckDBPyConnection, frame: pl.DataFrame, insert: str) -> None:
-    """Run an INSERT that reads the frame as new_rows, through its Arrow C stream (so pyarrow is never imported)."""
-    con.register("new_rows", frame.__arrow_c_stream__())
     try:
-        con.execute(insert)
+        con.execute(
+            "INSERT INTO texts (text_id, split, generated_text, token_count, sentence_count)"
+            " SELECT text_id, $split, generated_text, 0, 0 FROM new_texts",
+            {"split": split},
+        )
+        tokens = resources.files("accuracy_db.etl").joinpath("text_tokens.sql").read_text(encoding="utf-8")
+        con.execute(f"INSERT INTO tokens BY NAME {tokens}")
     finally:
-        con.unregister("new_rows")
+        con.execute("DROP TABLE new_texts")
+    con.execute(COUNT_TOKENS)
 
 
 # token_lookup.yaml is a block mapping of mappings down to whole numbers, one "key: value" or "key:" a line.
@@ -135,54 +102,169 @@ def read_block_mapping(text: str) -> dict | None:
     return root
 
 
-def read_token_lookup(path: Path) -> dict:
+# The shape every token_lookup.yaml of the shared task has, exactly: both halves, each text a key of letters, digits
+# and underscores, every id a whole number from 1 without leading zeros, two spaces a level. A file of this shape
+# (and no key twice in a mapping) is what a YAML parser reads as {doc_to_sent: {text: {doc_token: {sentence_id,
+# token_id}}}, sent_to_doc: {text: {sentence: {sent_token: doc_token}}}}, so its lines are turned into rows by
+# replacing their fixed parts, a few passes over the text; a file of any other shape goes to the readers above.
+ID = "[1-9][0-9]{0,8}"  # at most 9 digits: an INTEGER
+TEXT_KEY = re.compile(r"^  ([A-Za-z][A-Za-z0-9_]*):\n", re.MULTILINE)
+SENTENCE_KEY = re.compile(rf"^    ({ID}):\n", re.MULTILINE)
+TOKEN_KEY = {"doc_to_sent": re.compile(rf"^    ({ID}):$", re.MULTILINE), "sent_to_doc": re.compile(rf"^      ({ID}):")}
+LOOKUP_SHAPE = re.compile(
+    rf"doc_to_sent:\n(?:  [A-Za-z][A-Za-z0-9_]*:\n(?:    {ID}:\n      sentence_id: {ID}\n      token_id: {ID}\n)+)+"
+    rf"sent_to_doc:\n(?:  [A-Za-z][A-Za-z0-9_]*:\n(?:    {ID}:\n(?:      {ID}: {ID}\n)+)+)+"
+)
+# The ids of the rows of each half, in the order its lines give them.
+LOOKUP_IDS = {
+    "doc_to_sent": ("doc_token", "sentence_id", "sent_token"),
+    "sent_to_doc": ("sentence_id", "sent_token", "doc_token"),
+}
+
+
+@dataclass
+class LookupHalf:
+    """A half of a token lookup: its texts, and its rows as lines "text,id,id,id" (the text by its index in
+    text_ids, from 0; the ids those of LOOKUP_IDS, in that order). DuckDB splits the lines: a string is handed to it
+    far faster than lists of values."""
+
+    text_ids: list[str]
+    rows: str
+
+
+@dataclass
+class TokenLookup:
+    doc_to_sent: LookupHalf
+    sent_to_doc: LookupHalf
+
+
+def read_token_lookup(path: Path) -> TokenLookup:
     """Parse token_lookup.yaml: {doc_to_sent: {text: {doc_token: {sentence_id, token_id}}}, sent_to_doc: …}."""
     text = read_text(path)
+    rows = lookup_of_the_usual_shape(text)
+    if rows is not None:
+        return rows
     lookup = read_block_mapping(text)
     if lookup is None:
         lookup = load_bounded_yaml(str(path), text, LOOKUP_DEPTH, "token lookup")
     if not isinstance(lookup, dict) or not {"doc_to_sent", "sent_to_doc"} <= lookup.keys():
         raise AccuracyDbError(f"{path}: not a token lookup (expected the keys doc_to_sent and sent_to_doc)")
-    return lookup
+    return lookup_halves(lookup, path)
+
+
+def lookup_of_the_usual_shape(text: str) -> TokenLookup | None:
+    """The rows of a token lookup of the shape above, or None when the text has another (or a key twice)."""
+    if not LOOKUP_SHAPE.fullmatch(text):
+        return None
+    middle = text.index("\nsent_to_doc:\n") + 1  # the one line of the shape that starts so
+    halves = {
+        "doc_to_sent": text[len("doc_to_sent:\n") : middle],
+        "sent_to_doc": text[middle + len("sent_to_doc:\n") :],
+    }
+    read = {}
+    for half, lines in halves.items():
+        parts = TEXT_KEY.split(lines)  # "", a text id, its lines, a text id, its lines …
+        text_ids = parts[1::2]
+        if len(set(text_ids)) < len(text_ids) or any(key.lower() in YAML_WORDS for key in text_ids):
+            return None  # a text twice (YAML keeps the last), or a key YAML reads as a boolean or null
+        text_rows = doc_token_rows if half == "doc_to_sent" else sentence_rows
+        rows = [text_rows(index, text_lines) for index, text_lines in enumerate(parts[2::2])]
+        if None in rows:
+            return None
+        read[half] = LookupHalf(text_ids, "".join(rows))
+    return TokenLookup(**read)
+
+
+def distinct(keys: list[str]) -> bool:
+    return len(set(keys)) == len(keys)
+
+
+def doc_token_rows(text: int, lines: str) -> str | None:
+    """The doc_to_sent rows of one text's lines ("    7:", "      sentence_id: 1", "      token_id: 7" a token), or
+    None when a doc token is given twice."""
+    if not distinct(TOKEN_KEY["doc_to_sent"].findall(lines)):
+        return None
+    return lines.replace(":\n      sentence_id: ", ",").replace("\n      token_id: ", ",").replace("    ", f"{text},")
+
+
+def sentence_rows(text: int, lines: str) -> str | None:
+    """The sent_to_doc rows of one text's lines ("    2:" a sentence, then "      1: 7" a token), or None when a
+    sentence, or a token of a sentence, is given twice."""
+    parts = SENTENCE_KEY.split(lines)  # "", a sentence, its tokens' lines, …
+    sentences = parts[1::2]
+    if not distinct(sentences):
+        return None
+    rows = []
+    for sentence, tokens in zip(sentences, parts[2::2]):
+        if not distinct(TOKEN_KEY["sent_to_doc"].findall(tokens)):
+            return None
+        rows.append(tokens.replace(": ", ",").replace("      ", f"{text},{sentence},"))
+    return "".join(rows)
 
 
 LOOKUP_DEPTH = 4  # doc_to_sent: text: doc_token: {sentence_id, token_id}
 
 
-def lookup_halves(lookup: dict, path: Path | str = "token lookup") -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Both halves of a token lookup as rows (text_id, doc_token, sentence_id, sent_token)."""
+def lookup_halves(lookup: dict, path: Path | str = "token lookup") -> TokenLookup:
+    """Both halves of a token lookup read as a mapping, as rows."""
     try:
         return lookup_rows(lookup)
-    except (AttributeError, KeyError, TypeError, ValueError, OverflowError, pl.exceptions.PolarsError):
+    except (AttributeError, KeyError, TypeError, ValueError, OverflowError):
         raise AccuracyDbError(
             f"{path}: not a token lookup (expected doc_to_sent: text: doc token: {{sentence_id, token_id}}, and"
             " sent_to_doc: text: sentence: sentence token: doc token, every id a whole number)"
         ) from None
 
 
-def lookup_rows(lookup: dict) -> tuple[pl.DataFrame, pl.DataFrame]:
-    schema = {"text_id": pl.String, "doc_token": pl.Int32, "sentence_id": pl.Int32, "sent_token": pl.Int32}
-    doc_to_sent = [
-        (str(text_id), int(doc_token), int(ids["sentence_id"]), int(ids["token_id"]))
-        for text_id, doc_tokens in lookup["doc_to_sent"].items()
+def lookup_rows(lookup: dict) -> TokenLookup:
+    doc_to_sent = "".join(
+        f"{text},{whole(doc_token)},{whole(ids['sentence_id'])},{whole(ids['token_id'])}\n"
+        for text, doc_tokens in enumerate(lookup["doc_to_sent"].values())
         for doc_token, ids in doc_tokens.items()
-    ]
-    sent_to_doc = [
-        (str(text_id), int(doc_token), int(sentence_id), int(sent_token))
-        for text_id, sentences in lookup["sent_to_doc"].items()
+    )
+    sent_to_doc = "".join(
+        f"{text},{whole(sentence_id)},{whole(sent_token)},{whole(doc_token)}\n"
+        for text, sentences in enumerate(lookup["sent_to_doc"].values())
         for sentence_id, sent_tokens in sentences.items()
         for sent_token, doc_token in sent_tokens.items()
-    ]
-    return (
-        pl.DataFrame(doc_to_sent, schema=schema, orient="row"),
-        pl.DataFrame(sent_to_doc, schema=schema, orient="row"),
+    )
+    return TokenLookup(
+        LookupHalf([str(text_id) for text_id in lookup["doc_to_sent"]], doc_to_sent),
+        LookupHalf([str(text_id) for text_id in lookup["sent_to_doc"]], sent_to_doc),
     )
 
 
-def load_token_lookup(con: duckdb.DuckDBPyConnection, split: str, lookup: dict, path: Path) -> None:
+def whole(value) -> int:
+    """An id as a whole number that fits the INTEGER columns (ValueError otherwise)."""
+    number = int(value)
+    if not -(2**31) <= number < 2**31:
+        raise ValueError(f"{number} does not fit an INTEGER")
+    return number
+
+
+def create_lookup_table(con: duckdb.DuckDBPyConnection, name: str, half: str, lookup: LookupHalf) -> None:
+    """A temporary table (text_id, doc_token, sentence_id, sent_token) of the rows of a half of a token lookup."""
+    ids = ", ".join(f"fields[{number}]::INTEGER AS {column}" for number, column in enumerate(LOOKUP_IDS[half], start=2))
+    con.execute(
+        f"""
+        CREATE OR REPLACE TEMP TABLE {name} AS
+        SELECT text_id, doc_token, sentence_id, sent_token
+        FROM (
+            SELECT ($text_ids::VARCHAR[])[fields[1]::INTEGER + 1] AS text_id, {ids}
+            FROM (
+                SELECT string_split(line, ',') AS fields
+                FROM unnest(string_split($rows::VARCHAR, chr(10))) AS lines(line)
+            )
+            WHERE fields <> ['']  -- the end of the last line
+        )
+        """,
+        {"text_ids": lookup.text_ids, "rows": lookup.rows},
+    )
+
+
+def load_token_lookup(con: duckdb.DuckDBPyConnection, split: str, lookup: TokenLookup, path: Path) -> None:
     """Insert texts and tokens known only by their ids (no token text), from a token lookup."""
-    doc_to_sent, _ = lookup_halves(lookup, path)
-    create_temp_table(con, "lookup_tokens", doc_to_sent)
+    create_lookup_table(con, "lookup_tokens", "doc_to_sent", lookup.doc_to_sent)
     con.execute(
         "INSERT INTO tokens (text_id, doc_token, sentence_id, sent_token)"
         " SELECT text_id, doc_token, sentence_id, sent_token FROM lookup_tokens"
@@ -195,11 +277,11 @@ def load_token_lookup(con: duckdb.DuckDBPyConnection, split: str, lookup: dict, 
     con.execute("DROP TABLE lookup_tokens")
 
 
-def check_token_lookup(con: duckdb.DuckDBPyConnection, path: Path, split: str, lookup: dict) -> None:
+def check_token_lookup(con: duckdb.DuckDBPyConnection, path: Path, split: str, lookup: TokenLookup) -> None:
     """Fail loudly where token_lookup.yaml and the tokenization of the texts of a split disagree."""
     differences = []
-    for half, frame in zip(("doc_to_sent", "sent_to_doc"), lookup_halves(lookup, path)):
-        create_temp_table(con, "lookup_half", frame)
+    for half, rows in (("doc_to_sent", lookup.doc_to_sent), ("sent_to_doc", lookup.sent_to_doc)):
+        create_lookup_table(con, "lookup_half", half, rows)
         try:
             rows = con.execute(
                 """

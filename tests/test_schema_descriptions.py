@@ -124,3 +124,22 @@ def test_the_schema_command_shows_descriptions_whole_and_text_left_aligned(built
     rows = [line.split("│")[1:-1] for line in lines if line.startswith("│")]
     (recall,) = [cells for cells in rows if [cells[0].strip(), cells[2].strip()] == ["scores", "recall"]]
     assert [cell[:8] for cell in recall] == [" scores ", " view  ", " recall ", " DOUBLE ", " Mistake"]
+
+
+def test_an_undescribed_scratch_database_has_the_same_tables_and_rows():
+    """The drop-in evaluate's scratch database leaves out the comments of schema/ (one line each): every table, column,
+    type, constraint, macro and row of the DDL is still there, and no comment is."""
+    catalog = [
+        "SELECT table_name, column_name, data_type, is_nullable, column_default FROM duckdb_columns() ORDER BY ALL",
+        "SELECT table_name, constraint_type, constraint_text FROM duckdb_constraints() ORDER BY ALL",
+        "SELECT function_name, macro_definition FROM duckdb_functions() WHERE NOT internal ORDER BY ALL",
+        "SELECT * FROM categories ORDER BY ALL",
+        "SELECT * FROM corpora ORDER BY ALL",
+    ]
+    described, undescribed = database.connect(":memory:"), database.connect(":memory:")
+    database.create_tables(described)
+    database.create_tables(undescribed, described=False)
+    for query in catalog:
+        assert undescribed.execute(query).fetchall() == described.execute(query).fetchall()
+    comments = "SELECT count(*) FROM duckdb_columns() WHERE comment IS NOT NULL"
+    assert undescribed.execute(comments).fetchall() == [(0,)] and described.execute(comments).fetchall() != [(0,)]

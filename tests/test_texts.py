@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from accuracy_db.etl.texts import load_texts, read_block_mapping, read_texts
+from accuracy_db.etl.texts import (
+    load_texts,
+    lookup_halves,
+    lookup_of_the_usual_shape,
+    read_block_mapping,
+    read_texts,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import DATA
 
 from accuracy_db import database
+from accuracy_db.errors import AccuracyDbError
 
 
 @pytest.fixture
@@ -56,6 +63,25 @@ def test_character_offsets_give_each_token_of_every_shared_task_text(con):
     assert {corpus for *_, corpus in rows} == {"shared-task"}
 
 
+@settings(max_examples=30, deadline=None)
+@given(st.dictionaries(st.sampled_from(["S001", "S002", "T1"]), st.text(alphabet="ab .\t\n-", max_size=20), max_size=3))
+def test_tokens_are_numbered_as_the_rule_says(texts):
+    """doc_token, sentence_id, sent_token and the character offsets of every token, against the rule in Python."""
+    con = database.open_new(None, models=[])  # the tables alone
+    load_texts(con, "train", texts)
+    expected = []
+    for text_id, text in texts.items():
+        sentence, sent_token, char_start = 1, 0, 0
+        for doc_token, token in enumerate(text.split(), start=1):
+            sent_token += 1
+            expected.append((text_id, doc_token, sentence, sent_token, token, char_start, char_start + len(token)))
+            char_start += len(token) + 1
+            if token == ".":
+                sentence, sent_token = sentence + 1, 0
+    found = con.execute("SELECT * FROM tokens ORDER BY text_id, doc_token").fetchall()
+    assert found == sorted(expected)
+
+
 def test_a_token_that_merely_contains_a_full_stop_does_not_end_a_sentence(con):
     load_texts(con, "train", {"S001": "Mr. Smith scored 3.5 ... points ."})
     assert con.execute("SELECT max(sentence_id) FROM tokens").fetchall() == [(1,)]
@@ -65,6 +91,78 @@ def test_a_token_that_merely_contains_a_full_stop_does_not_end_a_sentence(con):
 def test_the_token_lookup_reader_reads_what_a_yaml_parser_reads(path):
     text = path.read_text()
     assert read_block_mapping(text) == yaml.load(text, Loader=yaml.CSafeLoader)
+
+
+@pytest.mark.parametrize("path", [DATA / "token_lookup.yaml", DATA / "test_set/token_lookup.yaml"])
+def test_the_rows_of_a_shared_task_token_lookup_are_those_of_its_yaml(path):
+    text = path.read_text()
+    rows = lookup_of_the_usual_shape(text)
+    assert rows is not None and rows == lookup_halves(yaml.load(text, Loader=yaml.CSafeLoader))
+
+
+LOOKUP_KEY = st.sampled_from(["S001", "S001", "T2", "x_1", "yes", "Null", "1"])
+LOOKUP_ID = st.sampled_from(["1", "2", "2", "10", "0", "01"])
+
+
+@st.composite
+def token_lookups(draw):
+    """Texts in the shape of the shared task's token lookups, with keys given twice, ids YAML reads otherwise (0,
+    01) and keys it reads as booleans, nulls or numbers; now and then a line with one space more or less."""
+    lines = ["doc_to_sent:"]
+    for text_id in draw(st.lists(LOOKUP_KEY, min_size=1, max_size=3)):
+        lines.append(f"  {text_id}:")
+        for doc_token, sentence_id, token_id in draw(st.lists(st.tuples(LOOKUP_ID, LOOKUP_ID, LOOKUP_ID), min_size=1)):
+            lines += [f"    {doc_token}:", f"      sentence_id: {sentence_id}", f"      token_id: {token_id}"]
+    lines.append("sent_to_doc:")
+    for text_id in draw(st.lists(LOOKUP_KEY, min_size=1, max_size=3)):
+        lines.append(f"  {text_id}:")
+        for sentence_id in draw(st.lists(LOOKUP_ID, min_size=1, max_size=3)):
+            lines.append(f"    {sentence_id}:")
+            lines += [
+                f"      {key}: {value}" for key, value in draw(st.lists(st.tuples(LOOKUP_ID, LOOKUP_ID), min_size=1))
+            ]
+    if draw(st.booleans()):
+        at = draw(st.integers(0, len(lines) - 1))
+        lines[at] = draw(st.sampled_from([" ", ""])) + lines[at][draw(st.integers(0, 1)) :]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(token_lookups())
+def test_the_rows_read_from_the_usual_shape_are_those_of_the_yaml_or_it_is_left_to_yaml(text):
+    rows = lookup_of_the_usual_shape(text)
+    try:
+        lookup = yaml.load(text, Loader=yaml.CSafeLoader)
+        expected = lookup_halves(lookup) if isinstance(lookup, dict) else "not a lookup"
+    except (yaml.YAMLError, AccuracyDbError):
+        expected = "not a lookup"
+    assert rows is None or rows == expected
+
+
+PLAIN_IDS = st.dictionaries(st.integers(1, 30), st.integers(1, 10**9 - 1), min_size=1, max_size=4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(["S001", "T2", "x_1"]), PLAIN_IDS, min_size=1),
+    st.dictionaries(
+        st.sampled_from(["S001", "T2", "x_1"]), st.dictionaries(st.integers(1, 9), PLAIN_IDS, min_size=1), min_size=1
+    ),
+)
+def test_a_token_lookup_of_the_usual_shape_is_read_by_the_fast_reader(doc_to_sent, sent_to_doc):
+    """No key twice, plain keys and ids: the rows come from the fast reader, and are those of the YAML."""
+    lines = ["doc_to_sent:"]
+    for text_id, doc_tokens in doc_to_sent.items():
+        lines.append(f"  {text_id}:")
+        for doc_token, id in doc_tokens.items():
+            lines += [f"    {doc_token}:", f"      sentence_id: {id}", f"      token_id: {id}"]
+    lines.append("sent_to_doc:")
+    for text_id, sentences in sent_to_doc.items():
+        lines.append(f"  {text_id}:")
+        for sentence_id, tokens in sentences.items():
+            lines += [f"    {sentence_id}:", *(f"      {key}: {value}" for key, value in tokens.items())]
+    text = "\n".join(lines) + "\n"
+    assert lookup_of_the_usual_shape(text) == lookup_halves(yaml.load(text, Loader=yaml.CSafeLoader))
 
 
 @pytest.mark.parametrize(

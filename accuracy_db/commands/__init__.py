@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import click
-from rich.console import Console
 
-from ..guard import DB_ENV, DEFAULT_DB
+from .. import DB_ENV, DEFAULT_DB  # not from guard: the drop-in evaluate never imports it
 
-stderr = Console(stderr=True, highlight=False)
+
+class StderrConsole:
+    """rich's console on stderr, made when first used: importing rich takes 0.03 s, which the drop-in evaluate (raced
+    against the shared task's scorer as a whole process) needs only to print warnings."""
+
+    @functools.cached_property
+    def console(self):
+        from rich.console import Console
+
+        return Console(stderr=True, highlight=False)
+
+    def __getattr__(self, name: str):
+        return getattr(self.console, name)
+
+
+stderr = StderrConsole()
 FORMATS = ["table", "json", "csv", "markdown", "latex"]
 SHOWN_PROBLEMS = 3  # of a refused submission, in the build summary; `rejections` lists them all
 

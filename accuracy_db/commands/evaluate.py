@@ -12,6 +12,8 @@ from . import format_option, print_problems, scheme_option, stderr
 def print_warnings(warnings) -> None:
     """A file's warnings of its whole are one line each; those of its rows (scored as the shared task's scorer
     scores them) are counted on one line and listed as build lists problems."""
+    if not warnings:
+        return  # without importing rich
     from rich.markup import escape
 
     for file in sorted({warning.file for warning in warnings}):

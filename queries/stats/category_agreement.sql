@@ -1,5 +1,5 @@
 -- When a submission finds a gold mistake, does it give it the gold list's category? The agreement rate and
--- Cohen's kappa of the matched pairs of the ALL scope (mistake_matches, where categories need not agree; the
+-- Cohen's kappa of the matched pairs of the ALL scope (candidate_matches, where categories need not agree; the
 -- confusion itself is the saved analysis category_confusion).
 -- Grain: one row per (submission, scope).
 -- Columns:
@@ -21,18 +21,30 @@
 -- agreement is NULL without category_pairs; kappa is NULL without pairs, or when both sides give every pair the
 -- same label (expected agreement 1: nothing to tell apart). tests/test_validity.py checks kappa against
 -- scikit-learn's cohen_kappa_score and a worked example.
+-- The matched pairs are read from candidate_matches, which has a row for every gold mistake that took a submitted one
+-- (mistake_matches adds those that took none, from the table scored_mistakes, which agreement's scoring of pairs of
+-- lists then need not fill).
 WITH pairs AS (
     SELECT matches.submission_id, gold.category AS gold_category, submitted.category AS submitted_category
-    FROM mistake_matches AS matches
+    FROM candidate_matches AS matches
     JOIN gold_mistakes AS gold ON gold.mistake_id = matches.gold_mistake_id
     JOIN submitted_mistakes AS submitted ON submitted.mistake_id = matches.submitted_mistake_id
     WHERE matches.scope = 'ALL'
 ),
 
--- Each pair labelled as the scope's kappa sees it: its category in ALL, whether it is the category otherwise.
+-- How many pairs have each (gold, submitted) category: everything below is computed from these few counts (at
+-- most 36 a submission), not from a row per pair and scope.
+confusion AS (
+    SELECT submission_id, gold_category, submitted_category, count(*) AS pairs
+    FROM pairs
+    GROUP BY submission_id, gold_category, submitted_category
+),
+
+-- Each cell labelled as the scope's kappa sees it: its category in ALL, whether it is the category otherwise.
 labelled AS (
     SELECT
         pairs.submission_id,
+        pairs.pairs,
         scopes.scope,
         CASE WHEN scopes.scope = 'ALL' THEN pairs.gold_category
             ELSE (pairs.gold_category = scopes.scope)::VARCHAR END AS gold_label,
@@ -40,7 +52,7 @@ labelled AS (
             ELSE (pairs.submitted_category = scopes.scope)::VARCHAR END AS submitted_label,
         scopes.scope IN ('ALL', pairs.gold_category) AS in_scope,
         pairs.gold_category = pairs.submitted_category AS same_category
-    FROM pairs
+    FROM confusion AS pairs
     JOIN evaluations USING (submission_id)
     JOIN scopes USING (corpus)
 ),
@@ -49,22 +61,22 @@ observed AS (
     SELECT
         submission_id,
         scope,
-        count(*) AS pairs,
-        count(*) FILTER (WHERE in_scope) AS category_pairs,
-        count(*) FILTER (WHERE in_scope AND same_category) AS agreeing,
-        count(*) FILTER (WHERE gold_label = submitted_label) / count(*) AS observed_agreement
+        sum(pairs)::BIGINT AS pairs,
+        coalesce(sum(pairs) FILTER (WHERE in_scope), 0)::BIGINT AS category_pairs,
+        coalesce(sum(pairs) FILTER (WHERE in_scope AND same_category), 0)::BIGINT AS agreeing,
+        coalesce(sum(pairs) FILTER (WHERE gold_label = submitted_label), 0) / sum(pairs) AS observed_agreement
     FROM labelled
     GROUP BY submission_id, scope
 ),
 
 gold_shares AS (
-    SELECT submission_id, scope, gold_label AS label, count(*) AS gold_count
+    SELECT submission_id, scope, gold_label AS label, sum(pairs)::BIGINT AS gold_count
     FROM labelled
     GROUP BY submission_id, scope, gold_label
 ),
 
 submitted_shares AS (
-    SELECT submission_id, scope, submitted_label AS label, count(*) AS submitted_count
+    SELECT submission_id, scope, submitted_label AS label, sum(pairs)::BIGINT AS submitted_count
     FROM labelled
     GROUP BY submission_id, scope, submitted_label
 ),

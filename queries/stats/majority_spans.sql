@@ -19,18 +19,15 @@
 -- between them. So K copies of one list give that list back, a mistake that a majority split in two is split, and
 -- one that a majority marks whole is whole. Each set's marks within a list are disjoint (the loader refuses
 -- overlapping spans), so a set marks a token at most once.
+-- Each mark's tokens are the ids from its start to its end (the loader refuses ids beyond a text, so each is a row of
+-- tokens): unnested, not joined to tokens by range, which compares every mark with every token of its text.
 WITH token_marks AS (
-    SELECT
-        mistakes.set_id,
-        mistakes.text_id,
-        tokens.doc_token AS token,
-        mistakes.category,
-        tokens.doc_token < mistakes.doc_token_end AS joins_next
-    FROM mistakes
-    JOIN tokens
-        ON tokens.text_id = mistakes.text_id
-        AND tokens.doc_token BETWEEN mistakes.doc_token_start AND mistakes.doc_token_end
-    WHERE mistakes.set_id = ANY($set_ids)
+    SELECT set_id, text_id, token::INTEGER AS token, category, token < doc_token_end AS joins_next
+    FROM (
+        SELECT set_id, text_id, category, doc_token_end, unnest(range(doc_token_start, doc_token_end + 1)) AS token
+        FROM mistakes
+        WHERE set_id = ANY($set_ids)
+    )
 ),
 
 kept_tokens AS (
@@ -69,11 +66,12 @@ spans AS (
 ),
 
 -- Each set's categories on each span's tokens (marks outside the span do not count).
+-- A span's tokens are the kept tokens numbered with it (consecutive ones), so its marks are found by token, not range.
 set_categories AS (
     SELECT DISTINCT spans.text_id, spans.span_start, spans.span_end, token_marks.set_id, token_marks.category
     FROM spans
-    JOIN token_marks
-        ON token_marks.text_id = spans.text_id AND token_marks.token BETWEEN spans.span_start AND spans.span_end
+    JOIN numbered_tokens USING (text_id, span_number)
+    JOIN token_marks USING (text_id, token)
 ),
 
 category_votes AS (
