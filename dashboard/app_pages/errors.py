@@ -25,8 +25,8 @@ WHERE $search <> '' AND contains(lower(concat_ws(' ', tokens, correction, commen
 """
 ROWS = """
 SELECT
-    submission, split, side, category, outcome, category_outcome, counterpart_id, category_counterpart_id,
-    text_id, doc_token_start, mistake_id, 1 AS mistakes
+    submission_id, submission, split, side, category, outcome, category_outcome, counterpart_id,
+    category_counterpart_id, text_id, doc_token_start, mistake_id, 1 AS mistakes
 FROM scored_mistakes
 """
 # The counts need the rows only when a text is chosen or something searched; otherwise they add up the counts kept
@@ -37,8 +37,8 @@ COUNTED = f"""
 WHERE $search <> '' OR len($texts) > 0
 UNION ALL
 SELECT
-    submission, split, side, category, outcome, category_outcome, NULL, NULL,
-    NULL, NULL, NULL, mistakes
+    submission_id, submission, split, side, category, outcome, category_outcome, NULL,
+    NULL, NULL, NULL, NULL, mistakes
 FROM scored_mistake_counts
 WHERE $search = '' AND len($texts) = 0
 """
