@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 
 from .errors import AccuracyDbError
-from .scores import SPLIT_ALIASES, fetch_dicts
+from .scores import fetch_dicts, resolve_split
 from .signature import SCHEME, signature
 
 NERVALUATE_SCHEMES = ("strict", "exact", "partial", "ent_type")
@@ -56,7 +56,7 @@ def leaderboard(
 ) -> list[dict]:
     """Every scored submission of a corpus's split (or of all its splits) ranked under a scheme in one scope, with
     signatures."""
-    split = SPLIT_ALIASES.get(split, split)
+    split = resolve_split(con, split, corpus)
     rows = fetch_dicts(
         con,
         f"SELECT rank, submission, split, scope AS categories, {', '.join(report_keys(scheme))},"

@@ -22,7 +22,7 @@ import duckdb
 import polars as pl
 import streamlit as st
 
-from .. import agreement, database, pair_evaluations, ranking, significance, validity
+from .. import agreement, database, pair_evaluations, ranking, schemes, significance, validity
 from ..errors import AccuracyDbError
 from ..intervals import Resampling
 from ..significance import DEFAULT_TRIALS
@@ -131,6 +131,17 @@ def ranked_with_intervals(split: str, scope: str, corpus: str = SHARED_TASK) -> 
     """ranking.leaderboard of a corpus's split in a scope with intervals (<figure>_ci) and clusters, as
     `accuracy-db leaderboard --ci` prints it."""
     return _current(_ranked_with_intervals, split, scope, corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _ranked_under_scheme(file: FileIdentity, split: str, scope: str, scheme: str, corpus: str) -> list[dict]:
+    return _on_file(file, lambda con: schemes.leaderboard(con, split, scope, scheme, corpus))
+
+
+def ranked_under_scheme(split: str, scope: str, scheme: str, corpus: str = SHARED_TASK) -> list[dict]:
+    """schemes.leaderboard: a corpus's split ranked under a match scheme in a scope, as `accuracy-db leaderboard
+    --scheme` prints it."""
+    return _current(_ranked_under_scheme, split, scope, scheme, corpus)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -43,6 +43,7 @@ from streamlit.testing.v1 import AppTest
 
 from accuracy_db import database, ranking, significance
 from accuracy_db.build import build
+from accuracy_db.cli import run
 from accuracy_db.commands.dashboard import streamlit_command
 from accuracy_db.intervals import FIGURES, Resampling
 
@@ -195,6 +196,22 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
     assert (bars["mark"]["type"], bars["encoding"]["y"]["field"]) == ("bar", "value")
     assert errors["mark"]["type"] == "errorbar"
     assert (errors["encoding"]["y"]["field"], errors["encoding"]["y2"]["field"]) == ("low", "high")
+
+
+def test_leaderboard_ranks_under_another_scheme_as_the_command_does(built_db, monkeypatch, capsys):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    labelled(at.selectbox, "Match scheme").set_value("partial").run()
+    shown = table(at, "scheme_leaderboard")
+    args = ["leaderboard", "--db", str(built_db), "--split", "train", "--scope", "NUMBER", "--scheme", "partial"]
+    assert run(args + ["--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert list(shown["submission"]) == [row["submission"] for row in printed]
+    for column in ("rank", "matched", "gold_total", "submitted_total", "correct", "partial", "spurious"):
+        assert list(shown[column]) == [row[column] for row in printed]
+    assert list(shown["recall"]) == [f"{row['recall']:.3f}" for row in printed]
+    assert all("scheme:partial" in row["signature"] for row in printed)
+    assert list(shown["signature"]) == [row["signature"] for row in printed]
 
 
 def test_leaderboard_shows_a_submissions_figures_category_by_category(built_db, monkeypatch):

@@ -1,13 +1,15 @@
 """Leaderboard: the submissions of a split ranked as the shared task ranked them, each figure with its bootstrap
 interval and the significance clusters of the ranking, each one's figures per category, and a chart comparing
-them category by category. The ranking, intervals and clusters are ranking.leaderboard's, as
-`accuracy-db leaderboard --ci` prints them; the per-category figures come from the scores view."""
+them category by category, and the ranking under another match scheme. The ranking, intervals and clusters are
+ranking.leaderboard's, as `accuracy-db leaderboard --ci` prints them; the per-category figures come from the scores
+view; another scheme's ranking is schemes.leaderboard's, as `accuracy-db leaderboard --scheme` prints it."""
 
 import altair as alt
 import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import bars, data, tables
 
+from accuracy_db import schemes
 from accuracy_db.output import with_interval
 
 CATEGORY_SCORES = """
@@ -165,4 +167,20 @@ with st.container(key="category_chart"):
 st.caption(
     "A thick line on the axis is a 0.000; undefined marks a figure with nothing to divide by (the precision in a "
     "category the submission listed no mistake of)."
+)
+
+st.subheader("Under another match scheme")
+scheme = st.selectbox(
+    "Match scheme",
+    schemes.SCHEMES[1:],
+    help="nervaluate's strict, exact, partial and ent_type, or F1 over tokens or characters, with (hard) or without "
+    "(soft) agreement of category: the README's Match schemes defines each.",
+    key="board_scheme",
+)
+under_scheme = pl.DataFrame(data.ranked_under_scheme(split, scope, scheme, corpus))
+tables.table(under_scheme.drop("split", "categories"), column_config=tables.score_columns(), key="scheme_leaderboard")
+st.caption(
+    f"The same submissions in scope {scope}, scored under the {scheme} scheme and ranked by its recall, then its "
+    f"precision, as `accuracy-db leaderboard --scheme {scheme}` prints them. No intervals: the resampling reads the "
+    "per-text counts of the shared task's matching."
 )
