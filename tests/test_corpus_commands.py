@@ -1,5 +1,5 @@
-"""The commands that name lists work on any corpus: compare, validity, agreement, adjudicate and difficulty find a
-name in the corpus that has it, take that corpus's categories as scopes, and ask for --corpus (or --split) only when
+"""The commands that name lists work on any corpus, and the saved analyses tell corpora apart: compare, validity,
+agreement, adjudicate and difficulty find a name in the corpus that has it, take that corpus's categories as scopes, and ask for --corpus (or --split) only when
 a name is in more than one. The database: the shared-task data with the example submissions, the weather corpus
 (tests/weather_corpus.py), and a second copy of it, weather2, whose lists have the same names."""
 
@@ -14,7 +14,9 @@ import pytest
 from weather_corpus import import_weather
 
 from accuracy_db import database, ranking
+from accuracy_db.analyses import saved_analysis
 from accuracy_db.cli import run
+from accuracy_db.scores import fetch_dicts
 
 WEATHER_SCOPES = ["ALL", "Wrong", "Unsupported"]
 
@@ -115,3 +117,28 @@ def test_adjudicate_and_difficulty_take_a_corpus(two_corpora_db, tmp_path, capsy
     assert {row["split"] for row in found} == {"dev"}
     everywhere = json_of(capsys, ["difficulty", "--format", "json"] + db)
     assert {"metric", "llm", "submission"} <= {row["submission"] for row in everywhere}
+
+
+def test_saved_analyses_keep_two_corpora_with_the_same_names_apart(two_corpora_db):
+    con = database.open_existing(two_corpora_db)
+    try:
+        for analysis in (
+            "recall_by_found_by",
+            "recall_by_annotators",
+            "category_confusion",
+            "frequent_mistaken_tokens",
+        ):
+            rows = fetch_dicts(con, saved_analysis(analysis).sql)
+            weather = [{k: v for k, v in row.items() if k != "corpus"} for row in rows if row["corpus"] == "weather"]
+            second = [{k: v for k, v in row.items() if k != "corpus"} for row in rows if row["corpus"] == "weather2"]
+            assert weather and weather == second  # the copy's rows are the same rows, once each
+            assert rows[0]["corpus"] == "shared-task"
+        # metric's matched pairs, by their gold category: Wrong (w1) and Unsupported (w2), each a share of 1
+        shares = fetch_dicts(con, saved_analysis("category_confusion").sql)
+        assert {(r["corpus"], r["gold_category"], r["submitted_category"], r["pairs"], r["share"])
+                for r in shares if r["submission"] == "metric"} == {
+            (corpus, category, category, 1, 1.0) for corpus in ("weather", "weather2")
+            for category in ("Wrong", "Unsupported")
+        }  # fmt: skip
+    finally:
+        con.close()

@@ -18,8 +18,7 @@ def of_split(analysis: str, level: str) -> str:
     label = f"coalesce({level}::VARCHAR, '{NOT_CURATED}')"
     return (
         f"SELECT submission, {label} AS level, gold, matched, recall FROM ({saved_analysis(analysis).sql}) "
-        "WHERE split = $split"
-        " AND submission IN (SELECT submission FROM evaluations WHERE corpus = $corpus AND split = $split)"
+        "WHERE corpus = $corpus AND split = $split"
     )
 
 

@@ -1,7 +1,7 @@
 -- Which tokens are most often inside gold mistakes, in each category (the ten most frequent)?
 -- Counted over the gold lists of both splits: a token marked by a gold mistake counts once per occurrence.
--- Grain: one row per (category, token) among the ten most frequent tokens of the category (ties broken by
--- the token). Columns: category, rank, token, occurrences, mistakes (gold mistakes whose span has it).
+-- Grain: one row per (corpus, category, token) among the ten most frequent tokens of the category (ties broken
+-- by the token). Columns: corpus, category, rank, token, occurrences, mistakes (gold mistakes whose span has it).
 -- A gold mistake's tokens are looked up in the sentence it names first (a text's tokens joined to each of its
 -- mistakes by text alone are some 400 million pairs at scale 1000); a mistake whose span that sentence does not
 -- hold whole, as one that runs into the next, has its tokens looked up in the whole text.
@@ -47,9 +47,10 @@ counts AS (
     GROUP BY corpus, category, token
 )
 
-SELECT category, rank, token, occurrences, mistakes
+SELECT corpus, category, rank, token, occurrences, mistakes
 FROM (
     SELECT
+        counts.corpus,
         counts.category,
         categories.position,
         row_number() OVER (
@@ -62,4 +63,4 @@ FROM (
     JOIN categories ON categories.corpus = counts.corpus AND categories.category = counts.category
 ) AS ranked
 WHERE rank <= 10
-ORDER BY position, rank
+ORDER BY corpus <> 'shared-task', corpus, position, rank
