@@ -178,7 +178,13 @@ scheme = st.selectbox(
     key="board_scheme",
 )
 under_scheme = pl.DataFrame(data.ranked_under_scheme(split, scope, scheme, corpus))
-tables.table(under_scheme.drop("split", "categories"), column_config=tables.score_columns(), key="scheme_leaderboard")
+tables.table(
+    under_scheme.drop("split", "categories", "signature"),
+    column_config=tables.score_columns(),
+    key="scheme_leaderboard",
+)
+with st.expander(f"Signatures under the {scheme} scheme"):
+    tables.table(under_scheme.select("submission", "signature"), key="scheme_signatures")
 st.caption(
     f"The same submissions in scope {scope}, scored under the {scheme} scheme and ranked by its recall, then its "
     f"precision, as `accuracy-db leaderboard --scheme {scheme}` prints them. No intervals: the resampling reads the "
