@@ -27,6 +27,5 @@ def insert_rows(
     con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple], schema: dict, verb: str = "INSERT"
 ) -> None:
     """Insert plain tuples (their columns named and typed by schema) into a table in one statement."""
-    create_temp_table(con, f"new_{table}", pl.DataFrame(rows, schema=schema, orient="row"))
-    con.execute(f"{verb} INTO {table} BY NAME SELECT * FROM new_{table}")
-    con.execute(f"DROP TABLE new_{table}")
+    frame = pl.DataFrame(rows, schema=schema, orient="row")
+    insert_frame(con, frame, f"{verb} INTO {table} BY NAME SELECT * FROM new_rows")
