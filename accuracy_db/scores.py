@@ -115,10 +115,15 @@ def recall_by_difficulty(
     )
 
 
+def described(corpus: str | None, split: str | None) -> str:
+    """A corpus and a split as a message names them: 'corpus weather, the test split', or '' for neither."""
+    return ", ".join(filter(None, [f"corpus {corpus}" if corpus else "", f"the {split} split" if split else ""]))
+
+
 def place(corpus: str | None, split: str | None) -> str:
     """Where a name was looked for, for a message: ' in corpus weather, the test split', or ''."""
-    parts = [f"corpus {corpus}" if corpus else "", f"the {split} split" if split else ""]
-    return f" in {', '.join(filter(None, parts))}" if any(parts) else ""
+    where = described(corpus, split)
+    return f" in {where}" if where else ""
 
 
 def ambiguity(name: str, found: list[dict], what: str) -> AccuracyDbError:
@@ -132,7 +137,7 @@ def ambiguity(name: str, found: list[dict], what: str) -> AccuracyDbError:
 
 def not_here(name: str, what: str, corpus: str | None, split: str | None, elsewhere: list[dict]) -> AccuracyDbError:
     """The error for a name that is in other corpora or splits (elsewhere: their rows) than the ones asked for."""
-    where = " and ".join(sorted({place(row["corpus"] if corpus else None, row["split"])[4:] for row in elsewhere}))
+    where = " and ".join(sorted({described(row["corpus"] if corpus else None, row["split"]) for row in elsewhere}))
     return AccuracyDbError(f"no {what} named {name!r}{place(corpus, split)}: it is in {where}")
 
 
