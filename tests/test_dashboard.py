@@ -201,6 +201,7 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
 def test_leaderboard_ranks_under_another_scheme_as_the_command_does(built_db, monkeypatch, capsys):
     at = open_page(built_db, "leaderboard", monkeypatch)
     labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    assert labelled(at.selectbox, "Match scheme").value is None  # nothing computed until a scheme is chosen
     labelled(at.selectbox, "Match scheme").set_value("partial").run()
     shown = table(at, "scheme_leaderboard")
     args = ["leaderboard", "--db", str(built_db), "--split", "train", "--scope", "NUMBER", "--scheme", "partial"]
