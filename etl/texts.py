@@ -110,7 +110,10 @@ def read_block_mapping(text: str) -> dict | None:
 ID = "[1-9][0-9]{0,8}"  # at most 9 digits: an INTEGER
 TEXT_KEY = re.compile(r"^  ([A-Za-z][A-Za-z0-9_]*):\n", re.MULTILINE)
 SENTENCE_KEY = re.compile(rf"^    ({ID}):\n", re.MULTILINE)
-TOKEN_KEY = {"doc_to_sent": re.compile(rf"^    ({ID}):$", re.MULTILINE), "sent_to_doc": re.compile(rf"^      ({ID}):")}
+TOKEN_KEY = {
+    "doc_to_sent": re.compile(rf"^    ({ID}):$", re.MULTILINE),
+    "sent_to_doc": re.compile(rf"^      ({ID}):", re.MULTILINE),
+}
 LOOKUP_SHAPE = re.compile(
     rf"doc_to_sent:\n(?:  [A-Za-z][A-Za-z0-9_]*:\n(?:    {ID}:\n      sentence_id: {ID}\n      token_id: {ID}\n)+)+"
     rf"sent_to_doc:\n(?:  [A-Za-z][A-Za-z0-9_]*:\n(?:    {ID}:\n(?:      {ID}: {ID}\n)+)+)+"

@@ -192,3 +192,13 @@ def test_the_fast_reader_reads_what_yaml_reads_or_leaves_the_text_to_yaml(lines)
         expected = "an error"
     found = read_block_mapping(text)
     assert found is None or found == expected
+
+
+def test_a_token_of_a_sentence_given_twice_is_left_to_yaml():
+    """YAML keeps the last of two equal keys; the fast reader must not read both (hypothesis found a second token
+    line of a sentence read as a second row)."""
+    text = (
+        "doc_to_sent:\n  S001:\n    1:\n      sentence_id: 1\n      token_id: 1\n"
+        "sent_to_doc:\n  S001:\n    1:\n      1: 1\n      2: 1\n      1: 1\n"
+    )
+    assert lookup_of_the_usual_shape(text) is None
