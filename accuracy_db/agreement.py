@@ -17,9 +17,16 @@ import numpy as np
 
 from . import database
 from .errors import AccuracyDbError
-from .pair_evaluations import FIGURE_MODELS, AnnotationSet, find_sets, pair_figures, score_pairs
+from .pair_evaluations import (
+    AnnotationSet,
+    counts_characters,
+    figure_models,
+    find_sets,
+    pair_figures,
+    score_pairs,
+)
 from .scores import check_scopes, fetch_dicts
-from .signature import signature
+from .signature import SCHEME, signature
 from .validity import MIN_POINTS, correlation
 
 MEASURES = ("pearson", "spearman")
@@ -136,32 +143,37 @@ def agreement(
     split: str | None = None,
     scopes: list[str] | None = None,
     corpus: str | None = None,
+    scheme: str = SCHEME,
 ) -> dict:
     """Agreement between two or more annotation sets of one split: for every ordered pair, the figures of the
-    compared set scored against the reference as if it were the gold list (and Cohen's kappa of the matched
-    pairs' categories); for every two sets, the correlations of their mistakes per text; for three sets or more,
-    Fleiss' kappa and Krippendorff's alpha of the categories the sets give the spans a majority marks."""
+    compared set scored against the reference as if it were the gold list, under a match scheme (and Cohen's kappa
+    of the matched pairs' categories); for every two sets, the correlations of their mistakes per text; for three
+    sets or more, Fleiss' kappa and Krippendorff's alpha of the categories the sets give the spans a majority marks."""
     if len(names) < 2:
         raise AccuracyDbError("agreement needs two lists or more")
-    return agreement_of(con, find_sets(con, names, split, corpus), scopes)
+    return agreement_of(con, find_sets(con, names, split, corpus), scopes, scheme)
 
 
-def agreement_of(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scopes: list[str] | None = None) -> dict:
+def agreement_of(
+    con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scopes: list[str] | None = None, scheme: str = SCHEME
+) -> dict:
     """agreement of sets found already (of one corpus and split), in the scopes (default: ALL and each category of
-    their corpus)."""
+    their corpus), the pairs' figures under a match scheme."""
     categories = categories_of(con, sets[0].corpus)
     scopes = check_scopes(con, sets[0].corpus, scopes or [])
-    scoring = score_pairs(con, list(itertools.permutations(sets, 2)), models=FIGURE_MODELS)
+    pairs = list(itertools.permutations(sets, 2))
+    scoring = score_pairs(con, pairs, models=figure_models(scheme), with_tokens=counts_characters(scheme))
     try:
-        figures = [row for row in pair_figures(scoring) if row["scope"] in scopes]
+        figures = [row for row in pair_figures(scoring, scheme) if row["scope"] in scopes]
     finally:
         scoring.con.close()
     sha = {s.name: s.sha256 for s in sets}
     for row in figures:
-        row["signature"] = signature(sha[row["reference"]], sha[row["compared"]], row["scope"])
+        row["signature"] = signature(sha[row["reference"]], sha[row["compared"]], row["scope"], scheme)
     result = {
         "sets": [s.name for s in sets],
         "split": sets[0].split,
+        "scheme": scheme,
         "pairs": figures,
         "correlations": correlations(con, sets, scopes),
         "categories": None,

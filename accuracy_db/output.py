@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import AccuracyDbError
+from .signature import SCHEME
 
 if TYPE_CHECKING:
     import polars as pl
@@ -409,7 +410,7 @@ def print_validity(results: list[dict], fmt: str) -> None:
 
 AGREEMENT_TABLES = {
     "pairs": ["reference", "compared", "scope", "recall", "precision", "f1", "token_f1", "matched", "reference_total",
-              "compared_total", "kappa", "kappa_pairs"],
+              "compared_total", "correct", "incorrect", "partial", "missed", "spurious", "kappa", "kappa_pairs"],
     "correlations": ["a", "b", "scope", "measure", "value", "p_value", "n", "reason"],
     "categories": ["measure", "value", "units", "min_votes", "reason"],
 }  # fmt: skip
@@ -423,18 +424,21 @@ def print_agreement(result: dict, fmt: str) -> None:
         print(to_json(result))
         return
     tables = {name: result[name] or [] for name in AGREEMENT_TABLES}
+    # a scheme's pairs have the keys it reports: token_f1 under the shared task's alone, COR… under nervaluate's
+    shown = {**AGREEMENT_TABLES, "pairs": [c for c in AGREEMENT_TABLES["pairs"] if c in result["pairs"][0]]}
     if fmt == "csv":
-        columns = ["table", *dict.fromkeys(c for names in AGREEMENT_TABLES.values() for c in names), "signature"]
+        columns = ["table", *dict.fromkeys(c for names in shown.values() for c in names), "signature"]
         rows = [{"table": name, **row} for name, rows in tables.items() for row in rows]
         print(to_csv([{c: row.get(c) for c in columns} for row in rows], columns), end="")
         return
     for name, rows in tables.items():
         if not rows:
             continue
-        columns = AGREEMENT_TABLES[name]
+        columns = shown[name]
         shown_rows = [{c: p_value_cell(row[c]) if c == "p_value" else row[c] for c in columns} for row in rows]
         if fmt == "table":
-            title = f"Agreement of {', '.join(result['sets'])} ({result['split']}): {name}"
+            scheme = "" if result["scheme"] == SCHEME else f", scheme {result['scheme']}"
+            title = f"Agreement of {', '.join(result['sets'])} ({result['split']}{scheme}): {name}"
             print_table(shown_rows, columns, title=title)
         elif fmt == "markdown":
             print(to_markdown(shown_rows, columns))

@@ -16,7 +16,9 @@ import duckdb
 
 from . import database
 from .errors import AccuracyDbError
+from .schemes import report_keys, whole_counts
 from .scores import ambiguity, fetch_dicts, not_here, place, resolve_split
+from .signature import SCHEME
 
 
 @dataclass(frozen=True)
@@ -124,10 +126,12 @@ def score_pairs(
     pairs: list[tuple[AnnotationSet, AnnotationSet]],
     text_ids: list[str] | None = None,
     models: list[str] | None = None,
+    with_tokens: bool = False,
 ) -> PairScoring:
     """Score each (reference, compared) pair of lists of the source database with the views of queries/, in the
     scopes of their corpus: every view, or only the models given and what they read (only their incremental tables
-    are then filled); in some texts only, when told which (a text's matching reads that text's spans alone)."""
+    are then filled); in some texts only, when told which (a text's matching reads that text's spans alone).
+    with_tokens copies the tokens of the texts the spans lie in, which the character-level schemes count."""
     set_ids = sorted({s.set_id for pair in pairs for s in pair})
     spans = source.sql(
         "SELECT set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start,"
@@ -173,6 +177,19 @@ def score_pairs(
         " FROM source_spans JOIN copies ON copies.source_set_id = source_spans.set_id"
     )
     con.unregister("source_spans")
+    if with_tokens:
+        tokens = source.sql(
+            "SELECT text_id, doc_token, sentence_id, sent_token, token FROM tokens"
+            " WHERE text_id IN (SELECT text_id FROM mistakes WHERE set_id = ANY($ids))"
+            " AND ($texts IS NULL OR list_contains($texts, text_id))",
+            params={"ids": set_ids, "texts": text_ids},
+        ).to_arrow_table()
+        con.register("source_tokens", tokens)
+        con.execute(
+            "INSERT INTO tokens (text_id, doc_token, sentence_id, sent_token, token)"
+            " SELECT text_id, doc_token, sentence_id, sent_token, token FROM source_tokens"
+        )
+        con.unregister("source_tokens")
     con.execute(
         "UPDATE annotation_sets SET row_count = (SELECT count(*) FROM mistakes WHERE set_id = annotation_sets.set_id)"
     )
@@ -180,9 +197,9 @@ def score_pairs(
     return PairScoring(con, pairs, submission_ids)
 
 
-# The figures of each ordered pair under the shared task's scheme: the views scores and category_agreement of the
-# pair's evaluation. A match scheme (issue 13, item 1) plugs in here: its own view of the same evaluations.
-FIGURE_MODELS = ["scores", "category_agreement"]  # what FIGURES reads: score_pairs(…, FIGURE_MODELS) makes only those
+# The figures of each ordered pair: under the shared task's scheme those of the view scores (with the token-level
+# ones), under another those of scheme_scores; Cohen's kappa is always that of the shared task's matched pairs
+# (category_agreement).
 FIGURES = """
 SELECT
     scores.submission_id, scores.scope, scores.position, scores.recall, scores.precision, scores.f1,
@@ -194,20 +211,48 @@ JOIN category_agreement AS agreement USING (submission_id, scope)
 WHERE scores.submission_id = ANY($ids)
 ORDER BY scores.submission_id, scores.position
 """
+SCHEME_FIGURES = """
+SELECT
+    figures.submission_id, figures.scope, figures.position, figures.recall, figures.precision, figures.f1,
+    figures.matched, figures.gold_total AS reference_total, figures.submitted_total AS compared_total,
+    figures.correct, figures.incorrect, figures.partial, figures.missed, figures.spurious,
+    agreement.pairs AS kappa_pairs, agreement.kappa
+FROM scheme_scores AS figures
+JOIN category_agreement AS agreement USING (submission_id, scope)
+WHERE figures.submission_id = ANY($ids) AND figures.scheme = $scheme
+ORDER BY figures.submission_id, figures.position
+"""
 
 
-def pair_figures(scoring: PairScoring, scheme: str = "shared-task") -> list[dict]:
-    """Every figure of every ordered pair and scope, the reference's and the compared set's names first. kappa is
-    Cohen's kappa of the categories of the pairs matched in the ALL scope (in a category's scope, that category
-    against the rest), from the view category_agreement."""
-    if scheme != "shared-task":
-        raise AccuracyDbError(f"unknown match scheme {scheme!r}")
+def figure_models(scheme: str = SCHEME) -> list[str]:
+    """What pair_figures reads under a scheme: score_pairs(…, figure_models(scheme)) makes only those."""
+    return ["scores" if scheme == SCHEME else "scheme_scores", "category_agreement"]
+
+
+def pair_figures(scoring: PairScoring, scheme: str = SCHEME) -> list[dict]:
+    """Every figure of every ordered pair and scope under a match scheme, the reference's and the compared set's
+    names first; under nervaluate's schemes their counts too. kappa is Cohen's kappa of the categories of the pairs
+    the shared task's matching makes in the ALL scope (in a category's scope, that category against the rest),
+    from the view category_agreement."""
+    if scheme == SCHEME:
+        rows = fetch_dicts(scoring.con, FIGURES, {"ids": scoring.submission_ids})
+    else:
+        kept = {"submission_id", "scope", "position", "reference_total", "compared_total", "kappa_pairs", "kappa"}
+        kept |= set(report_keys(scheme))
+        rows = [
+            whole_counts({key: value for key, value in row.items() if key in kept})
+            for row in fetch_dicts(scoring.con, SCHEME_FIGURES, {"ids": scoring.submission_ids, "scheme": scheme})
+        ]
     by_id = dict(zip(scoring.submission_ids, scoring.pairs))
-    rows = fetch_dicts(scoring.con, FIGURES, {"ids": scoring.submission_ids})
     for row in rows:
         reference, compared = by_id[row.pop("submission_id")]
         row["reference"], row["compared"] = reference.name, compared.name
     return [{"reference": r.pop("reference"), "compared": r.pop("compared"), **r} for r in rows]
+
+
+def counts_characters(scheme: str) -> bool:
+    """Whether a scheme counts characters (char-hard, char-soft), which score_pairs then needs the tokens for."""
+    return scheme.startswith("char-")
 
 
 def outcomes(scoring: PairScoring, number: int, text_id: str | None = None) -> list[dict]:

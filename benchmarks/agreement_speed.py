@@ -2,14 +2,14 @@
 1.21 million gold spans against about a million), and the majority of the gold list and two submissions.
 
     python -m benchmarks.agreement_speed [--scale 1000] [--repeat 3] [--work /tmp/accuracy-bench]
-        [--data DIR --db PATH] [--steps two,three,adjudicate]
+        [--data DIR --db PATH] [--steps two,three,adjudicate] [--schemes shared-task,strict,char-soft]
 
 Each figure is the whole `accuracy-db` process (Python's start included), wall time and peak resident memory of
 that child alone (benchmarks.run.measured), the median of --repeat runs. The generated data folder (3 submissions)
 and its database are made in the work folder unless there already; --data and --db name a data folder and a
 database built from it (at least two of its submissions loaded) to use instead, as they are. Writes
 benchmarks/results/agreement-<scale>.json (the steps run, merged into what the file holds) and prints a Markdown
-table.
+table. Step two runs once per match scheme of --schemes (default: the shared task's alone).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import json
 import sys
 from pathlib import Path
 
+from accuracy_db.signature import SCHEME
 from benchmarks.run import REPO, accuracy_db, data_folder, measured
 from benchmarks.statistics_speed import median_of
 
@@ -31,6 +32,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, help="a generated data folder, used as it is (with --db)")
     parser.add_argument("--db", type=Path, help="a database built from --data")
     parser.add_argument("--steps", default="two,three,adjudicate", help="which of two, three, adjudicate to run")
+    parser.add_argument("--schemes", default=SCHEME, help="the match schemes step two runs under, comma-separated")
     args = parser.parse_args()
     if (args.data is None) != (args.db is None):
         parser.error("give --data and --db together")
@@ -49,9 +51,11 @@ def main() -> None:
         )
     names = sorted(path.stem for path in (folder / "submissions").glob("*.csv"))
     label = f"scale {args.scale}"
-    if "two" in steps:
-        results[f"{label}: agreement gold {names[0]} (every scope)"] = median_of(
-            accuracy_db("agreement", "gold", names[0], "--db", str(db), "--format", "json"), args.repeat
+    for scheme in args.schemes.split(",") if "two" in steps else []:
+        named = "" if scheme == SCHEME else f" --scheme {scheme}"
+        results[f"{label}: agreement gold {names[0]}{named} (every scope)"] = median_of(
+            accuracy_db("agreement", "gold", names[0], "--scheme", scheme, "--db", str(db), "--format", "json"),
+            args.repeat,
         )
     if "three" in steps:
         results[f"{label}: agreement gold {names[0]} {names[1]} (ALL, with Fleiss and Krippendorff)"] = median_of(

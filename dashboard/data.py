@@ -244,17 +244,17 @@ def scopes(corpus: str) -> list[str]:
 
 # Agreement (accuracy_db.agreement), as `accuracy-db agreement` computes it, of lists given by their ids.
 @st.cache_data(show_spinner=False, max_entries=32)
-def _agreement(file: FileIdentity, set_ids: tuple[int, ...], scopes: tuple[str, ...]) -> dict:
+def _agreement(file: FileIdentity, set_ids: tuple[int, ...], scopes: tuple[str, ...], scheme: str) -> dict:
     return _on_file(
         file,
-        lambda con: agreement.agreement_of(con, pair_evaluations.sets_by_id(con, list(set_ids)), list(scopes)),
+        lambda con: agreement.agreement_of(con, pair_evaluations.sets_by_id(con, list(set_ids)), list(scopes), scheme),
     )
 
 
-def agreement_of(set_ids: list[int], scopes: list[str]) -> dict:
-    """agreement.agreement_of these lists (annotation_sets.set_id) in these scopes: pairs, correlations and, for
-    three lists or more, categories."""
-    return _current(_agreement, tuple(set_ids), tuple(scopes))
+def agreement_of(set_ids: list[int], scopes: list[str], scheme: str = schemes.SCHEME) -> dict:
+    """agreement.agreement_of these lists (annotation_sets.set_id) in these scopes, the pairs' figures under a match
+    scheme: pairs, correlations and, for three lists or more, categories."""
+    return _current(_agreement, tuple(set_ids), tuple(scopes), scheme)
 
 
 PAIR_SPANS = """

@@ -15,6 +15,7 @@ from scipy import stats
 from shared_data import DATA, EXAMPLES
 from sklearn.metrics import cohen_kappa_score
 from test_saved_analyses import read_list, spans, taken
+from test_schemes import assert_like_nervaluate, assert_like_unit_oracle, by_nervaluate
 
 from accuracy_db import database
 from accuracy_db.agreement import (
@@ -30,6 +31,7 @@ from accuracy_db.build import build
 from accuracy_db.cli import run
 from accuracy_db.evaluate import evaluate
 from accuracy_db.pair_evaluations import find_sets
+from accuracy_db.schemes import NERVALUATE_SCHEMES, SCHEMES
 
 S001 = (DATA / "texts" / "S001.txt").read_text(encoding="utf-8").split()
 # Three toy lists of S001 (document token ids, inclusive): a split (2-3), a merge (6-8), a partial overlap (10-12),
@@ -294,6 +296,35 @@ def test_pair_figures_equal_the_scores_and_the_oracle_both_ways(two_metrics):
         assert rows["ALL"]["kappa"] == pytest.approx(cohen_kappa_score(*zip(*pairs)), abs=1e-12)
 
 
+@pytest.mark.parametrize("scheme", [scheme for scheme in SCHEMES if scheme != "shared-task"])
+def test_pair_figures_under_a_scheme_equal_its_reference_both_ways(two_metrics, scheme):
+    """Under nervaluate's schemes every count and figure equals nervaluate's, under the token and character
+    schemes the unit oracle's (the characters being those of the texts' tokens), in every scope and direction."""
+    result = agreement(two_metrics, ["half_gold", "submission"], scheme=scheme)
+    half = spans(read_list(DATA / "gsml.csv")[::2])
+    submitted = spans(read_list(EXAMPLES / "submission.csv"))
+    weights = {
+        (text_id, doc_token): len(token)
+        for text_id, doc_token, token in two_metrics.execute("SELECT text_id, doc_token, token FROM tokens").fetchall()
+    }
+    assert result["scheme"] == scheme
+    for reference, compared, ref_spans, cmp_spans in (
+        ("half_gold", "submission", half, submitted),
+        ("submission", "half_gold", submitted, half),
+    ):
+        rows = {r["scope"]: r for r in result["pairs"] if r["reference"] == reference and r["compared"] == compared}
+        assert set(rows) == {"ALL", *CATEGORIES}
+        theirs = by_nervaluate(ref_spans, cmp_spans) if scheme in NERVALUATE_SCHEMES else None
+        for scope, row in rows.items():
+            ours = {**row, "gold_total": row["reference_total"], "submitted_total": row["compared_total"]}
+            if theirs:
+                assert_like_nervaluate(ours, theirs[scheme, scope])
+            else:
+                assert "correct" not in row and "token_f1" not in row
+                assert_like_unit_oracle(ours, ref_spans, cmp_spans, scheme, scope, weights)
+            assert f"|scheme:{scheme}|" in row["signature"]
+
+
 def test_gold_against_a_submission_is_its_score(built):
     result = agreement(built, ["gold", "submission"], scopes=["ALL", "NAME"])
     scores = {
@@ -331,6 +362,12 @@ def test_agreement_command_json_and_errors(toy_db, capsys):
     assert len(result["pairs"]) == 6 and {r["measure"] for r in result["categories"]} == {
         "fleiss_kappa", "krippendorff_alpha"
     }  # fmt: skip
+    assert (
+        run(["agreement", "a", "b", "--scope", "ALL", "--scheme", "partial", "--format", "csv", "--db", str(toy_db)])
+        == 0
+    )
+    header = csv.DictReader(capsys.readouterr().out.splitlines()).fieldnames
+    assert {"correct", "partial", "spurious"} <= set(header) and "token_f1" not in header
     assert run(["agreement", "a", "--db", str(toy_db)]) == 1
     assert "agreement needs two lists or more" in capsys.readouterr().err
     assert run(["agreement", "a", "gold", "--split", "test", "--db", str(toy_db)]) == 1

@@ -231,6 +231,21 @@ def test_the_agreement_matrix_holds_the_figures_of_the_command(built_db, monkeyp
     assert list(zip(correlations["value"], correlations["p-value"])) == [("0.556", "4.0e-06"), ("0.608", "2.5e-07")]
 
 
+def test_the_agreement_matrix_under_another_scheme_is_the_command_s(built_db, monkeypatch):
+    at = open_page(built_db, "agreement", monkeypatch)
+    labelled(at.multiselect, "Lists").set_value(set_ids(built_db, ["gold list", "submission"])).run()
+    labelled(at.selectbox, "Match scheme").set_value("partial").run()
+    at.radio(key="agreement_figure").set_value("recall").run()
+    _, cells = chart(at, "agreement_matrix")
+    expected = connected(
+        built_db, lambda con: agreement.agreement(con, ["gold", "submission"], "train", ["ALL"], scheme="partial")
+    )
+    shown = {(row.reference, row.compared): (row.recall, row.matched) for row in cells.itertuples()}
+    assert shown == {(row["reference"], row["compared"]): (row["recall"], row["matched"]) for row in expected["pairs"]}
+    assert shown[("gold", "submission")][1] == 247.5  # COR 145 + 0.5 PAR 205, as nervaluate counts it
+    assert all("|scheme:partial|" in value for value in table(at, "agreement_pairs")["signature"])
+
+
 def test_two_lists_disagreements_on_a_text_are_those_of_the_scoring(built_db, monkeypatch):
     at = open_page(built_db, "agreement", monkeypatch)
     labelled(at.multiselect, "Lists").set_value(set_ids(built_db, ["gold list", "submission"])).run()

@@ -9,6 +9,7 @@ import streamlit as st
 from accuracy_db.dashboard import data, palette, spans, tables
 from accuracy_db.dashboard.literal import literal
 
+from accuracy_db import schemes
 from accuracy_db.output import cell, p_value_cell
 
 MAX_LISTS = 8  # lists compared at once: every ordered pair is scored
@@ -111,25 +112,36 @@ if len(chosen) < 2:
     st.info("Choose two lists or more.")
     st.stop()
 
-result = data.agreement_of(chosen, data.scopes(corpus))
-middle = st.columns([1, 3])
+middle = st.columns([1, 1, 3])
 scope = middle[0].selectbox(
     "Scope", data.scopes(corpus), key=f"agreement_scope-{corpus}", help="ALL mistakes, or one category's alone."
 )
-figure = middle[1].radio("Figure", list(FIGURES), format_func=FIGURES.get, horizontal=True, key="agreement_figure")
-columns = ["reference", "compared", *tables.RATIOS, "matched", "reference_total", "compared_total", "kappa"]
+scheme = middle[1].selectbox(
+    "Match scheme",
+    schemes.SCHEMES,
+    key="agreement_scheme",
+    help="How the two lists' spans are matched and counted (the README's Match schemes).",
+)
+# the token figures are the shared task's; another scheme has its own unit
+shown_figures = [name for name in FIGURES if scheme == schemes.SCHEME or not name.startswith("token_")]
+figure = middle[2].radio("Figure", shown_figures, format_func=FIGURES.get, horizontal=True, key="agreement_figure")
+result = data.agreement_of(chosen, data.scopes(corpus), scheme)
+columns = ["reference", "compared", *shown_figures, "matched", "reference_total", "compared_total"]
+# matched is COR + 0.5 PAR under partial and ent_type
+halves = scheme in ("partial", "ent_type")
 pairs = pl.DataFrame(
     [row for row in result["pairs"] if row["scope"] == scope],
     schema={"reference": pl.String, "compared": pl.String}
     | {name: pl.Float64 for name in [*tables.RATIOS, "kappa"]}
-    | {name: pl.Int64 for name in ["matched", "reference_total", "compared_total", "kappa_pairs"]}
+    | {"matched": pl.Float64 if halves else pl.Int64}
+    | {name: pl.Int64 for name in ["reference_total", "compared_total", "kappa_pairs"]}
     | {"signature": pl.String},
 )
 order = result["sets"]
 st.caption(
-    f"Each cell scores the column's list against the row's as if the row's were the gold list, with the shared "
-    f"task's matching, in scope {scope}: the column's recall is the row's precision, so the matrix is not "
-    "symmetric. Cohen's κ is over the categories of the pairs matched in the ALL scope (in a category's scope, that "
+    f"Each cell scores the column's list against the row's as if the row's were the gold list, under the match "
+    f"scheme {scheme}, in scope {scope}: the column's recall is the row's precision. Cohen's κ is over the "
+    "categories of the pairs the shared task's matching makes in the ALL scope (in a category's scope, that "
     "category against the rest), as `accuracy-db agreement` computes it. Hover over a cell for its counts."
 )
 with st.container(key="agreement_matrix"):
