@@ -9,7 +9,6 @@ scores its two files. Only what the matching reads is copied: the spans, their c
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 import duckdb
@@ -17,7 +16,7 @@ import duckdb
 from . import database
 from .errors import AccuracyDbError
 from .schemes import report_keys, whole_counts
-from .scores import ambiguity, fetch_dicts, not_here, place, resolve_split
+from .scores import ambiguity, fetch_dicts, resolve_split, unknown_name
 from .signature import SCHEME
 
 
@@ -53,15 +52,7 @@ def find_set(
         raise ambiguity(name, found, "list")
     if found:  # a gold list and a submission of the same name
         raise AccuracyDbError(f"{name!r} names more than one list ({' and '.join(row['kind'] for row in found)})")
-    elsewhere = fetch_dicts(con, "SELECT corpus, split FROM annotation_sets WHERE name = $name", {"name": name})
-    if elsewhere:
-        raise not_here(name, "list", corpus, split, elsewhere)
-    names = [row[0] for row in con.execute("SELECT DISTINCT name FROM annotation_sets").fetchall()]
-    close = difflib.get_close_matches(name, names, n=1)
-    hint = f"did you mean {close[0]}? " if close else ""
-    raise AccuracyDbError(
-        f"no list named {name!r}{place(corpus, split)}: {hint}`accuracy-db leaderboard` lists the submissions"
-    )
+    raise unknown_name(con, "annotation_sets", "name", name, "list", corpus, split, "lists the submissions")
 
 
 def only_value(con: duckdb.DuckDBPyConnection, names: list[str], column: str, corpus: str | None) -> str | None:

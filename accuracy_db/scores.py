@@ -141,6 +141,28 @@ def not_here(name: str, what: str, corpus: str | None, split: str | None, elsewh
     return AccuracyDbError(f"no {what} named {name!r}{place(corpus, split)}: it is in {where}")
 
 
+def unknown_name(
+    con: duckdb.DuckDBPyConnection,
+    relation: str,
+    name_column: str,
+    name: str,
+    what: str,
+    corpus: str | None,
+    split: str | None,
+    listed_by: str,
+) -> AccuracyDbError:
+    """The error for a name that no row of relation (evaluations, annotation_sets) has in the corpus and split
+    asked for: where it is instead, or the closest name and the command that lists them."""
+    elsewhere = fetch_dicts(con, f"SELECT corpus, split FROM {relation} WHERE {name_column} = $name", {"name": name})
+    if elsewhere:
+        return not_here(name, what, corpus, split, elsewhere)
+    names = [n for (n,) in con.execute(f"SELECT DISTINCT {name_column} FROM {relation}").fetchall()]
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f"did you mean {close[0]}? " if close else ""
+    listing = f"`accuracy-db leaderboard` {listed_by}"
+    return AccuracyDbError(f"no {what} named {name!r}{place(corpus, split)}: {hint}{listing}")
+
+
 def find_submission(
     con: duckdb.DuckDBPyConnection, name: str, split: str | None = None, corpus: str | None = None
 ) -> dict:
@@ -158,13 +180,7 @@ def find_submission(
         return found[0]
     if len(found) > 1:
         raise ambiguity(name, found, "submission")
-    elsewhere = fetch_dicts(con, "SELECT corpus, split FROM evaluations WHERE submission = $name", {"name": name})
-    if elsewhere:
-        raise not_here(name, "submission", corpus, split, elsewhere)
-    names = [n for (n,) in con.execute("SELECT DISTINCT submission FROM evaluations").fetchall()]
-    close = difflib.get_close_matches(name, names, n=1)
-    hint = f"did you mean {close[0]}? " if close else ""
-    raise AccuracyDbError(f"no submission named {name!r}: {hint}`accuracy-db leaderboard` lists them")
+    raise unknown_name(con, "evaluations", "submission", name, "submission", corpus, split, "lists them")
 
 
 def check_scopes(con: duckdb.DuckDBPyConnection, corpus: str, scopes: list[str]) -> list[str]:
