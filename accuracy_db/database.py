@@ -145,12 +145,11 @@ def create_views(con: duckdb.DuckDBPyConnection, models: list[str] | None = None
     order = views_in_dependency_order(definitions)
     for name in order:
         sql = definitions[name]
-        if INCREMENTAL in sql:
+        if is_table(sql):  # a database with other definitions of these is rebuilt (build.schema_source)
             con.execute(
-                f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA", {"submission_ids": []}
+                f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA",
+                {"submission_ids": []} if INCREMENTAL in sql else None,
             )
-        elif TABLE in sql:  # made again, empty, in this version's columns: materialize() fills it
-            con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA")
         else:
             con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
     if models is None:
