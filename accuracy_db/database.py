@@ -138,7 +138,7 @@ def table_models() -> list[str]:
 
 
 def create_views(con: duckdb.DuckDBPyConnection, models: list[str] | None = None) -> None:
-    """Create (or replace) the views of queries/, and create the tables of its incremental models if missing.
+    """Create (or replace) the views of queries/, and create the tables of its models that are tables if missing.
     Given models, only those and what they read are created, undescribed: a scratch database that answers one
     question (the drop-in `evaluate`'s scores) is then ready in a fraction of the time."""
     definitions = view_definitions() if models is None else with_what_they_read(view_definitions(), models)
