@@ -66,9 +66,10 @@ class BuildReport:
 
 
 def schema_source() -> Source:
-    """The DDL and the incremental models as a source: a database made with others is rebuilt, not refreshed."""
+    """The DDL and the models materialized as tables as a source: a database made with others is rebuilt, not
+    refreshed."""
     definitions = database.view_definitions()
-    tables = [database.table_definitions(), *(definitions[name] for name in database.incremental_models())]
+    tables = [database.table_definitions(), *(definitions[name] for name in database.table_models())]
     digest = hashlib.sha256("\n".join(tables).encode()).hexdigest()
     return Source("schema", "tables", "accuracy_db/schema", 0, 0, digest)
 

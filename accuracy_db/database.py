@@ -46,6 +46,10 @@ INCREMENTAL = "-- Materialized: incremental"
 # An incremental model whose header says so is filled one submission at a time: its joins over every submission
 # at once would pass the memory limit (scored_mistakes: 24 million rows at scale 1000).
 ONE_AT_A_TIME = "one submission at a time"
+# A model whose header says so is a table computed again, whole, whenever submissions are scored or removed (dbt's
+# "table" materialization): a figure over all the submissions of a split, which no per-submission rows give (how
+# many of them found each gold mistake). It reads no $submission_ids.
+TABLE = "-- Materialized: table"
 # A model whose header says so is a query run with parameters over sums computed for the run (the stats layer's
 # intervals and tests), not a view of the database.
 QUERY = "-- Materialized: query"
@@ -117,22 +121,34 @@ def with_what_they_read(definitions: dict[str, str], models: list[str]) -> dict[
 
 
 def incremental_models() -> list[str]:
-    """The models materialized as tables, in dependency order."""
+    """The models materialized as tables filled a submission at a time, in dependency order."""
     definitions = view_definitions()
     return [name for name in views_in_dependency_order(definitions) if INCREMENTAL in definitions[name]]
 
 
+def is_table(sql: str) -> bool:
+    """Whether a model is materialized as a table (incremental, or computed whole), not a view."""
+    return INCREMENTAL in sql or TABLE in sql
+
+
+def table_models() -> list[str]:
+    """The models materialized as tables, incremental or computed whole, in dependency order."""
+    definitions = view_definitions()
+    return [name for name in views_in_dependency_order(definitions) if is_table(definitions[name])]
+
+
 def create_views(con: duckdb.DuckDBPyConnection, models: list[str] | None = None) -> None:
-    """Create (or replace) the views of queries/, and create the tables of its incremental models if missing.
+    """Create (or replace) the views of queries/, and create the tables of its models that are tables if missing.
     Given models, only those and what they read are created, undescribed: a scratch database that answers one
     question (the drop-in `evaluate`'s scores) is then ready in a fraction of the time."""
     definitions = view_definitions() if models is None else with_what_they_read(view_definitions(), models)
     order = views_in_dependency_order(definitions)
     for name in order:
         sql = definitions[name]
-        if INCREMENTAL in sql:
+        if is_table(sql):  # a database with other definitions of these is rebuilt (build.schema_source)
             con.execute(
-                f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA", {"submission_ids": []}
+                f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA",
+                {"submission_ids": []} if INCREMENTAL in sql else None,
             )
         else:
             con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
@@ -148,7 +164,7 @@ def describe(con: duckdb.DuckDBPyConnection, definitions: dict[str, str]) -> Non
     statements = []
     for name, sql in definitions.items():
         header = model_headers.parse(sql)
-        kind = "TABLE" if INCREMENTAL in sql else "VIEW"
+        kind = "TABLE" if is_table(sql) else "VIEW"
         statements.append(f"COMMENT ON {kind} {name} IS {sql_string(header.description)}")
         for column in [column for relation, column in comments if relation == name]:
             description = header.columns.get(column) or comments.get((header.columns_from, column))
@@ -176,21 +192,28 @@ def column_comments(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str
 
 def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:
     """Compute the rows of the incremental models for some submissions (None: every submission, into empty
-    tables): one statement per model for all of them at once, or per submission where the model says so. Only
-    the models the database has are filled (a scratch database made for some models has only those they read)."""
+    tables): one statement per model for all of them at once, or per submission where the model says so; then
+    compute the models materialized whole again, from every submission's rows (also when submission_ids is empty:
+    submissions may have been removed since). Only the models the database has are filled (a scratch database made
+    for some models has only those they read)."""
     if submission_ids is None:
         submission_ids = [set_id for (set_id,) in con.execute("SELECT submission_id FROM evaluations").fetchall()]
     definitions = view_definitions()
     present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-    for name in [name for name in incremental_models() if name in present]:
+    for name in [name for name in table_models() if name in present]:
         sql = f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)"
+        if INCREMENTAL not in definitions[name]:
+            con.execute(f"DELETE FROM {name}")
+            con.execute(sql)
+            continue
         batches = [[one] for one in submission_ids] if ONE_AT_A_TIME in definitions[name] else [submission_ids]
         for batch in batches:
             con.execute(sql, {"submission_ids": batch})
 
 
 def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:
-    """Remove the rows of the incremental models for some submissions."""
+    """Remove the rows of the incremental models for some submissions (every caller scores afterwards: the
+    materialize() that follows computes the models materialized whole again)."""
     for name in incremental_models():
         con.execute(f"DELETE FROM {name} WHERE submission_id = ANY($ids)", {"ids": submission_ids})
 

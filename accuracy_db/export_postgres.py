@@ -1,5 +1,6 @@
 """Export a built database to PostgreSQL: the tables (DDL transpiled, constraints kept), their rows (COPY), the
-models as views, and the incremental models as tables filled by their own transpiled SELECT."""
+models as views, and the models materialized as tables (incremental or whole) as tables filled by their own
+transpiled SELECT."""
 
 from __future__ import annotations
 
@@ -27,13 +28,14 @@ def table_ddl() -> list[str]:
 
 
 def model_statements(submission_ids: list[int]) -> list[str]:
-    """The models in dependency order: a view each, or a table filled for every submission (incremental)."""
+    """The models in dependency order: a view each, or a table filled for every submission (incremental, or
+    computed whole)."""
     definitions = database.view_definitions()
     statements = []
     for name in database.views_in_dependency_order(definitions):
         sql = definitions[name]
         select = portable.transpile(sql, "postgres", {"submission_ids": submission_ids})
-        kind = "TABLE" if database.INCREMENTAL in sql else "VIEW"
+        kind = "TABLE" if database.is_table(sql) else "VIEW"
         statements.append(f"CREATE {kind} {name} AS\n{select}")
         description = sqlglot.exp.Literal.string(model_headers.parse(sql).description)
         statements.append(f"COMMENT ON {kind} {name} IS {description}")
@@ -46,13 +48,13 @@ def export_postgres(db: Path, dsn: str) -> dict[str, int]:
     import psycopg
 
     con = database.open_existing(db)
-    incremental = set(database.incremental_models())
+    materialized = set(database.table_models())
     tables = [
         name
         for (name,) in con.execute(
             "SELECT table_name FROM duckdb_tables() WHERE NOT temporary ORDER BY table_name"
         ).fetchall()
-        if name not in incremental
+        if name not in materialized
     ]
     submission_ids = [i for (i,) in con.execute("SELECT submission_id FROM evaluations ORDER BY 1").fetchall()]
     copied = {}
@@ -77,7 +79,7 @@ def export_postgres(db: Path, dsn: str) -> dict[str, int]:
             cur.execute("ANALYZE")  # the planner's statistics of the copied rows: without them it picks nested loops
             for statement in model_statements(submission_ids):
                 cur.execute(statement)
-            for name in sorted(incremental):  # filled by the statements above, after the first ANALYZE
+            for name in sorted(materialized):  # filled by the statements above, after the first ANALYZE
                 cur.execute(f"ANALYZE {name}")
     except psycopg.Error as error:
         raise AccuracyDbError(f"export to PostgreSQL failed: {str(error).strip().splitlines()[0]}") from None

@@ -14,7 +14,8 @@ writes), then:
    tables partitioned by submission_id, filled by their own SELECT for every submission; the SQL is the DuckDB
    files transpiled by accuracy_db/portable.py (one source). Then it forgets one submission from each
    incremental table (ALTER TABLE … DROP PARTITION) and adds it back (INSERT … SELECT for that submission alone),
-   as a refresh would (benchmarks/spark_models.py is this half);
+   as a refresh would (benchmarks/spark_models.py is this half). A model materialized whole (gold_mistake_finds,
+   recall_by_difficulty) is a view there: its rows are the same, computed on every read;
 3. compare: every model and saved analysis, read whole, against DuckDB's rows: the same columns, the same rows as a
    multiset, and for a saved analysis (each has an ORDER BY) the same order. Floats are equal when they differ by
    at most 1e-9 relatively (math.isclose(rel_tol=1e-9, abs_tol=1e-12)): the engines add in different orders.
@@ -59,13 +60,13 @@ def spark_python() -> Path:
 
 
 def export_parquet(con, folder: Path) -> dict[str, str]:
-    """Every base table (the incremental models' tables excepted) as Parquet: table -> its folder."""
-    incremental = set(database.incremental_models())
+    """Every base table (the tables of models materialized as tables excepted) as Parquet: table -> its folder."""
+    materialized = set(database.table_models())
     tables = {}
     for (table,) in con.execute(
         "SELECT table_name FROM duckdb_tables() WHERE NOT temporary ORDER BY table_name"
     ).fetchall():
-        if table in incremental:
+        if table in materialized:
             continue
         (folder / table).mkdir(parents=True)
         con.execute(f"COPY {table} TO '{folder / table / 'rows.parquet'}' (FORMAT parquet)")

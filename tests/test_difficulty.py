@@ -75,6 +75,40 @@ def test_found_by_k_and_recall_per_k_equal_the_oracle_on_two_disagreeing_submiss
     assert by_k == recall_by_level(found_by, found, submissions)
 
 
+def stored_found_by(db) -> tuple[dict, dict]:
+    """Gold key -> found_by, and the recall per k as figures() gives it, of the train split of a database."""
+    con = database.open_existing(db)
+    try:
+        stored = con.execute(
+            "SELECT text_id, doc_token_start, found_by FROM gold_mistake_difficulty WHERE split = 'train'"
+        ).fetchall()
+        return {(text_id, start): k for text_id, start, k in stored}, figures(
+            scores.recall_by_difficulty(con, "found_by", "dev"), "found_by"
+        )
+    finally:
+        con.close()
+
+
+def test_found_by_k_follows_the_submissions_a_refresh_adds_and_retires(tmp_path):
+    """A count over every submission of the split: a refresh that adds a submission, and one that only retires
+    one (scoring nothing), give each gold mistake its new k and each submission its new recall per k."""
+    inbox, db = tmp_path / "inbox", tmp_path / "accuracy.duckdb"
+    inbox.mkdir()
+    rows = {"submission": read_list(EXAMPLES / "submission.csv"), "half_gold": half_gold_rows()}
+    shutil.copy(EXAMPLES / "submission.csv", inbox / "submission.csv")
+    header, *lines = (DATA / "gsml.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    for change, names in (
+        (lambda: None, ["submission"]),
+        (lambda: (inbox / "half_gold.csv").write_text(header + "".join(lines[::2]), encoding="utf-8"), list(rows)),
+        (lambda: (inbox / "submission.csv").unlink(), ["half_gold"]),
+    ):
+        change()
+        refresh(db, DATA, inbox)
+        found_by, found = found_by_oracle({name: rows[name] for name in names})
+        assert stored_found_by(db) == (found_by, recall_by_level(found_by, found, names))
+        assert max(found_by.values()) == len(names)  # some gold mistake is found by all: k moved with the set
+
+
 def test_each_submissions_levels_add_up_to_its_score(built):
     totals = {
         name: (matched, gold)

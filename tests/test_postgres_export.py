@@ -169,8 +169,8 @@ def test_constraints_are_kept(exported):
     exported.pg.rollback()
 
 
-@pytest.mark.parametrize("name", database.incremental_models())
-def test_incremental_models_are_tables_equal_to_duckdb(exported, name):
+@pytest.mark.parametrize("name", database.table_models())
+def test_models_materialized_as_tables_are_tables_equal_to_duckdb(exported, name):
     kind = exported.pg.execute("SELECT table_type FROM information_schema.tables WHERE table_name = %s", [name])
     assert kind.fetchone() == ("BASE TABLE",)
     columns = columns_of(exported, name)

@@ -36,6 +36,9 @@ def snapshot(db: Path) -> dict:
         "metadata": "SELECT * FROM submission_metadata ORDER BY ALL",
         "sources": "SELECT role, name, sha256 FROM source_files ORDER BY ALL",
         "texts": "SELECT split, count(*), sum(token_count) FROM texts GROUP BY ALL ORDER BY ALL",
+        # tables computed whole from every submission: a count over a split's submissions, kept right by refresh
+        "difficulty": "SELECT * EXCLUDE (submission_id) FROM recall_by_difficulty ORDER BY ALL",
+        "found_by": "SELECT * EXCLUDE (gold_mistake_id) FROM gold_mistake_difficulty ORDER BY ALL",
     }
     con = database.open_existing(db)
     try:
