@@ -10,11 +10,14 @@ import json
 import shutil
 from pathlib import Path
 
+import duckdb
 import pytest
+import sqlglot
+from sqlglot import exp
 from weather_corpus import import_weather
 
 from accuracy_db import database, ranking
-from accuracy_db.analyses import saved_analysis
+from accuracy_db.analyses import saved_analyses, saved_analysis
 from accuracy_db.cli import run
 from accuracy_db.scores import fetch_dicts
 
@@ -142,3 +145,67 @@ def test_saved_analyses_keep_two_corpora_with_the_same_names_apart(two_corpora_d
         }  # fmt: skip
     finally:
         con.close()
+
+
+def with_order_keys(con, sql: str, params: dict) -> tuple[list[tuple], int]:
+    """The rows of an analysis, each with its ORDER BY keys appended (without the ORDER BY), and how many keys there
+    are. A key is computed beside the columns, where it may read what the FROM clause has, or, when it names an
+    output column (a key that the FROM clause cannot bind), over the rows."""
+    tree = sqlglot.parse_one(sql, read="duckdb")
+    keys = [ordered.this for ordered in tree.args["order"].expressions]
+    tree.set("order", None)
+    beside = tree.copy().select(*(key.copy().as_(f"_order_{i}") for i, key in enumerate(keys)), append=True)
+    try:
+        return con.execute(beside.sql(dialect="duckdb"), params).fetchall(), len(keys)
+    except duckdb.BinderException:
+        unqualified = [key.copy().transform(lambda node: exp.column(node.name) if isinstance(node, exp.Column) else node)
+                       for key in keys]  # fmt: skip
+        over = sqlglot.select("*", *(key.as_(f"_order_{i}") for i, key in enumerate(unqualified))).from_(
+            tree.subquery("analysis")
+        )
+        return con.execute(over.sql(dialect="duckdb"), params).fetchall(), len(keys)
+
+
+def assert_ties_are_the_same_row(db, name: str, params: dict) -> None:
+    """Rows that tie on every ORDER BY key of a saved analysis are the same row."""
+    analysis = saved_analysis(name)
+    con = database.open_existing(db)
+    try:
+        rows, keys = with_order_keys(con, analysis.sql, {key: params[key] for key in analysis.parameters})
+    finally:
+        con.close()
+    assert rows, f"{name} has no row here"
+    by_keys: dict[tuple, set[tuple]] = {}
+    for row in rows:
+        by_keys.setdefault(row[-keys:], set()).add(row[:-keys])
+    tied = {key: found for key, found in by_keys.items() if len(found) > 1}
+    assert not tied, f"{len(tied)} ORDER BY key(s) of {name} tie different rows, e.g. {next(iter(tied))}"
+
+
+PARAMETERS = {"submission": "submission", "first": "submission", "second": "gsml_doc_based"}
+
+
+# offset_audit has rows only for a corpus folder of character offsets: tests/test_corpus_folders.py checks its order
+@pytest.mark.parametrize(
+    "analysis", [a for a in saved_analyses() if a.name != "offset_audit"], ids=lambda analysis: analysis.name
+)
+def test_each_analysis_orders_its_rows_whatever_the_engine_does(two_corpora_db, two_metrics_db, analysis):
+    """The order an analysis prints is a function of the data, not of how the engine happened to sort it: on three
+    corpora, two of them with the same list names (the gold list and a half of it for the mistakes every
+    submission misses: here a copy of the gold list finds them all)."""
+    db = two_metrics_db if analysis.name == "missed_by_every_submission" else two_corpora_db
+    assert_ties_are_the_same_row(db, analysis.name, PARAMETERS)
+
+
+def test_false_alarms_order_two_players_of_one_name(built_db, tmp_path):
+    """Two players of one name on one side of a game (generated data has them) are told apart by their line of
+    the box score."""
+    path = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, path)
+    con = database.connect_writable(path)
+    con.execute(
+        "INSERT INTO player_games SELECT * REPLACE (player_index + 1000 AS player_index, pts + 1 AS pts)"
+        " FROM player_games WHERE player_name <> ''"
+    )
+    con.close()
+    assert_ties_are_the_same_row(path, "false_alarms", PARAMETERS)

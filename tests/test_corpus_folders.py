@@ -18,6 +18,7 @@ from accuracy_db.etl.span_csv import csv_objects
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
+from test_corpus_commands import assert_ties_are_the_same_row
 
 from accuracy_db import corpus_folders, database
 from accuracy_db.build import build
@@ -306,6 +307,7 @@ def test_build_takes_corpus_dirs_and_keeps_registered_folders_through_a_rebuild(
     assert "start is -1" in audit[0]["message"]
     assert run(["query", "--db", str(db), "--saved", "offset_audit", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == audit
+    assert_ties_are_the_same_row(db, "offset_audit", {})
     assert run(["rejections", "--db", str(db), "--format", "json"]) == 0
     refused = json.loads(capsys.readouterr().out)
     assert [(r["corpus"], r["submission"], Path(r["file"]).name, r["line"]) for r in refused][-1:] == [

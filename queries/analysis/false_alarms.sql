@@ -32,6 +32,7 @@ box_score_lines AS (
     SELECT
         text_id,
         'player' AS line,
+        player_index AS line_index,
         player_name AS name,
         -- the names as whole words: between spaces, matched against the tokens between spaces (NULL: none)
         CASE WHEN player_name <> '' THEN ' ' || player_name || ' ' END AS first_match,
@@ -48,6 +49,7 @@ box_score_lines AS (
     SELECT
         text_id,
         'team',
+        0,
         team_city || ' ' || team_name,
         CASE WHEN team_name <> '' THEN ' ' || team_name || ' ' END,
         CASE WHEN team_city <> '' THEN ' ' || team_city || ' ' END,
@@ -65,6 +67,7 @@ named AS (
     SELECT
         alarms.mistake_id,
         box_score_lines.line,
+        box_score_lines.line_index,
         box_score_lines.name,
         box_score_lines.side,
         box_score_lines.pts,
@@ -100,4 +103,5 @@ SELECT
     named.losses
 FROM alarms
 LEFT JOIN named ON named.mistake_id = alarms.mistake_id
-ORDER BY alarms.text_id, alarms.doc_token_start, named.line, named.name, named.side
+-- two players of one name on one side of a game are told apart by their line of the box score
+ORDER BY alarms.text_id, alarms.doc_token_start, named.line, named.name, named.side, named.line_index
