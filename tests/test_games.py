@@ -9,7 +9,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from accuracy_db.etl.games import PLAYER_STATS, TEAM_STATS, load_games
+from accuracy_db.etl.box_score_records import PLAYER_STATS, TEAM_STATS
+from accuracy_db.etl.games import load_games
 
 from accuracy_db.data_folder import SplitFiles
 from accuracy_db.database import open_new
