@@ -5,16 +5,18 @@ What is wrong with a line is a problem naming the file and the line; only the re
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import orjson
 import polars as pl
 
 from accuracy_db.errors import InputError, Problem
-from accuracy_db.regular_files import open_regular
+from accuracy_db.regular_files import Digests, open_regular, record_digest
 
 from .game_days import parse_day
 
@@ -145,16 +147,28 @@ class BoxScores:
         return pl.concat([players, stats], how="horizontal")
 
 
-def read_box_scores(path: Path, problems: list[Problem]) -> BoxScores | None:
-    """The records of shared_task.jsonl (line N holds the Nth record), or None when the split has no such file."""
+def read_box_scores(path: Path, problems: list[Problem], digests: Digests | None = None) -> BoxScores | None:
+    """The records of shared_task.jsonl (line N holds the Nth record), or None when the split has no such file; with
+    digests, the file's digest (hashed as it is read) is recorded there."""
     if not os.path.lexists(path):
         return None
     try:
-        with open_regular(path) as lines:
-            return parse_box_scores(str(path), lines, problems)
+        with open_regular(path) as stream:
+            sha256 = hashlib.sha256()
+            box_scores = parse_box_scores(str(path), hashed(stream, sha256), problems)
+            if digests is not None:
+                record_digest(digests, path, stream, stream.tell(), sha256.hexdigest())
+            return box_scores
     except InputError as error:  # not a regular file
         problems.extend(error.problems)
         return None
+
+
+def hashed(lines: Iterable[bytes], sha256) -> Iterator[bytes]:
+    """The lines, each added to the hash as it is read."""
+    for text in lines:
+        sha256.update(text)
+        yield text
 
 
 def parse_box_scores(file: str, lines, problems: list[Problem]) -> BoxScores:

@@ -10,6 +10,7 @@ import polars as pl
 
 from accuracy_db.data_folder import SplitFiles
 from accuracy_db.errors import InputError, Problem
+from accuracy_db.regular_files import Digests
 
 from .box_score_records import BoxScores, read_box_scores
 from .box_score_tables import player_frame, team_frame, with_sides
@@ -32,14 +33,15 @@ GAMES_SCHEMA = {
 }
 
 
-def load_games(con: duckdb.DuckDBPyConnection, split_files: SplitFiles) -> list[str]:
-    """Load games.csv and shared_task.jsonl of a split (either may be absent) and return the warnings.
+def load_games(con: duckdb.DuckDBPyConnection, split_files: SplitFiles, digests: Digests | None = None) -> list[str]:
+    """Load games.csv and shared_task.jsonl of a split (either may be absent) and return the warnings; with digests,
+    the digests of the files read are recorded there.
 
     Raises InputError listing every problem found, before anything is inserted.
     """
     problems: list[Problem] = []
-    csv_games = read_games_csv(split_files.games_csv, problems)
-    box_scores = read_box_scores(split_files.box_scores, problems)
+    csv_games = read_games_csv(split_files.games_csv, problems, digests)
+    box_scores = read_box_scores(split_files.box_scores, problems, digests)
     games = merge_games(csv_games, box_scores, split_files, problems)
     tables = {"games": games_frame(games, split_files.split)}
     warnings: list[str] = []

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from accuracy_db.errors import InputError, Problem
-from accuracy_db.regular_files import read_text
+from accuracy_db.regular_files import Digests, read_text
 
 from .game_days import parse_day
 
@@ -27,13 +27,14 @@ CSV_COLUMNS = {
 OTHER_SPELLINGS = {"BREF_VISITING": "BREF_VIS", "CALANDER": "CALENDAR"}
 
 
-def read_games_csv(path: Path, problems: list[Problem]) -> dict[str, dict] | None:
-    """text_id -> games row (with its line); None when the split has no games.csv or it cannot be read at all."""
+def read_games_csv(path: Path, problems: list[Problem], digests: Digests | None = None) -> dict[str, dict] | None:
+    """text_id -> games row (with its line); None when the split has no games.csv or it cannot be read at all. With
+    digests, the file's digest is recorded there."""
     if not os.path.lexists(path):
         return None
     file, games, line = str(path), {}, 1
     try:
-        with io.StringIO(read_text(path), newline="") as stream:
+        with io.StringIO(read_text(path, digests=digests), newline="") as stream:
             reader = csv.reader(stream)
             header = [OTHER_SPELLINGS.get(name, name) for name in next(reader, [])]
             missing = [spellings(name) for name in CSV_COLUMNS if name not in header]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError, InputError
-from accuracy_db.regular_files import read_text
+from accuracy_db.regular_files import Digests, read_text
 
 from .bounded_yaml import load_bounded_yaml
 
@@ -26,14 +27,18 @@ WHERE texts.text_id = counts.text_id
 """
 
 
-def read_texts(texts_dir: Path) -> dict[str, str]:
-    """text id (the file stem) -> text, for every .txt file of a folder (each a regular UTF-8 file, or an error)."""
+def read_texts(texts_dir: Path, digests: Digests | None = None) -> dict[str, str]:
+    """text id (the file stem) -> text, for every .txt file of a folder (each a regular UTF-8 file, or an error);
+    with digests, each file's digest is recorded there."""
     if not texts_dir.is_dir():
         raise AccuracyDbError(f"{texts_dir}: no such folder of texts")
     texts, problems = {}, []
-    for path in sorted(texts_dir.glob("*.txt")):
+    # One listing, names sorted as strings (as Path objects they sort 20 times slower; the order is the same).
+    with os.scandir(texts_dir) as entries:
+        paths = sorted(entry.path for entry in entries if entry.name.endswith(".txt"))
+    for path in paths:
         try:
-            texts[path.stem] = read_text(path)
+            texts[PurePath(path).stem] = read_text(path, digests=digests)
         except InputError as error:
             problems += error.problems
     if problems:
