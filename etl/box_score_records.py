@@ -175,7 +175,7 @@ def parse_box_scores(file: str, lines, problems: list[Problem]) -> BoxScores:
     """The records of the lines of shared_task.jsonl; what is wrong with them goes to problems."""
     box_scores = BoxScores()
     for line, text in enumerate(lines, start=1):
-        if not text.strip():
+        if not text or text.isspace():  # as `not text.strip()`, without copying the line
             continue
         try:
             record = parse_json(text)
