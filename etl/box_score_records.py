@@ -73,8 +73,10 @@ PLAYER_KEYS = [*PLAYER_TEXTS, *PLAYER_STATS]
 
 # A stat's values in one game are joined into one string by this character, and split again in a frame a few thousand
 # games at a time: far faster, and far smaller, than a Python string a value. A game with a value that is not a
-# string, or that holds this character, takes the slow way: its values one at a time.
+# string, or whose line may hold this character, takes the slow way: its values one at a time. A JSON string holds
+# a control character only escaped (both parsers refuse it raw), so a line without these escapes cannot hold it.
 SEPARATOR = "\x1f"
+SEPARATOR_ESCAPES = (b"\\u001f", b"\\u001F")
 
 
 class BoxScores:
@@ -90,7 +92,7 @@ class BoxScores:
         self.joined_stats: dict[str, list[str]] = defaultdict(list)  # stat -> its values joined, a game a string
         self.stat_frames: list[pl.DataFrame] = []  # the PLAYER_KEYS columns of the player rows, as strings
 
-    def add(self, record: dict, line: int) -> None:
+    def add(self, record: dict, line: int, may_hold_separator: bool) -> None:
         text_id = record["shared_task_text_id"]
         self.games[text_id] = {
             **{key: record[key] for key in RECORD_TEXTS},
@@ -116,7 +118,7 @@ class BoxScores:
             joined = [SEPARATOR.join(map(box_score[key].__getitem__, indices)) for key in PLAYER_KEYS]
         except TypeError:  # a value that is not a string
             joined = None
-        if joined is None or any(text.count(SEPARATOR) != len(indices) - 1 for text in joined):
+        if joined is None or may_hold_separator:
             self.keep_as_frame()
             values = {key: list(map(box_score[key].__getitem__, indices)) for key in PLAYER_KEYS}
             self.stat_frames.append(string_frame(values, PLAYER_KEYS))
@@ -197,7 +199,7 @@ def parse_box_scores(file: str, lines, problems: list[Problem]) -> BoxScores:
         if text_id:
             box_scores.lines.setdefault(text_id, line)
         if not messages:
-            box_scores.add(record, line)
+            box_scores.add(record, line, SEPARATOR_ESCAPES[0] in text or SEPARATOR_ESCAPES[1] in text)
     return box_scores
 
 
