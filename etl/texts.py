@@ -27,20 +27,36 @@ WHERE texts.text_id = counts.text_id
 """
 
 
+# A folder of more texts than this is read by several threads: the time goes to waiting on the file system (opening
+# tens of thousands of small files), during which a thread lets the others run.
+MANY_TEXTS = 500
+READERS = 8
+
+
 def read_texts(texts_dir: Path, digests: Digests | None = None) -> dict[str, str]:
     """text id (the file stem) -> text, for every .txt file of a folder (each a regular UTF-8 file, or an error);
     with digests, each file's digest is recorded there."""
     if not texts_dir.is_dir():
         raise AccuracyDbError(f"{texts_dir}: no such folder of texts")
-    texts, problems = {}, []
     # One listing, names sorted as strings (as Path objects they sort 20 times slower; the order is the same).
     with os.scandir(texts_dir) as entries:
         paths = sorted(entry.path for entry in entries if entry.name.endswith(".txt"))
-    for path in paths:
+
+    def read(path: str) -> str | InputError:
         try:
-            texts[PurePath(path).stem] = read_text(path, digests=digests)
+            return read_text(path, digests=digests)
         except InputError as error:
-            problems += error.problems
+            return error
+
+    if len(paths) > MANY_TEXTS:
+        from concurrent.futures import ThreadPoolExecutor  # not imported by the drop-in evaluate's few texts
+
+        with ThreadPoolExecutor(READERS) as pool:
+            read_all = list(pool.map(read, paths))
+    else:
+        read_all = list(map(read, paths))
+    texts = {PurePath(path).stem: text for path, text in zip(paths, read_all) if isinstance(text, str)}
+    problems = [problem for text in read_all if isinstance(text, InputError) for problem in text.problems]
     if problems:
         raise InputError(problems)
     return texts
