@@ -15,6 +15,7 @@ from .data_folder import SplitFiles, splits
 from .errors import AccuracyDbError, Problem
 from .etl import curation, games, mistake_lists, nlg_systems, texts
 from .publish import publishing, writer_lock
+from .regular_files import Digests
 from .sources import Source, data_sources, record
 
 
@@ -74,14 +75,15 @@ def schema_source() -> Source:
     return Source("schema", "tables", "accuracy_db/schema", 0, 0, digest)
 
 
-def load_split(con, split_files: SplitFiles) -> list[str]:
+def load_split(con, split_files: SplitFiles, digests: Digests | None = None) -> list[str]:
     """Texts, tokens (checked against token_lookup.yaml when present), games, the gold list and the curation exports
-    (when present) of a split; return the warnings."""
-    texts.load_texts(con, split_files.split, texts.read_texts(split_files.texts_dir))
+    (when present) of a split; return the warnings. With digests, the digests of the texts and games files read are
+    recorded there."""
+    texts.load_texts(con, split_files.split, texts.read_texts(split_files.texts_dir, digests))
     if os.path.lexists(split_files.token_lookup):  # present: it must be a readable token lookup
         lookup = texts.read_token_lookup(split_files.token_lookup)
         texts.check_token_lookup(con, split_files.token_lookup, split_files.split, lookup)
-    warnings = games.load_games(con, split_files)
+    warnings = games.load_games(con, split_files, digests)
     gold = mistake_lists.load_mistake_list(con, split_files.gold, "gold", "gold", split_files.split)
     warnings += [str(warning) for warning in gold.warnings]
     return warnings + curation.load_curation(con, split_files.curation_dir, split_files.split)
@@ -189,15 +191,16 @@ def build_into(
     if not split_files:
         raise AccuracyDbError(f"{data_dir}: no texts/ folder: not a shared-task data folder")
     con = database.open_new(work)
+    digests: Digests = {}  # the files hashed as they were read, not read again to be fingerprinted
     try:
         for files in split_files:
             step(f"Loading the {files.split} split")
-            report.warnings += load_split(con, files)
+            report.warnings += load_split(con, files, digests)
         if os.path.lexists(data_dir.parent / "nlg_systems.csv"):  # the data folder's file wins over the package's
             nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
         else:
             nlg_systems.load_packaged_nlg_systems(con)
-        record(con, [schema_source(), *data_sources(data_dir).values()])
+        record(con, [schema_source(), *data_sources(data_dir, digests=digests).values()])
         submissions = inbox.scan(submissions_dir) if submissions_dir is not None else {}
         report.added = list(submissions)
         load_submissions(con, list(submissions.values()), report, step=step)

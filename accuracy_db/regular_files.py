@@ -18,6 +18,10 @@ from typing import BinaryIO
 
 from .errors import InputError, Problem
 
+# What a build read, by path: (size, modification time in ns, SHA-256 of the bytes read), from the open file, so that
+# the fingerprints of the inputs need no second read (sources.fingerprint).
+Digests = dict[str, tuple[int, int, str]]
+
 KINDS = (
     (stat.S_ISDIR, "a directory"),
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
@@ -65,16 +69,27 @@ def open_regular(path: Path | str) -> Iterator[BinaryIO]:
         yield stream
 
 
-def read_bytes(path: Path | str, limit: int | None = None, what: str = "file") -> bytes:
-    """The bytes of a regular file; InputError when it is none, or (with limit) when it has more bytes than limit."""
+def read_bytes(path: Path | str, limit: int | None = None, what: str = "file", digests: Digests | None = None) -> bytes:
+    """The bytes of a regular file; InputError when it is none, or (with limit) when it has more bytes than limit.
+    With digests, the file's digest is recorded there."""
     with open_regular(path) as stream:
         try:
             data = stream.read() if limit is None else stream.read(limit + 1)
         except OSError as error:
             raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
+        if digests is not None:
+            record_digest(digests, path, stream, len(data), hashlib.sha256(data).hexdigest())
     if limit is not None and len(data) > limit:
         raise InputError([Problem(str(path), None, f"more than {limit:,} bytes: too big for a {what}")])
     return data
+
+
+def record_digest(digests: Digests, path: Path | str, stream: BinaryIO, size: int, sha256: str) -> None:
+    """Record the digest of the size bytes read from an open file, with the file's size and time: only when it has
+    that size still (a file that grew or shrank while it was read is hashed again)."""
+    stat_result = os.fstat(stream.fileno())
+    if stat_result.st_size == size:
+        digests[str(path)] = (size, stat_result.st_mtime_ns, sha256)
 
 
 def decode(path: Path | str, data: bytes) -> str:
@@ -88,9 +103,9 @@ def decode(path: Path | str, data: bytes) -> str:
         raise InputError([Problem(str(path), line, message)]) from None
 
 
-def read_text(path: Path | str, limit: int | None = None, what: str = "file") -> str:
+def read_text(path: Path | str, limit: int | None = None, what: str = "file", digests: Digests | None = None) -> str:
     """The UTF-8 text of a regular file (see read_bytes and decode)."""
-    return decode(path, read_bytes(path, limit, what))
+    return decode(path, read_bytes(path, limit, what, digests))
 
 
 def sha256_of(path: Path | str) -> str:

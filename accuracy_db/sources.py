@@ -13,7 +13,7 @@ import polars as pl
 from .data_folder import splits
 from .etl.curation import curation_exports
 from .etl.frames import insert_rows
-from .regular_files import sha256_of
+from .regular_files import Digests, sha256_of
 
 DATA_FILES = ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml")
 
@@ -35,15 +35,24 @@ class Source(NamedTuple):
 
 
 def fingerprint(
-    role: str, name: str, path: Path | str, known: dict[tuple[str, str], Source] | None = None, stat=None
+    role: str,
+    name: str,
+    path: Path | str,
+    known: dict[tuple[str, str], Source] | None = None,
+    stat=None,
+    digests: Digests | None = None,
 ) -> Source:
-    """A file's fingerprint; the recorded hash is reused when size and modification time are unchanged."""
+    """A file's fingerprint; the recorded hash (known), or the one taken as the file was read (digests), is reused
+    when size and modification time are unchanged."""
     stat = stat or os.stat(path)
     before = (known or {}).get((role, name))
+    read = (digests or {}).get(str(path))
     if before and before.sha256 and (before.size, before.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
         if before.path == str(path):
             return before
         sha256 = before.sha256
+    elif read and read[:2] == (stat.st_size, stat.st_mtime_ns):
+        sha256 = read[2]
     else:
         sha256 = sha256_of(path)
     return Source(role, name, str(path), stat.st_size, stat.st_mtime_ns, sha256)
@@ -74,10 +83,13 @@ def data_files(data_dir: Path) -> dict[str, tuple[str, os.stat_result]]:
     return found
 
 
-def data_sources(data_dir: Path, known: dict | None = None) -> dict[tuple[str, str], Source]:
-    """The fingerprint of every file of the data folder a build reads, by (role, name inside the data folder)."""
+def data_sources(
+    data_dir: Path, known: dict | None = None, digests: Digests | None = None
+) -> dict[tuple[str, str], Source]:
+    """The fingerprint of every file of the data folder a build reads, by (role, name inside the data folder); the
+    digests of the files the build has read are reused (see fingerprint)."""
     return {
-        ("data", name): fingerprint("data", name, path, known, stat)
+        ("data", name): fingerprint("data", name, path, known, stat, digests)
         for name, (path, stat) in data_files(data_dir).items()
     }
 

@@ -3,6 +3,7 @@
     python -m benchmarks.steps scores DB
     python -m benchmarks.steps query DB SPEC            # SPEC: JSON {"sql", "params", "fetch": stream|frame}
     python -m benchmarks.steps scan FILE...
+    python -m benchmarks.steps scan-data DATA                 # the texts, shared_task.jsonl and games.csv
     python -m benchmarks.steps oracle DATA DB
     python -m benchmarks.steps explain DB OUT_PREFIX
     python -m benchmarks.steps profile OUT_PREFIX ACCURACY_DB_ARGUMENTS…   # e.g. build --data D --db X …
@@ -84,6 +85,22 @@ def scan(*files: str) -> None:
         lambda: con.execute(f"SELECT count(COLUMNS(*)) FROM {source}", {"files": list(files)}).fetchone()
     )
     report(seconds=seconds, runs=runs, rows=rows, every_column_seconds=every_column)
+
+
+def scan_data(data: str) -> None:
+    """The baselines of the build's texts and games steps: DuckDB reading a data folder's texts (read_blob: the
+    bytes of every texts/*.txt), shared_task.jsonl (read_json_objects: every line parsed as JSON) and games.csv
+    (every column's values), each the median of three scans, in seconds."""
+    import duckdb
+
+    con = duckdb.connect()
+    folder = Path(data)
+    scans = {
+        "texts": f"SELECT count(*), sum(octet_length(content)) FROM read_blob('{folder / 'texts'}/*.txt')",
+        "shared_task.jsonl": f"SELECT count(*) FROM read_json_objects('{folder / 'shared_task.jsonl'}')",
+        "games.csv": f"SELECT count(COLUMNS(*)) FROM read_csv('{folder / 'games.csv'}', all_varchar = true)",
+    }
+    report(**{name: median_of_runs(lambda sql=sql: con.execute(sql).fetchall())[0] for name, sql in scans.items()})
 
 
 # --- the plain-Python oracle of tests/oracle.py ---
@@ -328,6 +345,7 @@ STEPS = {
     "scores": scores,
     "query": query,
     "scan": scan,
+    "scan-data": scan_data,
     "oracle": run_oracle,
     "explain": explain,
     "profile": profile,

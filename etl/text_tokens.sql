@@ -9,14 +9,15 @@ WITH numbered AS (
     FROM (SELECT text_id, string_split(generated_text, ' ') AS words FROM new_texts)
 ),
 
--- What the tokens before each one in its text say: the full stops among them, where the last ends, and how many
--- characters they take with the space after each.
+-- What the tokens before each one in its text say: how many are full stops and how many characters they take
+-- with the space after each (packed into one BIGINT, the full stops above bit 32: one windowed sum instead of two,
+-- each a pass over every token; the characters stay below bit 32, a DuckDB string being under 4 GB), and where the
+-- last full stop is.
 before AS (
     SELECT
         *,
-        coalesce(count(*) FILTER (WHERE token = '.') OVER earlier, 0) AS full_stops,
-        coalesce(max(doc_token) FILTER (WHERE token = '.') OVER earlier, 0) AS last_full_stop,
-        coalesce(sum(length(token) + 1) OVER earlier, 0) AS char_start
+        coalesce(sum(((token = '.')::BIGINT << 32) + length(token) + 1) OVER earlier, 0)::BIGINT AS full_stops_and_chars,
+        coalesce(max(doc_token) FILTER (WHERE token = '.') OVER earlier, 0) AS last_full_stop
     FROM numbered
     WHERE token <> ''  -- an empty text splits into one empty string: it has no tokens
     WINDOW earlier AS (PARTITION BY text_id ORDER BY doc_token ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
@@ -25,9 +26,9 @@ before AS (
 SELECT
     text_id,
     doc_token::INTEGER AS doc_token,
-    (full_stops + 1)::INTEGER AS sentence_id,
+    ((full_stops_and_chars >> 32) + 1)::INTEGER AS sentence_id,
     (doc_token - last_full_stop)::INTEGER AS sent_token,
     token,
-    char_start::INTEGER AS char_start,
-    (char_start + length(token))::INTEGER AS char_end
+    (full_stops_and_chars & 4294967295)::INTEGER AS char_start,
+    ((full_stops_and_chars & 4294967295) + length(token))::INTEGER AS char_end
 FROM before

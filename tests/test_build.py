@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from shared_data import DATA, EXAMPLES
@@ -56,6 +58,18 @@ def test_tokens_reproduce_token_lookup(built):
         for t, tokens in lookup["doc_to_sent"].items()
         for d, ids in tokens.items()
     }
+
+
+def test_the_fingerprints_of_the_data_files_are_their_sha256(built):
+    """The texts and games files are hashed as they are read, not read again: the fingerprints recorded must be
+    those of the files on disk, every file the build reads."""
+    rows = built.execute("SELECT name, path, size, sha256 FROM source_files WHERE role = 'data'").fetchall()
+    names = {name for name, *_ in rows}
+    assert {"texts/S001.txt", "test_set/texts/T030.txt", "shared_task.jsonl", "test_set/games.csv"} <= names
+    assert len([name for name in names if "/texts/" in name or name.startswith("texts/")]) == 90
+    for name, path, size, sha256 in rows:
+        data = Path(path).read_bytes()
+        assert (size, sha256) == (len(data), hashlib.sha256(data).hexdigest()), name
 
 
 def test_mistakes_carry_both_id_schemes_and_their_line(built):

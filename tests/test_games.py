@@ -9,7 +9,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from accuracy_db.etl.games import PLAYER_STATS, TEAM_STATS, load_games
+from accuracy_db.etl.box_score_records import PLAYER_STATS, TEAM_STATS
+from accuracy_db.etl.games import load_games
 
 from accuracy_db.data_folder import SplitFiles
 from accuracy_db.database import open_new
@@ -193,6 +194,29 @@ def test_a_small_split_loads(con, tmp_path):
     assert load_games(con, split) == []
     assert table_counts(con) == (1, 2, 2)
     assert con.execute("SELECT reference_summary, bref_box_url FROM games").fetchone() == ("The Celtics won .", "box")
+
+
+def test_values_that_hold_the_separator_or_are_not_strings_load_as_they_are(con, tmp_path):
+    """Three games: one of plain strings (the fast way), one whose names hold the separator the loader joins a
+    stat's values with (JSON escapes it: the line must take the slow way), and one with a JSON number for a stat."""
+    joined = [player("Isaiah\x1fThomas", "Boston"), player("Nick Young", "Los Angeles", PTS="7")]
+    numbers = [player("Al Horford", "Boston", PTS=12), player("Nick Young", "Los Angeles")]
+    records = [record("S001"), record("S002", players=joined), record("S003", players=numbers)]
+    lines = [json.dumps(one) for one in records]
+    assert "\\u001f" in lines[1]
+    split = write_split(tmp_path, [csv_row(text_id) for text_id in ("S001", "S002", "S003")], lines)
+    assert load_games(con, split) == []
+    rows = con.execute(
+        "SELECT text_id, player_index, player_name, first_name, pts FROM player_games ORDER BY text_id, player_index"
+    ).fetchall()
+    assert rows == [
+        ("S001", 0, "Isaiah Thomas", "Isaiah", 1),
+        ("S001", 1, "Nick Young", "Nick", 1),
+        ("S002", 0, "Isaiah\x1fThomas", "Isaiah\x1fThomas", 1),
+        ("S002", 1, "Nick Young", "Nick", 7),
+        ("S003", 0, "Al Horford", "Al", 12),
+        ("S003", 1, "Nick Young", "Nick", 1),
+    ]
 
 
 def test_players_of_two_teams_from_the_same_city_get_no_side_and_a_warning(con, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import yaml
 from accuracy_db.etl.texts import (
+    MANY_TEXTS,
     load_texts,
     lookup_halves,
     lookup_of_the_usual_shape,
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from shared_data import DATA
 
 from accuracy_db import database
-from accuracy_db.errors import AccuracyDbError
+from accuracy_db.errors import AccuracyDbError, InputError
 
 
 @pytest.fixture
@@ -24,6 +25,27 @@ def con():
     con = database.open_new(None)
     yield con
     con.close()
+
+
+@pytest.mark.parametrize("count", [3, MANY_TEXTS + 1])
+def test_a_folder_of_texts_is_read_whole_and_every_bad_file_named_in_order(tmp_path, count):
+    """Few texts are read one by one, many by several threads: the same texts, digests and problems either way."""
+    for number in range(count):
+        (tmp_path / f"S{number:04}.txt").write_text(f"text {number} .", encoding="utf-8")
+    (tmp_path / "notes.md").write_text("not a text", encoding="utf-8")
+    digests: dict = {}
+    texts = read_texts(tmp_path, digests)
+    assert texts == {f"S{number:04}": f"text {number} ." for number in range(count)}
+    assert sorted(digests) == sorted(str(tmp_path / f"{text_id}.txt") for text_id in texts)
+    (tmp_path / "S0001.txt").write_bytes(b"caf\xe9 .")
+    (tmp_path / "S0000.txt").unlink()
+    (tmp_path / "S0000.txt").mkdir()
+    with pytest.raises(InputError) as refused:
+        read_texts(tmp_path)
+    assert [str(problem) for problem in refused.value.problems] == [
+        f"{tmp_path / 'S0000.txt'}: not a regular file: it is a directory",
+        f"{tmp_path / 'S0001.txt'}: line 1: is not UTF-8 text",
+    ]
 
 
 def test_tokens_and_sentences(con):
