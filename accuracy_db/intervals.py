@@ -27,7 +27,7 @@ FIGURES = ("recall", "precision", "f1", "token_recall", "token_precision", "toke
 # The per-text counts of a split's texts, in the order of COUNTS, texts in the order of their ids. Another scheme
 # than the shared task's has no token level: its token counts are 0 and its token figures undefined (not reported).
 SHARED_TASK_COUNTS = f"""
-SELECT submission_id, scope, split, {', '.join(COUNTS)}
+SELECT submission_id, scope, split, {", ".join(COUNTS)}
 FROM text_statistics
 WHERE submission_id = ANY($ids) AND scope = ANY($scopes)
 ORDER BY submission_id, scope, text_id

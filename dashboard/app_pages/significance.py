@@ -5,9 +5,10 @@ submissions of a split compared under a match scheme by the paired permutation t
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db import schemes
 from accuracy_db.dashboard import data, tables
 from accuracy_db.dashboard.literal import literal
+
+from accuracy_db import schemes
 from accuracy_db.intervals import figures
 
 RANKED = """
