@@ -1,7 +1,8 @@
 """Bootstrap confidence intervals of the scores: the texts of a split resampled, the figures computed in SQL.
 
-The per-text counts come from text_statistics, their sums over each replicate from resampling.py, and the figures
-and intervals from the stats layer's queries (queries/stats/replicate_figures.sql, bootstrap_intervals.sql).
+The per-text counts come from text_statistics (the shared task's scheme) or text_scheme_statistics (every other
+scheme), their sums over each replicate from resampling.py, and the figures and intervals from the stats layer's
+queries (queries/stats/replicate_figures.sql, bootstrap_intervals.sql).
 """
 
 from __future__ import annotations
@@ -15,11 +16,55 @@ import pyarrow as pa
 
 from . import database, resampling
 from .errors import AccuracyDbError
+from .schemes import SCHEMES
 from .scores import fetch_dicts
+from .signature import SCHEME
 
 MAX_RESAMPLES = 100_000  # a typo of a few zeros fails at once, not after an hour or out of memory
 COUNTS = ("matched", "gold", "submitted", "token_matched", "gold_tokens", "submitted_tokens")
 FIGURES = ("recall", "precision", "f1", "token_recall", "token_precision", "token_f1")
+
+# The per-text counts of a split's texts, in the order of COUNTS, texts in the order of their ids. Another scheme
+# than the shared task's has no token level: its token counts are 0 and its token figures undefined (not reported).
+SHARED_TASK_COUNTS = f"""
+SELECT submission_id, scope, split, {", ".join(COUNTS)}
+FROM text_statistics
+WHERE submission_id = ANY($ids) AND scope = ANY($scopes)
+ORDER BY submission_id, scope, text_id
+"""
+SCHEME_COUNTS = """
+SELECT
+    evaluations.submission_id,
+    scopes.scope,
+    evaluations.split,
+    coalesce(counts.matched, 0) AS matched,
+    coalesce(counts.gold_total, 0) AS gold,
+    coalesce(counts.submitted_total, 0) AS submitted,
+    0 AS token_matched,
+    0 AS gold_tokens,
+    0 AS submitted_tokens
+FROM evaluations
+JOIN scopes USING (corpus)
+JOIN texts ON texts.corpus = evaluations.corpus AND texts.split = evaluations.split
+LEFT JOIN (
+    SELECT * FROM text_scheme_statistics WHERE scheme = $scheme AND submission_id = ANY($ids) AND scope = ANY($scopes)
+) AS counts
+    ON counts.submission_id = evaluations.submission_id AND counts.scope = scopes.scope
+    AND counts.text_id = texts.text_id
+WHERE evaluations.submission_id = ANY($ids) AND scopes.scope = ANY($scopes)
+ORDER BY evaluations.submission_id, scopes.scope, texts.text_id
+"""
+
+
+def figures(scheme: str) -> tuple[str, ...]:
+    """The figures a scheme's intervals and paired tests give: the shared task's mistake- and token-level ones;
+    another scheme's recall, precision and F1."""
+    return FIGURES if scheme == SCHEME else FIGURES[:3]
+
+
+def check_figure(figure: str, scheme: str) -> None:
+    if figure not in figures(scheme):
+        raise AccuracyDbError(f"{figure!r} is not a figure of scheme {scheme}: one of {', '.join(figures(scheme))}")
 
 
 @dataclass(frozen=True)
@@ -66,13 +111,17 @@ class TextStatistics:
         return self.counts.transpose(1, 0, 2).reshape(texts, lists * counts)
 
 
-def text_statistics(con: duckdb.DuckDBPyConnection, submission_ids: list[int], scopes: list[str]) -> TextStatistics:
-    """The per-text counts of submissions of one split, texts in the order of their ids."""
-    columns = con.execute(
-        f"SELECT submission_id, scope, split, {', '.join(COUNTS)} FROM text_statistics"
-        " WHERE submission_id = ANY($ids) AND scope = ANY($scopes) ORDER BY submission_id, scope, text_id",
-        {"ids": submission_ids, "scopes": scopes},
-    ).fetchnumpy()
+def text_statistics(
+    con: duckdb.DuckDBPyConnection, submission_ids: list[int], scopes: list[str], scheme: str = SCHEME
+) -> TextStatistics:
+    """The per-text counts of submissions of one split under a match scheme, texts in the order of their ids."""
+    if scheme not in SCHEMES:
+        raise AccuracyDbError(f"unknown scheme {scheme!r}: one of {', '.join(SCHEMES)}")
+    if scheme == SCHEME:
+        query, params = SHARED_TASK_COUNTS, {"ids": submission_ids, "scopes": scopes}
+    else:
+        query, params = SCHEME_COUNTS, {"ids": submission_ids, "scopes": scopes, "scheme": scheme}
+    columns = con.execute(query, params).fetchnumpy()
     if len(set(columns["split"].tolist())) > 1:
         raise AccuracyDbError("the submissions are of different splits: resample one split at a time")
     ids, scope_names = columns["submission_id"], columns["scope"]
@@ -86,7 +135,8 @@ def trial_sums(
     keys: list[tuple[int, str]], kind: str, sums: np.ndarray, partners: list[int | None] | None = None
 ) -> pa.Table:
     """Sums of trials as the rows of trial_sums: sums is (trials, lists × COUNTS), trials numbered from 1 (0 for
-    the observed sums)."""
+    the observed sums). The sums are kept as they are (DOUBLE): partial's matched counts a partial pair as 0.5,
+    and sums of halves are exact in floating point."""
     trials, lists = sums.shape[0], len(keys)
     by_list = sums.reshape(trials, lists, len(COUNTS))
     first = 0 if kind == "observed" else 1
@@ -101,7 +151,7 @@ def trial_sums(
             "kind": pa.DictionaryArray.from_arrays(np.zeros(trials * lists, dtype=np.int32), [kind]).cast(pa.string()),
             "trial": np.repeat(np.arange(first, first + trials, dtype=np.int64), lists),
         }
-        | {count: np.rint(by_list[:, :, i]).astype(np.int64).ravel() for i, count in enumerate(COUNTS)}
+        | {count: by_list[:, :, i].ravel() for i, count in enumerate(COUNTS)}
     )
 
 
@@ -117,13 +167,17 @@ def run_stats_query(con: duckdb.DuckDBPyConnection, name: str, sums: list[pa.Tab
 
 
 def bootstrap_intervals(
-    con: duckdb.DuckDBPyConnection, submission_ids: list[int], scopes: list[str], settings: Resampling
+    con: duckdb.DuckDBPyConnection,
+    submission_ids: list[int],
+    scopes: list[str],
+    settings: Resampling,
+    scheme: str = SCHEME,
 ) -> dict[tuple[int, str, str], dict]:
-    """The interval of every figure of some submissions (of one split) in some scopes, by (submission_id, scope,
-    figure): low, high, replicates (that define the figure) and excluded (that do not)."""
+    """The interval of every figure of some submissions (of one split) in some scopes under a scheme, by
+    (submission_id, scope, figure): low, high, replicates (that define the figure) and excluded (that do not)."""
     if not submission_ids:
         return {}
-    return intervals_of(con, text_statistics(con, submission_ids, scopes), settings)
+    return intervals_of(con, text_statistics(con, submission_ids, scopes, scheme), settings)
 
 
 def intervals_of(

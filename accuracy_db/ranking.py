@@ -1,5 +1,5 @@
-"""The leaderboard as the command prints it: ranked scores, each with its signature, and with --ci the bootstrap
-interval of every figure and the significance clusters of the ranking."""
+"""The leaderboard as the command prints it: ranked scores under a match scheme, each with its signature, and with
+--ci the bootstrap interval of every figure and the significance clusters of the ranking."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import itertools
 
 import duckdb
 
-from . import scores
-from .intervals import FIGURES, Resampling, interval, intervals_of, text_statistics
-from .signature import signature
+from . import schemes, scores
+from .intervals import Resampling, figures, interval, intervals_of, text_statistics
+from .signature import SCHEME, signature
 from .significance import DEFAULT_TRIALS, clusters
 
 RANKING_FIGURE = "recall"  # the leaderboard ranks by recall (then precision), as the shared task's table did
@@ -23,24 +23,30 @@ def leaderboard(
     ci: Resampling | None = None,
     trials: int = DEFAULT_TRIALS["permutation"],
     corpus: str = "shared-task",
+    scheme: str = SCHEME,
 ) -> list[dict]:
-    """Every scored submission of a corpus's split (or of all its splits) ranked in one scope; with ci, each figure's
-    interval (<figure>_ci: [low, high]), the replicates left out of each (excluded_replicates) and the cluster."""
-    rows = scores.leaderboard(con, split, scope, corpus)
+    """Every scored submission of a corpus's split (or of all its splits) ranked in one scope under a match scheme;
+    with ci, each figure's interval (<figure>_ci: [low, high]), the replicates left out of each
+    (excluded_replicates) and the cluster."""
+    if scheme == SCHEME:
+        rows = scores.leaderboard(con, split, scope, corpus)
+    else:
+        rows = schemes.ranked(con, split, scope, scheme, corpus)
     for _, ranked in itertools.groupby(rows, key=lambda row: row["split"]):
         ranked = list(ranked)
         if ci is not None:
-            statistics = text_statistics(con, [row["submission_id"] for row in ranked], [scope])  # read once for both
+            ids = [row["submission_id"] for row in ranked]
+            statistics = text_statistics(con, ids, [scope], scheme)  # read once for both
             found = intervals_of(con, statistics, ci)
             for row in ranked:
-                for figure in FIGURES:
+                for figure in figures(scheme):
                     row[f"{figure}_ci"] = interval(found.get((row["submission_id"], scope, figure)))
                 row["excluded_replicates"] = {
-                    figure: found[(row["submission_id"], scope, figure)]["excluded"] for figure in FIGURES
+                    figure: found[(row["submission_id"], scope, figure)]["excluded"] for figure in figures(scheme)
                 }
             for row, cluster in zip(ranked, clusters(con, statistics, ranked, scope, RANKING_FIGURE, trials, ci)):
                 row["cluster"] = cluster
         settings = ci.signed() | {"test": "permutation", "trials": trials} if ci is not None else {}
         for row in ranked:
-            row["signature"] = signature(row["gold_sha256"], row["submission_sha256"], scope, **settings)
+            row["signature"] = signature(row["gold_sha256"], row["submission_sha256"], scope, scheme, **settings)
     return [{key: value for key, value in row.items() if key not in INTERNAL} for row in rows]

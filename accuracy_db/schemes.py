@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import duckdb
 
-from .errors import AccuracyDbError
 from .scores import fetch_dicts, resolve_split
 from .signature import SCHEME, signature
 
@@ -29,15 +28,6 @@ def whole_counts(row: dict) -> dict:
     return row
 
 
-def only_default(scheme: str, what: str) -> None:
-    """Refuse another scheme than the shared task's for what is computed from the shared task's per-text
-    statistics alone (the intervals, the paired tests)."""
-    if scheme != SCHEME:
-        raise AccuracyDbError(
-            f"{what} supports only --scheme {SCHEME} so far: its resampling reads the shared task's per-text counts"
-        )
-
-
 def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme: str) -> list[dict]:
     """One submission's figures under a scheme in the seven scopes, ALL first, each with its signature."""
     rows = fetch_dicts(
@@ -51,20 +41,19 @@ def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme
     return [whole_counts(row) for row in rows]
 
 
-def leaderboard(
+def ranked(
     con: duckdb.DuckDBPyConnection, split: str | None, scope: str, scheme: str, corpus: str = "shared-task"
 ) -> list[dict]:
     """Every scored submission of a corpus's split (or of all its splits) ranked under a scheme in one scope, with
-    signatures."""
+    the ids and fingerprints the statistics and the signature need (submission_id, gold_sha256,
+    submission_sha256)."""
     split = resolve_split(con, split, corpus)
     rows = fetch_dicts(
         con,
         f"SELECT rank, submission, split, scope AS categories, {', '.join(report_keys(scheme))},"
-        " gold_sha256, submission_sha256 FROM scheme_leaderboard"
+        " submission_id, gold_sha256, submission_sha256 FROM scheme_leaderboard"
         " WHERE scheme = $scheme AND corpus = $corpus AND scope = $scope AND ($split IS NULL OR split = $split)"
         " ORDER BY split DESC, rank, submission",
         {"scheme": scheme, "corpus": corpus, "scope": scope, "split": split},
     )
-    for row in rows:
-        row["signature"] = signature(row.pop("gold_sha256"), row.pop("submission_sha256"), scope, scheme)
     return [whole_counts(row) for row in rows]

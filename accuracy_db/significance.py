@@ -16,12 +16,13 @@ from .intervals import (
     Resampling,
     TextStatistics,
     check_count,
+    check_figure,
     run_stats_query,
     text_statistics,
     trial_sums,
 )
 from .scores import check_scopes, find_submission
-from .signature import signature
+from .signature import SCHEME, signature
 
 TESTS = ("permutation", "bootstrap")
 DEFAULT_TRIALS = {"permutation": 10_000, "bootstrap": 1000}
@@ -38,20 +39,23 @@ def paired_tests(
     trials: int,
     settings: Resampling,
     interval: bool = True,
+    scheme: str = SCHEME,
 ) -> dict[tuple[int, int], dict]:
-    """Paired tests of pairs of submissions of one split, in both directions, by (submission_id, partner_id).
+    """Paired tests of pairs of submissions of one split under a match scheme, in both directions, by
+    (submission_id, partner_id).
 
     The interval of the difference comes from settings.resamples bootstrap replicates (not drawn when interval is
     False and the test is a permutation test); the p-value from trials permutation trials, or, for the bootstrap
     test, from the same replicates (then trials of them)."""
     if figure not in FIGURES:
         raise AccuracyDbError(f"unknown figure {figure!r}: one of {', '.join(FIGURES)}")
+    check_figure(figure, scheme)
     if test not in TESTS:
         raise AccuracyDbError(f"unknown test {test!r}: permutation or bootstrap")
     check_count("trials", trials, MAX_TRIALS)
     if test == "bootstrap":
         settings = Resampling(trials, settings.seed, settings.confidence)
-    statistics = text_statistics(con, sorted({i for pair in pairs for i in pair}), [scope])
+    statistics = text_statistics(con, sorted({i for pair in pairs for i in pair}), [scope], scheme)
     return paired_tests_of(con, statistics, pairs, scope, figure, test, trials, settings, interval)
 
 
@@ -107,9 +111,10 @@ def compare(
     trials: int | None = None,
     settings: Resampling | None = None,
     corpus: str | None = None,
+    scheme: str = SCHEME,
 ) -> dict:
-    """Submission a against submission b on the same texts and gold list: both figures, the difference, its
-    bootstrap interval and the p-value of a paired test."""
+    """Submission a against submission b on the same texts and gold list under a match scheme: both figures, the
+    difference, its bootstrap interval and the p-value of a paired test."""
     settings = settings or Resampling()
     first, second = find_submission(con, a, corpus=corpus), find_submission(con, b, corpus=corpus)
     check_scopes(con, first["corpus"], [scope])
@@ -119,9 +124,8 @@ def compare(
             "lists: only submissions of the same split can be compared"
         )
     trials = DEFAULT_TRIALS.get(test, 0) if trials is None else trials
-    row = paired_tests(con, [(first["submission_id"], second["submission_id"])], scope, metric, test, trials, settings)[
-        (first["submission_id"], second["submission_id"])
-    ]
+    pair = (first["submission_id"], second["submission_id"])
+    row = paired_tests(con, [pair], scope, metric, test, trials, settings, scheme=scheme)[pair]
     resamples = trials if test == "bootstrap" else settings.resamples
     return {
         "a": a,
@@ -140,6 +144,7 @@ def compare(
             first["gold_sha256"],
             [first["submission_sha256"], second["submission_sha256"]],
             scope,
+            scheme,
             **(Resampling(resamples, settings.seed, settings.confidence).signed() | {"test": test, "trials": trials}),
         ),
     }
@@ -185,13 +190,18 @@ def pairwise(
     settings: Resampling,
     split: str | None = None,
     corpus: str | None = None,
+    scheme: str = SCHEME,
 ) -> list[dict]:
-    """The paired permutation test of every two of some submissions of one split: one row per ordered pair (a,
-    b, a_value, b_value, difference, p_value), for a matrix of p-values."""
+    """The paired permutation test of every two of some submissions of one split under a match scheme: one row per
+    ordered pair (a, b, a_value, b_value, difference, p_value), for a matrix of p-values."""
     found = {name: find_submission(con, name, split, corpus) for name in names}
     ids = [found[name]["submission_id"] for name in names]
     pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
-    tests = paired_tests(con, pairs, scope, figure, "permutation", trials, settings, interval=False) if pairs else {}
+    tests = (
+        paired_tests(con, pairs, scope, figure, "permutation", trials, settings, interval=False, scheme=scheme)
+        if pairs
+        else {}
+    )
     return [
         {
             "a": a,

@@ -135,28 +135,31 @@ def ranked_with_intervals(split: str, scope: str, corpus: str = SHARED_TASK) -> 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _ranked_under_scheme(file: FileIdentity, split: str, scope: str, scheme: str, corpus: str) -> list[dict]:
-    return _on_file(file, lambda con: schemes.leaderboard(con, split, scope, scheme, corpus))
+    return _on_file(file, lambda con: ranking.leaderboard(con, split, scope, None, TRIALS, corpus, scheme))
 
 
 def ranked_under_scheme(split: str, scope: str, scheme: str, corpus: str = SHARED_TASK) -> list[dict]:
-    """schemes.leaderboard: a corpus's split ranked under a match scheme in a scope, as `accuracy-db leaderboard
+    """ranking.leaderboard: a corpus's split ranked under a match scheme in a scope, as `accuracy-db leaderboard
     --scheme` prints it."""
     return _current(_ranked_under_scheme, split, scope, scheme, corpus)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _pairwise(
-    file: FileIdentity, names: tuple[str, ...], scope: str, figure: str, split: str, corpus: str
+    file: FileIdentity, names: tuple[str, ...], scope: str, figure: str, split: str, corpus: str, scheme: str
 ) -> list[dict]:
     return _on_file(
-        file, lambda con: significance.pairwise(con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus)
+        file,
+        lambda con: significance.pairwise(con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus, scheme),
     )
 
 
-def pairwise(names: list[str], scope: str, figure: str, split: str, corpus: str = SHARED_TASK) -> list[dict]:
+def pairwise(
+    names: list[str], scope: str, figure: str, split: str, corpus: str = SHARED_TASK, scheme: str = schemes.SCHEME
+) -> list[dict]:
     """significance.pairwise: the paired permutation test of every ordered pair of these submissions (of a corpus's
-    split)."""
-    return _current(_pairwise, tuple(names), scope, figure, split, corpus)
+    split) under a match scheme, as `accuracy-db compare --scheme` tests one pair."""
+    return _current(_pairwise, tuple(names), scope, figure, split, corpus, scheme)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -9,7 +9,10 @@ import sys
 import pytest
 from shared_data import DATA, EXAMPLES
 
+from accuracy_db import database, ranking
 from accuracy_db.build import build
+from accuracy_db.intervals import Resampling
+from accuracy_db.significance import compare
 
 
 def accuracy_db(*args) -> subprocess.CompletedProcess:
@@ -78,6 +81,62 @@ def test_leaderboard_ci_adds_intervals_clusters_and_signatures(two_metrics_db):
         assert row["signature"].startswith("accuracy-db:")
 
 
+def test_compare_takes_a_scheme(two_metrics_db):
+    """--scheme: the figures, interval and p-value of significance.compare under the scheme, signed with its name;
+    the table prints the same figures."""
+    args = ("compare", "submission", "half_gold", "--db", two_metrics_db, "--scope", "NAME", "--scheme", "partial")
+    result = accuracy_db(*args, "--metric", "f1", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    comparison = json.loads(result.stdout)
+    con = database.open_existing(two_metrics_db)
+    try:
+        expected = compare(con, "submission", "half_gold", "NAME", "f1", "permutation", 10_000, scheme="partial")
+        (partial_f1,) = con.execute(
+            "SELECT f1 FROM scheme_scores WHERE scheme = 'partial' AND submission = 'submission' AND scope = 'NAME'"
+        ).fetchone()
+    finally:
+        con.close()
+    assert comparison == expected
+    assert comparison["a_value"] == partial_f1
+    assert "|scheme:partial|" in comparison["signature"]
+    assert comparison["signature"].endswith("|scope:NAME|bs:1000|seed:12345|ci:95|test:permutation|trials:10000")
+    table = accuracy_db(*args, "--metric", "f1")
+    assert table.returncode == 0, table.stderr
+    assert f"{partial_f1:.3f}" in table.stdout and comparison["signature"] in table.stdout.replace("\n", "")
+
+
+def test_leaderboard_ci_takes_a_scheme(two_metrics_db):
+    """--ci --scheme: the ranking under the scheme with the intervals and clusters of ranking.leaderboard, every
+    figure within its interval, signed with the scheme's name; no token-level figures."""
+    args = ("leaderboard", "--db", two_metrics_db, "--ci", "--scheme", "char-soft", "--resamples", "200")
+    result = accuracy_db(*args, "--trials", "500", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    con = database.open_existing(two_metrics_db)
+    try:
+        expected = ranking.leaderboard(con, None, "ALL", Resampling(200), 500, scheme="char-soft")
+        figures = con.execute(
+            "SELECT submission, recall, precision, f1 FROM scheme_scores WHERE scheme = 'char-soft' AND scope = 'ALL'"
+        ).fetchall()
+    finally:
+        con.close()
+    assert rows == expected
+    assert sorted((row["submission"], row["recall"], row["precision"], row["f1"]) for row in rows) == sorted(figures)
+    for row in rows:
+        assert "token_recall_ci" not in row and set(row["excluded_replicates"]) == {"recall", "precision", "f1"}
+        for figure in ("recall", "precision", "f1"):
+            low, high = row[f"{figure}_ci"]
+            assert low <= row[figure] <= high
+        assert "|scheme:char-soft|" in row["signature"] and row["signature"].endswith("|test:permutation|trials:500")
+    assert [row["cluster"] for row in rows] == [1, 2]
+    table = accuracy_db(*args, "--trials", "500")
+    assert table.returncode == 0, table.stderr
+    assert "scheme char-soft" in table.stdout
+    assert all(
+        f"{row['recall']:.3f} [{row['recall_ci'][0]:.2f}, {row['recall_ci'][1]:.2f}]" in table.stdout for row in rows
+    )
+
+
 def test_evaluate_signs_every_scope(tmp_path):
     result = accuracy_db(
         "evaluate", "--gsml", DATA / "gsml.csv", "--submitted", EXAMPLES / "submission.csv", "--format", "json"
@@ -113,6 +172,10 @@ def test_submissions_of_different_gold_lists_are_not_compared(both_splits_db):
         (("compare", "submission", "half_gold", "--confidence", "1.5"), "confidence is 1.5"),
         (("leaderboard", "--ci", "--confidence", "nan"), "confidence is nan"),
         (("leaderboard", "--ci", "--seed", "4294967296"), "seed is 4294967296"),
+        (
+            ("compare", "submission", "half_gold", "--scheme", "strict", "--metric", "token_f1"),
+            "'token_f1' is not a figure of scheme strict: one of recall, precision, f1",
+        ),
     ],
 )
 def test_bad_settings_are_one_line_errors(two_metrics_db, args, message):

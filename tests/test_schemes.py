@@ -383,19 +383,3 @@ def test_an_imported_corpus_is_scored_in_its_own_scopes(built_db, built, tmp_pat
         expected[key] for key in ("rank", "recall", "precision", "f1", *COUNTS[:5])
     ]
     assert "|scheme:strict|" in row["signature"] and row["signature"].endswith("|scope:NAME")
-
-
-@pytest.mark.parametrize(
-    "args, message",
-    [
-        (("compare", "submission", "submission_doc_based", "--scheme", "exact"), "error: compare supports only"),
-        (("leaderboard", "--ci", "--scheme", "token-hard"), "error: leaderboard --ci supports only"),
-    ],
-)
-def test_the_resampling_refuses_other_schemes_in_one_line(built_db, args, message):
-    result = run(*args, "--db", built_db)
-    assert result.returncode == 1
-    assert "Traceback" not in result.stderr
-    assert result.stderr.splitlines() == [
-        f"{message} --scheme shared-task so far: its resampling reads the shared task's per-text counts"
-    ]

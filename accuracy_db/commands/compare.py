@@ -46,12 +46,12 @@ def compare(
 ) -> None:
     """Compare submission A with submission B (scored against the same gold list) on one figure: both figures,
     the difference A - B with its bootstrap interval, and the p-value of a paired test on the texts."""
-    from .. import database, output, schemes
-    from ..intervals import Resampling
+    from .. import database, output
+    from ..intervals import Resampling, check_figure
     from ..significance import compare as compare_submissions
 
-    schemes.only_default(scheme, "compare")
+    check_figure(metric, scheme)
     con = database.open_existing(db)
     settings = Resampling(resamples, seed, confidence)
-    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus)
+    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme)
     output.print_comparison(result, fmt)

@@ -43,13 +43,8 @@ def leaderboard(
 
     settings = Resampling(resamples, seed, confidence)
     check_count("trials", trials, MAX_TRIALS)
-    if ci:
-        schemes.only_default(scheme, "leaderboard --ci")
     con = database.open_existing(db)
     scores.check_corpus_choice(con, corpus, split, scope)
-    if scheme == schemes.SCHEME:
-        rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus)
-    else:
-        rows = schemes.leaderboard(con, split, scope, scheme, corpus)
+    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus, scheme)
     title = f"Leaderboard, scope {scope}" + ("" if scheme == schemes.SCHEME else f", scheme {scheme}")
     output.print_rows(rows, fmt, title=title, hide=("categories",))

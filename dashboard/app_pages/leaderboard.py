@@ -2,7 +2,7 @@
 interval and the significance clusters of the ranking, each one's figures per category, and a chart comparing
 them category by category, and the ranking under another match scheme. The ranking, intervals and clusters are
 ranking.leaderboard's, as `accuracy-db leaderboard --ci` prints them; the per-category figures come from the scores
-view; another scheme's ranking is schemes.leaderboard's, as `accuracy-db leaderboard --scheme` prints it."""
+view; another scheme's ranking is ranking.leaderboard's too, as `accuracy-db leaderboard --scheme` prints it."""
 
 import altair as alt
 import polars as pl
@@ -192,6 +192,6 @@ if scheme is not None:
         tables.table(under_scheme.select("submission", "signature"), key="scheme_signatures")
     st.caption(
         f"The same submissions in scope {scope}, scored under the {scheme} scheme and ranked by its recall, then its "
-        f"precision, as `accuracy-db leaderboard --scheme {scheme}` prints them. No intervals: the resampling reads "
-        "the per-text counts of the shared task's matching."
+        f"precision, as `accuracy-db leaderboard --scheme {scheme}` prints them (`--ci` adds their intervals and "
+        "clusters; the Significance page tests any two under the scheme)."
     )

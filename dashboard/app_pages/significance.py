@@ -1,12 +1,15 @@
 """Significance: is one submission's figure really higher than another's on the same texts? Every two
-submissions of a split compared by the paired permutation test of significance.pairwise (as `accuracy-db
-compare` tests one pair), shown as a matrix of p-values."""
+submissions of a split compared under a match scheme by the paired permutation test of significance.pairwise (as
+`accuracy-db compare --scheme` tests one pair), shown as a matrix of p-values."""
 
 import altair as alt
 import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import data, tables
 from accuracy_db.dashboard.literal import literal
+
+from accuracy_db import schemes
+from accuracy_db.intervals import figures
 
 RANKED = """
 SELECT submission
@@ -43,7 +46,7 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
 
 
 st.title("Significance")
-corpus, top = data.corpus_and_columns([1, 1, 1])
+corpus, top = data.corpus_and_columns([1, 1, 1, 1])
 splits = data.splits_with_submissions(corpus)
 if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
@@ -53,22 +56,30 @@ split = top[0].selectbox("Split", splits)
 scope = top[1].selectbox(
     "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
 )
-figure = top[2].selectbox("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get)
+scheme = top[2].selectbox(
+    "Match scheme",
+    schemes.SCHEMES,
+    help="The shared task's, nervaluate's strict, exact, partial and ent_type, or F1 over tokens or characters: the "
+    "README's Match schemes defines each. The texts' counts under it are what the test swaps.",
+    key="significance_scheme",
+)
+figure = top[3].selectbox("Figure", figures(scheme), format_func=tables.RATIOS.get)
 names = data.read_one(RANKED, {"corpus": corpus, "split": split, "scope": scope})["submission"].to_list()
 if len(names) < 2:
     st.info(f"The {literal(split)} split has one submission: there is nothing to compare it with.")
     st.stop()
 
 pairs = pl.DataFrame(
-    data.pairwise(names, scope, figure, split, corpus),
+    data.pairwise(names, scope, figure, split, corpus, scheme),
     schema={"a": pl.String, "b": pl.String} | {c: pl.Float64 for c in ("a_value", "b_value", "difference", "p_value")},
 )
 st.caption(
     f"Each cell tests submission A (row) against B (column) on the {literal(split)} split's texts: the "
-    f"{tables.RATIOS[figure]} in scope {scope} of each text's counts, swapped between A and B at random "
+    f"{tables.RATIOS[figure]} under the {scheme} scheme in scope {scope} of each text's counts, swapped between A and "
+    "B at random "
     f"({data.TRIALS:,} trials, seed {data.RESAMPLING.seed}); p is how often a swap made a difference at least as "
     "large as the observed one, (c + 1) / (trials + 1). A dark cell (p < 0.05) is a difference that chance rarely "
-    "makes. Submissions in rank order; hover over a cell for both figures."
+    "makes. Submissions in the shared task's rank order; hover over a cell for both figures."
 )
 with st.container(key="significance_matrix"):
     st.altair_chart(matrix(pairs, names, figure), width="stretch")

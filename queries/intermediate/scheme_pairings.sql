@@ -8,6 +8,7 @@
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).
 --   submitted_mistake_id: The submitted mistake (mistakes.mistake_id).
+--   text_id: The text it is in (texts.text_id).
 --   gold_mistake_id: The gold mistake it took; NULL when every candidate was taken before it.
 --   same_span: Whether the two mistakes mark the same tokens; NULL when it took none.
 --   same_category: Whether the two mistakes have the same category; NULL when it took none.
@@ -193,6 +194,7 @@ SELECT
     submission_id,
     scope,
     submitted_mistake_id,
+    text_id,
     CASE WHEN first_was_taken THEN choice_if_first_taken ELSE choice_if_first_free END AS gold_mistake_id,
     CASE
         WHEN NOT first_was_taken THEN same_span_if_first_free
@@ -204,6 +206,6 @@ SELECT
     END AS same_category
 FROM taken
 UNION ALL
-SELECT pairing, submission_id, scope, submitted_mistake_id, gold_mistake_id, same_span, same_category
+SELECT pairing, submission_id, scope, submitted_mistake_id, text_id, gold_mistake_id, same_span, same_category
 FROM scheme_candidates
 WHERE one_to_one

@@ -49,7 +49,7 @@ WITH counts AS (
         submission_id,
         scope,
         'mistake' AS unit,
-        correct + 0.5 * partial AS matched,
+        matched,
         possible AS gold_total,
         actual AS submitted_total,
         correct,

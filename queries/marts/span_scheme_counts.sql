@@ -1,10 +1,6 @@
 -- nervaluate's counts under its four schemes: each submitted mistake that took a gold mistake (scheme_pairings)
 -- is correct, incorrect or partial by the scheme's rule; the rest of the submitted mistakes are spurious, the gold
--- mistakes none took are missed.
---  * strict: correct when the two have the same span and the same category, else incorrect;
---  * exact: correct when they have the same span, else incorrect (the category is not read);
---  * partial: correct when they have the same span, else partial (the category is not read);
---  * ent_type: correct when they have the same category, else incorrect (pairs taken by the closest rule).
+-- mistakes none took are missed. They are the sums of text_scheme_statistics over the texts (which gives the rules).
 -- Grain: one row per (scheme, submission, scope), schemes strict, exact, partial, ent_type.
 -- Columns:
 --   scheme: strict, exact, partial or ent_type.
@@ -17,94 +13,109 @@
 --   spurious: SPU: submitted mistakes that took no gold mistake.
 --   possible: POS = COR + INC + PAR + MIS: the gold mistakes of the scope.
 --   actual: ACT = COR + INC + PAR + SPU: the submitted mistakes of the scope.
+--   matched: The numerator of recall and precision: COR (strict, exact) or COR + 0.5 PAR (partial, ent_type).
 -- Each scheme is a branch of its own with its name as a constant, so that a query for one scheme computes only
--- its pairing.
-WITH leftmost_pairs AS NOT MATERIALIZED (
+-- its pairing (the constant reaches text_scheme_statistics's branches through the join). A submission and scope
+-- without a mistake on either side has no text there, and zeros here.
+WITH text_sums AS NOT MATERIALIZED (
     SELECT
+        scheme,
         submission_id,
         scope,
-        count(gold_mistake_id) AS paired,
-        count(CASE WHEN same_span AND same_category THEN 1 END) AS same_span_and_category,
-        count(CASE WHEN same_span THEN 1 END) AS same_span
-    FROM scheme_pairings
-    WHERE pairing = 'leftmost'
-    GROUP BY submission_id, scope
+        sum(correct) AS correct,
+        sum(incorrect) AS incorrect,
+        sum(partial) AS partial,
+        sum(missed) AS missed,
+        sum(spurious) AS spurious,
+        sum(gold_total) AS possible,
+        sum(submitted_total) AS actual,
+        sum(matched) AS matched
+    FROM text_scheme_statistics
+    GROUP BY scheme, submission_id, scope
 ),
 
-closest_pairs AS NOT MATERIALIZED (
-    SELECT
-        submission_id,
-        scope,
-        count(gold_mistake_id) AS paired,
-        count(CASE WHEN same_category THEN 1 END) AS same_category
-    FROM scheme_pairings
-    WHERE pairing = 'closest'
-    GROUP BY submission_id, scope
+scored AS NOT MATERIALIZED (
+    SELECT evaluations.submission_id, scopes.scope
+    FROM evaluations
+    JOIN scopes USING (corpus)
 ),
 
 counts AS (
     SELECT
         'strict' AS scheme,
-        sizes.submission_id,
-        sizes.scope,
-        coalesce(pairs.same_span_and_category, 0) AS correct,
-        coalesce(pairs.paired - pairs.same_span_and_category, 0) AS incorrect,
-        0 AS partial,
-        coalesce(pairs.paired, 0) AS paired,
-        sizes.gold_mistakes,
-        sizes.submitted_mistakes
-    FROM scoped_list_sizes AS sizes
-    LEFT JOIN leftmost_pairs AS pairs ON pairs.submission_id = sizes.submission_id AND pairs.scope = sizes.scope
+        scored.submission_id,
+        scored.scope,
+        sums.correct,
+        sums.incorrect,
+        sums.partial,
+        sums.missed,
+        sums.spurious,
+        sums.possible,
+        sums.actual,
+        sums.matched
+    FROM scored
+    LEFT JOIN text_sums AS sums
+        ON sums.scheme = 'strict' AND sums.submission_id = scored.submission_id AND sums.scope = scored.scope
     UNION ALL
     SELECT
         'exact' AS scheme,
-        sizes.submission_id,
-        sizes.scope,
-        coalesce(pairs.same_span, 0) AS correct,
-        coalesce(pairs.paired - pairs.same_span, 0) AS incorrect,
-        0 AS partial,
-        coalesce(pairs.paired, 0) AS paired,
-        sizes.gold_mistakes,
-        sizes.submitted_mistakes
-    FROM scoped_list_sizes AS sizes
-    LEFT JOIN leftmost_pairs AS pairs ON pairs.submission_id = sizes.submission_id AND pairs.scope = sizes.scope
+        scored.submission_id,
+        scored.scope,
+        sums.correct,
+        sums.incorrect,
+        sums.partial,
+        sums.missed,
+        sums.spurious,
+        sums.possible,
+        sums.actual,
+        sums.matched
+    FROM scored
+    LEFT JOIN text_sums AS sums
+        ON sums.scheme = 'exact' AND sums.submission_id = scored.submission_id AND sums.scope = scored.scope
     UNION ALL
     SELECT
         'partial' AS scheme,
-        sizes.submission_id,
-        sizes.scope,
-        coalesce(pairs.same_span, 0) AS correct,
-        0 AS incorrect,
-        coalesce(pairs.paired - pairs.same_span, 0) AS partial,
-        coalesce(pairs.paired, 0) AS paired,
-        sizes.gold_mistakes,
-        sizes.submitted_mistakes
-    FROM scoped_list_sizes AS sizes
-    LEFT JOIN leftmost_pairs AS pairs ON pairs.submission_id = sizes.submission_id AND pairs.scope = sizes.scope
+        scored.submission_id,
+        scored.scope,
+        sums.correct,
+        sums.incorrect,
+        sums.partial,
+        sums.missed,
+        sums.spurious,
+        sums.possible,
+        sums.actual,
+        sums.matched
+    FROM scored
+    LEFT JOIN text_sums AS sums
+        ON sums.scheme = 'partial' AND sums.submission_id = scored.submission_id AND sums.scope = scored.scope
     UNION ALL
     SELECT
         'ent_type' AS scheme,
-        sizes.submission_id,
-        sizes.scope,
-        coalesce(pairs.same_category, 0) AS correct,
-        coalesce(pairs.paired - pairs.same_category, 0) AS incorrect,
-        0 AS partial,
-        coalesce(pairs.paired, 0) AS paired,
-        sizes.gold_mistakes,
-        sizes.submitted_mistakes
-    FROM scoped_list_sizes AS sizes
-    LEFT JOIN closest_pairs AS pairs ON pairs.submission_id = sizes.submission_id AND pairs.scope = sizes.scope
+        scored.submission_id,
+        scored.scope,
+        sums.correct,
+        sums.incorrect,
+        sums.partial,
+        sums.missed,
+        sums.spurious,
+        sums.possible,
+        sums.actual,
+        sums.matched
+    FROM scored
+    LEFT JOIN text_sums AS sums
+        ON sums.scheme = 'ent_type' AND sums.submission_id = scored.submission_id AND sums.scope = scored.scope
 )
 
 SELECT
     scheme,
     submission_id,
     scope,
-    correct::BIGINT AS correct,
-    incorrect::BIGINT AS incorrect,
-    partial::BIGINT AS partial,
-    (gold_mistakes - paired)::BIGINT AS missed,
-    (submitted_mistakes - paired)::BIGINT AS spurious,
-    gold_mistakes::BIGINT AS possible,
-    submitted_mistakes::BIGINT AS actual
+    coalesce(correct, 0)::BIGINT AS correct,
+    coalesce(incorrect, 0)::BIGINT AS incorrect,
+    coalesce(partial, 0)::BIGINT AS partial,
+    coalesce(missed, 0)::BIGINT AS missed,
+    coalesce(spurious, 0)::BIGINT AS spurious,
+    coalesce(possible, 0)::BIGINT AS possible,
+    coalesce(actual, 0)::BIGINT AS actual,
+    coalesce(matched, 0)::DOUBLE AS matched
 FROM counts
