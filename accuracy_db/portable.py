@@ -131,6 +131,11 @@ def transpile(sql: str, dialect: str, params: dict | None = None) -> str:
     if dialect != "postgres":  # PostgreSQL has NOT MATERIALIZED too; Spark and Trino do not
         for cte in tree.find_all(exp.CTE):
             cte.set("materialized", None)
+    else:  # unnest(range(a, b)) in a select list: sqlglot writes UNNEST(GENERATE_SERIES(…)), but a series is a set
+        # in PostgreSQL, not an array to unnest, and generate_series in a select list gives its rows
+        tree = tree.transform(
+            lambda n: n.this if isinstance(n, exp.Explode) and isinstance(n.this, exp.GenerateSeries) else n
+        )
     with sqlglot_warnings() as warnings:
         try:
             out = tree.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)

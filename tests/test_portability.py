@@ -85,3 +85,9 @@ def test_not_materialized_is_kept_for_postgres_only():
     assert "NOT MATERIALIZED" in portable.transpile(sql, "postgres")
     assert "MATERIALIZED" not in portable.transpile(sql, "spark")
     assert "MATERIALIZED" not in portable.transpile(sql, "trino")
+
+
+def test_a_range_unnested_in_a_select_list_is_a_series_in_postgresql():
+    # sqlglot writes UNNEST(GENERATE_SERIES(…)), which PostgreSQL refuses: its generate_series is a set, no array
+    out = portable.transpile("SELECT unnest(range(a, b + 1)) AS x FROM t", "postgres")
+    assert out == "SELECT GENERATE_SERIES(a, b + 1 - 1) AS x FROM t"

@@ -1,4 +1,7 @@
 -- Mistake-level counts behind recall and precision.
+-- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
+-- rows of the submissions in $submission_ids. scores reads these few rows a submission: computed from the matching
+-- on every read, the leaderboard page's figures by category took 0.6 s at scale 1000.)
 -- Grain: one row per (submission, scope), scopes as in scopes.
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -9,6 +12,7 @@
 WITH matched AS (
     SELECT submission_id, scope, count(submitted_mistake_id) AS matched
     FROM candidate_matches
+    WHERE submission_id = ANY($submission_ids)
     GROUP BY submission_id, scope
 )
 
@@ -20,3 +24,4 @@ SELECT
     coalesce(matched.matched, 0) AS matched
 FROM scoped_list_sizes AS sizes
 LEFT JOIN matched USING (submission_id, scope)
+WHERE sizes.submission_id = ANY($submission_ids)

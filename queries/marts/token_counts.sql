@@ -1,4 +1,6 @@
 -- Token-level counts behind token recall and precision: sets of (text, token) marked by each list.
+-- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
+-- rows of the submissions in $submission_ids, read by scores as mistake_counts is).
 -- Grain: one row per (submission, scope), scopes as in scopes.
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -10,6 +12,7 @@
 WITH both_marked AS (
     SELECT submission_id, scope, sum(overlap_tokens)::BIGINT AS token_matched
     FROM scoped_overlaps
+    WHERE submission_id = ANY($submission_ids)
     GROUP BY submission_id, scope
 )
 
@@ -21,3 +24,4 @@ SELECT
     coalesce(both_marked.token_matched, 0) AS token_matched
 FROM scoped_list_sizes AS sizes
 LEFT JOIN both_marked USING (submission_id, scope)
+WHERE sizes.submission_id = ANY($submission_ids)
