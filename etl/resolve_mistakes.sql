@@ -274,20 +274,6 @@ spans AS (
     GROUP BY line_number
 ),
 
--- The usable spans of each text in position order: the list's neighbours of each span, which the scoring reads, and
--- which the check that no two spans overlap starts from (rows whose ids cannot be used, and rows left out for their
--- TYPE, are apart, in their own partition). A window over these few columns alone: over whole rows it sorted them all.
-neighbours AS (
-    SELECT
-        line_number,
-        coalesce(lag(span_end) OVER in_text, 0) AS previous_end,
-        coalesce(lead(span_start) OVER in_text, token_count + 1) AS next_start
-    FROM id_checked
-    WINDOW in_text AS (
-        PARTITION BY id_problem IS NULL AND category_problem IS NULL, text_id ORDER BY span_start, line_number
-    )
-),
-
 resolved AS (
     SELECT
         id_checked.line_number,
@@ -302,8 +288,7 @@ resolved AS (
         id_checked.category,
         id_checked.correction,
         id_checked.comment,
-        neighbours.previous_end,
-        neighbours.next_start,
+        id_checked.token_count,
         []::VARCHAR[] AS row_problems,
         id_checked.category_problem,
         id_checked.id_problem,
@@ -315,12 +300,25 @@ resolved AS (
             AND len(string_split_regex(trim(id_checked.tokens), '\s+')) = id_checked.span_end - id_checked.span_start + 1
         END AS tokens_listed_as_marked
     FROM id_checked
-    JOIN neighbours USING (line_number)
     LEFT JOIN spans USING (line_number)
+),
+
+-- The usable spans of each text in position order, in one pass: the list's neighbours of each span, which the
+-- scoring reads, and which the check that no two spans overlap starts from (rows whose ids cannot be used, and rows
+-- left out for their TYPE, are apart, in their own partition).
+ordered AS (
+    SELECT
+        * EXCLUDE (token_count),
+        coalesce(lag(doc_token_end) OVER in_text, 0) AS previous_end,
+        coalesce(lead(doc_token_start) OVER in_text, token_count + 1) AS next_start
+    FROM resolved
+    WINDOW in_text AS (
+        PARTITION BY id_problem IS NULL AND category_problem IS NULL, text_id ORDER BY doc_token_start, line_number
+    )
 )
 
-SELECT resolved.*, list_split.split AS list_split
-FROM resolved CROSS JOIN list_split
+SELECT ordered.*, list_split.split AS list_split
+FROM ordered CROSS JOIN list_split
 UNION ALL BY NAME
 SELECT line_number, text_id, row_problems, category_problem, list_split.split AS list_split
 FROM checked_rows CROSS JOIN list_split
