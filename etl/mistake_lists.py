@@ -165,10 +165,8 @@ def read_mistake_file(path: Path) -> ReadList:
     except UnicodeDecodeError as error:
         read.problems.append(Problem(name, data[: error.start].count(b"\n") + 1, "is not UTF-8 text"))
         return read
-    with csv_fields_up_to(len(read.text)):
-        header = next(csv.reader(io.StringIO(read.text, newline="")), [])
-    read.header = [cell.strip().upper() for cell in header]
-    if not read.text.strip():
+    read.header = [cell.strip().upper() for cell in first_record(read.text)]
+    if read.text.isspace() or not read.text:  # strip() would copy the text
         read.problems.append(Problem(name, None, "the file is empty: expected a header and mistake rows"))
         return read
     if not any(read.header):
@@ -188,6 +186,16 @@ def read_mistake_file(path: Path) -> ReadList:
                 Problem(name, 1, f"column {shown(column)} is repeated (columns {places}): give it once")
             )
     return read
+
+
+def first_record(text: str) -> list[str]:
+    """The first CSV record of text (the header). Read from the first line alone when that has no quote, so that it
+    ends there; otherwise from the whole text, which a quoted cell may run on into (a StringIO of a list of a
+    million rows is a copy of some 200 MB)."""
+    line_end = text.find("\n") + 1 or len(text)
+    source = text if '"' in text[:line_end] else text[:line_end]
+    with csv_fields_up_to(len(source)):
+        return next(csv.reader(io.StringIO(source, newline="")), [])
 
 
 def shown(cell: str, width: int = 60) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import os
 import re
@@ -14,7 +15,14 @@ import sys
 import duckdb
 import pytest
 from accuracy_db.etl.games import load_games
-from accuracy_db.etl.mistake_lists import COLUMNS, exact_rows, load_mistake_list, read_mistake_file, stage_rows_fast
+from accuracy_db.etl.mistake_lists import (
+    COLUMNS,
+    exact_rows,
+    first_record,
+    load_mistake_list,
+    read_mistake_file,
+    stage_rows_fast,
+)
 from accuracy_db.etl.texts import load_texts
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -330,6 +338,23 @@ def test_the_fast_reader_reads_what_the_csv_module_reads(tmp_path_factory, rows,
         fast = con.execute("SELECT * FROM pending_rows ORDER BY line_number").fetchall()
         exact = exact_rows(read.text, read.header)
         assert [tuple(c or "" for c in row) for row in fast] == [tuple(c or "" for c in row) for row in exact]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet='ab ,"\r\n\x00', max_size=24))
+def test_the_header_is_the_first_record_the_csv_module_reads(text):
+    # first_record reads the first line alone when it can: the header must be the one read from the whole text.
+    def whole(text):
+        try:
+            return next(csv.reader(io.StringIO(text, newline="")), [])
+        except csv.Error as error:
+            return str(error)
+
+    try:
+        header = first_record(text)
+    except csv.Error as error:
+        header = str(error)
+    assert header == whole(text)
 
 
 @pytest.mark.parametrize(
