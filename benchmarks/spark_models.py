@@ -31,7 +31,7 @@ def session(warehouse: Path) -> SparkSession:
         .config("spark.sql.warehouse.dir", str(warehouse))
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.driver.memory", "4g")
+        .config("spark.driver.memory", "8g")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
