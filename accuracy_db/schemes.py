@@ -15,6 +15,7 @@ SCHEMES = (SCHEME, *NERVALUATE_SCHEMES, *UNIT_SCHEMES)
 # The keys of a scheme's report, after the scope: the figures, their counts, and nervaluate's counts.
 FIGURE_KEYS = ["recall", "precision", "f1", "matched", "gold_total", "submitted_total"]
 NERVALUATE_KEYS = ["correct", "incorrect", "partial", "missed", "spurious"]
+HALF_COUNT_SCHEMES = ("partial", "ent_type")  # their matched is COR + 0.5 PAR (scheme_scores.matched)
 
 
 def report_keys(scheme: str) -> list[str]:
@@ -22,7 +23,7 @@ def report_keys(scheme: str) -> list[str]:
 
 
 def whole_counts(row: dict) -> dict:
-    """matched is COR + 0.5 PAR under partial and ent_type: a whole number is shown as one."""
+    """matched is COR + 0.5 PAR under HALF_COUNT_SCHEMES: a whole number is shown as one."""
     if row["matched"] is not None and float(row["matched"]).is_integer():
         row["matched"] = int(row["matched"])
     return row

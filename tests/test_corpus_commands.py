@@ -14,6 +14,7 @@ import duckdb
 import pytest
 import sqlglot
 from sqlglot import exp
+from test_saved_analyses import PARAMETERS
 from weather_corpus import import_weather
 
 from accuracy_db import database, ranking
@@ -166,12 +167,13 @@ def with_order_keys(con, sql: str, params: dict) -> tuple[list[tuple], int]:
         return con.execute(over.sql(dialect="duckdb"), params).fetchall(), len(keys)
 
 
-def assert_ties_are_the_same_row(db, name: str, params: dict) -> None:
-    """Rows that tie on every ORDER BY key of a saved analysis are the same row."""
+def assert_ties_are_the_same_row(db, name: str) -> None:
+    """Rows that tie on every ORDER BY key of a saved analysis (its parameters those of test_saved_analyses) are the
+    same row."""
     analysis = saved_analysis(name)
     con = database.open_existing(db)
     try:
-        rows, keys = with_order_keys(con, analysis.sql, {key: params[key] for key in analysis.parameters})
+        rows, keys = with_order_keys(con, analysis.sql, PARAMETERS.get(name, {}))
     finally:
         con.close()
     assert rows, f"{name} has no row here"
@@ -180,9 +182,6 @@ def assert_ties_are_the_same_row(db, name: str, params: dict) -> None:
         by_keys.setdefault(row[-keys:], set()).add(row[:-keys])
     tied = {key: found for key, found in by_keys.items() if len(found) > 1}
     assert not tied, f"{len(tied)} ORDER BY key(s) of {name} tie different rows, e.g. {next(iter(tied))}"
-
-
-PARAMETERS = {"submission": "submission", "first": "submission", "second": "gsml_doc_based"}
 
 
 # offset_audit has rows only for a corpus folder of character offsets: tests/test_corpus_folders.py checks its order
@@ -194,7 +193,7 @@ def test_each_analysis_orders_its_rows_whatever_the_engine_does(two_corpora_db, 
     corpora, two of them with the same list names (the gold list and a half of it for the mistakes every
     submission misses: here a copy of the gold list finds them all)."""
     db = two_metrics_db if analysis.name == "missed_by_every_submission" else two_corpora_db
-    assert_ties_are_the_same_row(db, analysis.name, PARAMETERS)
+    assert_ties_are_the_same_row(db, analysis.name)
 
 
 def test_false_alarms_order_two_players_of_one_name(built_db, tmp_path):
@@ -208,4 +207,4 @@ def test_false_alarms_order_two_players_of_one_name(built_db, tmp_path):
         " FROM player_games WHERE player_name <> ''"
     )
     con.close()
-    assert_ties_are_the_same_row(path, "false_alarms", PARAMETERS)
+    assert_ties_are_the_same_row(path, "false_alarms")

@@ -307,7 +307,7 @@ def test_build_takes_corpus_dirs_and_keeps_registered_folders_through_a_rebuild(
     assert "start is -1" in audit[0]["message"]
     assert run(["query", "--db", str(db), "--saved", "offset_audit", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == audit
-    assert_ties_are_the_same_row(db, "offset_audit", {})
+    assert_ties_are_the_same_row(db, "offset_audit")
     assert run(["rejections", "--db", str(db), "--format", "json"]) == 0
     refused = json.loads(capsys.readouterr().out)
     assert [(r["corpus"], r["submission"], Path(r["file"]).name, r["line"]) for r in refused][-1:] == [

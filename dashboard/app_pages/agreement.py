@@ -10,6 +10,7 @@ from accuracy_db.dashboard import data, palette, spans, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import schemes
+from accuracy_db.intervals import figures
 from accuracy_db.output import cell, p_value_cell
 
 MAX_LISTS = 8  # lists compared at once: every ordered pair is scored
@@ -122,18 +123,15 @@ scheme = middle[1].selectbox(
     key="agreement_scheme",
     help="How the two lists' spans are matched and counted (the README's Match schemes).",
 )
-# the token figures are the shared task's; another scheme has its own unit
-shown_figures = [name for name in FIGURES if scheme == schemes.SCHEME or not name.startswith("token_")]
+shown_figures = [*figures(scheme), "kappa"]  # the token figures are the shared task's alone
 figure = middle[2].radio("Figure", shown_figures, format_func=FIGURES.get, horizontal=True, key="agreement_figure")
 result = data.agreement_of(chosen, data.scopes(corpus), scheme)
 columns = ["reference", "compared", *shown_figures, "matched", "reference_total", "compared_total"]
-# matched is COR + 0.5 PAR under partial and ent_type
-halves = scheme in ("partial", "ent_type")
 pairs = pl.DataFrame(
     [row for row in result["pairs"] if row["scope"] == scope],
     schema={"reference": pl.String, "compared": pl.String}
     | {name: pl.Float64 for name in [*tables.RATIOS, "kappa"]}
-    | {"matched": pl.Float64 if halves else pl.Int64}
+    | {"matched": pl.Float64 if scheme in schemes.HALF_COUNT_SCHEMES else pl.Int64}
     | {name: pl.Int64 for name in ["reference_total", "compared_total", "kappa_pairs"]}
     | {"signature": pl.String},
 )
