@@ -16,6 +16,11 @@ SCHEMES = (SCHEME, *NERVALUATE_SCHEMES, *UNIT_SCHEMES)
 FIGURE_KEYS = ["recall", "precision", "f1", "matched", "gold_total", "submitted_total"]
 NERVALUATE_KEYS = ["correct", "incorrect", "partial", "missed", "spurious"]
 HALF_COUNT_SCHEMES = ("partial", "ent_type")  # their matched is COR + 0.5 PAR (scheme_scores.matched)
+# What the schemes are, in a sentence: the help of --scheme and of the dashboard's scheme selectors.
+DESCRIPTION = (
+    "The shared task's, nervaluate's strict, exact, partial and ent_type, or F1 over tokens or characters with (hard) "
+    "or without (soft) agreement of category: the README's Match schemes defines each."
+)
 
 
 def report_keys(scheme: str) -> list[str]:

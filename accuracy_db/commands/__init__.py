@@ -77,15 +77,14 @@ list_split_option = click.option(
 
 def scheme_option(command):
     """--scheme: the match scheme the figures are computed under (accuracy_db/schemes.py)."""
-    from ..schemes import SCHEMES
+    from ..schemes import DESCRIPTION, SCHEMES
 
     return click.option(
         "--scheme",
         type=click.Choice(SCHEMES),
         default=SCHEMES[0],
         show_default=True,
-        help="The match scheme: the shared task's, nervaluate's (strict, exact, partial, ent_type), or token- or "
-        "character-level F1 with (hard) or without (soft) agreement of category.",
+        help=DESCRIPTION,
     )(command)
 
 

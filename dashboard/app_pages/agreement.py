@@ -121,7 +121,7 @@ scheme = middle[1].selectbox(
     "Match scheme",
     schemes.SCHEMES,
     key="agreement_scheme",
-    help="How the two lists' spans are matched and counted (the README's Match schemes).",
+    help=f"How the two lists' spans are matched and counted. {schemes.DESCRIPTION}",
 )
 shown_figures = [*figures(scheme), "kappa"]  # the token figures are the shared task's alone
 figure = middle[2].radio("Figure", shown_figures, format_func=FIGURES.get, horizontal=True, key="agreement_figure")

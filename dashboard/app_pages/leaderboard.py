@@ -175,8 +175,7 @@ scheme = st.selectbox(
     schemes.SCHEMES[1:],
     index=None,
     placeholder="Choose a scheme",
-    help="nervaluate's strict, exact, partial and ent_type, or F1 over tokens or characters, with (hard) or without "
-    "(soft) agreement of category: the README's Match schemes defines each.",
+    help=schemes.DESCRIPTION,
     key="board_scheme",
 )
 # Computed only when asked for: a nervaluate scheme at scale 1000 takes some 20 s, which every visit of the page

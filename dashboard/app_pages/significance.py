@@ -59,8 +59,7 @@ scope = top[1].selectbox(
 scheme = top[2].selectbox(
     "Match scheme",
     schemes.SCHEMES,
-    help="The shared task's, nervaluate's strict, exact, partial and ent_type, or F1 over tokens or characters: the "
-    "README's Match schemes defines each. The texts' counts under it are what the test swaps.",
+    help=f"{schemes.DESCRIPTION} The texts' counts under it are what the test swaps.",
     key="significance_scheme",
 )
 figure = top[3].selectbox("Figure", figures(scheme), format_func=tables.RATIOS.get)
