@@ -408,7 +408,7 @@ def targets(results: list[dict], ratios: dict) -> list[str]:
         lines.append(f"{'PASS' if ok else 'MISS'}  {label}: {detail}")
 
     if "build" in steps:
-        check("build < 120 s", steps["build"]["seconds"] < 120, f"{steps['build']['seconds']:.1f} s")
+        check("build < 60 s", steps["build"]["seconds"] < 60, f"{steps['build']['seconds']:.1f} s")  # issue 15
     if "scores" in steps:
         s = steps["scores"]
         check("all scores < 30 s", s["seconds"] < 30, f"{s['seconds']:.1f} s (query {s['child']['seconds']:.1f} s)")
