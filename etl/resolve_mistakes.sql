@@ -72,7 +72,8 @@ nearest_categories AS (
     SELECT given, arg_max(category, similarity) FILTER (WHERE similarity >= 0.8) AS nearest_category
     FROM (
         SELECT given, category, jaro_winkler_similarity(upper(replace(given, ' ', '_')), category) AS similarity
-        FROM (SELECT DISTINCT category AS given FROM cells) CROSS JOIN corpus_categories
+        -- read from the rows as staged, blank ones included, so that cells is read once (not materialized)
+        FROM (SELECT DISTINCT trim(coalesce(TYPE, '')) AS given FROM pending_rows) CROSS JOIN corpus_categories
     )
     GROUP BY given
 ),
@@ -206,7 +207,8 @@ sentences AS (
                  texts.token_count + 1) - tokens.doc_token AS sentence_size
     FROM tokens
     JOIN corpus_texts AS texts USING (text_id)
-    WHERE tokens.sent_token = 1
+    -- $sentence_ids_given: whether any row has a SENTENCE_ID cell (when none has, tokens is not read here)
+    WHERE $sentence_ids_given AND tokens.sent_token = 1
         AND tokens.text_id IN (SELECT text_id FROM pending WHERE sentence_id IS NOT NULL)
 ),
 
