@@ -9,8 +9,10 @@
 -- other_split_texts), tokens_listed_as_marked (whether TOKENS lists the tokens at its ids; NULL when TOKENS is
 -- empty, the ids cannot be used or the row is left out), previous_end and next_start
 -- (where the list's neighbouring spans in the text end and start, as mistakes stores them: mistake_problems reports
--- the overlaps of a text where a span starts at or before previous_end) and list_split. Parameters: $split (the split the list must cover; NULL
--- for the split of its first known text), $header_cells (how many cells the header has) and $needed_cells (how
+-- the overlaps of a text where a span starts at or before previous_end; NULL on a row whose ids cannot be used or
+-- that is left out) and list_split. Parameters: $split (the split the list must cover; NULL
+-- for the split of its first known text), $header_cells (how many cells the header has), $sentence_ids_given
+-- (whether any row has a SENTENCE_ID cell) and $needed_cells (how
 -- many a row needs: up to the last column read for scoring; a row may leave out the CORRECTION and COMMENT cells
 -- after it, as spreadsheets do and as the shared task's scorer reads it). Needs the macro of
 -- shown.sql and the temporary table other_split_texts (text_id, split: texts of other splits known by name only,
