@@ -253,6 +253,14 @@ def needed_cells(header: list[str]) -> dict:
     return {"needed_cells": last + 1, "needed_column": header[last]}
 
 
+def sentence_ids_given(con: duckdb.DuckDBPyConnection, header: list[str]) -> bool:
+    """Whether any staged row has a SENTENCE_ID cell: resolve_mistakes.sql reads the sentences of the texts only
+    then (most submissions give document ids alone)."""
+    if "SENTENCE_ID" not in header:
+        return False
+    return con.execute("SELECT bool_or(trim(coalesce(SENTENCE_ID, '')) <> '') FROM pending_rows").fetchall()[0][0]
+
+
 def load_mistake_list(
     con: duckdb.DuckDBPyConnection,
     path: Path,
@@ -286,7 +294,13 @@ def load_mistake_list(
         )
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE resolved_mistakes AS {sql('resolve_mistakes.sql')}",
-            {"split": split, "corpus": corpus, "header_cells": len(read.header), **needed_cells(read.header)},
+            {
+                "split": split,
+                "corpus": corpus,
+                "header_cells": len(read.header),
+                "sentence_ids_given": sentence_ids_given(con, read.header),
+                **needed_cells(read.header),
+            },
         )
         problems, warnings = listed_problems(con, str(path), scorable)
         if problems:

@@ -9,8 +9,10 @@
 -- other_split_texts), tokens_listed_as_marked (whether TOKENS lists the tokens at its ids; NULL when TOKENS is
 -- empty, the ids cannot be used or the row is left out), previous_end and next_start
 -- (where the list's neighbouring spans in the text end and start, as mistakes stores them: mistake_problems reports
--- the overlaps of a text where a span starts at or before previous_end) and list_split. Parameters: $split (the split the list must cover; NULL
--- for the split of its first known text), $header_cells (how many cells the header has) and $needed_cells (how
+-- the overlaps of a text where a span starts at or before previous_end; NULL on a row whose ids cannot be used or
+-- that is left out) and list_split. Parameters: $split (the split the list must cover; NULL
+-- for the split of its first known text), $header_cells (how many cells the header has), $sentence_ids_given
+-- (whether any row has a SENTENCE_ID cell) and $needed_cells (how
 -- many a row needs: up to the last column read for scoring; a row may leave out the CORRECTION and COMMENT cells
 -- after it, as spreadsheets do and as the shared task's scorer reads it). Needs the macro of
 -- shown.sql and the temporary table other_split_texts (text_id, split: texts of other splits known by name only,
@@ -72,7 +74,8 @@ nearest_categories AS (
     SELECT given, arg_max(category, similarity) FILTER (WHERE similarity >= 0.8) AS nearest_category
     FROM (
         SELECT given, category, jaro_winkler_similarity(upper(replace(given, ' ', '_')), category) AS similarity
-        FROM (SELECT DISTINCT category AS given FROM cells) CROSS JOIN corpus_categories
+        -- read from the rows as staged, blank ones included, so that cells is read once (not materialized)
+        FROM (SELECT DISTINCT trim(coalesce(TYPE, '')) AS given FROM pending_rows) CROSS JOIN corpus_categories
     )
     GROUP BY given
 ),
@@ -206,7 +209,8 @@ sentences AS (
                  texts.token_count + 1) - tokens.doc_token AS sentence_size
     FROM tokens
     JOIN corpus_texts AS texts USING (text_id)
-    WHERE tokens.sent_token = 1
+    -- $sentence_ids_given: whether any row has a SENTENCE_ID cell (when none has, tokens is not read here)
+    WHERE $sentence_ids_given AND tokens.sent_token = 1
         AND tokens.text_id IN (SELECT text_id FROM pending WHERE sentence_id IS NOT NULL)
 ),
 
@@ -241,11 +245,37 @@ id_checked AS (
     CROSS JOIN list_split
 ),
 
+-- The usable spans, narrow: what the lookups of their tokens and neighbours read (the wide cells of the rows are
+-- joined back once, at the end: carried through the unnest, the join and the window they took twice as long).
+usable_spans AS (
+    SELECT
+        line_number,
+        text_id,
+        span_start,
+        span_end,
+        token_count,
+        CASE
+            WHEN trim(coalesce(tokens, '')) = '' THEN NULL
+            -- split on single spaces where that is the same (and much cheaper than the regular expression): no white
+            -- space but single spaces once trimmed (trim() removes spaces only; RE2's \s is [\t\n\f\r ])
+            WHEN NOT (contains(tokens, '  ') OR contains(tokens, chr(9)) OR contains(tokens, chr(10))
+                OR contains(tokens, chr(12)) OR contains(tokens, chr(13))) THEN string_split(trim(tokens), ' ')
+            ELSE string_split_regex(trim(tokens), '\s+')
+        END AS listed_tokens
+    FROM id_checked
+    WHERE id_problem IS NULL AND category_problem IS NULL
+),
+
 -- The tokens of each usable span, in one pass over tokens: whether TOKENS lists them (spaces folded; an empty
 -- TOKENS is not compared), and where the span starts and ends in sentence ids.
 span_tokens AS (
     SELECT
         span.line_number,
+        span.text_id,
+        span.span_start,
+        span.span_end,
+        span.token_count,
+        span.listed_count,
         tokens.doc_token = span.span_start AS is_start,
         tokens.doc_token = span.span_end AS is_end,
         tokens.sentence_id,
@@ -258,11 +288,11 @@ span_tokens AS (
             text_id,
             span_start,
             span_end,
+            token_count,
+            len(listed_tokens) AS listed_count,
             unnest(range(span_start, span_end + 1))::INTEGER AS doc_token,
-            unnest(CASE WHEN trim(coalesce(tokens, '')) <> '' THEN string_split_regex(trim(tokens), '\s+') END)
-                AS listed_token
-        FROM id_checked
-        WHERE id_problem IS NULL AND category_problem IS NULL
+            unnest(listed_tokens) AS listed_token
+        FROM usable_spans
     ) AS span
     JOIN tokens USING (text_id, doc_token)
 ),
@@ -270,6 +300,11 @@ span_tokens AS (
 spans AS (
     SELECT
         line_number,
+        any_value(text_id) AS text_id,
+        any_value(span_start) AS span_start,
+        any_value(span_end) AS span_end,
+        any_value(token_count) AS token_count,
+        any_value(listed_count) AS listed_count,
         any_value(sentence_id) FILTER (WHERE is_start) AS start_sentence_id,
         any_value(sent_token) FILTER (WHERE is_start) AS start_sent_token,
         any_value(sent_token) FILTER (WHERE is_end) AS end_sent_token,
@@ -278,51 +313,46 @@ spans AS (
     GROUP BY line_number
 ),
 
-resolved AS (
+-- The usable spans of each text in position order: the list's neighbours of each span, which the scoring reads, and
+-- which the check that no two spans overlap starts from; and what their tokens tell.
+resolved_spans AS (
     SELECT
-        id_checked.line_number,
-        id_checked.text_id,
-        id_checked.annotation_id,
-        id_checked.tokens,
-        coalesce(id_checked.sentence_id, spans.start_sentence_id) AS sentence_id,
-        coalesce(id_checked.sent_token_start, spans.start_sent_token) AS sent_token_start,
-        coalesce(id_checked.sent_token_end, spans.end_sent_token) AS sent_token_end,
-        id_checked.span_start AS doc_token_start,
-        id_checked.span_end AS doc_token_end,
-        id_checked.category,
-        id_checked.correction,
-        id_checked.comment,
-        id_checked.token_count,
-        []::VARCHAR[] AS row_problems,
-        id_checked.category_problem,
-        id_checked.id_problem,
-        id_checked.foreign_split,
-        -- as many listed tokens as marked ones, each the same
-        CASE WHEN id_checked.id_problem IS NULL AND id_checked.category_problem IS NULL
-            AND trim(coalesce(id_checked.tokens, '')) <> '' THEN
-            spans.listed_as_marked
-            AND len(string_split_regex(trim(id_checked.tokens), '\s+')) = id_checked.span_end - id_checked.span_start + 1
-        END AS tokens_listed_as_marked
-    FROM id_checked
-    LEFT JOIN spans USING (line_number)
-),
-
--- The usable spans of each text in position order, in one pass: the list's neighbours of each span, which the
--- scoring reads, and which the check that no two spans overlap starts from (rows whose ids cannot be used, and rows
--- left out for their TYPE, are apart, in their own partition).
-ordered AS (
-    SELECT
-        * EXCLUDE (token_count),
-        coalesce(lag(doc_token_end) OVER in_text, 0) AS previous_end,
-        coalesce(lead(doc_token_start) OVER in_text, token_count + 1) AS next_start
-    FROM resolved
-    WINDOW in_text AS (
-        PARTITION BY id_problem IS NULL AND category_problem IS NULL, text_id ORDER BY doc_token_start, line_number
-    )
+        line_number,
+        coalesce(lag(span_end) OVER in_text, 0) AS previous_end,
+        coalesce(lead(span_start) OVER in_text, token_count + 1) AS next_start,
+        start_sentence_id,
+        start_sent_token,
+        end_sent_token,
+        -- as many listed tokens as marked ones, each the same (NULL when TOKENS is empty)
+        listed_as_marked AND listed_count = span_end - span_start + 1 AS tokens_listed_as_marked
+    FROM spans
+    WINDOW in_text AS (PARTITION BY text_id ORDER BY span_start, line_number)
 )
 
-SELECT ordered.*, list_split.split AS list_split
-FROM ordered CROSS JOIN list_split
+SELECT
+    id_checked.line_number,
+    id_checked.text_id,
+    id_checked.annotation_id,
+    id_checked.tokens,
+    coalesce(id_checked.sentence_id, resolved_spans.start_sentence_id) AS sentence_id,
+    coalesce(id_checked.sent_token_start, resolved_spans.start_sent_token) AS sent_token_start,
+    coalesce(id_checked.sent_token_end, resolved_spans.end_sent_token) AS sent_token_end,
+    id_checked.span_start AS doc_token_start,
+    id_checked.span_end AS doc_token_end,
+    id_checked.category,
+    id_checked.correction,
+    id_checked.comment,
+    []::VARCHAR[] AS row_problems,
+    id_checked.category_problem,
+    id_checked.id_problem,
+    id_checked.foreign_split,
+    resolved_spans.tokens_listed_as_marked,
+    resolved_spans.previous_end,
+    resolved_spans.next_start,
+    list_split.split AS list_split
+FROM id_checked
+LEFT JOIN resolved_spans USING (line_number)
+CROSS JOIN list_split
 UNION ALL BY NAME
 SELECT line_number, text_id, row_problems, category_problem, list_split.split AS list_split
 FROM checked_rows CROSS JOIN list_split
