@@ -52,9 +52,9 @@ def unreadable(path: Path | str, error: OSError) -> str:
 
 
 @contextmanager
-def open_regular(path: Path | str) -> Iterator[BinaryIO]:
-    """The file opened for reading in binary; InputError (one problem, naming the file) when it is no regular
-    file or cannot be opened."""
+def regular_fd(path: Path | str) -> Iterator[tuple[int, int]]:
+    """The file's descriptor, opened for reading, and its size; InputError (one problem, naming the file) when it is
+    no regular file or cannot be opened."""
     reason = refusal(path)
     if reason:
         raise InputError([Problem(str(path), None, reason)])
@@ -62,32 +62,59 @@ def open_regular(path: Path | str) -> Iterator[BinaryIO]:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
-    with os.fdopen(fd, "rb") as stream:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):  # swapped after the check
-            raise InputError([Problem(str(path), None, not_regular(mode))])
+    try:
+        stat_result = os.fstat(fd)
+        if not stat.S_ISREG(stat_result.st_mode):  # swapped after the check
+            raise InputError([Problem(str(path), None, not_regular(stat_result.st_mode))])
+        yield fd, stat_result.st_size
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def open_regular(path: Path | str) -> Iterator[BinaryIO]:
+    """The file opened for reading in binary (see regular_fd)."""
+    with regular_fd(path) as (fd, _), os.fdopen(fd, "rb", closefd=False) as stream:
         yield stream
 
 
 def read_bytes(path: Path | str, limit: int | None = None, what: str = "file", digests: Digests | None = None) -> bytes:
     """The bytes of a regular file; InputError when it is none, or (with limit) when it has more bytes than limit.
     With digests, the file's digest is recorded there."""
-    with open_regular(path) as stream:
+    with regular_fd(path) as (fd, size):
         try:
-            data = stream.read() if limit is None else stream.read(limit + 1)
+            data = read_fd(fd, size, limit)
         except OSError as error:
             raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
         if digests is not None:
-            record_digest(digests, path, stream, len(data), hashlib.sha256(data).hexdigest())
+            record_digest(digests, path, fd, len(data), hashlib.sha256(data).hexdigest())
     if limit is not None and len(data) > limit:
         raise InputError([Problem(str(path), None, f"more than {limit:,} bytes: too big for a {what}")])
     return data
 
 
-def record_digest(digests: Digests, path: Path | str, stream: BinaryIO, size: int, sha256: str) -> None:
+def read_fd(fd: int, size: int, limit: int | None) -> bytes:
+    """An open file of size bytes read to its end, or (with limit) to limit + 1 bytes. Plain reads on the
+    descriptor: for a small file, two system calls (its size and one byte more, then the end), where a buffered
+    stream of Python's makes several more and costs more than the read itself."""
+    wanted = None if limit is None else limit + 1
+    chunks = []
+    request = size + 1  # the whole file and one byte more; a file that grew goes on below
+    while wanted is None or wanted > 0:
+        chunk = os.read(fd, request if wanted is None else min(request, wanted))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        if wanted is not None:
+            wanted -= len(chunk)
+        request = 1 << 20
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def record_digest(digests: Digests, path: Path | str, fd: int, size: int, sha256: str) -> None:
     """Record the digest of the size bytes read from an open file, with the file's size and time: only when it has
     that size still (a file that grew or shrank while it was read is hashed again)."""
-    stat_result = os.fstat(stream.fileno())
+    stat_result = os.fstat(fd)
     if stat_result.st_size == size:
         digests[str(path)] = (size, stat_result.st_mtime_ns, sha256)
 

@@ -8,15 +8,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
 import polars as pl
 
 from accuracy_db.errors import InputError, Problem
-from accuracy_db.regular_files import Digests, open_regular, record_digest
+from accuracy_db.regular_files import Digests, read_fd, record_digest, regular_fd, unreadable
 
 from .game_days import parse_day
 
@@ -87,7 +88,7 @@ class BoxScores:
     def __init__(self):
         self.lines: dict[str, int] = {}  # text_id -> line, for every record whose text id could be read
         self.games: dict[str, dict] = {}  # text_id -> games row, for every record without problems
-        self.teams: dict[str, list] = defaultdict(list)
+        self.team_lines: list[tuple[str, int, str, dict]] = []  # (text_id, line, side, the team's line)
         self.players: dict[str, list] = {"text_id": [], "line": [], "player_index": []}  # the rest: stat_frames
         self.joined_stats: dict[str, list[str]] = defaultdict(list)  # stat -> its values joined, a game a string
         self.stat_frames: list[pl.DataFrame] = []  # the PLAYER_KEYS columns of the player rows, as strings
@@ -100,12 +101,10 @@ class BoxScores:
             "game_date": parse_day(record["day"]),
             "reference_summary": " ".join(record["summary"]),
         }
-        for side, team_line in (("home", record["home_line"]), ("visitor", record["vis_line"])):
-            self.teams["text_id"].append(text_id)
-            self.teams["line"].append(line)
-            self.teams["side"].append(side)
-            for key in TEAM_KEYS:
-                self.teams[key].append(team_line[key])
+        self.team_lines += (
+            (text_id, line, "home", record["home_line"]),
+            (text_id, line, "visitor", record["vis_line"]),
+        )
         # The box score is column-oriented (stat -> player index -> value).
         box_score = record["box_score"]
         indices = list(box_score["PLAYER_NAME"])
@@ -114,13 +113,17 @@ class BoxScores:
         self.players["text_id"] += [text_id] * len(indices)
         self.players["line"] += [line] * len(indices)
         self.players["player_index"] += map(int, indices)
+        stats = [box_score[key] for key in PLAYER_KEYS]
+        # Each stat's values in the players' order: as the stat gives them when it lists the players in that order
+        # (as Rotowire's do, and faster than looking each one up).
+        in_order = [stat.values() if list(stat) == indices else map(stat.__getitem__, indices) for stat in stats]
         try:
-            joined = [SEPARATOR.join(map(box_score[key].__getitem__, indices)) for key in PLAYER_KEYS]
+            joined = list(map(SEPARATOR.join, in_order))
         except TypeError:  # a value that is not a string
             joined = None
         if joined is None or may_hold_separator:
             self.keep_as_frame()
-            values = {key: list(map(box_score[key].__getitem__, indices)) for key in PLAYER_KEYS}
+            values = {key: list(map(stat.__getitem__, indices)) for key, stat in zip(PLAYER_KEYS, stats)}
             self.stat_frames.append(string_frame(values, PLAYER_KEYS))
             return
         for key, text in zip(PLAYER_KEYS, joined):
@@ -137,7 +140,9 @@ class BoxScores:
             self.joined_stats = defaultdict(list)
 
     def team_strings(self) -> pl.DataFrame:
-        return string_frame(self.teams, TEAM_KEYS)
+        text_ids, lines, sides, team_lines = zip(*self.team_lines) if self.team_lines else ([], [], [], [])
+        values = {key: [team_line[key] for team_line in team_lines] for key in TEAM_KEYS}
+        return string_frame({"text_id": text_ids, "line": lines, "side": sides, **values}, TEAM_KEYS)
 
     def player_strings(self) -> pl.DataFrame:
         self.keep_as_frame()
@@ -151,32 +156,47 @@ class BoxScores:
 
 def read_box_scores(path: Path, problems: list[Problem], digests: Digests | None = None) -> BoxScores | None:
     """The records of shared_task.jsonl (line N holds the Nth record), or None when the split has no such file; with
-    digests, the file's digest (hashed as it is read) is recorded there."""
+    digests, the file's digest is recorded there (hashed by a second thread while this one parses: hashlib lets go of
+    Python's lock)."""
     if not os.path.lexists(path):
         return None
     try:
-        with open_regular(path) as stream:
+        with regular_fd(path) as (fd, size):
+            try:
+                data = read_fd(fd, size, None)
+            except OSError as error:
+                raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
+            if digests is None:
+                return parse_box_scores(str(path), data, problems)
             sha256 = hashlib.sha256()
-            box_scores = parse_box_scores(str(path), hashed(stream, sha256), problems)
-            if digests is not None:
-                record_digest(digests, path, stream, stream.tell(), sha256.hexdigest())
+            hashing = threading.Thread(target=sha256.update, args=(data,))
+            hashing.start()
+            try:
+                box_scores = parse_box_scores(str(path), data, problems)
+            finally:
+                hashing.join()
+            record_digest(digests, path, fd, len(data), sha256.hexdigest())
             return box_scores
     except InputError as error:  # not a regular file
         problems.extend(error.problems)
         return None
 
 
-def hashed(lines: Iterable[bytes], sha256) -> Iterator[bytes]:
-    """The lines, each added to the hash as it is read."""
-    for text in lines:
-        sha256.update(text)
-        yield text
+def lines_of(data: bytes) -> Iterator[bytes]:
+    """The lines of the bytes, each with its newline (as a binary file's lines are)."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end + 1
+        yield data[start:end]  # copied line by line, as it is parsed: while it is in the processor's cache
+        start = end
 
 
-def parse_box_scores(file: str, lines, problems: list[Problem]) -> BoxScores:
+def parse_box_scores(file: str, data: bytes, problems: list[Problem]) -> BoxScores:
     """The records of the lines of shared_task.jsonl; what is wrong with them goes to problems."""
     box_scores = BoxScores()
-    for line, text in enumerate(lines, start=1):
+    any_escape = b"\\" in data  # (memchr, fast) without a backslash, no line can hold an escaped separator
+    for line, text in enumerate(lines_of(data), start=1):
         if not text or text.isspace():  # as `not text.strip()`, without copying the line
             continue
         try:
@@ -199,7 +219,7 @@ def parse_box_scores(file: str, lines, problems: list[Problem]) -> BoxScores:
         if text_id:
             box_scores.lines.setdefault(text_id, line)
         if not messages:
-            box_scores.add(record, line, SEPARATOR_ESCAPES[0] in text or SEPARATOR_ESCAPES[1] in text)
+            box_scores.add(record, line, any_escape and any(escape in text for escape in SEPARATOR_ESCAPES))
     return box_scores
 
 
@@ -245,12 +265,22 @@ def record_problems(record, lines: dict[str, int]) -> list[str]:
     except (TypeError, ValueError):
         messages.append(f"day is not a MM_DD_YY date: {record['day']!r}")
     messages += [f"{key} is not a string: {record[key]!r}" for key in RECORD_TEXTS if not isinstance(record[key], str)]
-    if not isinstance(record["summary"], list) or set(map(type, record["summary"])) - {str}:
+    if not isinstance(record["summary"], list) or not joins(record["summary"]):
         messages.append("summary is not a list of tokens")
     messages += missing_keys("home_line", record["home_line"], TEAM_KEYS)
     messages += missing_keys("vis_line", record["vis_line"], TEAM_KEYS)
     messages += box_score_problems(record["box_score"])
     return messages
+
+
+def joins(tokens: list) -> bool:
+    """Whether the tokens are all strings (joining them is the fastest way to tell: a few times faster than looking
+    at each one's type)."""
+    try:
+        " ".join(tokens)
+    except TypeError:
+        return False
+    return True
 
 
 def missing_keys(name: str, value, keys: list[str]) -> list[str]:

@@ -219,6 +219,19 @@ def test_values_that_hold_the_separator_or_are_not_strings_load_as_they_are(con,
     ]
 
 
+def test_a_stat_that_lists_its_players_in_another_order_gives_each_player_his_own_value(con, tmp_path):
+    """A stat's values are taken in the order of PLAYER_NAME's players, whatever order the stat lists them in."""
+    players = [player("Isaiah Thomas", "Boston", PTS="29"), player("Nick Young", "Los Angeles", PTS="7")]
+    reordered = record(players=players)
+    reordered["box_score"]["PTS"] = dict(reversed(reordered["box_score"]["PTS"].items()))
+    reordered["box_score"]["TEAM_CITY"] = {"1": "Los Angeles", "0": "Boston"}
+    assert list(reordered["box_score"]["PTS"]) == ["1", "0"]
+    split = write_split(tmp_path, [csv_row()], [json.dumps(reordered)])
+    assert load_games(con, split) == []
+    rows = con.execute("SELECT player_index, player_name, pts, side FROM player_games ORDER BY player_index").fetchall()
+    assert rows == [(0, "Isaiah Thomas", 29, "home"), (1, "Nick Young", 7, "visitor")]
+
+
 def test_players_of_two_teams_from_the_same_city_get_no_side_and_a_warning(con, tmp_path):
     # Rotowire calls the Clippers' city LA; were it Los Angeles, TEAM_CITY could not tell them from the Lakers.
     lakers, clippers = ("Lakers", "Los Angeles"), ("Clippers", "Los Angeles")
