@@ -43,8 +43,8 @@ VIEW_LAYERS = ("staging", "intermediate", "marts", "stats")  # the folders of qu
 # them (a filter on its result would come too late: DuckDB does not push one into a common table expression that
 # is read twice).
 INCREMENTAL = "-- Materialized: incremental"
-# An incremental model whose header says so is filled one submission at a time: its joins over every submission
-# at once would pass the memory limit (scored_mistakes: 24 million rows at scale 1000).
+# An incremental model whose header says so is filled one submission at a time: its rows of every submission at
+# once come close to the memory limit, for no gain in time (scored_mistakes: 24 million rows at scale 1000).
 ONE_AT_A_TIME = "one submission at a time"
 # A model whose header says so is a table computed again, whole, whenever submissions are scored or removed (dbt's
 # "table" materialization): a figure over all the submissions of a split, which no per-submission rows give (how

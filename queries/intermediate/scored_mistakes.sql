@@ -1,9 +1,9 @@
 -- What became of every mistake of both lists when a submission is scored, in both scopes a mistake counts in (ALL,
 -- and the scope of its own category): mistake_matches and mistake_outcomes read it, and so does the errors page.
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
--- rows of the submissions in $submission_ids, filled one submission at a time, as all of them at once would pass
--- the memory limit at scale 1000. The dashboard filters, counts and pages these rows: computed from the matching
--- on every read, the errors page took 5 s at scale 1000.)
+-- rows of the submissions in $submission_ids, filled one submission at a time: all of them at once, 24 million
+-- rows at scale 1000, took no less time and came close to the memory limit. The dashboard filters, counts and
+-- pages these rows: computed from the matching on every read, the errors page took 5 s at scale 1000.)
 -- Grain: one row per (submission, side, mistake): each gold mistake of the submission's gold list, and each
 -- mistake of the submission.
 -- Columns:
@@ -31,11 +31,61 @@ WITH evaluated AS (
     WHERE submission_id = ANY($submission_ids)
 ),
 
--- one row per gold mistake with candidates in a scope; a submitted mistake is in at most one of them per scope
-matches AS (
+-- The matching of candidate_matches, read from the tables it is made of, one row per mistake with both scopes side
+-- by side (one join per side, not one per scope). A one-to-one pair is the whole matching of both its mistakes, in
+-- ALL and, when their categories agree, in that category; every other mistake with candidates is in
+-- contested_matches, whose category-scope row is in the scope of the mistake's own category.
+one_to_one AS (
+    SELECT
+        submission_id,
+        gold_mistake_id,
+        submitted_mistake_id,
+        CASE WHEN shared_category IS NOT NULL THEN submitted_mistake_id END AS category_submitted_mistake_id,
+        CASE WHEN shared_category IS NOT NULL THEN gold_mistake_id END AS category_gold_mistake_id
+    FROM span_overlaps
+    WHERE submission_id = ANY($submission_ids) AND one_to_one
+),
+
+contested AS (
     SELECT submission_id, scope, gold_mistake_id, candidate_count, submitted_mistake_id
-    FROM candidate_matches
+    FROM contested_matches
     WHERE submission_id = ANY($submission_ids)
+),
+
+gold_matches AS (
+    SELECT
+        submission_id,
+        gold_mistake_id,
+        submitted_mistake_id,
+        1::BIGINT AS candidate_count,
+        category_submitted_mistake_id,
+        CASE WHEN category_submitted_mistake_id IS NULL THEN 0 ELSE 1 END::BIGINT AS category_candidate_count
+    FROM one_to_one
+    UNION ALL
+    SELECT
+        submission_id,
+        gold_mistake_id,
+        max(CASE WHEN scope = 'ALL' THEN submitted_mistake_id END),
+        max(CASE WHEN scope = 'ALL' THEN candidate_count END),
+        max(CASE WHEN scope <> 'ALL' THEN submitted_mistake_id END),
+        coalesce(max(CASE WHEN scope <> 'ALL' THEN candidate_count END), 0)
+    FROM contested
+    GROUP BY submission_id, gold_mistake_id
+),
+
+-- each submitted mistake is taken by at most one gold mistake in each scope
+submitted_matches AS (
+    SELECT submission_id, submitted_mistake_id, gold_mistake_id, category_gold_mistake_id
+    FROM one_to_one
+    UNION ALL
+    SELECT
+        submission_id,
+        submitted_mistake_id,
+        max(CASE WHEN scope = 'ALL' THEN gold_mistake_id END),
+        max(CASE WHEN scope <> 'ALL' THEN gold_mistake_id END)
+    FROM contested
+    WHERE submitted_mistake_id IS NOT NULL
+    GROUP BY submission_id, submitted_mistake_id
 ),
 
 gold_rows AS (
@@ -48,28 +98,16 @@ gold_rows AS (
         gold.text_id,
         gold.doc_token_start,
         gold.category,
-        CASE WHEN in_all.submitted_mistake_id IS NULL THEN 'missed' ELSE 'matched' END AS outcome,
-        in_all.submitted_mistake_id AS counterpart_id,
-        coalesce(in_all.candidate_count, 0) AS candidate_count,
-        CASE WHEN in_category.submitted_mistake_id IS NULL THEN 'missed' ELSE 'matched' END AS category_outcome,
-        in_category.submitted_mistake_id AS category_counterpart_id,
-        coalesce(in_category.candidate_count, 0) AS category_candidate_count
+        CASE WHEN matches.submitted_mistake_id IS NULL THEN 'missed' ELSE 'matched' END AS outcome,
+        matches.submitted_mistake_id AS counterpart_id,
+        coalesce(matches.candidate_count, 0) AS candidate_count,
+        CASE WHEN matches.category_submitted_mistake_id IS NULL THEN 'missed' ELSE 'matched' END AS category_outcome,
+        matches.category_submitted_mistake_id AS category_counterpart_id,
+        coalesce(matches.category_candidate_count, 0) AS category_candidate_count
     FROM evaluated
-    JOIN gold_mistakes AS gold ON gold.gold_id = evaluated.gold_id
-    LEFT JOIN matches AS in_all
-        ON in_all.submission_id = evaluated.submission_id
-        AND in_all.scope = 'ALL'
-        AND in_all.gold_mistake_id = gold.mistake_id
-    LEFT JOIN matches AS in_category
-        ON in_category.submission_id = evaluated.submission_id
-        AND in_category.scope = gold.category
-        AND in_category.gold_mistake_id = gold.mistake_id
-),
-
-taken AS (
-    SELECT submission_id, scope, gold_mistake_id, submitted_mistake_id
-    FROM matches
-    WHERE submitted_mistake_id IS NOT NULL
+    JOIN mistakes AS gold ON gold.set_id = evaluated.gold_id
+    LEFT JOIN gold_matches AS matches
+        ON matches.submission_id = evaluated.submission_id AND matches.gold_mistake_id = gold.mistake_id
 ),
 
 submitted_rows AS (
@@ -82,22 +120,16 @@ submitted_rows AS (
         submitted.text_id,
         submitted.doc_token_start,
         submitted.category,
-        CASE WHEN in_all.gold_mistake_id IS NULL THEN 'false_alarm' ELSE 'matched' END AS outcome,
-        in_all.gold_mistake_id AS counterpart_id,
+        CASE WHEN matches.gold_mistake_id IS NULL THEN 'false_alarm' ELSE 'matched' END AS outcome,
+        matches.gold_mistake_id AS counterpart_id,
         NULL::BIGINT AS candidate_count,
-        CASE WHEN in_category.gold_mistake_id IS NULL THEN 'false_alarm' ELSE 'matched' END AS category_outcome,
-        in_category.gold_mistake_id AS category_counterpart_id,
+        CASE WHEN matches.category_gold_mistake_id IS NULL THEN 'false_alarm' ELSE 'matched' END AS category_outcome,
+        matches.category_gold_mistake_id AS category_counterpart_id,
         NULL::BIGINT AS category_candidate_count
     FROM evaluated
-    JOIN submitted_mistakes AS submitted ON submitted.submission_id = evaluated.submission_id
-    LEFT JOIN taken AS in_all
-        ON in_all.submission_id = evaluated.submission_id
-        AND in_all.scope = 'ALL'
-        AND in_all.submitted_mistake_id = submitted.mistake_id
-    LEFT JOIN taken AS in_category
-        ON in_category.submission_id = evaluated.submission_id
-        AND in_category.scope = submitted.category
-        AND in_category.submitted_mistake_id = submitted.mistake_id
+    JOIN mistakes AS submitted ON submitted.set_id = evaluated.submission_id
+    LEFT JOIN submitted_matches AS matches
+        ON matches.submission_id = evaluated.submission_id AND matches.submitted_mistake_id = submitted.mistake_id
 )
 
 SELECT

@@ -20,21 +20,35 @@
 --   submitted_tokens: How many tokens of the text the submission marks.
 -- The sums over a submission's texts are the counts of scores (tests/test_statistics.py checks it): a mistake lies
 -- in one text, and so does each pair of intersecting spans.
+-- The rows are stored in the order the validity counts read them (queries/analysis/validity_counts.sql: by split,
+-- test first, submission, scope and text), which makes that query's sort of millions of rows cheap; integer ranks
+-- order them, as sorting by the names themselves takes seconds.
 WITH evaluated AS (
-    SELECT submission_id, submission, split, gold_id, corpus
+    SELECT
+        submission_id,
+        submission,
+        split,
+        gold_id,
+        corpus,
+        dense_rank() OVER (ORDER BY split DESC, submission) AS submission_rank
     FROM evaluations
     WHERE submission_id = ANY($submission_ids)
 ),
 
-list_sizes AS (
+ranked_texts AS (
+    SELECT corpus, split, text_id, row_number() OVER (ORDER BY text_id) AS text_rank
+    FROM texts
+),
+
+gold_sizes AS (
     SELECT
-        set_id,
+        set_id AS gold_id,
         text_id,
         coalesce(category, 'ALL') AS scope,
         count(*) AS mistakes,
         sum(doc_token_end - doc_token_start + 1)::BIGINT AS tokens
     FROM mistakes
-    WHERE set_id IN (SELECT submission_id FROM evaluated UNION SELECT gold_id FROM evaluated)
+    WHERE set_id IN (SELECT gold_id FROM evaluated)
     GROUP BY GROUPING SETS ((set_id, text_id), (set_id, text_id, category))
 ),
 
@@ -44,20 +58,61 @@ gold_texts AS (
     WHERE set_id IN (SELECT gold_id FROM evaluated)
 ),
 
-matched AS (
-    SELECT matches.submission_id, matches.scope, gold_texts.text_id, count(*) AS matched
-    FROM candidate_matches AS matches
-    JOIN gold_texts ON gold_texts.mistake_id = matches.gold_mistake_id
-    WHERE matches.submission_id = ANY($submission_ids) AND matches.submitted_mistake_id IS NOT NULL
-    GROUP BY matches.submission_id, matches.scope, gold_texts.text_id
-),
-
-both_marked AS (
-    SELECT pairs.submission_id, pairs.scope, gold_texts.text_id, sum(pairs.overlap_tokens)::BIGINT AS token_matched
-    FROM scoped_overlaps AS pairs
+-- What each submitted mistake, each pair of intersecting spans and each contested match adds to the figures of
+-- its text, under the category it counts in besides ALL (NULL: none). A one-to-one pair is a match in ALL and, when
+-- the two agree on it, in their category; candidate_matches is these pairs and contested_matches.
+parts AS (
+    SELECT
+        set_id AS submission_id,
+        text_id,
+        category,
+        1 AS submitted,
+        doc_token_end - doc_token_start + 1 AS submitted_tokens,
+        0 AS matched_in_all,
+        0 AS matched_in_category,
+        0 AS token_matched
+    FROM mistakes
+    WHERE set_id = ANY($submission_ids)
+    UNION ALL
+    SELECT
+        pairs.submission_id,
+        gold_texts.text_id,
+        pairs.shared_category,
+        0,
+        0,
+        CASE WHEN pairs.one_to_one THEN 1 ELSE 0 END,
+        CASE WHEN pairs.one_to_one THEN 1 ELSE 0 END,
+        pairs.overlap_tokens
+    FROM span_overlaps AS pairs
     JOIN gold_texts ON gold_texts.mistake_id = pairs.gold_mistake_id
     WHERE pairs.submission_id = ANY($submission_ids)
-    GROUP BY pairs.submission_id, pairs.scope, gold_texts.text_id
+    UNION ALL
+    SELECT
+        matches.submission_id,
+        gold_texts.text_id,
+        CASE WHEN matches.scope <> 'ALL' THEN matches.scope END,
+        0,
+        0,
+        CASE WHEN matches.scope = 'ALL' THEN 1 ELSE 0 END,
+        CASE WHEN matches.scope <> 'ALL' THEN 1 ELSE 0 END,
+        0
+    FROM contested_matches AS matches
+    JOIN gold_texts ON gold_texts.mistake_id = matches.gold_mistake_id
+    WHERE matches.submission_id = ANY($submission_ids) AND matches.submitted_mistake_id IS NOT NULL
+),
+
+-- the submission's figures of each (scope, text) it adds to, in one row: one join with the texts, not one a figure
+submission_sums AS (
+    SELECT
+        submission_id,
+        text_id,
+        CASE WHEN grouping(category) = 1 THEN 'ALL' ELSE category END AS scope,
+        sum(submitted)::BIGINT AS submitted,
+        sum(submitted_tokens)::BIGINT AS submitted_tokens,
+        CASE WHEN grouping(category) = 1 THEN sum(matched_in_all) ELSE sum(matched_in_category) END::BIGINT AS matched,
+        sum(token_matched)::BIGINT AS token_matched
+    FROM parts
+    GROUP BY GROUPING SETS ((submission_id, text_id), (submission_id, text_id, category))
 )
 
 SELECT
@@ -67,23 +122,17 @@ SELECT
     scopes.scope,
     scopes.position,
     texts.text_id,
-    coalesce(matched.matched, 0) AS matched,
+    coalesce(sums.matched, 0) AS matched,
     coalesce(gold.mistakes, 0) AS gold,
-    coalesce(submitted.mistakes, 0) AS submitted,
-    coalesce(both_marked.token_matched, 0) AS token_matched,
+    coalesce(sums.submitted, 0) AS submitted,
+    coalesce(sums.token_matched, 0) AS token_matched,
     coalesce(gold.tokens, 0) AS gold_tokens,
-    coalesce(submitted.tokens, 0) AS submitted_tokens
+    coalesce(sums.submitted_tokens, 0) AS submitted_tokens
 FROM evaluated
 JOIN scopes USING (corpus)
-JOIN texts ON texts.corpus = evaluated.corpus AND texts.split = evaluated.split
-LEFT JOIN list_sizes AS gold
-    ON gold.set_id = evaluated.gold_id AND gold.text_id = texts.text_id AND gold.scope = scopes.scope
-LEFT JOIN list_sizes AS submitted
-    ON submitted.set_id = evaluated.submission_id AND submitted.text_id = texts.text_id
-    AND submitted.scope = scopes.scope
-LEFT JOIN matched
-    ON matched.submission_id = evaluated.submission_id AND matched.scope = scopes.scope
-    AND matched.text_id = texts.text_id
-LEFT JOIN both_marked
-    ON both_marked.submission_id = evaluated.submission_id AND both_marked.scope = scopes.scope
-    AND both_marked.text_id = texts.text_id
+JOIN ranked_texts AS texts ON texts.corpus = evaluated.corpus AND texts.split = evaluated.split
+LEFT JOIN gold_sizes AS gold
+    ON gold.gold_id = evaluated.gold_id AND gold.text_id = texts.text_id AND gold.scope = scopes.scope
+LEFT JOIN submission_sums AS sums
+    ON sums.submission_id = evaluated.submission_id AND sums.scope = scopes.scope AND sums.text_id = texts.text_id
+ORDER BY evaluated.submission_rank, scopes.position, texts.text_rank
