@@ -23,6 +23,22 @@ class Signals:
         self.received = signal.Signals(number).name
         raise KeyboardInterrupt(self.received)
 
+    def hold(self) -> None:
+        """Until release(), a signal is only remembered: for a step that an exception must not cut in two, such as
+        starting a process (interrupted half-way, it would leave the process running and nothing holding it)."""
+        for number in self.previous:
+            signal.signal(number, self.remember)
+
+    def remember(self, number: int, frame) -> None:
+        self.received = signal.Signals(number).name
+
+    def release(self) -> None:
+        """Stop on a signal again, and at once if one came while held."""
+        for number in self.previous:
+            signal.signal(number, self.stop)
+        if self.received:
+            raise KeyboardInterrupt(self.received)
+
     def __exit__(self, kind, error, traceback) -> None:
         for number, handler in self.previous.items():
             signal.signal(number, handler)

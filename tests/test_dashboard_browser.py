@@ -382,3 +382,29 @@ def test_ctrl_c_ends_the_dashboard_quietly_and_leaves_no_server(built_db, tmp_pa
             os.killpg(server.pid, signal.SIGKILL)
         raise
     assert not healthy(f"http://127.0.0.1:{port}")
+
+
+def test_ctrl_c_while_the_server_is_being_started_is_not_lost(monkeypatch):
+    """A Ctrl+C that lands while serve() is starting the server's process (the test sends it from inside Popen,
+    once the process exists) still ends both: serve returns 0 and no process is left. Before, this process ignored
+    SIGINT for that moment, lost the signal, and both went on running."""
+    from accuracy_db.commands import dashboard
+
+    started = []
+
+    class InterruptedPopen(subprocess.Popen):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            started.append(self)
+            os.kill(os.getpid(), signal.SIGINT)  # as a terminal's Ctrl+C reaches this process too
+
+    monkeypatch.setattr(dashboard.subprocess, "Popen", InterruptedPopen)
+    # A server that a Ctrl+C before its own handlers are set does not stop, and that would end by itself with 3.
+    server = [sys.executable, "-c", "import sys, time; time.sleep(10); sys.exit(3)"]
+    try:
+        assert dashboard.serve(server, dict(os.environ)) == 0
+        assert started[0].poll() is not None
+    finally:
+        for process in started:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()

@@ -70,16 +70,15 @@ def serve(command: list[str], env: dict[str, str]) -> int:
 
     The server starts with SIGINT ignored, so that a Ctrl+C while Python imports Streamlit (a second or so) is no
     traceback; once up, Streamlit sets its own handlers, which stop it with one line. This process ends it with
-    SIGTERM when it does not stop by itself."""
+    SIGTERM when it does not stop by itself. A signal that comes while the server is being started is acted on
+    once it has started (this process ignoring SIGINT meanwhile lost a Ctrl+C, and both kept running)."""
     from ..signals import Signals
 
-    with Signals():
-        handler = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the server
+    with Signals() as signals:
+        signals.hold()
+        server = subprocess.Popen(command, env=env, preexec_fn=ignore_interrupts)
         try:
-            server = subprocess.Popen(command, env=env)
-        finally:
-            signal.signal(signal.SIGINT, handler)
-        try:
+            signals.release()
             return server.wait()
         except KeyboardInterrupt:
             try:  # a Ctrl+C in a terminal reached the server too: it stops by itself
@@ -88,6 +87,11 @@ def serve(command: list[str], env: dict[str, str]) -> int:
                 server.terminate()
                 server.wait()
             return 0
+
+
+def ignore_interrupts() -> None:
+    """Run in the server's process before Streamlit starts: SIGINT ignored (an ignored signal stays so across exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @click.command()
