@@ -82,10 +82,7 @@ def read_bytes(path: Path | str, limit: int | None = None, what: str = "file", d
     """The bytes of a regular file; InputError when it is none, or (with limit) when it has more bytes than limit.
     With digests, the file's digest is recorded there."""
     with regular_fd(path) as (fd, size):
-        try:
-            data = read_fd(fd, size, limit)
-        except OSError as error:
-            raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
+        data = read_open(path, fd, size, limit)
         if digests is not None:
             record_digest(digests, path, fd, len(data), hashlib.sha256(data).hexdigest())
     if limit is not None and len(data) > limit:
@@ -109,6 +106,14 @@ def read_fd(fd: int, size: int, limit: int | None) -> bytes:
             wanted -= len(chunk)
         request = 1 << 20
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def read_open(path: Path | str, fd: int, size: int, limit: int | None = None) -> bytes:
+    """read_fd on the open file of path; InputError (one problem, naming the file) when reading fails."""
+    try:
+        return read_fd(fd, size, limit)
+    except OSError as error:
+        raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
 
 
 def record_digest(digests: Digests, path: Path | str, fd: int, size: int, sha256: str) -> None:

@@ -17,7 +17,7 @@ import orjson
 import polars as pl
 
 from accuracy_db.errors import InputError, Problem
-from accuracy_db.regular_files import Digests, read_fd, record_digest, regular_fd, unreadable
+from accuracy_db.regular_files import Digests, read_open, record_digest, regular_fd
 
 from .game_days import parse_day
 
@@ -162,10 +162,7 @@ def read_box_scores(path: Path, problems: list[Problem], digests: Digests | None
         return None
     try:
         with regular_fd(path) as (fd, size):
-            try:
-                data = read_fd(fd, size, None)
-            except OSError as error:
-                raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
+            data = read_open(path, fd, size)
             if digests is None:
                 return parse_box_scores(str(path), data, problems)
             sha256 = hashlib.sha256()
