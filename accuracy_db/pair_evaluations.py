@@ -123,13 +123,7 @@ def score_pairs(
     scopes of their corpus: every view, or only the models given and what they read (only their incremental tables
     are then filled); in some texts only, when told which (a text's matching reads that text's spans alone).
     with_tokens copies the tokens of the texts the spans lie in, which the character-level schemes count."""
-    set_ids = sorted({s.set_id for pair in pairs for s in pair})
-    spans = source.sql(
-        "SELECT set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start,"
-        " doc_token_end, category, previous_end, next_start FROM mistakes WHERE set_id = ANY($ids)"
-        " AND ($texts IS NULL OR list_contains($texts, text_id))",
-        params={"ids": set_ids, "texts": text_ids},
-    ).to_arrow_table()
+    chosen = {"ids": sorted({s.set_id for pair in pairs for s in pair}), "texts": text_ids}
     con = database.open_new(None, models)
     # Another corpus brings its categories: the scopes the views score in.
     for corpus in sorted({s.corpus for pair in pairs for s in pair} - {"shared-task"}):
@@ -159,33 +153,46 @@ def score_pairs(
         submission_ids.append(submission_id)
     con.execute("CREATE TEMP TABLE copies (source_set_id INTEGER, set_id INTEGER)")
     con.executemany("INSERT INTO copies VALUES (?, ?)", copies)
-    con.register("source_spans", spans)
-    con.execute(
+    copy_rows(
+        source,
+        "SELECT set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start,"
+        " doc_token_end, category, previous_end, next_start FROM mistakes WHERE set_id = ANY($ids)"
+        " AND ($texts IS NULL OR list_contains($texts, text_id))",
+        chosen,
+        con,
         "INSERT INTO mistakes (set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end,"
         " doc_token_start, doc_token_end, category, previous_end, next_start)"
         " SELECT copies.set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start,"
         " doc_token_end, category, previous_end, next_start"
-        " FROM source_spans JOIN copies ON copies.source_set_id = source_spans.set_id"
+        " FROM source_rows JOIN copies ON copies.source_set_id = source_rows.set_id",
     )
-    con.unregister("source_spans")
     if with_tokens:
-        tokens = source.sql(
+        copy_rows(
+            source,
             "SELECT text_id, doc_token, sentence_id, sent_token, token FROM tokens"
             " WHERE text_id IN (SELECT text_id FROM mistakes WHERE set_id = ANY($ids))"
             " AND ($texts IS NULL OR list_contains($texts, text_id))",
-            params={"ids": set_ids, "texts": text_ids},
-        ).to_arrow_table()
-        con.register("source_tokens", tokens)
-        con.execute(
+            chosen,
+            con,
             "INSERT INTO tokens (text_id, doc_token, sentence_id, sent_token, token)"
-            " SELECT text_id, doc_token, sentence_id, sent_token, token FROM source_tokens"
+            " SELECT text_id, doc_token, sentence_id, sent_token, token FROM source_rows",
         )
-        con.unregister("source_tokens")
     con.execute(
         "UPDATE annotation_sets SET row_count = (SELECT count(*) FROM mistakes WHERE set_id = annotation_sets.set_id)"
     )
     database.materialize(con, submission_ids)
     return PairScoring(con, pairs, submission_ids)
+
+
+def copy_rows(
+    source: duckdb.DuckDBPyConnection, query: str, params: dict, con: duckdb.DuckDBPyConnection, insert: str
+) -> None:
+    """The rows of a query on the source database, inserted into con by a statement that reads them as source_rows."""
+    con.register("source_rows", source.sql(query, params=params).to_arrow_table())
+    try:
+        con.execute(insert)
+    finally:
+        con.unregister("source_rows")
 
 
 # The figures of each ordered pair: under the shared task's scheme those of the view scores (with the token-level
