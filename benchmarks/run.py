@@ -19,8 +19,10 @@ memory (the maximum resident set size that os.wait4 reports for that child alone
   errors page with everything selected, the document page at the first text, the gold explorer, the difficulty
   page…), found by running the pages themselves on the database (benchmarks.steps dashboard-queries), with the
   parameters they sent, read into one polars frame as the dashboard does;
-* analysis:NAME: the saved analyses of queries/analysis/ read whole (the SQL page offers each of them, and
-  shows its first 5,000 rows; the gold and difficulty pages show five of them by split, measured as page:);
+* analysis:NAME: the saved analyses of queries/analysis/ as the SQL page runs them (accuracy_db.guard.run_query
+  with the page's limits: a process of its own, the first 5,000 rows); their "query s" is what a visitor waits
+  after Run, and what the one-second target counts (the gold and difficulty pages show five of them by split,
+  measured as page:);
 * csv-scan: the baseline, DuckDB reading gsml.csv and every submission (read_csv, count(*); the median of three
   scans, and of three that count every column's values);
 * oracle: tests/oracle.py's score() on every submission (up to --oracle-max-scale), compared with the database;
@@ -188,6 +190,13 @@ def median_run(runs: list[dict]) -> dict:
     return result
 
 
+def waited(name: str, step: dict) -> float:
+    """The seconds a dashboard query counts against issue 15's second: a page's query as a whole process of its
+    own (Python's start included, which no visitor waits for); a saved analysis as the SQL page runs it, from Run
+    to its rows (the guard's process of its own, started for the query, included)."""
+    return step["child"]["seconds"] if name.startswith("analysis:") else step["seconds"]
+
+
 def saved_analyses() -> dict[str, str]:
     try:
         from accuracy_db.analyses import saved_analyses as analyses
@@ -314,7 +323,7 @@ def run_scale(scale: int, args, out: Path) -> dict:
         found = measured(steps_module("dashboard-queries", str(db)), timeout=args.step_timeout)["child"]["queries"]
         queries = {name: (query["sql"], query["params"]) for name, query in found.items()} | queries
     for name, (sql, params) in queries.items():
-        spec = {"sql": sql, "params": params or None, "fetch": "frame"}
+        spec = {"sql": sql, "params": params or None, "fetch": "sql-page" if name.startswith("analysis:") else "frame"}
         step(name, steps_module("query", str(db), json.dumps(spec)), args.repeat)
     csv_files = [str(folder / "gsml.csv"), *map(str, sorted(inbox.glob("*.csv")))]
     step("csv-scan", steps_module("scan", *csv_files))
@@ -424,11 +433,11 @@ def targets(results: list[dict], ratios: dict) -> list[str]:
                 chosen[worst]["peak_mb"] < 4096,
                 f"highest {chosen[worst]['peak_mb']} MB ({worst})",
             )
-    pages = {name: step for name, step in steps.items() if name.startswith(("page:", "analysis:"))}
+    pages = {name: waited(name, step) for name, step in steps.items() if name.startswith(("page:", "analysis:"))}
     if pages:  # issue 15: every query of the dashboard's pages, and every saved analysis, under 1 s
-        over = {name: step["seconds"] for name, step in pages.items() if step["seconds"] >= 1}
+        over = {name: seconds for name, seconds in pages.items() if seconds >= 1}
         check(
-            "every dashboard query and saved analysis < 1 s (whole process)",
+            "every dashboard query (whole process) and saved analysis (as the SQL page runs it) < 1 s",
             not over,
             f"{len(pages) - len(over)} of {len(pages)}"
             + "".join(f"; {name} {seconds:.2f} s" for name, seconds in sorted(over.items(), key=lambda x: -x[1])),

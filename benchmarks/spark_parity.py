@@ -15,7 +15,7 @@ writes), then:
    files transpiled by accuracy_db/portable.py (one source). Then it forgets one submission from each
    incremental table (ALTER TABLE … DROP PARTITION) and adds it back (INSERT … SELECT for that submission alone),
    as a refresh would (benchmarks/spark_models.py is this half). A model materialized whole (gold_mistake_finds,
-   recall_by_difficulty) is a view there: its rows are the same, computed on every read;
+   recall_by_difficulty, gold_token_counts) is a view there: its rows are the same, computed on every read;
 3. compare: every model and saved analysis, read whole, against DuckDB's rows: the same columns, the same rows as a
    multiset, and for a saved analysis (each has an ORDER BY) the same order. Floats are equal when they differ by
    at most 1e-9 relatively (math.isclose(rel_tol=1e-9, abs_tol=1e-12)): the engines add in different orders.

@@ -1,7 +1,7 @@
 """The measured work of benchmarks.run that is not an `accuracy-db` command, one step per child process.
 
     python -m benchmarks.steps scores DB
-    python -m benchmarks.steps query DB SPEC            # SPEC: JSON {"sql", "params", "fetch": stream|frame}
+    python -m benchmarks.steps query DB SPEC            # SPEC: JSON {"sql", "params", "fetch": stream|frame|sql-page}
     python -m benchmarks.steps scan FILE...
     python -m benchmarks.steps scan-data DATA                 # the texts, shared_task.jsonl and games.csv
     python -m benchmarks.steps oracle DATA DB
@@ -55,12 +55,25 @@ def scores(db: str) -> None:
 
 def query(db: str, spec: str) -> None:
     """One query, read whole: streamed in Arrow batches (stream), or into one polars frame the way the dashboard
-    reads its queries (frame)."""
+    reads its queries (frame); or as the SQL page runs it (sql-page): checked by the guard and run in a process
+    of its own within the page's limits, its first rows shown (the seconds a visitor waits after Run)."""
     import polars as pl
 
     from accuracy_db import database
 
     spec = json.loads(spec)
+    if spec["fetch"] == "sql-page":
+        import pyarrow  # noqa: F401  the dashboard's server has it from its first query of the SQL page on
+        from accuracy_db.dashboard import sql_limits as page
+
+        from accuracy_db.guard import run_query
+
+        started = time.perf_counter()
+        result = run_query(
+            db, spec["sql"], spec.get("params") or None, None, page.SQL_ROW_LIMIT, page.SQL_TIMEOUT, page.SQL_MAX_BYTES
+        )
+        report(seconds=time.perf_counter() - started, rows=result.frame.height, truncated=result.truncated)
+        return
     con = database.open_existing(db)  # as the commands and the dashboard open it
     started = time.perf_counter()
     relation = con.sql(spec["sql"], params=spec.get("params") or None)

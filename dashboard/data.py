@@ -28,6 +28,7 @@ from ..intervals import Resampling
 from ..significance import DEFAULT_TRIALS
 from . import DB_ENV, palette
 from .literal import literal
+from .sql_limits import SQL_MAX_BYTES, SQL_QUERIES_AT_ONCE, SQL_ROW_LIMIT, SQL_TIMEOUT
 
 DEFAULT_DB = "accuracy.duckdb"
 SHARED_TASK = "shared-task"  # the built-in corpus, shown unless another is chosen
@@ -298,11 +299,6 @@ def pair_outcomes(reference_id: int, compared_id: int, text_id: str) -> list[dic
     second's; matched, missed (only the first marks it) or false_alarm (only the second)."""
     return _current(_pair_outcomes, reference_id, compared_id, text_id)
 
-
-SQL_ROW_LIMIT = 5_000  # rows the SQL page shows at most
-SQL_TIMEOUT = 10.0  # seconds a query of the SQL page may run
-SQL_MAX_BYTES = 20_000_000  # bytes a result of the SQL page (and a CSV download) may hold: fixed, for every visitor
-SQL_QUERIES_AT_ONCE = 4  # queries of the SQL page running at once, all visitors together (each in its own process)
 
 _sql_slots = threading.BoundedSemaphore(SQL_QUERIES_AT_ONCE)
 
