@@ -480,16 +480,17 @@ def run_query(
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int = DEFAULT_MAX_BYTES,
     tick=None,
+    keep_spare: bool = False,
 ) -> QueryResult:
     """Check a query and run it in a process of its own (accuracy_db/sandbox.py) on a locked-down read-only
-    connection, within the limits.
+    connection, within the limits; keep_spare: in a process started ahead (sandbox.run says how).
 
     params: a dict for $name parameters, a list for ? or $1. At most limit rows are returned (all when None);
     truncated says there were more. A query running longer than timeout seconds is stopped, and one whose result
     passes max_bytes is refused. tick(seconds) is called while it runs."""
     from . import sandbox
 
-    return sandbox.run(db, sql, params, dialect, Limits(limit, timeout, max_bytes), tick)
+    return sandbox.run(db, sql, params, dialect, Limits(limit, timeout, max_bytes), tick, keep_spare)
 
 
 def query(

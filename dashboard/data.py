@@ -317,7 +317,9 @@ def guarded_query(sql: str, params: dict, dialect: str | None, tick=None):
     if not _sql_slots.acquire(blocking=False):
         raise QueryRefused(f"{SQL_QUERIES_AT_ONCE} queries are running on this dashboard already: run it again soon")
     try:
-        return run_query(path, sql, params or None, dialect, SQL_ROW_LIMIT, SQL_TIMEOUT, SQL_MAX_BYTES, tick)
+        return run_query(
+            path, sql, params or None, dialect, SQL_ROW_LIMIT, SQL_TIMEOUT, SQL_MAX_BYTES, tick, keep_spare=True
+        )
     finally:
         _sql_slots.release()
 

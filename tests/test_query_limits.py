@@ -5,9 +5,12 @@ peak resident memory (getrusage). Each hostile query is sized to be stopped with
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
+import time
+from pathlib import Path
 
 import pytest
 
@@ -215,3 +218,97 @@ def test_the_api_without_a_database_does_not_speak_of_flags(tmp_path, monkeypatc
             call()
         assert str(caught.value).startswith(f"no database at {tmp_path / 'missing.duckdb'}")
         assert "--" not in str(caught.value)
+
+
+# --- the spare process the dashboard keeps (sandbox.run's keep_spare) ---
+
+
+@pytest.fixture
+def started_children(monkeypatch):
+    """The ids of the query processes started while the test runs; the spare left waiting is ended afterwards."""
+    from accuracy_db import sandbox
+
+    started = []
+    end_spare()  # one an earlier test left (the dashboard's tests run the SQL page)
+
+    def start_child():
+        child = original()
+        started.append(child.pid)
+        return child
+
+    original = sandbox.start_child
+    monkeypatch.setattr(sandbox, "start_child", start_child)
+    yield started
+    end_spare()
+
+
+def end_spare() -> None:
+    from accuracy_db import sandbox
+
+    with sandbox._spare_lock:
+        spare, sandbox._spare = sandbox._spare, None
+    if spare is not None:
+        sandbox.discard(spare)
+
+
+def wait_for_spare(started: list[int], count: int) -> int:
+    """The id of the spare once count processes have been started (the spare is started by a thread of its own)."""
+    from accuracy_db import sandbox
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with sandbox._spare_lock:
+            if len(started) >= count and sandbox._spare is not None:
+                return sandbox._spare.pid
+        time.sleep(0.05)
+    raise AssertionError("no spare process was started")
+
+
+def running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split(") ")[-1][0] != "Z"
+
+
+def test_a_spare_process_answers_the_next_query_and_another_is_started(built_db, started_children):
+    sql = "SELECT split, count(*) AS texts FROM texts GROUP BY split ORDER BY split"
+    fresh = run_query(built_db, sql)  # a process of its own
+    first = run_query(built_db, sql, keep_spare=True)  # no spare yet: a process of its own, and a spare started
+    spare = wait_for_spare(started_children, 3)
+    assert spare in started_children[1:3]  # started beside the first query's own process
+    second = run_query(built_db, sql, keep_spare=True)
+    assert first.frame.equals(fresh.frame) and second.frame.equals(fresh.frame)
+    assert not running(spare)  # it answered, and ended
+    assert wait_for_spare(started_children, 4) == started_children[3]  # the next spare, and no process for the query
+    assert len(started_children) == 4
+
+
+@pytest.mark.parametrize("sql, expected", [HOSTILE[1], HOSTILE[2], HOSTILE[-1]])
+def test_a_spare_process_is_held_to_the_same_limits(built_db, started_children, sql, expected):
+    run_query(built_db, "SELECT 1 AS one", keep_spare=True)
+    spare = wait_for_spare(started_children, 2)
+    with pytest.raises(AccuracyDbError) as caught:
+        run_query(built_db, sql, timeout=2 if "levenshtein" in sql else 60, limit=None, keep_spare=True)
+    assert str(caught.value).startswith(expected)
+    assert not running(spare) and spare not in started_children[2:]  # the spare ran it
+
+
+def test_a_spare_process_ends_with_the_process_that_started_it(built_db):
+    code = f"""
+import time
+from accuracy_db import sandbox
+from accuracy_db.guard import run_query
+run_query({str(built_db)!r}, "SELECT 1 AS one", keep_spare=True)
+while sandbox._spare is None:
+    time.sleep(0.05)
+print(sandbox._spare.pid)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    spare = int(done.stdout.split()[-1])
+    deadline = time.monotonic() + 30
+    while running(spare) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(spare)
