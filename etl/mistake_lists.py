@@ -12,6 +12,7 @@ import csv
 import hashlib
 import io
 import operator
+import os
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -84,6 +85,24 @@ def csv_fields_up_to(size: int) -> Iterator[None]:
         csv.field_size_limit(previous)
 
 
+@contextmanager
+def readable_bytes(data: bytes) -> Iterator[str | io.BytesIO]:
+    """The bytes as DuckDB's CSV reader takes them: on Linux, the path of an anonymous file in memory holding them
+    (gone when closed, or with the process), which any connection reads; elsewhere a file object, which only one
+    connection of a database can read (DuckDB registers the file system of file objects for the first connection
+    that reads one: on the others the exact reader is used)."""
+    if not hasattr(os, "memfd_create"):
+        yield io.BytesIO(data)
+        return
+    descriptor = os.memfd_create("mistake-list", os.MFD_CLOEXEC)
+    try:
+        with open(descriptor, "wb", closefd=False) as file:
+            file.write(data)
+        yield f"/proc/self/fd/{descriptor}"
+    finally:
+        os.close(descriptor)
+
+
 def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
     """Read the rows with DuckDB's CSV reader into pending_rows, when it can give the exact lines: when
     every row has as many cells as the header (strict mode fails otherwise) and every line is one row (no
@@ -91,18 +110,19 @@ def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
     columns = {f"cell{i}": "VARCHAR" for i in range(len(read.header))}
     try:
         # The bytes already read, not the path: DuckDB would take a path's [ ] * ? for a glob pattern.
-        rows = con.read_csv(
-            io.BytesIO(read.data),
-            columns=columns,
-            header=True,
-            auto_detect=False,
-            delimiter=",",
-            quotechar='"',
-            escapechar='"',
-            strict_mode=True,
-        )
-        rows.create_view("csv_source", replace=True)
-        con.execute("CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM csv_source")
+        with readable_bytes(read.data) as source:
+            rows = con.read_csv(
+                source,
+                columns=columns,
+                header=True,
+                auto_detect=False,
+                delimiter=",",
+                quotechar='"',
+                escapechar='"',
+                strict_mode=True,
+            )
+            rows.create_view("csv_source", replace=True)
+            con.execute("CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM csv_source")
     except duckdb.Error:
         return False
     finally:
