@@ -83,14 +83,8 @@ def load_split(con, split_files: SplitFiles, digests: Digests | None = None) -> 
     if os.path.lexists(split_files.token_lookup):  # present: it must be a readable token lookup
         lookup = texts.read_token_lookup(split_files.token_lookup)
         texts.check_token_lookup(con, split_files.token_lookup, split_files.split, lookup)
-    # The gold list is read and resolved on the other core while the games are parsed (in Python, on one), and
-    # inserted after them, as it was when it was loaded after them.
-    with pipeline.prepared_aside(
-        con,
-        lambda cursor: mistake_lists.prepare_mistake_list(cursor, split_files.gold, "gold", "gold", split_files.split),
-    ) as prepared_gold:
-        warnings = games.load_games(con, split_files, digests)
-        gold = mistake_lists.insert_prepared_list(prepared_gold.result())
+    warnings = games.load_games(con, split_files, digests)
+    gold = mistake_lists.load_mistake_list(con, split_files.gold, "gold", "gold", split_files.split)
     warnings += [str(warning) for warning in gold.warnings]
     return warnings + curation.load_curation(con, split_files.curation_dir, split_files.split)
 

@@ -1,19 +1,18 @@
-"""Prepare what comes next on connections of their own while this thread writes, in order.
+"""Prepare the next items on connections of their own while the current one is committed, in order.
 
 Loading a mistake list is mostly reading and resolving it (etl/mistake_lists.prepare_mistake_list), which writes
 only to temporary tables of its connection, and which DuckDB runs without the GIL; inserting it is a shorter step
 that must happen one list after the other, in the lists' order, for the ids to be those of a load of one list at a
-time. So a list to come is prepared in a worker thread, on a cursor of the database (a connection with temporary
-tables of its own), while this thread inserts the one before, or parses the games (Python, one core): the inserts
-see what they would have seen in a plain loop, in the same order.
+time. So the lists to come are prepared in worker threads, each on a cursor of the database (a connection with
+temporary tables of its own), while this thread inserts the one before: the commits see what they would have seen
+in a plain loop, in the same order.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from contextlib import contextmanager
 from typing import TypeVar
 
 import duckdb
@@ -21,8 +20,8 @@ import duckdb
 Item = TypeVar("Item")
 Prepared = TypeVar("Prepared")
 
-# Lists prepared at once beside the one being inserted: each holds its resolved rows until inserted (a few hundred
-# MB for a list of a million rows), and resolving one keeps more than a core busy.
+# Lists prepared at once beside the one being inserted: two make both cores busy (resolving a list uses a little
+# more than one), and each holds its resolved rows until inserted (a few hundred MB for a list of a million rows).
 AHEAD = 1
 
 
@@ -56,38 +55,12 @@ def in_order(
             commit(pending.popleft()[0].result())
             start_next()
     finally:
-        stop(pool, pending, cursors)
-
-
-@contextmanager
-def prepared_aside(
-    con: duckdb.DuckDBPyConnection, prepare: Callable[[duckdb.DuckDBPyConnection], Prepared]
-) -> Iterator[Future[Prepared]]:
-    """prepare(cursor) in a worker thread, on a cursor of con, while the block runs; the block takes what it
-    prepared (.result()) and commits it. On leaving the block, a preparation under way is interrupted and waited
-    for, and the cursor closed with its temporary tables."""
-    cursor = con.cursor()
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="prepare")
-    future = pool.submit(prepare, cursor)
-    try:
-        yield future
-    finally:
-        stop(pool, [(future, cursor)], [cursor])
-
-
-def stop(
-    pool: ThreadPoolExecutor,
-    pending: Iterable[tuple[Future, duckdb.DuckDBPyConnection]],
-    cursors: list[duckdb.DuckDBPyConnection],
-) -> None:
-    """Cancel the preparations not started, interrupt those under way and wait for them, and close the cursors."""
-    pending = list(pending)
-    for future, _ in pending:
-        future.cancel()
-    for future, cursor in pending:
-        while not future.done():  # an interrupt stops the statement under way, not those after it: again
-            cursor.interrupt()
-            wait([future], timeout=0.05)
-    pool.shutdown(wait=True)
-    for cursor in cursors:
-        cursor.close()
+        for future, _ in pending:
+            future.cancel()
+        for future, cursor in pending:
+            while not future.done():  # an interrupt stops the statement under way, not those after it: again
+                cursor.interrupt()
+                wait([future], timeout=0.05)
+        pool.shutdown(wait=True)
+        for cursor in cursors:
+            cursor.close()

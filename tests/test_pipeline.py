@@ -67,24 +67,3 @@ def test_a_failure_stops_the_preparations_and_closes_their_cursors(failing):
         with pytest.raises(duckdb.ConnectionException):
             cursor.execute("SELECT 1")
     assert con.execute("SELECT 1").fetchall() == [(1,)]  # the connection given is left open
-
-
-def test_what_is_prepared_aside_is_committed_in_the_block():
-    con = duckdb.connect()
-    con.execute("CREATE TABLE committed (item INTEGER)")
-    with pipeline.prepared_aside(con, lambda cursor: prepare(cursor, 7)) as prepared:
-        cursor, item = prepared.result()
-        cursor.execute("INSERT INTO committed SELECT item FROM prepared")
-    assert con.execute("SELECT item FROM committed").fetchall() == [(7,)]
-    with pytest.raises(duckdb.ConnectionException):  # its cursor is closed
-        cursor.execute("SELECT 1")
-
-
-def test_a_failure_in_the_block_stops_what_is_prepared_aside():
-    con = duckdb.connect()
-    with pytest.raises(RuntimeError, match="the block failed"):
-        with pipeline.prepared_aside(
-            con, lambda cursor: cursor.execute("SELECT count(*) FROM range(1_000_000_000_000)")
-        ):
-            raise RuntimeError("the block failed")
-    assert not [thread for thread in threading.enumerate() if thread.name.startswith("prepare")]
