@@ -10,7 +10,7 @@ from pathlib import Path
 
 import duckdb
 
-from . import corpus_folders, database, inbox
+from . import corpus_folders, database, inbox, pipeline
 from .data_folder import SplitFiles, splits
 from .errors import AccuracyDbError, Problem
 from .etl import curation, games, mistake_lists, nlg_systems, texts
@@ -92,13 +92,21 @@ def load_split(con, split_files: SplitFiles, digests: Digests | None = None) -> 
 def load_submissions(
     con, submissions: list[inbox.Submission], report: BuildReport, known: dict | None = None, step=lambda name: None
 ) -> None:
-    """Load what is new of the submissions since the sources known (see inbox.load_submission)."""
-    for number, submission in enumerate(submissions, start=1):
-        step(f"Loading {submission.name} ({number}/{len(submissions)})")
-        warnings = inbox.load_submission(con, submission, known)
+    """Load what is new of the submissions since the sources known, one after the other, each prepared on a
+    connection of its own while the one before is written (see pipeline.in_order and inbox.prepare_submission)."""
+    numbers = {submission.name: number for number, submission in enumerate(submissions, start=1)}
+
+    def commit(prepared: inbox.PreparedSubmission) -> None:
+        name = prepared.submission.name
+        step(f"Loading {name} ({numbers[name]}/{len(submissions)})")
+        warnings = inbox.commit_submission(con, prepared)
         if warnings is not None:
-            report.loaded.append(submission.name)
+            report.loaded.append(name)
             report.warnings += [str(warning) for warning in warnings]
+
+    pipeline.in_order(
+        con, submissions, lambda cursor, submission: inbox.prepare_submission(cursor, submission, known), commit
+    )
 
 
 def count_refusals(report: BuildReport, refusals: tuple[dict, dict]) -> None:

@@ -134,25 +134,54 @@ def shown(value, width: int = 80) -> str:
     return text if len(text) <= width else f"{text[:width]}…"
 
 
-def load_submission(
+@dataclass
+class PreparedSubmission:
+    """What loading a submission will write: its CSV, when new or changed, prepared (read, checked and resolved on
+    a connection of its own) or refused with its problems; and whether its sidecar is to be read again."""
+
+    submission: Submission
+    csv_changed: bool
+    sidecar_changed: bool
+    mistakes: mistake_lists.PreparedList | None = None
+    problems: list[Problem] | None = None  # those of a refused CSV
+
+
+def prepare_submission(
     con: duckdb.DuckDBPyConnection, submission: Submission, known: dict | None = None
-) -> list[Problem] | None:
-    """Load what is new of a submission since the sources known (None: nothing of it is loaded): its CSV and its
-    sidecar, each loaded, or refused with its problems recorded in rejections. When its CSV was loaded, the
-    warnings of its loading; else None."""
+) -> PreparedSubmission:
+    """Prepare what is new of a submission since the sources known, writing nothing to the database's tables (its
+    mistakes are resolved into a temporary table of con): commit_submission writes it."""
     known = known or {}
     keys = (("submission", submission.name), ("metadata", submission.name))
     before = {key: known[key].sha256 for key in keys if key in known}
-    csv_loaded = None
-    if before.get(submission.csv.key) != submission.csv.sha256:
-        forget_csv(con, submission.name)
-        try:
-            loaded = mistake_lists.load_mistake_list(con, Path(submission.csv.path), "submission", submission.name)
-            csv_loaded = loaded.warnings
-        except InputError as error:
-            reject(con, submission.name, submission.csv.sha256, error.problems)
     sidecar_sha256 = submission.sidecar.sha256 if submission.sidecar else None
-    if submission.csv.key not in before or before.get(("metadata", submission.name)) != sidecar_sha256:
+    prepared = PreparedSubmission(
+        submission,
+        csv_changed=before.get(submission.csv.key) != submission.csv.sha256,
+        sidecar_changed=submission.csv.key not in before or before.get(("metadata", submission.name)) != sidecar_sha256,
+    )
+    if prepared.csv_changed:
+        try:
+            path = Path(submission.csv.path)
+            prepared.mistakes = mistake_lists.prepare_mistake_list(con, path, "submission", submission.name)
+        except InputError as error:
+            prepared.problems = error.problems
+    return prepared
+
+
+def commit_submission(con: duckdb.DuckDBPyConnection, prepared: PreparedSubmission) -> list[Problem] | None:
+    """Write a prepared submission (None: nothing of it is loaded): its CSV and its sidecar, each loaded, or refused
+    with its problems recorded in rejections, in place of what their earlier versions left. When its CSV was
+    loaded, the warnings of its loading; else None."""
+    submission = prepared.submission
+    csv_loaded = None
+    if prepared.csv_changed:
+        forget_csv(con, submission.name)
+        if prepared.mistakes is not None:
+            csv_loaded = mistake_lists.insert_prepared_list(prepared.mistakes).warnings
+        else:
+            reject(con, submission.name, submission.csv.sha256, prepared.problems)
+    if prepared.sidecar_changed:
         load_sidecar(con, submission)
     record(con, submission.sources())
     return csv_loaded

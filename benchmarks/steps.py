@@ -325,6 +325,10 @@ class TimedConnection:
     def __getattr__(self, name):
         return getattr(self._con, name)
 
+    def cursor(self):
+        """A connection of its own (the build prepares mistake lists on such), timed the same way."""
+        return TimedConnection(self._con.cursor())
+
     def execute(self, sql, *args, **kwargs):
         started = time.perf_counter()
         try:

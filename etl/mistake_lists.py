@@ -12,6 +12,7 @@ import csv
 import hashlib
 import io
 import operator
+import os
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -84,6 +85,24 @@ def csv_fields_up_to(size: int) -> Iterator[None]:
         csv.field_size_limit(previous)
 
 
+@contextmanager
+def readable_bytes(data: bytes) -> Iterator[str | io.BytesIO]:
+    """The bytes as DuckDB's CSV reader takes them: on Linux, the path of an anonymous file in memory holding them
+    (gone when closed, or with the process), which any connection reads; elsewhere a file object, which only one
+    connection of a database can read (DuckDB registers the file system of file objects for the first connection
+    that reads one: on the others the exact reader is used)."""
+    if not hasattr(os, "memfd_create"):
+        yield io.BytesIO(data)
+        return
+    descriptor = os.memfd_create("mistake-list", os.MFD_CLOEXEC)
+    try:
+        with open(descriptor, "wb", closefd=False) as file:
+            file.write(data)
+        yield f"/proc/self/fd/{descriptor}"
+    finally:
+        os.close(descriptor)
+
+
 def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
     """Read the rows with DuckDB's CSV reader into pending_rows, when it can give the exact lines: when
     every row has as many cells as the header (strict mode fails otherwise) and every line is one row (no
@@ -91,18 +110,19 @@ def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
     columns = {f"cell{i}": "VARCHAR" for i in range(len(read.header))}
     try:
         # The bytes already read, not the path: DuckDB would take a path's [ ] * ? for a glob pattern.
-        rows = con.read_csv(
-            io.BytesIO(read.data),
-            columns=columns,
-            header=True,
-            auto_detect=False,
-            delimiter=",",
-            quotechar='"',
-            escapechar='"',
-            strict_mode=True,
-        )
-        rows.create_view("csv_source", replace=True)
-        con.execute("CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM csv_source")
+        with readable_bytes(read.data) as source:
+            rows = con.read_csv(
+                source,
+                columns=columns,
+                header=True,
+                auto_detect=False,
+                delimiter=",",
+                quotechar='"',
+                escapechar='"',
+                strict_mode=True,
+            )
+            rows.create_view("csv_source", replace=True)
+            con.execute("CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM csv_source")
     except duckdb.Error:
         return False
     finally:
@@ -261,6 +281,22 @@ def sentence_ids_given(con: duckdb.DuckDBPyConnection, header: list[str]) -> boo
     return con.execute("SELECT bool_or(trim(coalesce(SENTENCE_ID, '')) <> '') FROM pending_rows").fetchall()[0][0]
 
 
+@dataclass
+class PreparedList:
+    """A mistake list read, checked and resolved into the temporary table resolved_mistakes of its connection (con),
+    not yet in the database: insert_prepared_list puts it there, and a connection closed first takes it away."""
+
+    con: duckdb.DuckDBPyConnection
+    path: Path
+    sha256: str  # of the file's bytes (which are not kept: a few lists may wait to be inserted)
+    kind: str
+    name: str
+    corpus: str
+    splits: list[str]  # the splits it is loaded for: one, or every split of the texts for a list of no mistakes
+    row_count: int
+    warnings: list[Problem]
+
+
 def load_mistake_list(
     con: duckdb.DuckDBPyConnection,
     path: Path,
@@ -272,7 +308,27 @@ def load_mistake_list(
     other_split_texts: dict[str, str] | None = None,
     corpus: str = "shared-task",
 ) -> LoadedList:
-    """Load a mistake list; raise InputError with every problem, leaving nothing behind.
+    """Load a mistake list; raise InputError with every problem, leaving nothing behind (see prepare_mistake_list
+    for the arguments)."""
+    prepared = prepare_mistake_list(
+        con, path, kind, name, split, scorable=scorable, other_split_texts=other_split_texts, corpus=corpus
+    )
+    return insert_prepared_list(prepared)
+
+
+def prepare_mistake_list(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    kind: str,
+    name: str,
+    split: str | None = None,
+    *,
+    scorable: bool = False,
+    other_split_texts: dict[str, str] | None = None,
+    corpus: str = "shared-task",
+) -> PreparedList:
+    """Read, check and resolve a mistake list into the temporary table resolved_mistakes of con, writing nothing
+    else; raise InputError with every problem, leaving no temporary table behind.
 
     A submission's split is that of the texts it names (split=None); a gold list's is given. A header with no rows
     is a list of no mistakes; when nothing tells its split, it is loaded for every split of the texts.
@@ -319,29 +375,41 @@ def load_mistake_list(
                     "SELECT DISTINCT split FROM texts WHERE corpus = ? ORDER BY split", [corpus]
                 ).fetchall()
             ]
+    except BaseException:
+        con.execute("DROP TABLE IF EXISTS resolved_mistakes")
+        raise
+    finally:
+        # the resolved rows are all that is read from here on: the staged ones are let go before the list is inserted
+        unstage_rows(con)
+        con.execute("DROP TABLE IF EXISTS other_split_texts")
+    return PreparedList(con, path, read.sha256, kind, name, corpus, list_splits, row_count, warnings)
+
+
+def insert_prepared_list(prepared: PreparedList) -> LoadedList:
+    """Insert a prepared list into the database in one transaction, for each of its splits, on the connection that
+    prepared it (its resolved rows are there), and drop its resolved rows."""
+    con = prepared.con
+    try:
         con.execute("BEGIN TRANSACTION")
         try:
-            set_ids = [insert_list(con, read, kind, name, list_split, row_count, corpus) for list_split in list_splits]
+            set_ids = [insert_list(prepared, list_split) for list_split in prepared.splits]
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        return LoadedList(set_ids[0], warnings)
     finally:
-        unstage_rows(con)
-        for table in ("resolved_mistakes", "other_split_texts"):
-            con.execute(f"DROP TABLE IF EXISTS {table}")
+        con.execute("DROP TABLE IF EXISTS resolved_mistakes")
+    return LoadedList(set_ids[0], prepared.warnings)
 
 
-def insert_list(
-    con: duckdb.DuckDBPyConnection, read: ReadList, kind: str, name: str, split: str, rows: int, corpus: str
-) -> int:
+def insert_list(prepared: PreparedList, split: str) -> int:
     """Insert the resolved list as one annotation set of a split (the rows left out for their TYPE are not
     mistakes); return its set_id."""
+    con = prepared.con
     set_id = con.execute(
         "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus)"
         " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING set_id",
-        [kind, name, split, str(read.path), read.sha256, rows, corpus],
+        [prepared.kind, prepared.name, split, str(prepared.path), prepared.sha256, prepared.row_count, prepared.corpus],
     ).fetchall()[0][0]
     con.execute(
         """

@@ -374,6 +374,17 @@ def test_duckdb_reads_the_rows_when_it_can_number_the_lines(tmp_path, body, fast
         assert stage_rows_fast(duckdb.connect(), read_mistake_file(path)) is fast
 
 
+def test_duckdb_reads_the_rows_on_every_connection_of_a_database(tmp_path):
+    # build prepares lists on cursors of one database: DuckDB's reader must read on each (a file object is read by
+    # the first connection alone, which would leave the others to the exact reader, three times as slow)
+    path = tmp_path / "list.csv"
+    path.write_bytes(f"{HEADER}\n{GOOD_ROW}\n".encode())
+    con = duckdb.connect()
+    for cursor in (con, con.cursor(), con.cursor()):
+        assert stage_rows_fast(cursor, read_mistake_file(path))
+        assert cursor.execute("SELECT TEXT_ID, TYPE FROM pending_rows").fetchall() == [("S001.txt", "NAME")]
+
+
 # --- every file is read by its exact path ---
 
 GLOB_NAMES = {  # a name with glob characters -> a name the glob would match

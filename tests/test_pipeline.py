@@ -1,0 +1,69 @@
+"""pipeline.in_order: items committed in their order, each prepared on a cursor of its own; on a failure, no thread,
+no cursor and no temporary table outlives the call."""
+
+from __future__ import annotations
+
+import threading
+
+import duckdb
+import pytest
+
+from accuracy_db import pipeline
+
+
+def prepare(cursor, item: int):
+    """A temporary table of the item on its cursor, as a mistake list's resolved rows are."""
+    cursor.execute(f"CREATE OR REPLACE TEMP TABLE prepared AS SELECT {item} AS item")
+    return cursor, item
+
+
+@pytest.mark.parametrize("ahead", [1, 2])
+def test_items_are_committed_in_order_each_from_its_own_cursor(ahead):
+    con = duckdb.connect()
+    con.execute("CREATE TABLE committed (item INTEGER, position INTEGER)")
+    items = list(range(7))
+
+    def commit(prepared):
+        cursor, item = prepared
+        # the table is the one this item's preparation made: no other item used its cursor in between
+        assert cursor.execute("SELECT item FROM prepared").fetchall() == [(item,)]
+        cursor.execute("INSERT INTO committed SELECT item, (SELECT count(*) FROM committed) FROM prepared")
+        cursor.execute("DROP TABLE prepared")
+
+    pipeline.in_order(con, items, prepare, commit, ahead=ahead)
+    assert con.execute("SELECT item, position FROM committed ORDER BY position").fetchall() == [(i, i) for i in items]
+
+
+def test_nothing_to_do_is_done():
+    pipeline.in_order(duckdb.connect(), [], prepare, lambda prepared: pytest.fail("nothing to commit"))
+
+
+@pytest.mark.parametrize("failing", ["prepare", "commit"])
+def test_a_failure_stops_the_preparations_and_closes_their_cursors(failing):
+    con = duckdb.connect()
+    cursors, committed = [], []
+    started = threading.Event()
+
+    def failing_prepare(cursor, item):
+        cursors.append(cursor)
+        if item == 1 and failing == "prepare":
+            raise RuntimeError("prepare failed")
+        if item == 2:  # a preparation under way when the failure comes: interrupted, not waited out
+            started.set()
+            cursor.execute("SELECT count(*) FROM range(1_000_000_000_000)")
+        return prepare(cursor, item)
+
+    def failing_commit(prepared):
+        committed.append(prepared[1])
+        if failing == "commit":
+            started.wait()
+            raise RuntimeError("commit failed")
+
+    with pytest.raises(RuntimeError, match=f"{failing} failed"):
+        pipeline.in_order(con, range(5), failing_prepare, failing_commit, ahead=2)
+    assert committed == [0]
+    assert not [thread for thread in threading.enumerate() if thread.name.startswith("prepare")]
+    for cursor in cursors:  # closed, with their temporary tables
+        with pytest.raises(duckdb.ConnectionException):
+            cursor.execute("SELECT 1")
+    assert con.execute("SELECT 1").fetchall() == [(1,)]  # the connection given is left open
