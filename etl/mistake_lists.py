@@ -298,22 +298,11 @@ class PreparedList:
 
 
 def load_mistake_list(
-    con: duckdb.DuckDBPyConnection,
-    path: Path,
-    kind: str,
-    name: str,
-    split: str | None = None,
-    *,
-    scorable: bool = False,
-    other_split_texts: dict[str, str] | None = None,
-    corpus: str = "shared-task",
+    con: duckdb.DuckDBPyConnection, path: Path, kind: str, name: str, split: str | None = None, **options
 ) -> LoadedList:
-    """Load a mistake list; raise InputError with every problem, leaving nothing behind (see prepare_mistake_list
-    for the arguments)."""
-    prepared = prepare_mistake_list(
-        con, path, kind, name, split, scorable=scorable, other_split_texts=other_split_texts, corpus=corpus
-    )
-    return insert_prepared_list(prepared)
+    """Load a mistake list; raise InputError with every problem, leaving nothing behind (the arguments and options
+    are prepare_mistake_list's)."""
+    return insert_prepared_list(prepare_mistake_list(con, path, kind, name, split, **options))
 
 
 def prepare_mistake_list(
