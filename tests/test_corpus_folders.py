@@ -21,6 +21,7 @@ from shared_data import DATA, EXAMPLES
 from test_corpus_commands import assert_ties_are_the_same_row
 
 from accuracy_db import corpus_folders, database
+from accuracy_db.analyses import saved_analyses
 from accuracy_db.build import build
 from accuracy_db.cli import run
 from accuracy_db.errors import Problem, SpanProblem
@@ -357,6 +358,21 @@ def factgenie_campaign(folder: Path, files: dict[str, list]) -> Path:
     return folder
 
 
+def every_view_and_analysis_reads(db: Path) -> None:
+    """Every view and saved analysis of the database reads whole without an error: on a database whose corpus had
+    been loaded again, DuckDB 2.0 failed inside a hash join of one of them (duckdb/duckdb#24807)."""
+    con = database.open_existing(db)
+    try:
+        views = con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY view_name").fetchall()
+        for (view,) in views:
+            con.execute(f"SELECT * FROM {view}").fetchall()
+        values = {"submission": "llm/gpt", "first": "llm/gpt", "second": "llm/claude"}
+        for analysis in saved_analyses():
+            con.execute(analysis.sql, {name: values[name] for name in analysis.parameters}).fetchall()
+    finally:
+        con.close()
+
+
 def output_record(index: int, annotator: str, spans: list[tuple[str, int]]) -> dict:
     output = ["Smith scored 31 points.", "Jones added 12 rebounds."][index]
     return {
@@ -386,6 +402,7 @@ def test_refresh_picks_up_new_changed_and_removed_files_of_an_imported_campaign(
     (humans / "files" / "a.jsonl").write_text(jsonl([output_record(0, "h", [("31", 0)])]))
     refreshed(db)
     assert rows(db, recall, ["llm/gpt"]) == [(1.0,)] and rows(db, recall, ["llm/claude"]) == [(0.0,)]
+    every_view_and_analysis_reads(db)
     (llm / "files" / "b.jsonl").unlink()
     refreshed(db)
     assert names() == [("gold", 1), ("llm/gpt", 1)]
