@@ -5,6 +5,9 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,18 +78,45 @@ def schema_source() -> Source:
     return Source("schema", "tables", "accuracy_db/schema", 0, 0, digest)
 
 
-def load_split(con, split_files: SplitFiles, digests: Digests | None = None) -> list[str]:
-    """Texts, tokens (checked against token_lookup.yaml when present), games, the gold list and the curation exports
-    (when present) of a split; return the warnings. With digests, the digests of the texts and games files read are
-    recorded there."""
+def load_texts_of(con, split_files: SplitFiles, digests: Digests | None = None) -> None:
+    """The texts and tokens of a split, checked against token_lookup.yaml when present. With digests, the digests of
+    the files read are recorded there."""
     texts.load_texts(con, split_files.split, texts.read_texts(split_files.texts_dir, digests))
     if os.path.lexists(split_files.token_lookup):  # present: it must be a readable token lookup
         lookup = texts.read_token_lookup(split_files.token_lookup)
         texts.check_token_lookup(con, split_files.token_lookup, split_files.split, lookup)
-    warnings = games.load_games(con, split_files, digests)
+
+
+def load_lists_of(con, split_files: SplitFiles) -> list[str]:
+    """The gold list and the curation exports (when present) of a split whose texts are loaded; return the
+    warnings."""
     gold = mistake_lists.load_mistake_list(con, split_files.gold, "gold", "gold", split_files.split)
-    warnings += [str(warning) for warning in gold.warnings]
+    warnings = [str(warning) for warning in gold.warnings]
     return warnings + curation.load_curation(con, split_files.curation_dir, split_files.split)
+
+
+@contextmanager
+def games_loading(con, split_files: list[SplitFiles], digests: Digests) -> Iterator[list[list[str]]]:
+    """Load the games of every split in a thread of their own, on a cursor of their own, while the body loads the
+    lists; yield the list the warnings of each split's games are put in. Parsing the box scores is Python's work on
+    one core, where loading the lists leaves one idle most of the time; the games are read by no list. The games are
+    waited for on leaving, and their problems raised first, as a build that loaded them first would have: a failure
+    of the body is raised when the games have none."""
+    warnings: list[list[str]] = []
+    cursor = con.cursor()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="games") as pool:
+        loading = pool.submit(
+            lambda: [warnings.append(games.load_games(cursor, files, digests)) for files in split_files]
+        )
+        try:
+            yield warnings
+        except BaseException:
+            if loading.exception() is None:  # (waits for the games)
+                raise
+        finally:
+            wait([loading])  # no thread outlives the build, and the cursor outlives the thread
+            cursor.close()
+        loading.result()  # the games' problems
 
 
 def load_submissions(
@@ -202,16 +232,25 @@ def build_into(
     digests: Digests = {}  # the files hashed as they were read, not read again to be fingerprinted
     try:
         for files in split_files:
-            step(f"Loading the {files.split} split")
-            report.warnings += load_split(con, files, digests)
-        if os.path.lexists(data_dir.parent / "nlg_systems.csv"):  # the data folder's file wins over the package's
-            nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
-        else:
-            nlg_systems.load_packaged_nlg_systems(con)
-        record(con, [schema_source(), *data_sources(data_dir, digests=digests).values()])
+            step(f"Loading the texts of the {files.split} split")
+            load_texts_of(con, files, digests)
         submissions = inbox.scan(submissions_dir) if submissions_dir is not None else {}
         report.added = list(submissions)
-        load_submissions(con, list(submissions.values()), report, step=step)
+        with games_loading(con, split_files, digests) as games_warnings:
+            lists_warnings = []
+            for files in split_files:
+                step(f"Loading the gold list of the {files.split} split")
+                lists_warnings.append(load_lists_of(con, files))
+            if os.path.lexists(data_dir.parent / "nlg_systems.csv"):  # the data folder's file wins over the package's
+                nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
+            else:
+                nlg_systems.load_packaged_nlg_systems(con)
+            load_submissions(con, list(submissions.values()), report, step=step)
+        # each split's games' warnings, then its lists', then the submissions': the order of a load one after another
+        submissions_warnings = report.warnings
+        report.warnings = [w for split in zip(games_warnings, lists_warnings) for part in split for w in part]
+        report.warnings += submissions_warnings
+        record(con, [schema_source(), *data_sources(data_dir, digests=digests).values()])
         count_refusals(report, inbox.refusals(con))
         corpora = list(dict.fromkeys(registration.corpus for registration in registrations))
         load_corpora(con, report, list(registrations), corpora, step=step)

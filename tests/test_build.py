@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -157,6 +158,36 @@ def test_a_failed_build_leaves_the_previous_database(tmp_path):
     con = database.open_existing(db)
     assert con.execute("SELECT count(*) FROM gold_mistakes").fetchall() == [(1214,)]
     assert not list(tmp_path.glob(".*building*"))
+
+
+def break_games_and_gold(data: Path) -> None:
+    """A games file with a malformed line, and a gold list with a row of no category."""
+    with (data / "shared_task.jsonl").open("a") as box_scores:
+        box_scores.write("{not json\n")
+    with (data / "gsml.csv").open("a") as gold:
+        gold.write("S001.txt,1,9999,Wednesday,18,18,18,18,NAMES,,\n")
+
+
+def test_the_games_problems_come_first_though_the_games_load_beside_the_lists(tmp_path):
+    """The games are parsed in a thread of their own while the gold list and the submissions load: a build with
+    both wrong still reports the games, as a build that loaded them first did, and leaves no thread running."""
+    data = copy_train_split(tmp_path)
+    break_games_and_gold(data)
+    threads = threading.active_count()
+    with pytest.raises(InputError, match=r"shared_task.jsonl: line \d+: malformed JSON") as failure:
+        build(data, tmp_path / "db.duckdb")
+    assert "gsml.csv" not in str(failure.value)
+    assert threading.active_count() == threads
+
+
+def test_a_wrong_gold_list_fails_the_build_after_the_games_are_loaded(tmp_path):
+    data = copy_train_split(tmp_path)
+    break_games_and_gold(data)
+    shutil.copy(DATA / "shared_task.jsonl", data / "shared_task.jsonl")
+    threads = threading.active_count()
+    with pytest.raises(InputError, match="line 1216: TYPE 'NAMES' is not a category"):
+        build(data, tmp_path / "db.duckdb")
+    assert threading.active_count() == threads
 
 
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
