@@ -83,13 +83,28 @@ def test_character_offsets_give_each_token_of_every_shared_task_text(con):
     assert {corpus for *_, corpus in rows} == {"shared-task"}
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.dictionaries(st.sampled_from(["S001", "S002", "T1"]), st.text(alphabet="ab .\t\n-", max_size=20), max_size=3))
-def test_tokens_are_numbered_as_the_rule_says(texts):
-    """doc_token, sentence_id, sent_token and the character offsets of every token, against the rule in Python."""
+# Words of several scripts and widths (é in one code point and in two, an emoji beyond the BMP, CJK), runs of full
+# stops, and whitespace Python splits on besides the ASCII one (no-break and em spaces, U+001C, NEL).
+TEXT_PIECES = st.sampled_from(
+    ["a", "b", "é", "e\u0301", "😀", "日本", ".", "..", "-", " ", "\t", "\n", "\xa0", "\u2003", "\x1c", "\x85"]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["S001", "S002", "T1", "x"]),
+        st.lists(TEXT_PIECES, max_size=24).map("".join) | st.text(max_size=20),
+        max_size=4,
+    ),
+    st.booleans(),
+)
+def test_tokens_are_numbered_as_the_rule_says(texts, in_sql):
+    """doc_token, sentence_id, sent_token and the character offsets (in code points) of every token, and each
+    text's counts, against the rule in Python, numbered in polars and in SQL."""
     con = database.open_new(None, models=[])  # the tables alone
-    load_texts(con, "train", texts)
-    expected = []
+    load_texts(con, "train", texts, in_sql=in_sql)
+    expected, counts = [], []
     for text_id, text in texts.items():
         sentence, sent_token, char_start = 1, 0, 0
         for doc_token, token in enumerate(text.split(), start=1):
@@ -98,8 +113,12 @@ def test_tokens_are_numbered_as_the_rule_says(texts):
             char_start += len(token) + 1
             if token == ".":
                 sentence, sent_token = sentence + 1, 0
+        tokens = [row for row in expected if row[0] == text_id]
+        counts.append((text_id, " ".join(text.split()), len(tokens), max((row[2] for row in tokens), default=0)))
     found = con.execute("SELECT * FROM tokens ORDER BY text_id, doc_token").fetchall()
     assert found == sorted(expected)
+    texts_found = "SELECT text_id, generated_text, token_count, sentence_count FROM texts ORDER BY text_id"
+    assert con.execute(texts_found).fetchall() == sorted(counts)
 
 
 def test_a_token_that_merely_contains_a_full_stop_does_not_end_a_sentence(con):
