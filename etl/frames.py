@@ -1,5 +1,7 @@
 """Hand polars frames to DuckDB."""
 
+from collections.abc import Iterable
+
 import duckdb
 import polars as pl
 
@@ -31,20 +33,18 @@ def insert_rows(
     insert_frame(con, frame, f"{verb} INTO {table} BY NAME SELECT * FROM new_rows")
 
 
-def insert_all(con: duckdb.DuckDBPyConnection, tables: dict[str, pl.DataFrame]) -> None:
-    """Insert the frames in one transaction, so that a failure leaves none of them. Each is read once, through its
-    Arrow C stream (a frame registered as such would import pyarrow, 0.3-4 s)."""
-    for table, frame in tables.items():
-        con.register(f"new_{table}", frame.__arrow_c_stream__())
+def insert_all(con: duckdb.DuckDBPyConnection, frames: Iterable[tuple[str, pl.DataFrame]]) -> None:
+    """Insert each frame into its table, in one transaction, so that a failure (in making a frame too: they may be
+    made as they are inserted, so that one at a time takes memory) leaves none of them. Each is read once, through
+    its Arrow C stream (a frame registered as such would import pyarrow, 0.3-4 s)."""
+    con.begin()
     try:
-        con.begin()
-        try:
-            for table in tables:
-                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM new_{table}")
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
+        for table, frame in frames:
+            con.register("new_rows", frame.__arrow_c_stream__())
+            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM new_rows")
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
     finally:
-        for table in tables:
-            con.unregister(f"new_{table}")
+        con.unregister("new_rows")  # after the rollback: an aborted transaction refuses it

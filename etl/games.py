@@ -53,7 +53,7 @@ def load_games(con: duckdb.DuckDBPyConnection, split_files: SplitFiles, digests:
         tables["player_games"], warnings = with_sides(players, tables["games"], jsonl)
     if problems:
         raise InputError(problems)
-    insert_all(con, tables)
+    insert_all(con, tables.items())
     return warnings
 
 

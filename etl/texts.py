@@ -49,10 +49,10 @@ def read_texts(texts_dir: Path, digests: Digests | None = None) -> dict[str, str
 
 
 def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str], in_sql: bool = False) -> None:
-    """Insert texts and their tokens: the tokens of a text are what splitting it on whitespace gives, numbered by
-    token_numbering.py in polars, or with in_sql by text_tokens.sql, which spares a process of a few texts polars'
-    import (0.12-0.19 s: the drop-in evaluate) and takes five times its CPU a token. Both number alike
-    (tests/test_texts.py)."""
+    """Insert texts and their tokens, in one transaction: the tokens of a text are what splitting it on whitespace
+    gives, numbered by token_numbering.py in polars, or with in_sql by text_tokens.sql, which spares a process of a
+    few texts polars' import (0.12-0.19 s: the drop-in evaluate) and takes 1.5 times its CPU a token. Both number
+    alike (tests/test_texts.py)."""
     text_ids, generated_texts = list(texts), [" ".join(text.split()) for text in texts.values()]
     if in_sql:
         insert_numbered_in_sql(con, split, text_ids, generated_texts)
@@ -61,18 +61,19 @@ def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str]
         from .token_numbering import text_frames
 
         insert_all(con, text_frames(split, text_ids, generated_texts))
-    con.execute(COUNT_TOKENS)
 
 
 def insert_numbered_in_sql(
     con: duckdb.DuckDBPyConnection, split: str, text_ids: list[str], generated_texts: list[str]
 ) -> None:
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE new_texts AS"
-        " SELECT unnest($text_ids::VARCHAR[]) AS text_id, unnest($generated_texts::VARCHAR[]) AS generated_text",
-        {"text_ids": text_ids, "generated_texts": generated_texts},
-    )
+    """The texts and their tokens, numbered by text_tokens.sql and counted by COUNT_TOKENS."""
+    con.begin()
     try:
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE new_texts AS"
+            " SELECT unnest($text_ids::VARCHAR[]) AS text_id, unnest($generated_texts::VARCHAR[]) AS generated_text",
+            {"text_ids": text_ids, "generated_texts": generated_texts},
+        )
         con.execute(
             "INSERT INTO texts (text_id, split, generated_text, token_count, sentence_count)"
             " SELECT text_id, $split, generated_text, 0, 0 FROM new_texts",
@@ -80,8 +81,12 @@ def insert_numbered_in_sql(
         )
         tokens = resources.files("accuracy_db.etl").joinpath("text_tokens.sql").read_text(encoding="utf-8")
         con.execute(f"INSERT INTO tokens BY NAME {tokens}")
-    finally:
         con.execute("DROP TABLE new_texts")
+        con.execute(COUNT_TOKENS)
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
 
 
 # token_lookup.yaml is a block mapping of mappings down to whole numbers, one "key: value" or "key:" a line.

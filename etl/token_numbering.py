@@ -1,15 +1,18 @@
 """Number the tokens of texts in polars, by the rule of text_tokens.sql, each text's list of words at once.
 
 The window of text_tokens.sql sorts the tokens of each text, which splitting already gives in order: at scale 1000
-(20 million tokens) it takes 8-9 s at two cores, this 1.6-1.8 s (the rows then go to DuckDB through their Arrow C
-stream). Polars is imported only here, so that a process that numbers a few texts in SQL (the drop-in evaluate)
-never pays its import.
+(20 million tokens) its INSERT takes 9-11 s and 15-18 s of CPU, the whole of this 7-8 s and 11-12 s (the rows go to
+DuckDB through their Arrow C streams). Polars is imported only here, so that a process that numbers a few texts in
+SQL (the drop-in evaluate) never pays its import.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import polars as pl
 
+BATCH_CHARACTERS = 10_000_000  # about 2.3 million tokens of the generated texts
 NUMBERS = ("doc_token", "sentence_id", "sent_token", "char_start", "char_end")
 
 # Expressions over the words of one text (pl.element() in list.eval), in the order splitting gives them.
@@ -20,34 +23,56 @@ POSITION = pl.int_range(1, pl.len() + 1, dtype=pl.Int64)
 SENTENCE_START = (POSITION == 1) | (WORD.shift(1) == ".")  # the first word, and each one after a full stop
 
 
-def text_frames(split: str, text_ids: list[str], generated_texts: list[str]) -> dict[str, pl.DataFrame]:
-    """The rows of the texts table (their counts left at 0) and of the tokens table."""
-    texts = {
-        "text_id": text_ids,
-        "split": split,
-        "generated_text": generated_texts,
-        "token_count": 0,
-        "sentence_count": 0,
-    }
-    return {"texts": pl.DataFrame(texts), "tokens": numbered_tokens(text_ids, generated_texts)}
+def text_frames(split: str, text_ids: list[str], generated_texts: list[str]) -> Iterator[tuple[str, pl.DataFrame]]:
+    """The rows of the texts table and of the tokens table, made a batch of texts at a time: polars' allocator keeps
+    what it took at its peak, which the steps of a build after this one then lack (the 20 million tokens of scale
+    1000 at once left 0.7-1 GB more resident)."""
+    for batch in batches(generated_texts):
+        numbered = numbered_words(text_ids[batch], generated_texts[batch])
+        yield (
+            "texts",
+            numbered.select(
+                "text_id",
+                "generated_text",
+                split=pl.lit(split),
+                token_count=pl.col("token").list.len(),
+                sentence_count=pl.col("sentence_id").list.last().fill_null(0),  # an empty text has none
+            ),
+        )
+        tokens = numbered.filter(pl.col("token").list.len() > 0).select("text_id", "token", *NUMBERS)
+        yield "tokens", tokens.explode(["token", *NUMBERS])
 
 
-def numbered_tokens(text_ids: list[str], generated_texts: list[str]) -> pl.DataFrame:
-    """The rows of the tokens table (text_tokens.sql's grain and columns) of texts whose words are joined by
-    single spaces."""
-    words = pl.DataFrame(
-        {"text_id": text_ids, "token": generated_texts}, schema={"text_id": pl.String, "token": pl.String}
+def batches(generated_texts: list[str]) -> Iterator[slice]:
+    """Consecutive slices of the texts, each of BATCH_CHARACTERS or more (but the last), or a single text."""
+    start, characters = 0, 0
+    for end, text in enumerate(generated_texts, start=1):
+        characters += len(text)
+        if characters >= BATCH_CHARACTERS:
+            yield slice(start, end)
+            start, characters = end, 0
+    if start < len(generated_texts):
+        yield slice(start, len(generated_texts))
+
+
+def numbered_words(text_ids: list[str], generated_texts: list[str]) -> pl.DataFrame:
+    """A row a text whose words are joined by single spaces: text_id, generated_text, its words (token) and their
+    numbers (NUMBERS), each a list in the order of the words."""
+    texts = pl.DataFrame(
+        {"text_id": text_ids, "generated_text": generated_texts},
+        schema={"text_id": pl.String, "generated_text": pl.String},
     )
-    words = words.with_columns(pl.col("token").str.split(" "))
-    numbered = words.with_columns(
+    no_words = pl.lit([], dtype=pl.List(pl.String))  # splitting an empty text would give one empty word
+    words = texts.with_columns(
+        token=pl.when(pl.col("generated_text") == "").then(no_words).otherwise(pl.col("generated_text").str.split(" "))
+    )
+    return words.with_columns(
         doc_token=numbers(POSITION),
         sentence_id=numbers(FULL_STOP.cum_sum() - FULL_STOP + 1),  # one more than the full stops before the word
         sent_token=numbers(POSITION - pl.when(SENTENCE_START).then(POSITION).forward_fill() + 1),
         char_start=numbers(WIDTH.cum_sum() - WIDTH),
         char_end=numbers(WIDTH.cum_sum() - 1),
     )
-    # An empty text splits into one empty word: it has no tokens.
-    return numbered.explode(["token", *NUMBERS]).filter(pl.col("token") != "")
 
 
 def numbers(per_word: pl.Expr) -> pl.Expr:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
+import duckdb
 import pytest
 import yaml
+from accuracy_db.etl import token_numbering
 from accuracy_db.etl.texts import (
     load_texts,
     lookup_halves,
@@ -98,12 +102,14 @@ TEXT_PIECES = st.sampled_from(
         max_size=4,
     ),
     st.booleans(),
+    st.integers(1, 40),
 )
-def test_tokens_are_numbered_as_the_rule_says(texts, in_sql):
+def test_tokens_are_numbered_as_the_rule_says(texts, in_sql, batch_characters):
     """doc_token, sentence_id, sent_token and the character offsets (in code points) of every token, and each
-    text's counts, against the rule in Python, numbered in polars and in SQL."""
+    text's counts, against the rule in Python, numbered in polars (in batches of texts of any size) and in SQL."""
     con = database.open_new(None, models=[])  # the tables alone
-    load_texts(con, "train", texts, in_sql=in_sql)
+    with mock.patch.object(token_numbering, "BATCH_CHARACTERS", batch_characters):
+        load_texts(con, "train", texts, in_sql=in_sql)
     expected, counts = [], []
     for text_id, text in texts.items():
         sentence, sent_token, char_start = 1, 0, 0
@@ -119,6 +125,16 @@ def test_tokens_are_numbered_as_the_rule_says(texts, in_sql):
     assert found == sorted(expected)
     texts_found = "SELECT text_id, generated_text, token_count, sentence_count FROM texts ORDER BY text_id"
     assert con.execute(texts_found).fetchall() == sorted(counts)
+
+
+@pytest.mark.parametrize("in_sql", [False, True])
+def test_texts_that_fail_to_load_leave_nothing(con, in_sql):
+    """A text already loaded, in the last batch: none of the texts before it, nor their tokens, are left."""
+    load_texts(con, "train", {"S002": "kept ."})
+    with mock.patch.object(token_numbering, "BATCH_CHARACTERS", 1), pytest.raises(duckdb.ConstraintException):
+        load_texts(con, "train", {"S001": "new .", "S002": "again ."}, in_sql=in_sql)
+    assert con.execute("SELECT text_id, generated_text, token_count FROM texts").fetchall() == [("S002", "kept .", 2)]
+    assert con.execute("SELECT DISTINCT text_id FROM tokens").fetchall() == [("S002",)]
 
 
 def test_a_token_that_merely_contains_a_full_stop_does_not_end_a_sentence(con):
