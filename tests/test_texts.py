@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from unittest import mock
 
 import duckdb
 import pytest
 import yaml
+from accuracy_db.etl import texts as texts_module
 from accuracy_db.etl import token_numbering
 from accuracy_db.etl.texts import (
     load_texts,
@@ -30,23 +32,33 @@ def con():
     con.close()
 
 
-def test_a_folder_of_texts_is_read_whole_and_every_bad_file_named_in_order(tmp_path):
-    count = 3
+@pytest.mark.parametrize("read_ahead", [1, 2, 256])
+def test_a_folder_of_texts_is_read_whole_and_every_bad_file_named_in_order(tmp_path, read_ahead):
+    """Every file is read, and every bad one named, whichever files are asked of the kernel ahead: a FIFO or a link
+    to nothing ahead is neither opened (nothing blocks) nor an error before its turn."""
+    count = 5
     for number in range(count):
         (tmp_path / f"S{number:04}.txt").write_text(f"text {number} .", encoding="utf-8")
     (tmp_path / "notes.md").write_text("not a text", encoding="utf-8")
     digests: dict = {}
-    texts = read_texts(tmp_path, digests)
+    with mock.patch.object(texts_module, "READ_AHEAD", read_ahead):
+        texts = read_texts(tmp_path, digests)
     assert texts == {f"S{number:04}": f"text {number} ." for number in range(count)}
     assert sorted(digests) == sorted(str(tmp_path / f"{text_id}.txt") for text_id in texts)
     (tmp_path / "S0001.txt").write_bytes(b"caf\xe9 .")
     (tmp_path / "S0000.txt").unlink()
     (tmp_path / "S0000.txt").mkdir()
-    with pytest.raises(InputError) as refused:
+    (tmp_path / "S0003.txt").unlink()
+    os.mkfifo(tmp_path / "S0003.txt")
+    (tmp_path / "S0004.txt").unlink()
+    (tmp_path / "S0004.txt").symlink_to(tmp_path / "gone.txt")
+    with mock.patch.object(texts_module, "READ_AHEAD", read_ahead), pytest.raises(InputError) as refused:
         read_texts(tmp_path)
     assert [str(problem) for problem in refused.value.problems] == [
         f"{tmp_path / 'S0000.txt'}: not a regular file: it is a directory",
         f"{tmp_path / 'S0001.txt'}: line 1: is not UTF-8 text",
+        f"{tmp_path / 'S0003.txt'}: not a regular file: it is a FIFO (named pipe)",
+        f"{tmp_path / 'S0004.txt'}: cannot read the file: it is a symbolic link to a file that does not exist",
     ]
 
 
