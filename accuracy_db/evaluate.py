@@ -33,7 +33,7 @@ def load_tokens(con, gsml: Path, token_lookup: Path | None, text_dir: Path | Non
                 f"no tokens for the texts: give --text_dir or --token_lookup (none found next to {gsml})"
             )
     if text_dir is not None:
-        texts.load_texts(con, split, texts.read_texts(text_dir))
+        texts.load_texts(con, split, texts.read_texts(text_dir), in_sql=True)
         if token_lookup is not None:
             texts.check_token_lookup(con, token_lookup, split, texts.read_token_lookup(token_lookup))
     else:

@@ -14,6 +14,7 @@ from accuracy_db.regular_files import Digests
 
 from .box_score_records import BoxScores, read_box_scores
 from .box_score_tables import player_frame, team_frame, with_sides
+from .frames import insert_all
 from .games_csv import read_games_csv
 
 GAMES_SCHEMA = {
@@ -52,7 +53,7 @@ def load_games(con: duckdb.DuckDBPyConnection, split_files: SplitFiles, digests:
         tables["player_games"], warnings = with_sides(players, tables["games"], jsonl)
     if problems:
         raise InputError(problems)
-    insert_all(con, tables)
+    insert_all(con, tables.items())
     return warnings
 
 
@@ -90,22 +91,3 @@ def merge_games(
                 problems.append(Problem(csv_file, from_csv["line"], message))
         games.append({**from_jsonl, **{column: value for column, value in from_csv.items() if value is not None}})
     return games
-
-
-def insert_all(con: duckdb.DuckDBPyConnection, tables: dict[str, pl.DataFrame]) -> None:
-    """Insert the frames in one transaction, so that a failure leaves none of them. Each is read once, through its
-    Arrow C stream (a frame registered as such would import pyarrow, 0.3-4 s)."""
-    for table, frame in tables.items():
-        con.register(f"new_{table}", frame.__arrow_c_stream__())
-    try:
-        con.begin()
-        try:
-            for table in tables:
-                con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM new_{table}")
-            con.commit()
-        except BaseException:
-            con.rollback()
-            raise
-    finally:
-        for table in tables:
-            con.unregister(f"new_{table}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -11,9 +12,11 @@ from pathlib import Path, PurePath
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError, InputError
-from accuracy_db.regular_files import Digests, read_text
+from accuracy_db.regular_files import Digests, advise_will_need, read_text
 
 from .bounded_yaml import load_bounded_yaml
+
+READ_AHEAD = 256  # files: cold, 2.8-3.4 s against 3.4-3.6 s with 32
 
 COUNT_TOKENS = """
 UPDATE texts SET
@@ -34,11 +37,16 @@ def read_texts(texts_dir: Path, digests: Digests | None = None) -> dict[str, str
         raise AccuracyDbError(f"{texts_dir}: no such folder of texts")
     # One listing, names sorted as strings (as Path objects they sort 20 times slower; the order is the same). One
     # thread reads them: the 60,000 texts of scale 1000 took 0.7 s from the page cache and 5.4 s evicted from it,
-    # against 3.8-4.6 s and 5.7-6.6 s with 8 to 64 threads (which wait on each other for Python's lock).
+    # against 3.8-4.6 s and 5.7-6.6 s with 8 to 64 threads (which wait on each other for Python's lock). The kernel
+    # is asked to read each file READ_AHEAD files before it is read instead, which needs no thread of Python's.
     with os.scandir(texts_dir) as entries:
         paths = sorted(entry.path for entry in entries if entry.name.endswith(".txt"))
+    for path in paths[:READ_AHEAD]:
+        advise_will_need(path)
     texts, problems = {}, []
-    for path in paths:
+    for path, later in itertools.zip_longest(paths, paths[READ_AHEAD:]):
+        if later is not None:
+            advise_will_need(later)
         try:
             texts[PurePath(path).stem] = read_text(path, digests=digests)
         except InputError as error:
@@ -48,15 +56,32 @@ def read_texts(texts_dir: Path, digests: Digests | None = None) -> dict[str, str
     return texts
 
 
-def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str]) -> None:
-    """Insert texts and their tokens: the tokens of a text are what splitting it on whitespace gives, numbered by
-    text_tokens.sql."""
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE new_texts AS"
-        " SELECT unnest($text_ids::VARCHAR[]) AS text_id, unnest($generated_texts::VARCHAR[]) AS generated_text",
-        {"text_ids": list(texts), "generated_texts": [" ".join(text.split()) for text in texts.values()]},
-    )
+def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str], in_sql: bool = False) -> None:
+    """Insert texts and their tokens, in one transaction: the tokens of a text are what splitting it on whitespace
+    gives, numbered by token_numbering.py in polars, or with in_sql by text_tokens.sql, which spares a process of a
+    few texts polars' import (0.12-0.19 s: the drop-in evaluate) and takes 1.5 times its CPU a token. Both number
+    alike (tests/test_texts.py)."""
+    text_ids, generated_texts = list(texts), [" ".join(text.split()) for text in texts.values()]
+    if in_sql:
+        insert_numbered_in_sql(con, split, text_ids, generated_texts)
+    else:
+        from .frames import insert_all
+        from .token_numbering import text_frames
+
+        insert_all(con, text_frames(split, text_ids, generated_texts))
+
+
+def insert_numbered_in_sql(
+    con: duckdb.DuckDBPyConnection, split: str, text_ids: list[str], generated_texts: list[str]
+) -> None:
+    """The texts and their tokens, numbered by text_tokens.sql and counted by COUNT_TOKENS."""
+    con.begin()
     try:
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE new_texts AS"
+            " SELECT unnest($text_ids::VARCHAR[]) AS text_id, unnest($generated_texts::VARCHAR[]) AS generated_text",
+            {"text_ids": text_ids, "generated_texts": generated_texts},
+        )
         con.execute(
             "INSERT INTO texts (text_id, split, generated_text, token_count, sentence_count)"
             " SELECT text_id, $split, generated_text, 0, 0 FROM new_texts",
@@ -64,9 +89,12 @@ def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str]
         )
         tokens = resources.files("accuracy_db.etl").joinpath("text_tokens.sql").read_text(encoding="utf-8")
         con.execute(f"INSERT INTO tokens BY NAME {tokens}")
-    finally:
         con.execute("DROP TABLE new_texts")
-    con.execute(COUNT_TOKENS)
+        con.execute(COUNT_TOKENS)
+        con.commit()
+    except BaseException:
+        con.rollback()
+        raise
 
 
 # token_lookup.yaml is a block mapping of mappings down to whole numbers, one "key: value" or "key:" a line.

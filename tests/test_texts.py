@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import os
+from unittest import mock
+
+import duckdb
 import pytest
 import yaml
+from accuracy_db.etl import texts as texts_module
+from accuracy_db.etl import token_numbering
 from accuracy_db.etl.texts import (
     load_texts,
     lookup_halves,
@@ -26,23 +32,33 @@ def con():
     con.close()
 
 
-def test_a_folder_of_texts_is_read_whole_and_every_bad_file_named_in_order(tmp_path):
-    count = 3
+@pytest.mark.parametrize("read_ahead", [1, 2, 256])
+def test_a_folder_of_texts_is_read_whole_and_every_bad_file_named_in_order(tmp_path, read_ahead):
+    """Every file is read, and every bad one named, whichever files are asked of the kernel ahead: a FIFO or a link
+    to nothing ahead is neither opened (nothing blocks) nor an error before its turn."""
+    count = 5
     for number in range(count):
         (tmp_path / f"S{number:04}.txt").write_text(f"text {number} .", encoding="utf-8")
     (tmp_path / "notes.md").write_text("not a text", encoding="utf-8")
     digests: dict = {}
-    texts = read_texts(tmp_path, digests)
+    with mock.patch.object(texts_module, "READ_AHEAD", read_ahead):
+        texts = read_texts(tmp_path, digests)
     assert texts == {f"S{number:04}": f"text {number} ." for number in range(count)}
     assert sorted(digests) == sorted(str(tmp_path / f"{text_id}.txt") for text_id in texts)
     (tmp_path / "S0001.txt").write_bytes(b"caf\xe9 .")
     (tmp_path / "S0000.txt").unlink()
     (tmp_path / "S0000.txt").mkdir()
-    with pytest.raises(InputError) as refused:
+    (tmp_path / "S0003.txt").unlink()
+    os.mkfifo(tmp_path / "S0003.txt")
+    (tmp_path / "S0004.txt").unlink()
+    (tmp_path / "S0004.txt").symlink_to(tmp_path / "gone.txt")
+    with mock.patch.object(texts_module, "READ_AHEAD", read_ahead), pytest.raises(InputError) as refused:
         read_texts(tmp_path)
     assert [str(problem) for problem in refused.value.problems] == [
         f"{tmp_path / 'S0000.txt'}: not a regular file: it is a directory",
         f"{tmp_path / 'S0001.txt'}: line 1: is not UTF-8 text",
+        f"{tmp_path / 'S0003.txt'}: not a regular file: it is a FIFO (named pipe)",
+        f"{tmp_path / 'S0004.txt'}: cannot read the file: it is a symbolic link to a file that does not exist",
     ]
 
 
@@ -83,13 +99,30 @@ def test_character_offsets_give_each_token_of_every_shared_task_text(con):
     assert {corpus for *_, corpus in rows} == {"shared-task"}
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.dictionaries(st.sampled_from(["S001", "S002", "T1"]), st.text(alphabet="ab .\t\n-", max_size=20), max_size=3))
-def test_tokens_are_numbered_as_the_rule_says(texts):
-    """doc_token, sentence_id, sent_token and the character offsets of every token, against the rule in Python."""
+# Words of several scripts and widths (é in one code point and in two, an emoji beyond the BMP, CJK), runs of full
+# stops, and whitespace Python splits on besides the ASCII one (no-break and em spaces, U+001C, NEL).
+TEXT_PIECES = st.sampled_from(
+    ["a", "b", "é", "e\u0301", "😀", "日本", ".", "..", "-", " ", "\t", "\n", "\xa0", "\u2003", "\x1c", "\x85"]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(["S001", "S002", "T1", "x"]),
+        st.lists(TEXT_PIECES, max_size=24).map("".join) | st.text(max_size=20),
+        max_size=4,
+    ),
+    st.booleans(),
+    st.integers(1, 40),
+)
+def test_tokens_are_numbered_as_the_rule_says(texts, in_sql, batch_characters):
+    """doc_token, sentence_id, sent_token and the character offsets (in code points) of every token, and each
+    text's counts, against the rule in Python, numbered in polars (in batches of texts of any size) and in SQL."""
     con = database.open_new(None, models=[])  # the tables alone
-    load_texts(con, "train", texts)
-    expected = []
+    with mock.patch.object(token_numbering, "BATCH_CHARACTERS", batch_characters):
+        load_texts(con, "train", texts, in_sql=in_sql)
+    expected, counts = [], []
     for text_id, text in texts.items():
         sentence, sent_token, char_start = 1, 0, 0
         for doc_token, token in enumerate(text.split(), start=1):
@@ -98,8 +131,22 @@ def test_tokens_are_numbered_as_the_rule_says(texts):
             char_start += len(token) + 1
             if token == ".":
                 sentence, sent_token = sentence + 1, 0
+        tokens = [row for row in expected if row[0] == text_id]
+        counts.append((text_id, " ".join(text.split()), len(tokens), max((row[2] for row in tokens), default=0)))
     found = con.execute("SELECT * FROM tokens ORDER BY text_id, doc_token").fetchall()
     assert found == sorted(expected)
+    texts_found = "SELECT text_id, generated_text, token_count, sentence_count FROM texts ORDER BY text_id"
+    assert con.execute(texts_found).fetchall() == sorted(counts)
+
+
+@pytest.mark.parametrize("in_sql", [False, True])
+def test_texts_that_fail_to_load_leave_nothing(con, in_sql):
+    """A text already loaded, in the last batch: none of the texts before it, nor their tokens, are left."""
+    load_texts(con, "train", {"S002": "kept ."})
+    with mock.patch.object(token_numbering, "BATCH_CHARACTERS", 1), pytest.raises(duckdb.ConstraintException):
+        load_texts(con, "train", {"S001": "new .", "S002": "again ."}, in_sql=in_sql)
+    assert con.execute("SELECT text_id, generated_text, token_count FROM texts").fetchall() == [("S002", "kept .", 2)]
+    assert con.execute("SELECT DISTINCT text_id FROM tokens").fetchall() == [("S002",)]
 
 
 def test_a_token_that_merely_contains_a_full_stop_does_not_end_a_sentence(con):
