@@ -135,6 +135,28 @@ def read_open(path: Path | str, fd: int, size: int, limit: int | None = None) ->
         raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
 
 
+def read_line_blocks(path: Path | str, fd: int, block_bytes: int = 1 << 24) -> Iterator[bytes]:
+    """An open file's bytes to its end, in blocks of whole lines (the last block may end without a newline): a
+    file parsed a line at a time need not be held whole. A line longer than a block makes a longer block. InputError
+    (one problem, naming the file) when reading fails."""
+    pieces: list[bytes] = []  # of a line longer than what was read so far: joined once, when it ends
+    while True:
+        try:
+            block = os.read(fd, block_bytes)
+        except OSError as error:
+            raise InputError([Problem(str(path), None, unreadable(path, error))]) from None
+        if not block:
+            break
+        end = block.rfind(b"\n") + 1
+        if end == 0:
+            pieces.append(block)
+            continue
+        yield b"".join([*pieces, block[:end]]) if pieces else block[:end]
+        pieces = [block[end:]] if end < len(block) else []
+    if pieces:
+        yield b"".join(pieces)
+
+
 def record_digest(digests: Digests, path: Path | str, fd: int, size: int, sha256: str) -> None:
     """Record the digest of the size bytes read from an open file, with the file's size and time: only when it has
     that size still (a file that grew or shrank while it was read is hashed again)."""
