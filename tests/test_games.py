@@ -431,3 +431,33 @@ def test_polars_reader_leaves_to_the_csv_module_what_it_cannot_be_sure_of(tmp_pa
     data = split.games_csv.read_bytes().replace(b"\r\n", b"\n")
     assert games_csv.polars_records(data) is not None
     assert games_csv.polars_records(change(data)) is None
+
+
+def test_every_problem_of_a_record_is_reported_on_its_line(con, tmp_path):
+    ragged = record("S002")
+    ragged["box_score"]["PTS"] = {"0": "1"}  # one player fewer than PLAYER_NAME
+    ragged["box_score"]["MIN"] = {"1": "1", "2": "1"}  # another player
+    ragged["summary"] = ["The", 2]
+    ragged["day"] = "2017-02-03"
+    ragged["vis_city"] = 7
+    del ragged["home_line"]["TEAM-PTS"], ragged["home_line"]["TEAM-AST"]
+    not_indices = record("S003")
+    not_indices["box_score"] = {key: {"a": value} for key, value in not_indices["box_score"].items()}
+    not_indices["box_score"]["PTS"] = {"b": "1"}
+    not_objects = record("S001")
+    not_objects["box_score"]["FGM"], not_objects["box_score"]["AST"] = [], "1"
+    lines = [json.dumps(one) for one in (record(), ragged, not_indices, not_objects, ["S005"])]
+    lines.append(json.dumps({**record("S006"), "summary": "The Celtics won ."}))
+    assert problems_of(con, write_split(tmp_path, None, lines)) == [
+        ("shared_task.jsonl", 2, "day is not a MM_DD_YY date: '2017-02-03'"),
+        ("shared_task.jsonl", 2, "vis_city is not a string: 7"),
+        ("shared_task.jsonl", 2, "summary is not a list of tokens"),
+        ("shared_task.jsonl", 2, "home_line has no TEAM-PTS, TEAM-AST"),
+        ("shared_task.jsonl", 2, "box_score MIN, PTS: not the same players as PLAYER_NAME"),
+        ("shared_task.jsonl", 3, "box_score player indices are not all whole numbers: ['a']"),
+        ("shared_task.jsonl", 3, "box_score PTS: not the same players as PLAYER_NAME"),
+        ("shared_task.jsonl", 4, "S001 is already on line 1"),
+        ("shared_task.jsonl", 4, "box_score FGM, AST: not a JSON object"),
+        ("shared_task.jsonl", 5, "not a JSON object"),
+        ("shared_task.jsonl", 6, "summary is not a list of tokens"),
+    ]
