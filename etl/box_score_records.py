@@ -109,16 +109,14 @@ class BoxScores:
         if not indices:
             return
         self.player_indices += map(int, indices)
-        stats = player_stats(record["box_score"])
-        # Each stat's values in the players' order: as the stats give them when they all list the players in that
-        # order (as Rotowire's do, and far faster than looking each one up).
+        stats = player_stats(record["box_score"])  # each listing the players in PLAYER_NAME's order
         try:
-            joined = list(map(SEPARATOR.join, map(dict.values, stats))) if in_order(stats, indices) else None
+            joined = list(map(SEPARATOR.join, map(dict.values, stats)))
         except TypeError:  # a value that is not a string
             joined = None
         if joined is None or may_hold_separator:
             self.keep_as_frame()
-            values = {key: list(map(stat.__getitem__, indices)) for key, stat in zip(PLAYER_KEYS, stats)}
+            values = {key: list(stat.values()) for key, stat in zip(PLAYER_KEYS, stats)}
             repeated = {"text_id": [text_id] * len(indices), "line": [line] * len(indices)}
             self.player_frames.append(string_frame({**repeated, **values}, PLAYER_KEYS))
             return
@@ -146,11 +144,6 @@ class BoxScores:
             pl.concat(self.player_frames, rechunk=True) if self.player_frames else pl.DataFrame(schema=PLAYER_STRINGS)
         )
         return strings.insert_column(2, pl.Series("player_index", self.player_indices, strict=False))
-
-
-def in_order(stats: tuple[dict, ...], indices: list[str]) -> bool:
-    """Whether every stat lists the players in the order of indices (a list compares faster than dict keys)."""
-    return list(map(list, stats)).count(indices) == len(stats)
 
 
 def read_box_scores(path: Path, problems: list[Problem], digests: Digests | None = None) -> BoxScores | None:
@@ -293,7 +286,8 @@ def missing_keys(name: str, value, keys: list[str]) -> list[str]:
 
 
 def box_score_problems(box_score) -> list[str]:
-    """Each stat must map the same player indices ("0".."N") to values."""
+    """Each stat must map the same player indices ("0".."N") to values. A stat that lists them in another order
+    than PLAYER_NAME is put in its order: BoxScores.add reads each stat's values in that order."""
     messages = missing_keys("box_score", box_score, PLAYER_KEYS)
     if messages:
         return messages
@@ -303,11 +297,15 @@ def box_score_problems(box_score) -> list[str]:
     players = box_score["PLAYER_NAME"].keys()
     if not all(map(str.isdecimal, players)):
         messages.append(f"box_score player indices are not all whole numbers: {sorted(players)}")
-    if in_order(player_stats(box_score), list(players)):  # as Rotowire's are: no need to compare the stats' keys
+    # All in PLAYER_NAME's order, as Rotowire's are: then the keys need no comparing (lists compare faster).
+    order = list(players)
+    if list(map(list, player_stats(box_score))).count(order) == len(PLAYER_KEYS):
         return messages
     ragged = [key for key in PLAYER_KEYS if box_score[key].keys() != players]
     if ragged:
-        messages.append(f"box_score {', '.join(ragged)}: not the same players as PLAYER_NAME")
+        return [*messages, f"box_score {', '.join(ragged)}: not the same players as PLAYER_NAME"]
+    for key in PLAYER_KEYS:
+        box_score[key] = {index: box_score[key][index] for index in order}
     return messages
 
 
