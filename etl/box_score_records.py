@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import os
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -70,6 +70,9 @@ PLAYER_STATS = {
 }
 TEAM_KEYS = [*TEAM_TEXTS, *TEAM_STATS]
 PLAYER_KEYS = [*PLAYER_TEXTS, *PLAYER_STATS]
+team_values = operator.itemgetter(*TEAM_KEYS)  # a team line's values, in TEAM_KEYS order
+player_stats = operator.itemgetter(*PLAYER_KEYS)  # a box score's stats, in PLAYER_KEYS order
+PLAYER_STRINGS = {"text_id": pl.String, "line": pl.Int64, **dict.fromkeys(PLAYER_KEYS, pl.String)}
 
 # A stat's values in one game are joined into one string by this character, and split again in a frame a few thousand
 # games at a time: far faster, and far smaller, than a Python string a value. A game with a value that is not a
@@ -80,77 +83,66 @@ SEPARATOR_ESCAPES = (b"\\u001f", b"\\u001F")
 
 
 class BoxScores:
-    """The records of shared_task.jsonl: games rows, and the columns of the team and player rows."""
+    """The records of shared_task.jsonl: games rows, and the team and player rows as strings."""
 
     CHUNK = 2000  # games whose joined stats are gathered before they become a frame
 
     def __init__(self):
         self.lines: dict[str, int] = {}  # text_id -> line, for every record whose text id could be read
         self.games: dict[str, dict] = {}  # text_id -> games row, for every record without problems
-        self.team_lines: list[tuple[str, int, str, dict]] = []  # (text_id, line, side, the team's line)
-        self.players: dict[str, list] = {"text_id": [], "line": [], "player_index": []}  # the rest: stat_frames
-        self.joined_stats: dict[str, list[str]] = defaultdict(list)  # stat -> its values joined, a game a string
-        self.stat_frames: list[pl.DataFrame] = []  # the PLAYER_KEYS columns of the player rows, as strings
+        self.teams: list[tuple] = []  # (text_id, line, side, *the team line's values in TEAM_KEYS order)
+        self.player_indices: list[int] = []  # of every player row, in order
+        self.joined: list[tuple] = []  # (text_id, line, *each PLAYER_KEYS stat's values joined) of the latest games
+        self.player_frames: list[pl.DataFrame] = []  # the PLAYER_STRINGS of the player rows of the games before
 
-    def add(self, record: dict, line: int, may_hold_separator: bool) -> None:
-        text_id = record["shared_task_text_id"]
-        self.games[text_id] = {
-            **{key: record[key] for key in RECORD_TEXTS},
-            "text_id": text_id,
-            "game_date": parse_day(record["day"]),
-            "reference_summary": " ".join(record["summary"]),
-        }
-        self.team_lines += (
-            (text_id, line, "home", record["home_line"]),
-            (text_id, line, "visitor", record["vis_line"]),
+    def add(self, game: dict, record: dict, line: int, may_hold_separator: bool) -> None:
+        """Add a record without problems, whose games row is game."""
+        text_id = game["text_id"]
+        self.games[text_id] = game
+        self.teams += (
+            (text_id, line, "home", *team_values(record["home_line"])),
+            (text_id, line, "visitor", *team_values(record["vis_line"])),
         )
         # The box score is column-oriented (stat -> player index -> value).
-        box_score = record["box_score"]
-        indices = list(box_score["PLAYER_NAME"])
+        indices = list(record["box_score"]["PLAYER_NAME"])
         if not indices:
             return
-        self.players["text_id"] += [text_id] * len(indices)
-        self.players["line"] += [line] * len(indices)
-        self.players["player_index"] += map(int, indices)
-        stats = [box_score[key] for key in PLAYER_KEYS]
-        # Each stat's values in the players' order: as the stat gives them when it lists the players in that order
-        # (as Rotowire's do, and faster than looking each one up).
-        in_order = [stat.values() if list(stat) == indices else map(stat.__getitem__, indices) for stat in stats]
+        self.player_indices += map(int, indices)
+        stats = player_stats(record["box_score"])  # each listing the players in PLAYER_NAME's order
         try:
-            joined = list(map(SEPARATOR.join, in_order))
+            joined = list(map(SEPARATOR.join, map(dict.values, stats)))
         except TypeError:  # a value that is not a string
             joined = None
         if joined is None or may_hold_separator:
             self.keep_as_frame()
-            values = {key: list(map(stat.__getitem__, indices)) for key, stat in zip(PLAYER_KEYS, stats)}
-            self.stat_frames.append(string_frame(values, PLAYER_KEYS))
+            values = {key: list(stat.values()) for key, stat in zip(PLAYER_KEYS, stats)}
+            repeated = {"text_id": [text_id] * len(indices), "line": [line] * len(indices)}
+            self.player_frames.append(string_frame({**repeated, **values}, PLAYER_KEYS))
             return
-        for key, text in zip(PLAYER_KEYS, joined):
-            self.joined_stats[key].append(text)
-        if len(self.joined_stats[PLAYER_KEYS[0]]) == self.CHUNK:
+        self.joined.append((text_id, line, *joined))
+        if len(self.joined) == self.CHUNK:
             self.keep_as_frame()
 
     def keep_as_frame(self) -> None:
         """Split the joined stats gathered so far into a frame of player rows."""
-        if self.joined_stats:
-            joined = pl.DataFrame(self.joined_stats, schema=dict.fromkeys(PLAYER_KEYS, pl.String))
-            split = joined.select(pl.all().str.split(SEPARATOR)).explode(PLAYER_KEYS)
-            self.stat_frames.append(split.with_columns(pl.all().replace("N/A", None)))
-            self.joined_stats = defaultdict(list)
+        if self.joined:
+            joined = pl.DataFrame(list(zip(*self.joined)), schema=PLAYER_STRINGS, orient="col")
+            split = joined.with_columns(pl.col(PLAYER_KEYS).str.split(SEPARATOR)).explode(PLAYER_KEYS)
+            self.player_frames.append(split.with_columns(pl.col(PLAYER_KEYS).replace("N/A", None)))
+            self.joined = []
 
     def team_strings(self) -> pl.DataFrame:
-        text_ids, lines, sides, team_lines = zip(*self.team_lines) if self.team_lines else ([], [], [], [])
-        values = {key: [team_line[key] for team_line in team_lines] for key in TEAM_KEYS}
-        return string_frame({"text_id": text_ids, "line": lines, "side": sides, **values}, TEAM_KEYS)
+        names = ["text_id", "line", "side", *TEAM_KEYS]
+        columns = zip(*self.teams) if self.teams else [[]] * len(names)
+        return string_frame(dict(zip(names, columns)), TEAM_KEYS)
 
     def player_strings(self) -> pl.DataFrame:
         self.keep_as_frame()
-        players = pl.DataFrame([pl.Series(name, values, strict=False) for name, values in self.players.items()])
-        if self.stat_frames:  # in one chunk, like the other columns (polars can fail on columns chunked unalike)
-            stats = pl.concat(self.stat_frames, rechunk=True)
-        else:
-            stats = pl.DataFrame(schema=dict.fromkeys(PLAYER_KEYS, pl.String))
-        return pl.concat([players, stats], how="horizontal")
+        # In one chunk, like the index (polars can fail on columns chunked unalike).
+        strings = (
+            pl.concat(self.player_frames, rechunk=True) if self.player_frames else pl.DataFrame(schema=PLAYER_STRINGS)
+        )
+        return strings.insert_column(2, pl.Series("player_index", self.player_indices, strict=False))
 
 
 def read_box_scores(path: Path, problems: list[Problem], digests: Digests | None = None) -> BoxScores | None:
@@ -226,13 +218,13 @@ def parse_block(file: str, first_line: int, data: bytes, box_scores: BoxScores, 
         except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
             problems.append(Problem(file, line, "malformed JSON: a number too long to read"))
             continue
-        messages = record_problems(record, box_scores.lines)
+        game, messages = read_record(record, box_scores.lines)
         problems.extend(Problem(file, line, message) for message in messages)
         text_id = record_text_id(record)
         if text_id:
             box_scores.lines.setdefault(text_id, line)
-        if not messages:
-            box_scores.add(record, line, any_escape and any(escape in text for escape in SEPARATOR_ESCAPES))
+        if game is not None:
+            box_scores.add(game, record, line, any_escape and any(escape in text for escape in SEPARATOR_ESCAPES))
 
 
 # orjson reads a whole number of more than 64 bits as a float, where json keeps it whole: a line with a run of 19
@@ -259,10 +251,11 @@ def record_text_id(record) -> str | None:
     return text_id if isinstance(text_id, str) and text_id else None
 
 
-def record_problems(record, lines: dict[str, int]) -> list[str]:
-    """What keeps a record from being read (its numbers are checked later, all at once)."""
+def read_record(record, lines: dict[str, int]) -> tuple[dict | None, list[str]]:
+    """The games row of a record, or what keeps the record from being read (its numbers are checked later, all at
+    once)."""
     if not isinstance(record, dict):
-        return ["not a JSON object"]
+        return None, ["not a JSON object"]
     messages = []
     text_id = record_text_id(record)
     if text_id is None:
@@ -271,28 +264,33 @@ def record_problems(record, lines: dict[str, int]) -> list[str]:
         messages.append(f"{text_id} is already on line {lines[text_id]}")
     missing = [key for key in RECORD_KEYS if key not in record]
     if missing:
-        return [*messages, f"missing key(s): {', '.join(missing)}"]
+        return None, [*messages, f"missing key(s): {', '.join(missing)}"]
     try:
-        parse_day(record["day"])
+        game_date = parse_day(record["day"])
     except (TypeError, ValueError):
         messages.append(f"day is not a MM_DD_YY date: {record['day']!r}")
     messages += [f"{key} is not a string: {record[key]!r}" for key in RECORD_TEXTS if not isinstance(record[key], str)]
-    if not isinstance(record["summary"], list) or not joins(record["summary"]):
+    summary = joined_tokens(record["summary"])
+    if summary is None:
         messages.append("summary is not a list of tokens")
     messages += missing_keys("home_line", record["home_line"], TEAM_KEYS)
     messages += missing_keys("vis_line", record["vis_line"], TEAM_KEYS)
     messages += box_score_problems(record["box_score"])
-    return messages
+    if messages:
+        return None, messages
+    texts = {key: record[key] for key in RECORD_TEXTS}
+    return {**texts, "text_id": text_id, "game_date": game_date, "reference_summary": summary}, []
 
 
-def joins(tokens: list) -> bool:
-    """Whether the tokens are all strings (joining them is the fastest way to tell: a few times faster than looking
-    at each one's type)."""
+def joined_tokens(tokens) -> str | None:
+    """The tokens joined by spaces; None unless they are a list of strings (joining them is the fastest way to tell:
+    a few times faster than looking at each one's type)."""
+    if not isinstance(tokens, list):
+        return None
     try:
-        " ".join(tokens)
+        return " ".join(tokens)
     except TypeError:
-        return False
-    return True
+        return None
 
 
 def missing_keys(name: str, value, keys: list[str]) -> list[str]:
@@ -303,7 +301,8 @@ def missing_keys(name: str, value, keys: list[str]) -> list[str]:
 
 
 def box_score_problems(box_score) -> list[str]:
-    """Each stat must map the same player indices ("0".."N") to values."""
+    """Each stat must map the same player indices ("0".."N") to values. A stat that lists them in another order
+    than PLAYER_NAME is put in its order: BoxScores.add reads each stat's values in that order."""
     messages = missing_keys("box_score", box_score, PLAYER_KEYS)
     if messages:
         return messages
@@ -313,9 +312,15 @@ def box_score_problems(box_score) -> list[str]:
     players = box_score["PLAYER_NAME"].keys()
     if not all(map(str.isdecimal, players)):
         messages.append(f"box_score player indices are not all whole numbers: {sorted(players)}")
+    # All in PLAYER_NAME's order, as Rotowire's are: then the keys need no comparing (lists compare faster).
+    order = list(players)
+    if list(map(list, player_stats(box_score))).count(order) == len(PLAYER_KEYS):
+        return messages
     ragged = [key for key in PLAYER_KEYS if box_score[key].keys() != players]
     if ragged:
-        messages.append(f"box_score {', '.join(ragged)}: not the same players as PLAYER_NAME")
+        return [*messages, f"box_score {', '.join(ragged)}: not the same players as PLAYER_NAME"]
+    for key in PLAYER_KEYS:
+        box_score[key] = {index: box_score[key][index] for index in order}
     return messages
 
 

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
+import itertools
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
+import polars as pl
+
 from accuracy_db.errors import InputError, Problem
-from accuracy_db.regular_files import Digests, read_text
+from accuracy_db.regular_files import Digests, decode, read_bytes
 
 from .game_days import parse_day
 
@@ -32,28 +37,86 @@ def read_games_csv(path: Path, problems: list[Problem], digests: Digests | None 
     digests, the file's digest is recorded there."""
     if not os.path.lexists(path):
         return None
-    file, games, line = str(path), {}, 1
+    file, games = str(path), {}
     try:
-        with io.StringIO(read_text(path, digests=digests), newline="") as stream:
-            reader = csv.reader(stream)
-            header = [OTHER_SPELLINGS.get(name, name) for name in next(reader, [])]
-            missing = [spellings(name) for name in CSV_COLUMNS if name not in header]
-            if missing:
-                problems.append(Problem(file, 1, f"missing column(s): {', '.join(missing)}"))
-                return None
-            line = reader.line_num + 1  # a quoted cell may span lines: a row starts after the previous one
-            for cells in reader:
-                if cells:
-                    messages = add_csv_game(games, header, cells, line)
-                    problems.extend(Problem(file, line, message) for message in messages)
-                line = reader.line_num + 1
-    except InputError as error:  # not a regular file, or not UTF-8 text
+        data = read_bytes(path, digests=digests)
+        if not data.isascii():  # (ASCII is UTF-8 text: no need to decode it to know)
+            decode(path, data)  # refused unless UTF-8 text
+        records = polars_records(data) or exact_records(file, decode(path, data))
+        _, first = next(records, (1, []))
+        header = [OTHER_SPELLINGS.get(name, name) for name in first]
+        missing = [spellings(name) for name in CSV_COLUMNS if name not in header]
+        if missing:
+            problems.append(Problem(file, 1, f"missing column(s): {', '.join(missing)}"))
+            return None
+        for line, cells in records:
+            if cells:
+                messages = add_csv_game(games, header, cells, line)
+                problems.extend(Problem(file, line, message) for message in messages)
+    except InputError as error:  # not a regular file, not UTF-8 text, or not CSV
         problems.extend(error.problems)
         return None
-    except csv.Error as error:
-        problems.append(Problem(file, line, f"unreadable CSV: {error}"))
-        return None
     return games
+
+
+def exact_records(file: str, text: str) -> Iterator[tuple[int, list[str]]]:
+    """(line, cells) of each record of the text as Python's csv module reads it (a blank line: no cells); one it
+    cannot read is an InputError naming its line."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    line = 1
+    try:
+        for cells in reader:
+            yield line, cells
+            line = reader.line_num + 1  # a quoted cell may span lines: a record starts after the previous one
+    except csv.Error as error:
+        raise InputError([Problem(file, line, f"unreadable CSV: {error}")]) from None
+
+
+def polars_records(data: bytes) -> Iterator[tuple[int, tuple]] | None:
+    """(line, cells) of each record of the bytes as exact_records reads them, read by polars' reader (several times
+    faster) when it can be sure of them; None when it cannot. Only the header and the cells of the columns games
+    takes are read, the others are None.
+
+    It is sure when its rows, written back, are the bytes read (then no cell was read another way: the csv module
+    reads what a CSV writer wrote), one record a line (the records then number the lines), no cell longer than the
+    csv module takes, no carriage return (the csv module ends a record there, wherever it is) and no byte order mark
+    (decoding drops it)."""
+    if not data.endswith(b"\n") or b"\r" in data or data.startswith(codecs.BOM_UTF8):
+        return None
+    try:
+        frame = pl.read_csv(data, has_header=False, infer_schema=False)
+    except pl.exceptions.PolarsError:
+        return None
+    if frame.height != data.count(b"\n") or longest_cell(frame) >= csv.field_size_limit():
+        return None
+    written = SameBytes(data)
+    frame.write_csv(written, include_header=False, quote_style="necessary", line_terminator="\n")
+    if not written.same or written.position != len(data):
+        return None
+    header = ["" if name is None else name for name in frame.row(0)]
+    taken = [OTHER_SPELLINGS.get(name, name) in CSV_COLUMNS for name in header]
+    cells = [
+        pl.col(name).fill_null("") if take else pl.lit(None).alias(name) for name, take in zip(frame.columns, taken)
+    ]
+    rows = frame.slice(1).select(cells).iter_rows()
+    return itertools.chain([(1, header)], zip(itertools.count(2), rows))
+
+
+def longest_cell(frame: pl.DataFrame) -> int:
+    """The characters of the longest cell (0 in a frame without rows)."""
+    return frame.select(pl.max_horizontal(pl.all().str.len_chars().max())).item() or 0
+
+
+class SameBytes:
+    """A file that tells whether what is written to it is the bytes given, without keeping it."""
+
+    def __init__(self, data: bytes):
+        self.data, self.position, self.same = data, 0, True
+
+    def write(self, chunk: bytes) -> int:
+        self.same = self.same and self.data.startswith(chunk, self.position)
+        self.position += len(chunk)
+        return len(chunk)
 
 
 def spellings(column: str) -> str:

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime
 import json
 from pathlib import Path
+from unittest import mock
 
 import duckdb
 import pytest
+from accuracy_db.etl import games_csv
 from accuracy_db.etl.box_score_records import PLAYER_STATS, TEAM_STATS
 from accuracy_db.etl.games import load_games
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accuracy_db.data_folder import SplitFiles
 from accuracy_db.database import open_new
@@ -344,3 +349,115 @@ def test_without_the_jsonl_the_games_come_from_games_csv_alone(con, tmp_path):
         "Celtics",
         None,
     )
+
+
+# --- games.csv: polars' reader where it can be sure, Python's csv module where it cannot ---
+
+GAMES_CSV_NAMES = ["TEXT_ID", "HOME_NAME", "VIS_NAME", "LINE_ID_FROM_TEST_SET", "DATE", "BREF_BOX", "BREF_HOME",
+                   "BREF_VIS", "BREF_VISITING", "CALENDAR", "CALANDER", "GENERATED_TEXT", ""]  # fmt: skip
+GAMES_CSV_CELLS = st.one_of(
+    st.sampled_from(["", "S001", "S002", "02_03_17", "2_3_17", "13_45_17", "563", " 7 ", "x", '"', ",", "\n", "\r"]),
+    st.text(alphabet='ab ,"\r\n\x00é', max_size=5),
+)
+
+
+def read_both_ways(path: Path) -> tuple[tuple, tuple]:
+    """read_games_csv's games and problems, with polars' reader allowed and with the csv module alone."""
+
+    def read() -> tuple:
+        problems = []
+        return games_csv.read_games_csv(path, problems), problems
+
+    with_polars = read()
+    with mock.patch("accuracy_db.etl.games_csv.polars_records", return_value=None):
+        return with_polars, read()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from(GAMES_CSV_NAMES), min_size=1, max_size=12),
+    st.lists(st.lists(GAMES_CSV_CELLS, max_size=13), max_size=5),
+    st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]),
+    st.sampled_from(["\n", "\r\n"]),
+    st.binary(max_size=40),
+)
+def test_games_csv_reads_the_same_with_polars_reader_as_with_the_csv_module(
+    tmp_path_factory, header, rows, quoting, line_end, tail
+):
+    path = tmp_path_factory.mktemp("games") / "games.csv"
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out, quoting=quoting, lineterminator=line_end)
+        writer.writerow(header)
+        writer.writerows(rows)
+    with_polars, csv_module = read_both_ways(path)
+    assert with_polars == csv_module
+    path.write_bytes(path.read_bytes() + tail)  # and whatever bytes may follow
+    with_polars, csv_module = read_both_ways(path)
+    assert with_polars == csv_module
+
+
+def test_polars_reads_a_games_csv_as_a_csv_writer_writes_it(tmp_path):
+    # The shared data's files: polars reads them; the csv module reads the same rows.
+    for folder in (DATA, DATA / "test_set"):
+        if (folder / "games.csv").is_file():
+            data = (folder / "games.csv").read_bytes()
+            assert games_csv.polars_records(data) is not None
+            assert read_both_ways(folder / "games.csv")[0][1] == []
+    rows = [CSV_HEADER, list(csv_row().values()), list(csv_row("S002").values())]
+    with (tmp_path / "games.csv").open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out, lineterminator="\n").writerows(rows)
+    data = (tmp_path / "games.csv").read_bytes()
+    records = list(games_csv.polars_records(data))
+    assert [line for line, _ in records] == [1, 2, 3]
+    assert records[0][1] == CSV_HEADER
+    assert records[1][1][CSV_HEADER.index("TEXT_ID")] == "S001"
+    assert records[1][1][CSV_HEADER.index("GENERATED_TEXT")] is None  # a column games does not take is not read
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda data: data.replace(b"\n", b"\r\n"),  # the csv module ends a record at a carriage return (as a
+        # csv.writer writes by default: such a file is read by the csv module)
+        lambda data: codecs.BOM_UTF8 + data,  # decoding drops it
+        lambda data: data.replace(b"Text .", b'"Two\nlines"'),  # the records would no longer number the lines
+        lambda data: data.replace(b"Text .", b'"Text ."'),  # quoted where a writer would not quote: not sure
+        lambda data: data.replace(b"Text .", b"x" * csv.field_size_limit()),  # too long for the csv module
+        lambda data: data[:-1],  # no line end at the end
+    ],
+)
+def test_polars_reader_leaves_to_the_csv_module_what_it_cannot_be_sure_of(tmp_path, change):
+    split = write_split(tmp_path, [csv_row(), csv_row("S002")])
+    data = split.games_csv.read_bytes().replace(b"\r\n", b"\n")
+    assert games_csv.polars_records(data) is not None
+    assert games_csv.polars_records(change(data)) is None
+
+
+def test_every_problem_of_a_record_is_reported_on_its_line(con, tmp_path):
+    ragged = record("S002")
+    ragged["box_score"]["PTS"] = {"0": "1"}  # one player fewer than PLAYER_NAME
+    ragged["box_score"]["MIN"] = {"1": "1", "2": "1"}  # another player
+    ragged["summary"] = ["The", 2]
+    ragged["day"] = "2017-02-03"
+    ragged["vis_city"] = 7
+    del ragged["home_line"]["TEAM-PTS"], ragged["home_line"]["TEAM-AST"]
+    not_indices = record("S003")
+    not_indices["box_score"] = {key: {"a": value} for key, value in not_indices["box_score"].items()}
+    not_indices["box_score"]["PTS"] = {"b": "1"}
+    not_objects = record("S001")
+    not_objects["box_score"]["FGM"], not_objects["box_score"]["AST"] = [], "1"
+    lines = [json.dumps(one) for one in (record(), ragged, not_indices, not_objects, ["S005"])]
+    lines.append(json.dumps({**record("S006"), "summary": "The Celtics won ."}))
+    assert problems_of(con, write_split(tmp_path, None, lines)) == [
+        ("shared_task.jsonl", 2, "day is not a MM_DD_YY date: '2017-02-03'"),
+        ("shared_task.jsonl", 2, "vis_city is not a string: 7"),
+        ("shared_task.jsonl", 2, "summary is not a list of tokens"),
+        ("shared_task.jsonl", 2, "home_line has no TEAM-PTS, TEAM-AST"),
+        ("shared_task.jsonl", 2, "box_score MIN, PTS: not the same players as PLAYER_NAME"),
+        ("shared_task.jsonl", 3, "box_score player indices are not all whole numbers: ['a']"),
+        ("shared_task.jsonl", 3, "box_score PTS: not the same players as PLAYER_NAME"),
+        ("shared_task.jsonl", 4, "S001 is already on line 1"),
+        ("shared_task.jsonl", 4, "box_score FGM, AST: not a JSON object"),
+        ("shared_task.jsonl", 5, "not a JSON object"),
+        ("shared_task.jsonl", 6, "summary is not a list of tokens"),
+    ]
