@@ -199,16 +199,16 @@ list_split AS (
     )) AS split
 ),
 
--- The sentences of the texts that rows give sentence ids for: the document token each starts at, and its size.
+-- The sentences of the texts that rows give sentence ids for: the document token each starts at, and where the next
+-- starts (NULL for a text's last sentence: id_checked ends it at the text's token_count, which pending has, rather
+-- than joining the texts again here).
 sentences AS (
     SELECT
         tokens.text_id,
         tokens.sentence_id,
         tokens.doc_token AS first_token,
-        coalesce(lead(tokens.doc_token) OVER (PARTITION BY tokens.text_id ORDER BY tokens.sentence_id),
-                 texts.token_count + 1) - tokens.doc_token AS sentence_size
+        lead(tokens.doc_token) OVER (PARTITION BY tokens.text_id ORDER BY tokens.sentence_id) AS next_first_token
     FROM tokens
-    JOIN corpus_texts AS texts USING (text_id)
     -- $sentence_ids_given: whether any row has a SENTENCE_ID cell (when none has, tokens is not read here)
     WHERE $sentence_ids_given AND tokens.sent_token = 1
         AND tokens.text_id IN (SELECT text_id FROM pending WHERE sentence_id IS NOT NULL)
@@ -228,9 +228,9 @@ id_checked AS (
             WHEN sentence_id > sentence_count THEN
                 format('SENTENCE_ID {} is beyond the last sentence of {} ({} sentences)',
                        sentence_id, text_id, sentence_count)
-            WHEN sent_token_end > sentence_size THEN
-                format('SENT_TOKEN_END {} is beyond the end of sentence {} of {} ({} tokens)',
-                       sent_token_end, sentence_id, text_id, sentence_size)
+            WHEN sent_token_end > coalesce(next_first_token, token_count + 1) - first_token THEN
+                format('SENT_TOKEN_END {} is beyond the end of sentence {} of {} ({} tokens)', sent_token_end,
+                       sentence_id, text_id, coalesce(next_first_token, token_count + 1) - first_token)
             WHEN doc_token_start <> first_token + sent_token_start - 1
                 OR doc_token_end <> first_token + sent_token_end - 1 THEN
                 format('the ids disagree: sentence {} tokens {}-{} are document tokens {}-{}, '
@@ -266,67 +266,81 @@ usable_spans AS (
     WHERE id_problem IS NULL AND category_problem IS NULL
 ),
 
+-- The usable spans of each text in position order: the list's neighbours of each span, which the scoring reads, and
+-- which the check that no two spans overlap starts from. Read from the spans themselves, not from the GROUP BY of
+-- their tokens, which then carried the spans' columns as any_value (and the tokens' join as payload) only for this.
+neighbours AS (
+    SELECT
+        line_number,
+        coalesce(lag(span_end) OVER in_text, 0) AS previous_end,
+        coalesce(lead(span_start) OVER in_text, token_count + 1) AS next_start
+    FROM usable_spans
+    WINDOW in_text AS (PARTITION BY text_id ORDER BY span_start, line_number)
+),
+
 -- The tokens of each usable span, in one pass over tokens: whether TOKENS lists them (spaces folded; an empty
--- TOKENS is not compared), and where the span starts and ends in sentence ids.
+-- TOKENS is not compared), and where the span starts and ends in sentence ids. What the join builds its hash table
+-- of is kept narrow (the key, the line, two flags and the listed token).
 span_tokens AS (
     SELECT
         span.line_number,
-        span.text_id,
-        span.span_start,
-        span.span_end,
-        span.token_count,
-        span.listed_count,
-        tokens.doc_token = span.span_start AS is_start,
-        tokens.doc_token = span.span_end AS is_end,
+        span.is_start,
+        span.is_end,
         tokens.sentence_id,
         tokens.sent_token,
-        span.listed_token IS NULL OR tokens.token = span.listed_token AS listed_as_marked
+        -- as many listed tokens as marked ones (NULL when TOKENS is empty), and this one the same
+        span.length_listed AND (span.listed_token IS NULL OR tokens.token = span.listed_token) AS listed_as_marked
     FROM (
-        -- unnested side by side: the shorter list is padded with NULLs
         SELECT
             line_number,
             text_id,
-            span_start,
-            span_end,
-            token_count,
-            len(listed_tokens) AS listed_count,
-            unnest(range(span_start, span_end + 1))::INTEGER AS doc_token,
-            unnest(listed_tokens) AS listed_token
-        FROM usable_spans
+            doc_token,
+            doc_token = span_start AS is_start,
+            doc_token = span_end AS is_end,
+            length_listed,
+            listed_token
+        FROM (
+            -- unnested side by side: the shorter list is padded with NULLs
+            SELECT
+                line_number,
+                text_id,
+                span_start,
+                span_end,
+                len(listed_tokens) = span_end - span_start + 1 AS length_listed,
+                unnest(range(span_start, span_end + 1))::INTEGER AS doc_token,
+                unnest(listed_tokens) AS listed_token
+            FROM usable_spans
+        )
     ) AS span
     JOIN tokens USING (text_id, doc_token)
 ),
 
+-- What the tokens of each usable span tell.
 spans AS (
     SELECT
         line_number,
-        any_value(text_id) AS text_id,
-        any_value(span_start) AS span_start,
-        any_value(span_end) AS span_end,
-        any_value(token_count) AS token_count,
-        any_value(listed_count) AS listed_count,
         any_value(sentence_id) FILTER (WHERE is_start) AS start_sentence_id,
         any_value(sent_token) FILTER (WHERE is_start) AS start_sent_token,
         any_value(sent_token) FILTER (WHERE is_end) AS end_sent_token,
-        bool_and(listed_as_marked) AS listed_as_marked
+        bool_and(listed_as_marked) AS tokens_listed_as_marked
     FROM span_tokens
     GROUP BY line_number
 ),
 
--- The usable spans of each text in position order: the list's neighbours of each span, which the scoring reads, and
--- which the check that no two spans overlap starts from; and what their tokens tell.
+-- One narrow row per usable span: the two lookups joined here, so that the wide rows of id_checked are joined once,
+-- probing a hash table of these (with the neighbours carried through the GROUP BY instead, DuckDB built its hash
+-- table of the wide rows of id_checked, which took twice as long).
 resolved_spans AS (
     SELECT
         line_number,
-        coalesce(lag(span_end) OVER in_text, 0) AS previous_end,
-        coalesce(lead(span_start) OVER in_text, token_count + 1) AS next_start,
-        start_sentence_id,
-        start_sent_token,
-        end_sent_token,
-        -- as many listed tokens as marked ones, each the same (NULL when TOKENS is empty)
-        listed_as_marked AND listed_count = span_end - span_start + 1 AS tokens_listed_as_marked
-    FROM spans
-    WINDOW in_text AS (PARTITION BY text_id ORDER BY span_start, line_number)
+        neighbours.previous_end,
+        neighbours.next_start,
+        spans.start_sentence_id,
+        spans.start_sent_token,
+        spans.end_sent_token,
+        spans.tokens_listed_as_marked
+    FROM neighbours
+    JOIN spans USING (line_number)
 )
 
 SELECT
