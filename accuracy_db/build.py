@@ -98,10 +98,12 @@ def load_lists_of(con, split_files: SplitFiles) -> list[str]:
 @contextmanager
 def games_loading(con, split_files: list[SplitFiles], digests: Digests) -> Iterator[list[list[str]]]:
     """Load the games of every split in a thread of their own, on a cursor of their own, while the body loads the
-    lists; yield the list the warnings of each split's games are put in. Parsing the box scores is Python's work on
-    one core, where loading the lists leaves one idle most of the time; the games are read by no list. The games are
-    waited for on leaving, and their problems raised first, as a build that loaded them first would have: a failure
-    of the body is raised when the games have none."""
+    gold lists; yield the list the warnings of each split's games are put in. Parsing the box scores is Python's
+    work on one core, where resolving a list in DuckDB leaves the other idle part of the time; no list reads the
+    games. The games are waited for on leaving, and their problems raised first, as a build that loaded them first
+    would have: a failure of the body is raised when the games have none. (Beside the submissions as well, the games'
+    last step and a submission's resolving took the build's memory to 4.5 GB at scale 1000; beside the texts, they
+    wait on each other for Python's lock.)"""
     warnings: list[list[str]] = []
     cursor = con.cursor()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="games") as pool:
@@ -245,11 +247,9 @@ def build_into(
                 nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
             else:
                 nlg_systems.load_packaged_nlg_systems(con)
-            load_submissions(con, list(submissions.values()), report, step=step)
-        # each split's games' warnings, then its lists', then the submissions': the order of a load one after another
-        submissions_warnings = report.warnings
-        report.warnings = [w for split in zip(games_warnings, lists_warnings) for part in split for w in part]
-        report.warnings += submissions_warnings
+        # each split's games' warnings, then its lists': the order of a load one after another
+        report.warnings += [w for split in zip(games_warnings, lists_warnings) for part in split for w in part]
+        load_submissions(con, list(submissions.values()), report, step=step)
         record(con, [schema_source(), *data_sources(data_dir, digests=digests).values()])
         count_refusals(report, inbox.refusals(con))
         corpora = list(dict.fromkeys(registration.corpus for registration in registrations))

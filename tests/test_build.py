@@ -169,7 +169,7 @@ def break_games_and_gold(data: Path) -> None:
 
 
 def test_the_games_problems_come_first_though_the_games_load_beside_the_lists(tmp_path):
-    """The games are parsed in a thread of their own while the gold list and the submissions load: a build with
+    """The games are parsed in a thread of their own while the gold lists load: a build with
     both wrong still reports the games, as a build that loaded them first did, and leaves no thread running."""
     data = copy_train_split(tmp_path)
     break_games_and_gold(data)
