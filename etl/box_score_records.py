@@ -153,22 +153,23 @@ def read_box_scores(path: Path, problems: list[Problem], digests: Digests | None
         return None
     try:
         with regular_fd(path) as (fd, _):
-            sha256, size = hashlib.sha256(), 0
-
-            def hashed_blocks() -> Iterator[bytes]:
-                nonlocal size
-                for block in read_line_blocks(path, fd):
-                    sha256.update(block)
-                    size += len(block)
-                    yield block
-
-            box_scores = parse_box_scores(str(path), hashed_blocks(), problems)
-            if digests is not None:
-                record_digest(digests, path, fd, size, sha256.hexdigest())
+            blocks = read_line_blocks(path, fd)
+            if digests is None:
+                return parse_box_scores(str(path), blocks, problems)
+            sha256 = hashlib.sha256()
+            box_scores = parse_box_scores(str(path), hashed(blocks, sha256), problems)
+            record_digest(digests, path, fd, os.lseek(fd, 0, os.SEEK_CUR), sha256.hexdigest())  # the bytes read
             return box_scores
     except InputError as error:  # not a regular file, or unreadable
         problems.extend(error.problems)
         return None
+
+
+def hashed(blocks: Iterable[bytes], sha256) -> Iterator[bytes]:
+    """The blocks, each added to sha256 as it passes."""
+    for block in blocks:
+        sha256.update(block)
+        yield block
 
 
 def lines_of(data: bytes) -> Iterator[bytes]:
