@@ -130,6 +130,22 @@ def start_spares(requests: queue.SimpleQueue) -> None:
             discard(child)
 
 
+def spare_pid() -> int | None:
+    """The process id of the spare child waiting for the next query, if one is."""
+    with _spare_lock:
+        return None if _spare is None else _spare.pid
+
+
+def end_spare() -> None:
+    """End the spare child waiting, if one is: for a long-lived process that will run no more queries (the spare
+    would otherwise wait until that process ends)."""
+    global _spare
+    with _spare_lock:
+        child, _spare = _spare, None
+    if child is not None:
+        discard(child)
+
+
 def discard(child: subprocess.Popen) -> None:
     child.kill()
     child.wait()

@@ -229,7 +229,7 @@ def started_children(monkeypatch):
     from accuracy_db import sandbox
 
     started = []
-    end_spare()  # one an earlier test left (the dashboard's tests run the SQL page)
+    sandbox.end_spare()  # one an earlier test left (the dashboard's tests run the SQL page)
 
     def start_child():
         child = original()
@@ -239,16 +239,7 @@ def started_children(monkeypatch):
     original = sandbox.start_child
     monkeypatch.setattr(sandbox, "start_child", start_child)
     yield started
-    end_spare()
-
-
-def end_spare() -> None:
-    from accuracy_db import sandbox
-
-    with sandbox._spare_lock:
-        spare, sandbox._spare = sandbox._spare, None
-    if spare is not None:
-        sandbox.discard(spare)
+    sandbox.end_spare()
 
 
 def wait_for_spare(started: list[int], count: int) -> int:
@@ -257,9 +248,9 @@ def wait_for_spare(started: list[int], count: int) -> int:
 
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        with sandbox._spare_lock:
-            if len(started) >= count and sandbox._spare is not None:
-                return sandbox._spare.pid
+        spare = sandbox.spare_pid()
+        if len(started) >= count and spare is not None:
+            return spare
         time.sleep(0.05)
     raise AssertionError("no spare process was started")
 
@@ -301,9 +292,9 @@ import time
 from accuracy_db import sandbox
 from accuracy_db.guard import run_query
 run_query({str(built_db)!r}, "SELECT 1 AS one", keep_spare=True)
-while sandbox._spare is None:
+while sandbox.spare_pid() is None:
     time.sleep(0.05)
-print(sandbox._spare.pid)
+print(sandbox.spare_pid())
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -312,3 +303,13 @@ print(sandbox._spare.pid)
     while running(spare) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not running(spare)
+
+
+def test_ending_the_spare_process_ends_it_and_leaves_none_waiting(built_db, started_children):
+    from accuracy_db import sandbox
+
+    run_query(built_db, "SELECT 1 AS one", keep_spare=True)
+    spare = wait_for_spare(started_children, 2)
+    sandbox.end_spare()
+    assert sandbox.spare_pid() is None and not running(spare)
+    assert run_query(built_db, "SELECT 1 AS one", keep_spare=True).frame["one"].to_list() == [1]  # in a new process
