@@ -50,6 +50,10 @@ ONE_AT_A_TIME = "one submission at a time"
 # "table" materialization): a figure over all the submissions of a split, which no per-submission rows give (how
 # many of them found each gold mistake). It reads no $submission_ids.
 TABLE = "-- Materialized: table"
+# A model whose header says so is a table computed again, whole, only when the gold lists differ from those it was
+# last computed from (recorded in model_inputs): a figure of the gold lists alone, which scoring a submission does
+# not change. A list's mistakes never change under its set_id (a list loaded again gets a new one).
+GOLD_TABLE = "-- Materialized: table of the gold lists"
 # A model whose header says so is a query run with parameters over sums computed for the run (the stats layer's
 # intervals and tests), not a view of the database.
 QUERY = "-- Materialized: query"
@@ -203,12 +207,30 @@ def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None
     for name in [name for name in table_models() if name in present]:
         sql = f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)"
         if INCREMENTAL not in definitions[name]:
+            gold_ids = gold_list_ids(con) if GOLD_TABLE in definitions[name] else None
+            if gold_ids is not None and gold_ids == computed_from(con, name):
+                continue
             con.execute(f"DELETE FROM {name}")
             con.execute(sql)
+            if gold_ids is not None:
+                con.execute("INSERT OR REPLACE INTO model_inputs VALUES (?, ?)", [name, gold_ids])
             continue
         batches = [[one] for one in submission_ids] if ONE_AT_A_TIME in definitions[name] else [submission_ids]
         for batch in batches:
             con.execute(sql, {"submission_ids": batch})
+
+
+def gold_list_ids(con: duckdb.DuckDBPyConnection) -> str:
+    """The set_ids of the loaded gold lists, in order, separated by spaces (as model_inputs records them)."""
+    return con.execute(
+        "SELECT coalesce(string_agg(set_id::VARCHAR, ' ' ORDER BY set_id), '') FROM annotation_sets WHERE kind = 'gold'"
+    ).fetchall()[0][0]
+
+
+def computed_from(con: duckdb.DuckDBPyConnection, model: str) -> str | None:
+    """The gold lists a model of the gold lists was last computed from (None: never computed)."""
+    rows = con.execute("SELECT gold_ids FROM model_inputs WHERE model = ?", [model]).fetchall()
+    return rows[0][0] if rows else None
 
 
 def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:

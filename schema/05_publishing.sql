@@ -41,3 +41,12 @@ COMMENT ON COLUMN submission_metadata.description IS 'A short description';
 COMMENT ON COLUMN submission_metadata.url IS 'Where to read more';
 COMMENT ON COLUMN submission_metadata.sha256 IS 'SHA-256 of the sidecar file''s bytes';
 COMMENT ON COLUMN submission_metadata.corpus IS 'The corpus of the list (annotation_sets.corpus): shared-task for the submissions folder';
+
+CREATE TABLE model_inputs (
+    model    VARCHAR PRIMARY KEY,
+    gold_ids VARCHAR NOT NULL
+);
+
+COMMENT ON TABLE model_inputs IS 'One row per model of the gold lists alone (its header says Materialized: table of the gold lists): the gold lists it was last computed from, so that scoring computes it again only when they change';
+COMMENT ON COLUMN model_inputs.model IS 'The model (a table of queries/)';
+COMMENT ON COLUMN model_inputs.gold_ids IS 'The set_ids of the gold lists it was computed from, in order, separated by spaces (a list''s mistakes never change under its set_id: a list loaded again gets a new one)';

@@ -569,3 +569,36 @@ def test_csv_rows_read_back_as_written_each_at_the_line_it_starts_on(tmp_path_fa
     path.write_text(out.getvalue(), encoding="utf-8", newline="")
     problems: list[Problem] = []
     assert csv_objects(path, problems) == expected and problems == []
+
+
+def weather_token_counts(db: Path) -> set:
+    return set(
+        rows(db, "SELECT category, token, occurrences, mistakes FROM gold_token_counts WHERE corpus = 'weather'")
+    )
+
+
+def test_gold_token_counts_are_computed_again_when_the_gold_lists_change_and_only_then(db, tmp_path):
+    weather = corpus_folder(tmp_path)
+    refreshed(db, weather)
+    # GOLD marks "12" of w1 as Wrong, and tokens 4-6 of w2 ("Wind from the") as Unsupported
+    assert weather_token_counts(db) == {
+        ("Wrong", "12", 1, 1),
+        ("Unsupported", "Wind", 1, 1),
+        ("Unsupported", "from", 1, 1),
+        ("Unsupported", "the", 1, 1),
+    }
+
+    # a row changed by hand shows whether a refresh computes the table again
+    con = database.connect_writable(db)
+    con.execute("UPDATE gold_token_counts SET occurrences = 99 WHERE corpus = 'weather' AND token = 'the'")
+    con.close()
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    shutil.copyfile(EXAMPLES / "gsml_doc_based.csv", inbox / "gsml_doc_based.csv")
+    report = refresh(db, DATA, inbox)  # submissions removed, the gold lists as they were: not computed again
+    assert report.published and report.retired
+    assert ("Unsupported", "the", 99, 1) in weather_token_counts(db)
+
+    (weather / "lists" / "gold.jsonl").write_text(jsonl(GOLD[:1]))  # the gold list changed: computed again
+    refresh(db, DATA, inbox)
+    assert weather_token_counts(db) == {("Wrong", "12", 1, 1)}
