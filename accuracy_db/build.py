@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -19,6 +20,7 @@ from .errors import AccuracyDbError, Problem
 from .etl import curation, games, mistake_lists, nlg_systems, texts
 from .publish import publishing, writer_lock
 from .regular_files import Digests
+from .signals import is_interrupt
 from .sources import Source, data_sources, record
 
 
@@ -101,18 +103,24 @@ def games_loading(con, split_files: list[SplitFiles], digests: Digests) -> Itera
     gold lists; yield the list the warnings of each split's games are put in. Parsing the box scores is Python's
     work on one core, where resolving a list in DuckDB leaves the other idle part of the time; no list reads the
     games. The games are waited for on leaving, and their problems raised first, as a build that loaded them first
-    would have: a failure of the body is raised when the games have none. (Beside the submissions as well, the games'
-    last step and a submission's resolving took the build's memory to 4.5 GB at scale 1000; beside the texts, they
-    wait on each other for Python's lock.)"""
+    would have: a failure of the body is raised when the games have none. An interrupt (Ctrl+C, SIGTERM) is raised
+    at once: the games stop at their next block of box scores, or before they are inserted, and are waited for only
+    that long. (Beside the submissions as well, the games' last step and a submission's resolving took the build's
+    memory to 4.5 GB at scale 1000; beside the texts, they wait on each other for Python's lock.)"""
     warnings: list[list[str]] = []
     cursor = con.cursor()
+    stop = threading.Event()
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="games") as pool:
         loading = pool.submit(
-            lambda: [warnings.append(games.load_games(cursor, files, digests)) for files in split_files]
+            lambda: [warnings.append(games.load_games(cursor, files, digests, stop)) for files in split_files]
         )
         try:
             yield warnings
-        except BaseException:
+        except BaseException as error:
+            if is_interrupt(error):
+                stop.set()
+                cursor.interrupt()  # the games' insert, if under way
+                raise
             if loading.exception() is None:  # (waits for the games)
                 raise
         finally:

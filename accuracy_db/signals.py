@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import signal
 
+import duckdb
+
 
 class Signals:
     """While in this block, SIGINT and SIGTERM stop it: the block ends with KeyboardInterrupt(signal name).
@@ -44,3 +46,12 @@ class Signals:
             signal.signal(number, handler)
         if self.received and error is not None and not isinstance(error, KeyboardInterrupt):
             raise KeyboardInterrupt(self.received) from None
+
+
+def is_interrupt(error: BaseException) -> bool:
+    """Whether an exception is a stop asked for (KeyboardInterrupt, SystemExit), or DuckDB's error for a signal that
+    came during a query: a RuntimeError "Query interrupted" (DuckDB 2.0's Python client), or an InterruptException
+    (a query interrupted from another thread)."""
+    if not isinstance(error, Exception) or isinstance(error, duckdb.InterruptException):
+        return True
+    return type(error) is RuntimeError and str(error) == "Query interrupted"

@@ -9,6 +9,7 @@ import hashlib
 import json
 import operator
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -145,15 +146,22 @@ class BoxScores:
         return strings.insert_column(2, pl.Series("player_index", self.player_indices, strict=False))
 
 
-def read_box_scores(path: Path, problems: list[Problem], digests: Digests | None = None) -> BoxScores | None:
+class Stopped(Exception):
+    """Reading the box scores was stopped from another thread: a build interrupted while they load beside it."""
+
+
+def read_box_scores(
+    path: Path, problems: list[Problem], digests: Digests | None = None, stop: threading.Event | None = None
+) -> BoxScores | None:
     """The records of shared_task.jsonl (line N holds the Nth record), or None when the split has no such file; with
     digests, the file's digest is recorded there. The file is read and parsed a block of lines at a time: held whole,
-    its 798 MB at scale 1000 were most of what loading the games held, while the lists load beside them."""
+    its 798 MB at scale 1000 were most of what loading the games held, while the lists load beside them. Once stop
+    is set, the next block raises Stopped."""
     if not os.path.lexists(path):
         return None
     try:
         with regular_fd(path) as (fd, _):
-            blocks = read_line_blocks(path, fd)
+            blocks = read_line_blocks(path, fd) if stop is None else unless_stopped(read_line_blocks(path, fd), stop)
             if digests is None:
                 return parse_box_scores(str(path), blocks, problems)
             sha256 = hashlib.sha256()
@@ -163,6 +171,14 @@ def read_box_scores(path: Path, problems: list[Problem], digests: Digests | None
     except InputError as error:  # not a regular file, or unreadable
         problems.extend(error.problems)
         return None
+
+
+def unless_stopped(blocks: Iterable[bytes], stop: threading.Event) -> Iterator[bytes]:
+    """The blocks, until stop is set: then Stopped."""
+    for block in blocks:
+        if stop.is_set():
+            raise Stopped
+        yield block
 
 
 def hashed(blocks: Iterable[bytes], sha256) -> Iterator[bytes]:

@@ -5,6 +5,8 @@ Everything is parsed and checked first; only a split without problems is inserte
 
 from __future__ import annotations
 
+import threading
+
 import duckdb
 import polars as pl
 
@@ -12,7 +14,7 @@ from accuracy_db.data_folder import SplitFiles
 from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import Digests
 
-from .box_score_records import BoxScores, read_box_scores
+from .box_score_records import BoxScores, Stopped, read_box_scores
 from .box_score_tables import player_frame, team_frame, with_sides
 from .frames import insert_all
 from .games_csv import read_games_csv
@@ -34,15 +36,22 @@ GAMES_SCHEMA = {
 }
 
 
-def load_games(con: duckdb.DuckDBPyConnection, split_files: SplitFiles, digests: Digests | None = None) -> list[str]:
+def load_games(
+    con: duckdb.DuckDBPyConnection,
+    split_files: SplitFiles,
+    digests: Digests | None = None,
+    stop: threading.Event | None = None,
+) -> list[str]:
     """Load games.csv and shared_task.jsonl of a split (either may be absent) and return the warnings; with digests,
-    the digests of the files read are recorded there.
+    the digests of the files read are recorded there. Once stop is set (from another thread), the loading ends with
+    Stopped at the next block of box scores, or before inserting.
 
     Raises InputError listing every problem found, before anything is inserted.
     """
     problems: list[Problem] = []
     csv_games = read_games_csv(split_files.games_csv, problems, digests)
-    box_scores = read_box_scores(split_files.box_scores, problems, digests)
+    box_scores = read_box_scores(split_files.box_scores, problems, digests, stop)
+    stopped(stop)
     games = merge_games(csv_games, box_scores, split_files, problems)
     tables = {"games": games_frame(games, split_files.split)}
     warnings: list[str] = []
@@ -53,8 +62,15 @@ def load_games(con: duckdb.DuckDBPyConnection, split_files: SplitFiles, digests:
         tables["player_games"], warnings = with_sides(players, tables["games"], jsonl)
     if problems:
         raise InputError(problems)
+    stopped(stop)
     insert_all(con, tables.items())
     return warnings
+
+
+def stopped(stop: threading.Event | None) -> None:
+    """Stopped once stop is set."""
+    if stop is not None and stop.is_set():
+        raise Stopped
 
 
 def games_frame(games: list[dict], split: str) -> pl.DataFrame:
