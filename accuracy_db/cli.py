@@ -64,6 +64,13 @@ def run(args: list[str] | None) -> int:
     except (click.Abort, KeyboardInterrupt):
         click.echo("Aborted.", err=True)
         return 130
+    except RuntimeError as error:
+        from .signals import is_interrupt  # (imports DuckDB, which a command that fails this way has loaded)
+
+        if not is_interrupt(error):
+            raise
+        click.echo("Aborted.", err=True)  # Ctrl+C that came during a DuckDB query, which raises its own error
+        return 130
     except InputError as error:
         # As build lists a refused file: its first problems, then how many more (a wrong file can have thousands).
         files = sorted({p.file for p in error.problems})

@@ -282,3 +282,23 @@ def test_an_interrupt_during_the_gold_lists_stops_the_games_at_their_next_block(
     assert is_interrupt(raised.value)
     assert total > 20 and len(parsed) < total / 2
     assert threading.active_count() == threads and not (tmp_path / "db.duckdb").exists()
+
+
+@pytest.mark.parametrize("interrupt", [keyboard_interrupt, interrupted_query])
+def test_ctrl_c_during_a_build_is_one_line_and_status_130(tmp_path, monkeypatch, capsys, interrupt):
+    from accuracy_db.cli import run as run_cli
+
+    monkeypatch.setattr(build_module, "build", lambda *args, **kwargs: interrupt())
+    assert run_cli(["build", "--data", str(DATA), "--db", str(tmp_path / "db.duckdb")]) == 130
+    assert capsys.readouterr().err.strip().splitlines()[-1] == "Aborted."
+
+
+def test_a_runtime_error_that_is_no_interrupt_is_not_taken_for_one(tmp_path, monkeypatch):
+    from accuracy_db.cli import run as run_cli
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("Query failed")
+
+    monkeypatch.setattr(build_module, "build", fails)
+    with pytest.raises(RuntimeError, match="Query failed"):
+        run_cli(["build", "--data", str(DATA), "--db", str(tmp_path / "db.duckdb")])
