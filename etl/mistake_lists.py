@@ -123,6 +123,8 @@ def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
             )
             rows.create_view("csv_source", replace=True)
             con.execute("CREATE OR REPLACE TEMP TABLE csv_rows AS SELECT * FROM csv_source")
+    except duckdb.InterruptException:
+        raise  # stopped (pipeline.in_order interrupts the lists it prepares): not a reason to read it the slow way
     except duckdb.Error:
         return False
     finally:

@@ -385,6 +385,30 @@ def test_duckdb_reads_the_rows_on_every_connection_of_a_database(tmp_path):
         assert cursor.execute("SELECT TEXT_ID, TYPE FROM pending_rows").fetchall() == [("S001.txt", "NAME")]
 
 
+class InterruptedReader:
+    """A connection whose CSV reader is interrupted, as pipeline.in_order interrupts the lists it prepares when a
+    build is stopped."""
+
+    def __init__(self, con):
+        self.con = con
+
+    def read_csv(self, *args, **kwargs):
+        raise duckdb.InterruptException("INTERRUPT Error: Interrupted!")
+
+    def __getattr__(self, name):
+        return getattr(self.con, name)
+
+
+def test_an_interrupted_read_is_raised_not_read_again_by_the_exact_reader(tmp_path):
+    # taken for a file DuckDB cannot read, it had a stopped build read a million rows again in Python
+    path = tmp_path / "list.csv"
+    path.write_bytes(f"{HEADER}\n{GOOD_ROW}\n".encode())
+    con = duckdb.connect()
+    with pytest.raises(duckdb.InterruptException):
+        stage_rows_fast(InterruptedReader(con), read_mistake_file(path))
+    assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchall() == [(0,)]
+
+
 # --- every file is read by its exact path ---
 
 GLOB_NAMES = {  # a name with glob characters -> a name the glob would match
