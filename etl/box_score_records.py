@@ -161,7 +161,7 @@ def read_box_scores(
         return None
     try:
         with regular_fd(path) as (fd, _):
-            blocks = read_line_blocks(path, fd) if stop is None else unless_stopped(read_line_blocks(path, fd), stop)
+            blocks = unless_stopped(read_line_blocks(path, fd), stop)
             if digests is None:
                 return parse_box_scores(str(path), blocks, problems)
             sha256 = hashlib.sha256()
@@ -173,11 +173,16 @@ def read_box_scores(
         return None
 
 
-def unless_stopped(blocks: Iterable[bytes], stop: threading.Event) -> Iterator[bytes]:
+def stopped(stop: threading.Event | None) -> None:
+    """Stopped once stop is set (a stop of None is never set)."""
+    if stop is not None and stop.is_set():
+        raise Stopped
+
+
+def unless_stopped(blocks: Iterable[bytes], stop: threading.Event | None) -> Iterator[bytes]:
     """The blocks, until stop is set: then Stopped."""
     for block in blocks:
-        if stop.is_set():
-            raise Stopped
+        stopped(stop)
         yield block
 
 

@@ -14,7 +14,7 @@ from accuracy_db.data_folder import SplitFiles
 from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import Digests
 
-from .box_score_records import BoxScores, Stopped, read_box_scores
+from .box_score_records import BoxScores, read_box_scores, stopped
 from .box_score_tables import player_frame, team_frame, with_sides
 from .frames import insert_all
 from .games_csv import read_games_csv
@@ -65,12 +65,6 @@ def load_games(
     stopped(stop)
     insert_all(con, tables.items())
     return warnings
-
-
-def stopped(stop: threading.Event | None) -> None:
-    """Stopped once stop is set."""
-    if stop is not None and stop.is_set():
-        raise Stopped
 
 
 def games_frame(games: list[dict], split: str) -> pl.DataFrame:
