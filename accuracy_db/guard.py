@@ -8,7 +8,8 @@ Three walls, each enough on its own for what it guards:
   does not have (sqlglot passes unknown ones through unchanged).
 * check_functions_allowed reads the DuckDB SQL that will run with DuckDB's own parser and refuses every function
   call not marked allowed in functions.tsv, the classification of every function of duckdb_functions(): nothing
-  that runs SQL or a function given as text, changes the engine's state, or reads files.
+  that runs SQL or a function given as text, changes the engine's state, reads files, or shows where the server
+  keeps its files; and every view of DuckDB's own whose definition calls such a function (pg_settings…).
 * the query runs in a child process (accuracy_db/sandbox.py) on a DuckDB of its own, the database attached
   read-only, with external access, extension loading and configuration changes locked off, DuckDB's memory
   limit, an address-space limit the operating system enforces, a time limit at which the process is killed, and
@@ -327,9 +328,46 @@ def called_functions(node) -> set[str]:
     return names
 
 
+def read_tables(node) -> set[str]:
+    """The names of the tables and views a parse tree of DuckDB's reads by name, anywhere in it, lower case."""
+    names, stack = set(), [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("type") == "BASE_TABLE" and isinstance(node.get("table_name"), str):
+                names.add(node["table_name"].lower())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return names
+
+
+VIEW_QUERY = re.compile(r"CREATE (?:TEMP )?VIEW .*? AS (.*?);?\s*", re.DOTALL)  # the form of duckdb_views().sql
+NOT_CLASSIFIED = "it is not among the functions the guard lets a query call"
+
+
+@functools.cache
+def engine_view_verdicts() -> dict[str, str]:
+    """DuckDB's own views (duckdb_databases, pg_settings…) whose definitions call a function the guard refuses,
+    by name, each with the verdict of the first such function: a view shows what the functions it reads show."""
+    verdicts, refused = function_verdicts(), {}
+    rows = parser().cursor().execute("SELECT lower(view_name), sql FROM duckdb_views() WHERE internal").fetchall()
+    for name, sql in rows:
+        definition = duckdb_parse(VIEW_QUERY.fullmatch(sql).group(1))
+        if definition.get("error"):
+            refused[name] = f"the guard cannot check its definition ({definition.get('error_message', '')})"
+            continue
+        called = sorted(called_functions(definition["statements"]))
+        reasons = [verdicts.get(function, NOT_CLASSIFIED) for function in called if verdicts.get(function) != ALLOWED]
+        if reasons:
+            refused[name] = reasons[0]
+    return refused
+
+
 def check_functions_allowed(duckdb_sql: str) -> None:
-    """Refuse a query that calls any function not marked allowed in functions.tsv, as DuckDB's parser reads it
-    (whatever sqlglot made of it)."""
+    """Refuse a query that calls any function not marked allowed in functions.tsv, or reads a view of DuckDB's
+    that does, as DuckDB's parser reads it (whatever sqlglot made of it). A table of the database named as such a
+    view is refused too: the name alone does not tell them apart."""
     parsed = duckdb_parse(duckdb_sql)
     if parsed.get("error"):
         why = parsed.get("error_message", "")
@@ -340,9 +378,13 @@ def check_functions_allowed(duckdb_sql: str) -> None:
     for name in sorted(called_functions(parsed["statements"])):
         verdict = verdicts.get(name)
         if verdict is None:
-            raise QueryRefused(f"{name}() refused: it is not among the functions the guard lets a query call")
+            raise QueryRefused(f"{name}() refused: {NOT_CLASSIFIED}")
         if verdict != ALLOWED:
             raise QueryRefused(f"{name}() refused: {verdict}")
+    views = engine_view_verdicts()
+    refused_views = sorted(read_tables(parsed["statements"]) & views.keys())
+    if refused_views:
+        raise QueryRefused(f"{refused_views[0]} refused: {views[refused_views[0]]}")
 
 
 def check_functions(tree: exp.Expression, dialect: str) -> None:

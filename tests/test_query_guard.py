@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import time
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -207,6 +208,68 @@ def test_a_function_unknown_to_the_classification_is_refused(target, monkeypatch
     del function_verdicts()["upper"]
     with pytest.raises(QueryRefused, match=r"^upper\(\) refused: it is not among the functions the guard lets"):
         check_query("SELECT upper(text_id) FROM texts")
+
+
+# --- where the server keeps its files: the SQL page may be open to anyone ---
+
+SERVER_FILES = "it shows where the server keeps its files, or its settings"
+
+
+@pytest.mark.parametrize(
+    "sql, refused_name",
+    [
+        ("SELECT * FROM duckdb_settings()", "duckdb_settings()"),
+        ("SELECT current_setting('allowed_paths')", "current_setting()"),
+        ("SELECT name FROM texts WHERE current_setting('secret_directory') <> ''", "current_setting()"),
+        ("SELECT * FROM duckdb_databases()", "duckdb_databases()"),
+        ("SELECT * FROM duckdb_temporary_files()", "duckdb_temporary_files()"),
+        ("SELECT * FROM duckdb_extensions()", "duckdb_extensions()"),
+        ("SELECT * FROM duckdb_profiling_settings()", "duckdb_profiling_settings()"),
+        # DuckDB's views over those functions, however they are named
+        ("SELECT path FROM duckdb_databases", "duckdb_databases"),
+        ("SELECT file FROM pragma_database_list", "pragma_database_list"),
+        ("SELECT * FROM pg_catalog.pg_settings", "pg_settings"),
+        ('SELECT * FROM "PG_SETTINGS"', "pg_settings"),
+        ("SELECT * FROM texts WHERE text_id IN (SELECT setting FROM pg_settings)", "pg_settings"),
+    ],
+)
+def test_what_shows_where_the_server_keeps_its_files_is_refused(refused, sql, refused_name):
+    assert str(refused(sql)) == f"{refused_name} refused: {SERVER_FILES}"
+
+
+def test_a_view_of_the_engine_is_refused_as_the_function_it_reads(refused):
+    assert str(refused("SELECT * FROM duckdb_logs")) == "duckdb_logs refused: it shows secrets or logs of the engine"
+
+
+def test_nothing_a_query_may_read_names_the_folder_of_the_database_or_the_home_folder(target):
+    """Every view of DuckDB's and every table function of no argument: refused by the guard, or what it gives (its
+    rows, or its error) names neither folder."""
+    path = target[0]
+    catalog = duckdb.connect()
+    views = catalog.execute("SELECT schema_name || '.' || view_name FROM duckdb_views() WHERE internal").fetchall()
+    functions = catalog.execute(
+        "SELECT DISTINCT function_name || '()' FROM duckdb_functions()"
+        " WHERE function_type = 'table' AND len(parameters) = 0"
+    ).fetchall()
+    catalog.close()
+    assert len(views) > 40 and len(functions) > 40
+    guarded, shown = connect(path), {}
+    try:
+        for (relation,) in views + functions:
+            sql = f"SELECT * FROM {relation}"
+            try:
+                check_query(sql)
+            except QueryRefused:
+                continue
+            try:
+                given = str(guarded.execute(sql).fetchall())
+            except duckdb.Error as error:
+                given = str(error)
+            if str(path.parent) in given or str(Path.home()) in given:
+                shown[relation] = given[:200]
+    finally:
+        guarded.close()
+    assert shown == {}
 
 
 # --- files: the parser cannot see them, the engine refuses them ---
