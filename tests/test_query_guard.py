@@ -231,6 +231,8 @@ SERVER_FILES = "it shows where the server keeps its files, or its settings"
         ("SELECT * FROM pg_catalog.pg_settings", "pg_settings"),
         ('SELECT * FROM "PG_SETTINGS"', "pg_settings"),
         ("SELECT * FROM texts WHERE text_id IN (SELECT setting FROM pg_settings)", "pg_settings"),
+        ("SUMMARIZE pg_settings", "pg_settings"),
+        ("TABLE pragma_database_list", "pragma_database_list"),
     ],
 )
 def test_what_shows_where_the_server_keeps_its_files_is_refused(refused, sql, refused_name):
