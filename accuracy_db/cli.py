@@ -12,6 +12,7 @@ import click
 from . import commands
 from .commands import SHOWN_PROBLEMS
 from .errors import AccuracyDbError, InputError
+from .printable import printable
 
 
 class CommandModules(click.Group):
@@ -79,10 +80,10 @@ def run(args: list[str] | None) -> int:
             for problem in problems[:SHOWN_PROBLEMS]:
                 click.echo(str(problem), err=True)
             if len(problems) > SHOWN_PROBLEMS:
-                click.echo(f"  … and {len(problems) - SHOWN_PROBLEMS} more problem(s) in {file}", err=True)
-        click.echo(f"{len(error.problems)} problem(s) in {', '.join(files)}; nothing was loaded.", err=True)
+                click.echo(printable(f"  … and {len(problems) - SHOWN_PROBLEMS} more problem(s) in {file}"), err=True)
+        click.echo(printable(f"{len(error.problems)} problem(s) in {', '.join(files)}; nothing was loaded."), err=True)
         return 1
     except AccuracyDbError as error:
-        click.echo(f"error: {error}", err=True)
+        click.echo(f"error: {printable(str(error))}", err=True)
         return 1
     return 0

@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass
 
+from .printable import printable
+
 
 class AccuracyDbError(Exception):
     """A failure the user can act on; its message is printed as it is."""
@@ -16,8 +18,10 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        """The problem as a message shows it: the file's name and the message made printable (a name or a quoted
+        cell may hold what a terminal would act on)."""
         where = f"{self.file}: line {self.line}" if self.line is not None else self.file
-        return f"{where}: {self.message}"
+        return printable(f"{where}: {self.message}")
 
 
 class InputError(AccuracyDbError):

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import AccuracyDbError
+from .printable import printable
 from .signature import SCHEME
 
 if TYPE_CHECKING:
@@ -54,12 +55,20 @@ TABLE_COLUMNS = {
 
 
 def cell(value) -> str:
-    """A value as people read it: 3 decimals, – for undefined (NULL)."""
+    """A value as people read it: 3 decimals, – for undefined (NULL), text printable."""
     if value is None:
         return "–"
     if isinstance(value, float):
         return f"{value:.3f}"
-    return str(value)
+    return printable(str(value))
+
+
+def markup_free(text: str) -> str:
+    """Text from the inputs as a rich table's title, heading or caption (which rich reads as markup): printable,
+    its [brackets] escaped."""
+    from rich.markup import escape
+
+    return escape(printable(text))
 
 
 def with_interval(row: dict, key: str) -> str:
@@ -125,7 +134,7 @@ def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple
         from rich.text import Text
 
         columns = [key for key in TABLE_COLUMNS if rows and key in rows[0] and key not in hide]
-        table = Table(title=title, caption="– : undefined (nothing to divide by)")
+        table = Table(title=title and markup_free(title), caption="– : undefined (nothing to divide by)")
         for key in columns:  # text left-aligned, figures and counts right-aligned
             text = any(isinstance(row.get(key), str) for row in rows)
             table.add_column(TABLE_COLUMNS[key], justify="left" if text else "right")
@@ -137,7 +146,7 @@ def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple
         console.print(table)
         notes = excluded_notes(rows)
         for line in notes + [f"signature: {signature}" for signature in signatures(rows)]:
-            console.print(Text(line))
+            console.print(Text(printable(line)))
     elif fmt == "latex":
         print(figures_latex(rows, hide), end="")
     else:
@@ -259,7 +268,7 @@ def print_comparison(result: dict, fmt: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=f"{result['a']} vs {result['b']}: {result['metric']}, scope {result['scope']}")
+    table = Table(title=markup_free(f"{result['a']} vs {result['b']}: {result['metric']}, scope {result['scope']}"))
     table.add_column("")
     table.add_column("value", justify="right")
     for label, value in (
@@ -268,14 +277,14 @@ def print_comparison(result: dict, fmt: str) -> None:
         ("difference (A - B)", f"{cell(result['difference'])} [{low}, {high}]"),
         (f"p-value ({result['test']}, {result['trials']} trials)", p_value),
     ):
-        table.add_row(Text(label), Text(value))
+        table.add_row(Text(printable(label)), Text(value))
     console = Console(highlight=False)
     if not console.is_terminal:
         console.width = 200
     console.print(table)
     if result["excluded_trials"]:
         console.print(Text(f"{result['excluded_trials']} trials left out: the figure is undefined in them"))
-    console.print(Text(f"signature: {result['signature']}"))
+    console.print(Text(printable(f"signature: {result['signature']}")))
 
 
 def shown(value, cut: list[int]) -> str:
@@ -304,9 +313,9 @@ def print_table(rows: list[dict], columns: list[str], title: str | None = None, 
         notes.append(
             f"{cut[0]:,} values longer than {DISPLAY_CHARS:,} characters are cut (…); the other formats give them whole"
         )
-    table = Table(title=title, caption="\n".join(notes) or None)
+    table = Table(title=title and markup_free(title), caption="\n".join(map(markup_free, notes)) or None)
     for column in columns:
-        table.add_column(column, justify="right" if column in numbers else "left", overflow="fold")
+        table.add_column(markup_free(column), justify="right" if column in numbers else "left", overflow="fold")
     for row in cells:
         table.add_row(*row)
     console = Console()
@@ -405,7 +414,7 @@ def print_validity(results: list[dict], fmt: str) -> None:
             systems = next((r["systems"] for r in in_scope if r["level"] == "system" and r["systems"]), None)
             if systems:
                 print_table(systems, list(systems[0]), title=f"Mistakes per text by generating system, scope {scope}")
-            print(in_scope[0]["signature"] + "\n")
+            print(printable(in_scope[0]["signature"]) + "\n")
 
 
 AGREEMENT_TABLES = {
@@ -445,4 +454,4 @@ def print_agreement(result: dict, fmt: str) -> None:
         else:
             print(to_latex(shown_rows, columns))
     stamps = signatures([row for rows in tables.values() for row in rows])
-    print("\n".join(f"signature: {stamp}" for stamp in stamps))
+    print("\n".join(printable(f"signature: {stamp}") for stamp in stamps))

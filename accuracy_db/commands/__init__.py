@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .. import DB_ENV, DEFAULT_DB  # not from guard: the drop-in evaluate never imports it
+from ..printable import printable
 
 
 class StderrConsole:
@@ -108,7 +109,7 @@ def print_warnings(report) -> None:
     from rich.markup import escape
 
     for warning in report.warnings:
-        stderr.print(f"[yellow]warning:[/] {escape(warning)}", soft_wrap=True)
+        stderr.print(f"[yellow]warning:[/] {escape(printable(warning))}", soft_wrap=True)
 
 
 def print_problems(problems, more: str = "") -> None:
@@ -127,10 +128,19 @@ def print_refusals(report, db: Path) -> None:
     refusals += [(name, problems, "its metadata unchanged") for name, problems in report.refused_sidecars.items()]
     for name, problems, outcome in refusals:
         what = "submission" if outcome.startswith("nothing") else "the sidecar of submission"
-        stderr.print(f"[red]refused[/] {what} {escape(name)}: {len(problems)} problem(s), {outcome}")
+        stderr.print(f"[red]refused[/] {what} {escape(printable(name))}: {len(problems)} problem(s), {outcome}")
         print_problems(problems, f": accuracy-db rejections --db {db}")
     for file, problems in report.corpus_refusals.items():
         stderr.print(
-            f"[red]refused[/] {escape(file)}: {len(problems)} problem(s), nothing of it loaded", soft_wrap=True
+            f"[red]refused[/] {escape(printable(file))}: {len(problems)} problem(s), nothing of it loaded",
+            soft_wrap=True,
         )
         print_problems(problems, f": accuracy-db rejections --db {db}")
+
+
+def showing_steps(status):
+    """A build's or a refresh's step callback that shows each step on a status line: its text (which may name a
+    submission) printable, and not read as markup."""
+    from rich.markup import escape
+
+    return lambda step: status.update(escape(printable(step)))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..printable import printable
 from . import corpus_option, db_option, list_split_option, stderr
 
 
@@ -41,11 +42,13 @@ def adjudicate(
     con = database.open_existing(db)
     adjudication = derive(con, list(sets), min_votes, split, corpus)
     csv_path = write_derived_list(con, adjudication, out, name)
-    click.echo(f"{csv_path}: {len(adjudication.spans)} mistakes, {len(adjudication.ties)} category tie(s)")
+    click.echo(printable(f"{csv_path}: {len(adjudication.spans)} mistakes, {len(adjudication.ties)} category tie(s)"))
     for tie in adjudication.ties:
         stderr.print(
-            f"tie: {tie['text_id']} tokens {tie['span_start']}-{tie['span_end']}: {tie['tied_categories']};"
-            f" {tie['category']} taken (the first in report order)",
+            printable(
+                f"tie: {tie['text_id']} tokens {tie['span_start']}-{tie['span_end']}: {tie['tied_categories']};"
+                f" {tie['category']} taken (the first in report order)"
+            ),
             markup=False,
             highlight=False,
         )

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from . import corpus_dirs_option, data_option, db_option, print_refusals, print_warnings, stderr
+from ..printable import printable
+from . import corpus_dirs_option, data_option, db_option, print_refusals, print_warnings, showing_steps, stderr
 
 
 @click.command()
@@ -25,13 +26,15 @@ def build(data: Path | None, db: Path, submissions: Path | None, corpus_dirs: tu
 
     data_dir = resolve_data_dir(data)
     with stderr.status("Building", spinner="dots") as status:
-        report = build_database(data_dir, db, submissions, step=status.update, corpus_dirs=corpus_dirs)
+        report = build_database(data_dir, db, submissions, step=showing_steps(status), corpus_dirs=corpus_dirs)
     print_warnings(report)
     print_refusals(report, db)
     splits = "; ".join(
         f"{split}: {report.texts[split]} texts, {report.gold.get(split, 0)} gold mistakes" for split in report.texts
     )
     click.echo(
-        f"Built {db} from {data_dir} in {report.seconds:.1f} s ({splits}); "
-        f"{len(report.loaded)} submission(s) loaded, {len(report.refused)} refused{report.corpus_summary()}."
+        printable(
+            f"Built {db} from {data_dir} in {report.seconds:.1f} s ({splits}); "
+            f"{len(report.loaded)} submission(s) loaded, {len(report.refused)} refused{report.corpus_summary()}."
+        )
     )

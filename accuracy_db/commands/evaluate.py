@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..printable import printable
 from . import format_option, print_problems, scheme_option, stderr
 
 
@@ -24,8 +25,8 @@ def print_warnings(warnings) -> None:
         rows = [warning for warning in of_file if warning.line is not None]
         if rows:
             stderr.print(
-                f"[yellow]warning:[/] {escape(file)}: {len(rows)} row(s) scored as the shared task's scorer scores "
-                "them (by their token ids; a row whose TYPE is no category is left out); --strict refuses them",
+                f"[yellow]warning:[/] {escape(printable(file))}: {len(rows)} row(s) scored as the shared task's scorer"
+                " scores them (by their token ids; a row whose TYPE is no category is left out); --strict refuses them",
                 soft_wrap=True,
             )
             print_problems(rows)

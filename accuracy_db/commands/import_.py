@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..printable import printable
 from . import db_option
 
 
@@ -38,11 +39,13 @@ def factgenie(db: Path, campaign_dir: Path, corpus: str | None, kind: str) -> No
 def print_import(report) -> None:
     adjusted = ", ".join(f"{count} {name}" for name, count in sorted(report.adjustments.items())) or "none"
     click.echo(
-        f"imported {len(report.lists)} list(s) ({report.spans} spans) into corpus {report.corpus}:"
-        f" {report.texts_added} new text(s); spans adjusted: {adjusted} (see offset_adjustments)"
+        printable(
+            f"imported {len(report.lists)} list(s) ({report.spans} spans) into corpus {report.corpus}:"
+            f" {report.texts_added} new text(s); spans adjusted: {adjusted} (see offset_adjustments)"
+        )
     )
     for refusal in report.refused_by_scheme:
-        click.echo(f"not scored: {refusal}", err=True)
+        click.echo(printable(f"not scored: {refusal}"), err=True)
 
 
 @import_.command()

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from . import corpus_dirs_option, data_option, db_option, print_refusals, print_warnings, stderr
+from ..printable import printable
+from . import corpus_dirs_option, data_option, db_option, print_refusals, print_warnings, showing_steps, stderr
 
 
 @click.command()
@@ -43,11 +44,12 @@ def refresh(
     from ..watch import watch as watch_folder
 
     def stamped(line: str) -> str:
-        return f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}" if watch else line
+        """A line to print (it may name a submission, or quote an error): printable, and timed when watching."""
+        return printable(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}" if watch else line)
 
     def refresh_once() -> None:
         with stderr.status("Refreshing", spinner="dots") as status:
-            report = refresh_database(db, data_dir, submissions, step=status.update, corpus_dirs=corpus_dirs)
+            report = refresh_database(db, data_dir, submissions, step=showing_steps(status), corpus_dirs=corpus_dirs)
         print_warnings(report)
         print_refusals(report, db)
         click.echo(stamped(report.summary()))
