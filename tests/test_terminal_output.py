@@ -89,6 +89,8 @@ def test_no_command_prints_what_a_terminal_would_act_on(inbox, capsys):
         "sidecar": ["query", "--db", db, "SELECT * FROM submission_metadata"],
         "compare": ["compare", CLIPBOARD, SCREEN, "--db", db, "--trials", 100, "--resamples", 100],
         "agreement": ["agreement", "gold", CLIPBOARD, "--db", db, "--scope", "ALL"],
+        "validity": ["validity", SCREEN, "--db", db, "--scope", "ALL", "--resamples", 100],
+        "difficulty": ["difficulty", "--db", db, "--split", "train"],
         "evaluate": ["evaluate", "--gsml", DATA / "gsml.csv", "--submitted", submissions / f"{REFUSED}.csv"],
     }
     outputs = {name: printed(capsys, *args) for name, args in runs.items()}
