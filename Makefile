@@ -7,17 +7,18 @@ DB ?= accuracy.duckdb
 
 .PHONY: demo test chromium postgresql install install-dev clean
 
-# A virtual environment with the package installed (editable), redone when pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml
+# A virtual environment with the package installed (editable), redone when pyproject.toml or constraints.txt
+# changes; the dependencies at the versions of constraints.txt, which the suite last passed with.
+$(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet -e . -c constraints.txt
 	touch $@
 
 # factgenie without its dependencies (LLM clients, the Google Cloud SDK): tests/test_factgenie_package.py runs only
 # its campaign loading code, whose imports are in the dev extras.
 $(VENV)/.installed-dev: $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev]" -c constraints.txt
 	$(BIN)/python -m pip install --quiet --no-deps "factgenie==1.2.1"
 	touch $@
 

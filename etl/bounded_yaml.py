@@ -28,6 +28,8 @@ def load_bounded_yaml(file: str, text: str, max_depth: int, what: str):
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         message = " ".join(str(getattr(error, "problem", None) or error).split())[:200]
+        if message == "exceeded maximum nesting depth":  # PyYAML's own limit (6.0.4 on), met scanning ahead
+            message = f"nested more than {max_depth} levels deep"
         raise InputError([Problem(file, mark.line + 1 if mark else None, f"not valid YAML: {message}")]) from None
     except ValueError:  # a number past sys.get_int_max_str_digits(), which yaml leaves to int()
         raise InputError([Problem(file, None, "not valid YAML: a number too long to read")]) from None
