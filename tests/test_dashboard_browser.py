@@ -21,6 +21,8 @@ import pytest
 from hostile_names import HOSTILE_NAMES, REFUSED_NAME, TAG_NAME
 from playwright.sync_api import Page, expect, sync_playwright
 
+from accuracy_db.commands.dashboard import app_file, streamlit_command
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -55,20 +57,24 @@ def serving(db: Path, log: Path):
     """`accuracy-db dashboard --db DB --port N` running while the block runs: its URL and the process id of the
     Streamlit server (the command's child)."""
     port = free_port()
-    command = [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(db)]
+    command = [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(db), "--port", str(port)]
+    with running(command, log, f"http://127.0.0.1:{port}") as server:
+        (streamlit,) = children(server.pid)
+        yield f"http://127.0.0.1:{port}", streamlit
+
+
+@contextlib.contextmanager
+def running(command: list[str], log: Path, url: str):
+    """A server started by a command, in a session of its own, while the block runs (from when url answers)."""
     with log.open("wb") as output:
-        server = subprocess.Popen(
-            [*command, "--port", str(port)], stdout=output, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    url = f"http://127.0.0.1:{port}"
+        server = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
         while not healthy(url):
             if server.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the dashboard did not come up at {url}:\n{log.read_text()}")
             time.sleep(0.2)
-        (streamlit,) = children(server.pid)
-        yield url, streamlit
+        yield server
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -257,6 +263,27 @@ def test_hostile_names_are_shown_as_text_and_fetch_nothing_from_elsewhere(browse
         urlsplit(address).hostname for address in requested if urlsplit(address).scheme not in ("data", "blob")
     }
     assert elsewhere == {"127.0.0.1"}, sorted(a for a in set(requested) if "127.0.0.1" not in a)
+
+
+def test_an_error_a_page_does_not_catch_shows_the_visitor_neither_its_message_nor_its_traceback(browser, tmp_path):
+    """The dashboard's server settings, on a page that fails: the visitor learns that it failed, not the message
+    or the traceback (which name the server's files); both go to the command's output."""
+    failing = tmp_path / "failing.py"
+    failing.write_text('raise RuntimeError("the-secret-detail of /srv/private/accuracy.duckdb")\n')
+    port = free_port()
+    command = [str(failing) if part == str(app_file()) else part for part in streamlit_command("127.0.0.1", port)]
+    with running(command, tmp_path / "server.log", f"http://127.0.0.1:{port}"):
+        context = browser.new_context()
+        page = context.new_page()
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
+        try:
+            visit(page, f"http://127.0.0.1:{port}")
+            expect(page.get_by_test_id("stException")).to_be_visible()
+            shown = page.content()
+        finally:
+            context.close()
+    assert "the-secret-detail" not in shown and "failing.py" not in shown and "RuntimeError" not in shown
+    assert "the-secret-detail of /srv/private/accuracy.duckdb" in (tmp_path / "server.log").read_text()
 
 
 def memory(pid: int) -> dict[str, int]:

@@ -24,7 +24,9 @@ def app_file() -> Path:
 
 
 def streamlit_command(host: str, port: int) -> list[str]:
-    """`streamlit run` on the installed app: headless, on host:port, without usage statistics or file watching."""
+    """`streamlit run` on the installed app: headless, on host:port, without usage statistics or file watching; an
+    error a page did not catch shows visitors only that there was one (its message and traceback, which name the
+    server's files, go to the command's output)."""
     return [
         sys.executable,
         "-m",
@@ -43,6 +45,8 @@ def streamlit_command(host: str, port: int) -> list[str]:
         "false",
         "--client.toolbarMode",
         "viewer",
+        "--client.showErrorDetails",
+        "none",
     ]
 
 
