@@ -1,4 +1,4 @@
-"""constraints.txt pins what make install and make install-dev install: every dependency the package and its extras
+"""constraints.txt pins what make install-dev installs for the tests: every dependency the package and its extras
 name, at a version its range allows, so that a release of one changes nothing until it is written there."""
 
 from __future__ import annotations
