@@ -4,6 +4,7 @@ name, at a version its range allows, so that a release of one changes nothing un
 from __future__ import annotations
 
 import tomllib
+
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from shared_data import REPO
