@@ -28,6 +28,7 @@ import math
 import os
 import re
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -314,32 +315,30 @@ def function_verdicts() -> dict[str, str]:
     return {name: verdict for name, verdict in lines} | dict.fromkeys(figure_macro_names(), ALLOWED)
 
 
-def called_functions(node) -> set[str]:
-    """The names of the functions a parse tree of DuckDB's (json_serialize_sql's dicts) calls, anywhere in it."""
-    names, stack = set(), [node]
+def parse_nodes(tree) -> Iterator[dict]:
+    """Every node of a parse tree of DuckDB's (json_serialize_sql's dicts and lists), at any depth."""
+    stack = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            if isinstance(node.get("function_name"), str):
-                names.add(node["function_name"].lower())
+            yield node
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
-    return names
 
 
-def read_tables(node) -> set[str]:
+def called_functions(tree) -> set[str]:
+    """The names of the functions a parse tree of DuckDB's calls, anywhere in it, lower case."""
+    return {node["function_name"].lower() for node in parse_nodes(tree) if isinstance(node.get("function_name"), str)}
+
+
+def read_tables(tree) -> set[str]:
     """The names of the tables and views a parse tree of DuckDB's reads by name, anywhere in it, lower case."""
-    names, stack = set(), [node]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if node.get("type") == "BASE_TABLE" and isinstance(node.get("table_name"), str):
-                names.add(node["table_name"].lower())
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return names
+    return {
+        node["table_name"].lower()
+        for node in parse_nodes(tree)
+        if node.get("type") == "BASE_TABLE" and isinstance(node.get("table_name"), str)
+    }
 
 
 VIEW_QUERY = re.compile(r"CREATE (?:TEMP )?VIEW .*? AS (.*?);?\s*", re.DOTALL)  # the form of duckdb_views().sql
