@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import AccuracyDbError
-from .printable import printable
+from .printable import markup_free, printable
 from .signature import SCHEME
 
 if TYPE_CHECKING:
@@ -61,14 +61,6 @@ def cell(value) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return printable(str(value))
-
-
-def markup_free(text: str) -> str:
-    """Text from the inputs as a rich table's title, heading or caption (which rich reads as markup): printable,
-    its [brackets] escaped."""
-    from rich.markup import escape
-
-    return escape(printable(text))
 
 
 def with_interval(row: dict, key: str) -> str:

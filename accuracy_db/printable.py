@@ -23,3 +23,11 @@ def escaped(match: re.Match) -> str:
 def printable(text: str) -> str:
     """The text with each character a terminal would act on shown as its escape."""
     return UNPRINTABLE.sub(escaped, text)
+
+
+def markup_free(text: str) -> str:
+    """Text from the inputs where rich reads markup (a message, a table's title, heading or caption): printable,
+    and its [brackets] escaped, so that a name such as a[b] is text."""
+    from rich.markup import escape  # (rich is imported only by what prints with it)
+
+    return escape(printable(text))

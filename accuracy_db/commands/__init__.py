@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .. import DB_ENV, DEFAULT_DB  # not from guard: the drop-in evaluate never imports it
-from ..printable import printable
+from ..printable import markup_free
 
 
 class StderrConsole:
@@ -106,10 +106,8 @@ def resampling_options(command):
 
 def print_warnings(report) -> None:
     """The warnings of a build or refresh report (what was accepted, and why it was worth saying), on stderr."""
-    from rich.markup import escape
-
     for warning in report.warnings:
-        stderr.print(f"[yellow]warning:[/] {escape(printable(warning))}", soft_wrap=True)
+        stderr.print(f"[yellow]warning:[/] {markup_free(warning)}", soft_wrap=True)
 
 
 def print_problems(problems, more: str = "") -> None:
@@ -122,17 +120,15 @@ def print_problems(problems, more: str = "") -> None:
 
 def print_refusals(report, db: Path) -> None:
     """The refused files of a build or refresh report, with their first problems, on stderr."""
-    from rich.markup import escape  # a name such as a[b] is text, not markup
-
     refusals = [(name, problems, "nothing of it loaded") for name, problems in report.refused.items()]
     refusals += [(name, problems, "its metadata unchanged") for name, problems in report.refused_sidecars.items()]
     for name, problems, outcome in refusals:
         what = "submission" if outcome.startswith("nothing") else "the sidecar of submission"
-        stderr.print(f"[red]refused[/] {what} {escape(printable(name))}: {len(problems)} problem(s), {outcome}")
+        stderr.print(f"[red]refused[/] {what} {markup_free(name)}: {len(problems)} problem(s), {outcome}")
         print_problems(problems, f": accuracy-db rejections --db {db}")
     for file, problems in report.corpus_refusals.items():
         stderr.print(
-            f"[red]refused[/] {escape(printable(file))}: {len(problems)} problem(s), nothing of it loaded",
+            f"[red]refused[/] {markup_free(file)}: {len(problems)} problem(s), nothing of it loaded",
             soft_wrap=True,
         )
         print_problems(problems, f": accuracy-db rejections --db {db}")
@@ -141,6 +137,4 @@ def print_refusals(report, db: Path) -> None:
 def showing_steps(status):
     """A build's or a refresh's step callback that shows each step on a status line: its text (which may name a
     submission) printable, and not read as markup."""
-    from rich.markup import escape
-
-    return lambda step: status.update(escape(printable(step)))
+    return lambda step: status.update(markup_free(step))

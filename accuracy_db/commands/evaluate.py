@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..printable import printable
+from ..printable import markup_free
 from . import format_option, print_problems, scheme_option, stderr
 
 
@@ -15,17 +15,15 @@ def print_warnings(warnings) -> None:
     scores them) are counted on one line and listed as build lists problems."""
     if not warnings:
         return  # without importing rich
-    from rich.markup import escape
-
     for file in sorted({warning.file for warning in warnings}):
         of_file = [warning for warning in warnings if warning.file == file]
         for warning in of_file:
             if warning.line is None:
-                stderr.print(f"[yellow]warning:[/] {escape(str(warning))}", soft_wrap=True)
+                stderr.print(f"[yellow]warning:[/] {markup_free(str(warning))}", soft_wrap=True)
         rows = [warning for warning in of_file if warning.line is not None]
         if rows:
             stderr.print(
-                f"[yellow]warning:[/] {escape(printable(file))}: {len(rows)} row(s) scored as the shared task's scorer"
+                f"[yellow]warning:[/] {markup_free(file)}: {len(rows)} row(s) scored as the shared task's scorer"
                 " scores them (by their token ids; a row whose TYPE is no category is left out); --strict refuses them",
                 soft_wrap=True,
             )
