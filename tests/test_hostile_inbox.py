@@ -58,6 +58,8 @@ def hostile_inbox(inbox: Path) -> dict[str, str]:
     os.mkfifo(inbox / "fifo.csv")
     (inbox / "fifo_link.csv").symlink_to(inbox / "fifo.csv")
     (inbox / "zero.csv").symlink_to("/dev/zero")
+    with (inbox / "huge.csv").open("wb") as huge:
+        huge.truncate(2_000_000_001)  # a regular file of 2 GB of zeros, sparse: made at once, on no disk space
     # sidecars: the submissions are good, their sidecars are not
     for name in ("latin", "wide", "laughs", "deep", "listed", "number"):
         first_rows(inbox / f"{name}.csv", 10)
@@ -73,6 +75,7 @@ def hostile_inbox(inbox: Path) -> dict[str, str]:
         "fifo": f"{inbox / 'fifo.csv'}: not a regular file: it is a FIFO (named pipe)",
         "fifo_link": f"{inbox / 'fifo_link.csv'}: not a regular file: it is a FIFO (named pipe)",
         "zero": f"{inbox / 'zero.csv'}: not a regular file: it is a character device",
+        "huge": f"{inbox / 'huge.csv'}: more than 2,000,000,000 bytes: too big for a file to load",
     }
 
 
@@ -137,7 +140,7 @@ def test_every_hostile_entry_is_refused_on_its_own_and_the_good_ones_are_scored(
     if command == "refresh":  # still refused on the next run, counted as refused, not as unchanged
         result = run(command, "--data", str(DATA), "--db", str(db), "--submissions", str(inbox))
         assert result.stdout.startswith(
-            f"refresh {db}: 0 added, 0 changed, 10 unchanged, 0 retired, 5 refused, 6 sidecar(s) refused;"
+            f"refresh {db}: 0 added, 0 changed, 10 unchanged, 0 retired, {len(refused)} refused, 6 sidecar(s) refused;"
         ), result.stdout
 
 

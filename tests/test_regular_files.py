@@ -8,7 +8,7 @@ import os
 import pytest
 
 from accuracy_db.errors import InputError
-from accuracy_db.regular_files import read_bytes
+from accuracy_db.regular_files import MAX_INPUT_BYTES, read_bytes
 
 SIZES = [0, 1, 99, 100, 101, (1 << 20) + 3, 3 * (1 << 20)]
 
@@ -37,6 +37,18 @@ def test_a_file_over_the_limit_is_refused_and_one_within_it_read(tmp_path, size)
         assert [str(problem) for problem in refused.value.problems] == [
             f"{path}: more than 100 bytes: too big for a sidecar"
         ]
+
+
+def test_a_file_larger_than_any_input_is_refused_before_a_byte_of_it_is_read(tmp_path, monkeypatch):
+    path = tmp_path / "huge.csv"
+    with path.open("wb") as file:
+        file.truncate(MAX_INPUT_BYTES + 1)  # sparse: made at once, on no disk space
+    monkeypatch.setattr(os, "read", lambda *args: pytest.fail("the file was read"))
+    with pytest.raises(InputError) as refused:
+        read_bytes(path)
+    assert [str(problem) for problem in refused.value.problems] == [
+        f"{path}: more than 2,000,000,000 bytes: too big for a file to load"
+    ]
 
 
 def test_a_fifo_is_refused_without_blocking(tmp_path):
