@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 import duckdb
+import orjson
 
 from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import read_bytes
@@ -51,16 +52,11 @@ class ReadList:
     sha256: str
 
 
-def exact_rows(text: str, header: list[str]) -> list[tuple]:
-    """The rows as Python's csv module reads them (any CSV), each with the line it starts on and its
-    number of cells: (line_number, cell_count, and the cells of COLUMNS as strings, None where the header has no
-    such column or the row no such cell). Empty cells past the header's last column are dropped, as spreadsheets
-    add them (and as DuckDB's reader does)."""
+def csv_records(text: str, width: int) -> Iterator[tuple[int, int, list[str]]]:
+    """The records after the header as Python's csv module reads them (any CSV), each with the line it starts on
+    and its number of cells. Empty cells past the header's width are dropped, as spreadsheets add them (and as
+    DuckDB's reader does)."""
     reader = csv.reader(io.StringIO(text, newline=""))
-    width = len(header)
-    # A row is padded with None to the header's width, and one more: a column the header lacks reads that last None.
-    cells = operator.itemgetter(*[header.index(column) if column in header else -1 for column in COLUMNS])
-    rows = []
     with csv_fields_up_to(len(text)):
         next(reader)
         line = reader.line_num + 1
@@ -68,9 +64,18 @@ def exact_rows(text: str, header: list[str]) -> list[tuple]:
             count = len(record)
             if count > width and not any(record[width:]):
                 record, count = record[:width], width
-            rows.append((line, count, *cells([*record, *[None] * (width - count), None])))
+            yield line, count, record
             line = reader.line_num + 1
-    return rows
+
+
+def exact_rows(text: str, header: list[str]) -> Iterator[tuple]:
+    """The rows of csv_records, one at a time: (line_number, cell_count, and the cells of COLUMNS as strings, None
+    where the header has no such column or the row no such cell)."""
+    width = len(header)
+    # A row is padded with None to the header's width, and one more: a column the header lacks reads that last None.
+    cells = operator.itemgetter(*[header.index(column) if column in header else -1 for column in COLUMNS])
+    for line, count, record in csv_records(text, width):
+        yield (line, count, *cells([*record, *[None] * (width - count), None]))
 
 
 @contextmanager
@@ -151,11 +156,45 @@ SMALL_FILE_BYTES = 1_000_000
 def stage_rows(con: duckdb.DuckDBPyConnection, read: ReadList) -> None:
     """The rows of the file in the temporary view pending_rows (line_number, cell_count, COLUMNS), over the table
     csv_rows or exact_rows; unstage_rows drops them."""
-    if len(read.data) < SMALL_FILE_BYTES or not stage_rows_fast(con, read):
-        values = list(zip(*exact_rows(read.text, read.header))) or [[]] * len(EXACT_COLUMNS)
-        columns = {column: (kind, cells) for (column, kind), cells in zip(EXACT_COLUMNS.items(), values)}
-        create_table_of_lists(con, "exact_rows", columns)
-        con.execute("CREATE OR REPLACE TEMP VIEW pending_rows AS SELECT * FROM exact_rows")
+    if len(read.data) >= SMALL_FILE_BYTES:
+        if not stage_rows_fast(con, read):
+            stage_rows_numbered(con, read)
+        return
+    values = list(zip(*exact_rows(read.text, read.header))) or [[]] * len(EXACT_COLUMNS)
+    columns = {column: (kind, cells) for (column, kind), cells in zip(EXACT_COLUMNS.items(), values)}
+    create_table_of_lists(con, "exact_rows", columns)
+    con.execute("CREATE OR REPLACE TEMP VIEW pending_rows AS SELECT * FROM exact_rows")
+
+
+def stage_rows_numbered(con: duckdb.DuckDBPyConnection, read: ReadList) -> None:
+    """Stage a large file that DuckDB's reader cannot number (a blank line, a quoted line break, a short row) in
+    the table csv_rows: the rows of exact_rows, NUMBERED_CHUNK at a time, handed to DuckDB as JSON lines. Staged as
+    Python values all at once (create_table_of_lists), 20 MB of blank lines took 23 GB of memory. A row of blank
+    cells only is no mistake (resolve_mistakes.sql leaves such rows out) and is not staged."""
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE csv_rows ("
+        + ", ".join(f"{column} {kind}" for column, kind in EXACT_COLUMNS.items())
+        + ")"
+    )
+    chunk: list[bytes] = []
+    for row in exact_rows(read.text, read.header):
+        if any(cell.strip(" ") for cell in row[2:] if cell):  # trim() removes spaces only, as this does
+            chunk.append(orjson.dumps(dict(zip(EXACT_COLUMNS, row))))
+            if len(chunk) == NUMBERED_CHUNK:
+                insert_json_lines(con, chunk)
+                chunk = []
+    insert_json_lines(con, chunk)
+    con.execute("CREATE OR REPLACE TEMP VIEW pending_rows AS SELECT * FROM csv_rows")
+
+
+NUMBERED_CHUNK = 100_000  # rows of a list staged at once by stage_rows_numbered
+
+
+def insert_json_lines(con: duckdb.DuckDBPyConnection, lines: list[bytes]) -> None:
+    """Insert rows given as JSON objects, one a line, into csv_rows."""
+    if lines:
+        with readable_bytes(b"\n".join(lines)) as source:
+            con.read_json(source, columns=EXACT_COLUMNS, format="newline_delimited").insert_into("csv_rows")
 
 
 def unstage_rows(con: duckdb.DuckDBPyConnection) -> None:

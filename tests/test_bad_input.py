@@ -11,9 +11,11 @@ import re
 import shutil
 import subprocess
 import sys
+from unittest import mock
 
 import duckdb
 import pytest
+from accuracy_db.etl import mistake_lists
 from accuracy_db.etl.games import load_games
 from accuracy_db.etl.mistake_lists import (
     COLUMNS,
@@ -22,6 +24,7 @@ from accuracy_db.etl.mistake_lists import (
     load_mistake_list,
     read_mistake_file,
     stage_rows_fast,
+    stage_rows_numbered,
 )
 from accuracy_db.etl.texts import load_texts
 from hypothesis import given, settings
@@ -338,6 +341,30 @@ def test_the_fast_reader_reads_what_the_csv_module_reads(tmp_path_factory, rows,
         fast = con.execute("SELECT * FROM pending_rows ORDER BY line_number").fetchall()
         exact = exact_rows(read.text, read.header)
         assert [tuple(c or "" for c in row) for row in fast] == [tuple(c or "" for c in row) for row in exact]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.text(alphabet='ab ,"\r\n', max_size=4), max_size=13), max_size=8),
+    st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_the_numbered_reader_reads_what_the_csv_module_reads(tmp_path_factory, rows, quoting, line_end):
+    """A large list DuckDB cannot number is read by the csv module and handed to DuckDB with its line numbers:
+    the same rows as exact_rows, but those of blank cells only, which are no mistakes (blank lines, short rows,
+    quoted line breaks and empty cells included)."""
+    path = tmp_path_factory.mktemp("csv") / "list.csv"
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out, quoting=quoting, lineterminator=line_end)
+        writer.writerow(COLUMNS)
+        writer.writerows(rows)
+    read = read_mistake_file(path)
+    con = duckdb.connect()
+    with mock.patch.object(mistake_lists, "NUMBERED_CHUNK", 2):  # staged two rows at a time
+        stage_rows_numbered(con, read)
+    numbered = con.execute("SELECT * FROM pending_rows ORDER BY line_number").fetchall()
+    exact = [row for row in exact_rows(read.text, read.header) if any((cell or "").strip(" ") for cell in row[2:])]
+    assert numbered == exact
 
 
 @settings(max_examples=200, deadline=None)
