@@ -323,6 +323,16 @@ def test_rows_with_too_few_or_too_many_cells(con, tmp_path):
     assert refusal(con, tmp_path, *rows, multi_line) == expected
 
 
+def written_list(folder, rows: list[list[str]], quoting: int, line_end: str):
+    """A mistake list of the COLUMNS header and the rows, written by the csv module, as read_mistake_file reads it."""
+    path = folder / "list.csv"
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out, quoting=quoting, lineterminator=line_end)
+        writer.writerow(COLUMNS)
+        writer.writerows(rows)
+    return read_mistake_file(path)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.lists(st.text(alphabet='ab ,"\r\n', max_size=4), min_size=1, max_size=13), max_size=6),
@@ -330,12 +340,7 @@ def test_rows_with_too_few_or_too_many_cells(con, tmp_path):
     st.sampled_from(["\n", "\r\n"]),
 )
 def test_the_fast_reader_reads_what_the_csv_module_reads(tmp_path_factory, rows, quoting, line_end):
-    path = tmp_path_factory.mktemp("csv") / "list.csv"
-    with path.open("w", newline="") as out:
-        writer = csv.writer(out, quoting=quoting, lineterminator=line_end)
-        writer.writerow(COLUMNS)
-        writer.writerows(rows)
-    read = read_mistake_file(path)
+    read = written_list(tmp_path_factory.mktemp("csv"), rows, quoting, line_end)
     con = duckdb.connect()
     if stage_rows_fast(con, read):  # else it could not be sure of the lines, and the exact reader is used
         fast = con.execute("SELECT * FROM pending_rows ORDER BY line_number").fetchall()
@@ -353,12 +358,7 @@ def test_the_numbered_reader_reads_what_the_csv_module_reads(tmp_path_factory, r
     """A large list DuckDB cannot number is read by the csv module and handed to DuckDB with its line numbers:
     the same rows as exact_rows, but those of blank cells only, which are no mistakes (blank lines, short rows,
     quoted line breaks and empty cells included)."""
-    path = tmp_path_factory.mktemp("csv") / "list.csv"
-    with path.open("w", newline="") as out:
-        writer = csv.writer(out, quoting=quoting, lineterminator=line_end)
-        writer.writerow(COLUMNS)
-        writer.writerows(rows)
-    read = read_mistake_file(path)
+    read = written_list(tmp_path_factory.mktemp("csv"), rows, quoting, line_end)
     con = duckdb.connect()
     with mock.patch.object(mistake_lists, "NUMBERED_CHUNK", 2):  # staged two rows at a time
         stage_rows_numbered(con, read)
