@@ -12,7 +12,7 @@ import click
 from . import commands
 from .commands import SHOWN_PROBLEMS
 from .errors import AccuracyDbError, InputError
-from .printable import printable
+from .printable import printable, utf8_text
 
 
 class CommandModules(click.Group):
@@ -51,6 +51,12 @@ def main(args: list[str] | None = None) -> None:
 
 def run(args: list[str] | None) -> int:
     """Run the command and return the exit status."""
+    # An argument's bytes that are not UTF-8 (Python reads them as lone surrogates) name no file DuckDB can open or
+    # record, and no text it can hold.
+    not_utf8 = next((arg for arg in (sys.argv[1:] if args is None else args) if utf8_text(arg) != arg), None)
+    if not_utf8 is not None:
+        click.echo(f"error: the argument {printable(not_utf8)} is not UTF-8 text", err=True)
+        return 2
     try:
         cli.main(args=args, prog_name="accuracy-db", standalone_mode=False)
     except click.exceptions.Exit as exit:

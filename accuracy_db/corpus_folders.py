@@ -27,6 +27,7 @@ from .errors import AccuracyDbError, InputError, Problem, SpanProblem
 from .etl import corpus_files, factgenie
 from .etl.frames import insert_rows
 from .inbox import entry_source
+from .printable import utf8_text
 from .sources import Source, record
 
 SHARED_TASK = "shared-task"
@@ -122,7 +123,8 @@ def folder_sources(registration: Registration, known: dict | None = None) -> lis
     """The fingerprint of every file of a registered folder its loader reads (an entry that is no readable file
     has the empty hash, and is refused when loaded)."""
     return [
-        entry_source("folder", f"{registration.corpus}\t{path}", path, known) for path in folder_files(registration)
+        entry_source("folder", f"{registration.corpus}\t{utf8_text(str(path))}", path, known)
+        for path in folder_files(registration)
     ]
 
 

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from .printable import printable
+from .printable import printable, utf8_text
 
 
 class AccuracyDbError(Exception):
@@ -16,6 +16,12 @@ class Problem:
     file: str
     line: int | None
     message: str
+
+    def __post_init__(self):
+        # Recorded in the database and printed: a file name's bytes that are not UTF-8 (or a lone surrogate a cell
+        # quoted in the message gave) as escapes, which DuckDB takes.
+        object.__setattr__(self, "file", utf8_text(self.file))
+        object.__setattr__(self, "message", utf8_text(self.message))
 
     def __str__(self) -> str:
         """The problem as a message shows it: the file's name and the message made printable (a name or a quoted

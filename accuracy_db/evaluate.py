@@ -10,6 +10,7 @@ from . import database, schemes, scores
 from .data_folder import splits
 from .errors import AccuracyDbError, InputError, Problem
 from .etl import mistake_lists, texts
+from .printable import utf8_text
 from .signature import SCHEME
 
 SPLIT = "evaluate"  # the split label of the texts handed to this command, when the gold list is in no data folder
@@ -49,7 +50,7 @@ def gold_split(gsml: Path) -> tuple[str, dict[str, str]]:
         own = [split_files.split for split_files in found if split_files.folder.resolve() == folder]
         if own:
             others = {
-                path.stem: split_files.split
+                utf8_text(path.stem): split_files.split  # (names only: a text not UTF-8 is refused when read)
                 for split_files in found
                 if split_files.split != own[0]
                 for path in split_files.texts_dir.glob("*.txt")

@@ -22,6 +22,8 @@ from .errors import InputError, Problem
 from .etl import mistake_lists
 from .etl.bounded_yaml import load_bounded_yaml
 from .etl.frames import insert_rows
+from .etl.lone_surrogates import lone_surrogate
+from .printable import utf8_text
 from .regular_files import read_text
 from .sources import Source, fingerprint, record
 
@@ -46,13 +48,20 @@ class Submission:
 
 
 def scan(folder: Path, known: dict | None = None) -> dict[str, Submission]:
-    """The submissions of a folder by name; a file whose size and time are unchanged is not hashed again."""
+    """The submissions of a folder by name; a file whose size and time are unchanged is not hashed again. A file
+    whose name is not UTF-8 is a submission named with its bytes as escapes (unless a file is named so already: that
+    one is the submission), which regular_files refuses to read."""
     found = {}
     with os.scandir(folder) as entries:
         csv_names = sorted(entry.name for entry in entries if entry.name.endswith(".csv"))
-    for csv_name in csv_names:
+    for csv_name in sorted(csv_names, key=lambda name: utf8_text(name) != name):  # UTF-8 names first
         csv_path = folder / csv_name
-        name = csv_path.stem
+        name = utf8_text(csv_path.stem)
+        if name in found:
+            continue
+        if name != csv_path.stem:
+            found[name] = Submission(name, entry_source("submission", name, csv_path, known), None)
+            continue
         sidecars = [csv_path.with_suffix(suffix) for suffix in SIDECAR_SUFFIXES]
         sidecar = next((path for path in sidecars if os.path.lexists(path)), None)
         found[name] = Submission(
@@ -93,6 +102,9 @@ def read_sidecar(path: Path) -> dict:
             raise InputError([Problem(file, None, "not valid JSON: a number too long to read")]) from None
         if depth(metadata) > SIDECAR_DEPTH:
             raise InputError([Problem(file, None, f"not valid JSON: nested more than {SIDECAR_DEPTH} levels deep")])
+        surrogate = lone_surrogate(metadata, text)
+        if surrogate:
+            raise InputError([Problem(file, None, surrogate)])
     else:
         metadata = load_bounded_yaml(file, text, SIDECAR_DEPTH, "sidecar")
     if not isinstance(metadata, dict):

@@ -6,18 +6,35 @@ printed; a carriage return or a backspace writes over a line; C1 codes do what E
 shows what follows reversed. Every message and table cell the commands print passes through printable(), which
 shows each of them as its escape (\\x1b, \\r, \\u202e), as ls shows such file names; tabs stay. The formats for
 programs (JSON, CSV, Parquet) give the data as it is: JSON escapes them itself.
+
+A file's name may also hold bytes that are not UTF-8, which Python reads as lone surrogates, as a JSON escape can
+give one (\\ud800): text that neither DuckDB nor a UTF-8 terminal takes. utf8_text() shows each as its escape
+(the byte of a name as \\xff), and printable() does too.
 """
 
 from __future__ import annotations
 
 import re
 
-# C0 but the tab, DEL, C1, and the bidirectional embeddings, overrides and isolates (U+202A-E, U+2066-9)
-UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0 but the tab, DEL, C1, the bidirectional embeddings, overrides and isolates (U+202A-E, U+2066-9), and lone
+# surrogates
+UNPRINTABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def escaped(match: re.Match) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a file name that is not UTF-8, as os.fsdecode reads it
+        return f"\\x{code - 0xDC00:02x}"
     return match.group().encode("unicode_escape").decode("ascii")
+
+
+def utf8_text(text: str) -> str:
+    """The text, with what UTF-8 cannot encode (a lone surrogate: a byte of a file name that is not UTF-8, or a JSON
+    escape) shown as its escape: text that DuckDB takes, and that names its file or cell unmistakably."""
+    if text.isascii():
+        return text
+    return LONE_SURROGATE.sub(escaped, text)
 
 
 def printable(text: str) -> str:

@@ -13,6 +13,7 @@ import polars as pl
 from .data_folder import splits
 from .etl.curation import curation_exports
 from .etl.frames import insert_rows
+from .printable import utf8_text
 from .regular_files import Digests, sha256_of
 
 DATA_FILES = ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml")
@@ -69,9 +70,10 @@ def data_files(data_dir: Path) -> dict[str, tuple[str, os.stat_result]]:
         with os.scandir(split_files.texts_dir) as entries:
             for entry in entries:
                 if entry.name.endswith(".txt"):
-                    candidates[f"{prefix}texts/{entry.name}"] = entry.path
+                    candidates[f"{prefix}texts/{utf8_text(entry.name)}"] = entry.path
         for export in curation_exports(split_files.curation_dir):
-            candidates[f"{prefix}{export.path.relative_to(split_files.folder).as_posix()}"] = str(export.path)
+            name = utf8_text(export.path.relative_to(split_files.folder).as_posix())
+            candidates[f"{prefix}{name}"] = str(export.path)
     found = {}
     for name, path in candidates.items():
         try:
@@ -107,7 +109,9 @@ def record(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     insert_rows(
         con,
         "source_files",
-        [tuple(source) for source in sources],  # plain tuples: given the named tuples, polars left DuckDB objects alive
+        # plain tuples: given the named tuples, polars left DuckDB objects alive; a path that is not UTF-8 with its
+        # bytes as escapes (DuckDB takes UTF-8 only; such a file is never read, so never taken for unchanged)
+        [(*source[:2], utf8_text(source.path), *source[3:]) for source in sources],
         {column: pl.Int64 if column in ("size", "mtime_ns") else pl.String for column in columns},
         verb="INSERT OR REPLACE",
     )

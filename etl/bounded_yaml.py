@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from accuracy_db.errors import InputError, Problem
 
+from .lone_surrogates import lone_surrogate
+
 
 def load_bounded_yaml(file: str, text: str, max_depth: int, what: str):
     """The value of a YAML document without anchors or aliases, at most max_depth levels of mappings and lists
@@ -24,7 +26,11 @@ def load_bounded_yaml(file: str, text: str, max_depth: int, what: str):
                     raise InputError([Problem(file, line, f"not valid YAML: nested more than {max_depth} levels deep")])
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 level -= 1
-        return yaml.load(text, Loader=loader)
+        value = yaml.load(text, Loader=loader)
+        surrogate = lone_surrogate(value, text)
+        if surrogate:
+            raise InputError([Problem(file, None, surrogate)])
+        return value
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         message = " ".join(str(getattr(error, "problem", None) or error).split())[:200]

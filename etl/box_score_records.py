@@ -20,6 +20,7 @@ from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import Digests, read_line_blocks, record_digest, regular_fd
 
 from .game_days import parse_day
+from .lone_surrogates import LoneSurrogate, lone_surrogate
 
 RECORD_TEXTS = ["home_name", "vis_name", "home_city", "vis_city"]
 RECORD_KEYS = ["shared_task_text_id", "day", *RECORD_TEXTS, "home_line", "vis_line", "box_score", "summary"]
@@ -237,6 +238,9 @@ def parse_block(file: str, first_line: int, data: bytes, box_scores: BoxScores, 
         except RecursionError:
             problems.append(Problem(file, line, "malformed JSON: nested too deeply"))
             continue
+        except LoneSurrogate as error:
+            problems.append(Problem(file, line, str(error)))
+            continue
         except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
             problems.append(Problem(file, line, "malformed JSON: a number too long to read"))
             continue
@@ -258,14 +262,18 @@ LONG_NUMBER = b"0" * 19
 def parse_json(text: bytes):
     """A JSON value, or error, as json.loads gives it; faster: orjson reads the lines it reads the same.
 
-    What orjson refuses, json reads again: json also takes NaN, lone surrogates and a byte order mark, and its errors
-    say more."""
+    What orjson refuses, json reads again: json also takes NaN and a byte order mark, and its errors say more. It takes
+    a lone surrogate too, which no table can hold: LoneSurrogate."""
     if LONG_NUMBER not in text.translate(DIGITS_AS_ZEROS):
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:
             pass
-    return json.loads(text)
+    value = json.loads(text)
+    surrogate = lone_surrogate(value)  # which orjson refuses, and json takes
+    if surrogate:
+        raise LoneSurrogate(surrogate)
+    return value
 
 
 def record_text_id(record) -> str | None:

@@ -25,11 +25,13 @@ import duckdb
 
 from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
 from accuracy_db.inbox import SIDECAR_SUFFIXES, read_sidecar
+from accuracy_db.printable import utf8_text
 from accuracy_db.regular_files import read_bytes, read_text
 
 from .bounded_yaml import load_bounded_yaml
 from .char_spans import TokenIndex, TokenSpan
 from .corpus_texts import Category, CorpusText, create_corpus, insert_texts
+from .lone_surrogates import lone_surrogate
 from .span_csv import csv_objects
 from .span_lists import ImportReport, Record, Span, insert_list
 
@@ -56,7 +58,13 @@ def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None
             detail = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
             problems.append(Problem(str(path), line, f"not valid JSON: {detail}"))
             continue
-        if isinstance(value, dict):
+        except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
+            problems.append(Problem(str(path), line, "not valid JSON: a number too long to read"))
+            continue
+        surrogate = lone_surrogate(value, content)
+        if surrogate:
+            problems.append(Problem(str(path), line, surrogate))
+        elif isinstance(value, dict):
             objects.append((line, value))
         else:
             problems.append(Problem(str(path), line, "not a JSON object"))
@@ -179,7 +187,7 @@ def list_files(folder: Path) -> dict[str, list[Path]]:
     by_name: dict[str, list[Path]] = defaultdict(list)
     for name in names:
         if name.endswith(LIST_SUFFIXES):
-            by_name[name.rsplit(".", 1)[0]].append(lists / name)
+            by_name[utf8_text(name.rsplit(".", 1)[0])].append(lists / name)  # a name not UTF-8 is refused when read
     return dict(by_name)
 
 

@@ -18,6 +18,7 @@ import duckdb
 import polars as pl
 
 from accuracy_db.errors import InputError, Problem
+from accuracy_db.regular_files import read_text
 
 from .frames import create_temp_table
 
@@ -271,13 +272,9 @@ def read_export(export: CurationExport, token_count: int, problems: list[Problem
     """The curated_mistakes rows of one export; its problems are added to problems (and then no rows)."""
     reader = ExportReader(export, problems)
     try:
-        text = export.path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        data = export.path.read_bytes()
-        reader.problem(data[: error.start].count(b"\n") + 1, "is not UTF-8 text")
-        return []
-    except OSError as error:
-        reader.problem(None, f"cannot read the file ({error.strerror})")
+        text = read_text(export.path)
+    except InputError as error:  # not a regular file, unreadable, its name or its bytes not UTF-8
+        problems += error.problems
         return []
     lines = text.replace("\r\n", "\n").split("\n")
     first = reader.read_header(lines)

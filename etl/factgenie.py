@@ -29,6 +29,7 @@ from accuracy_db.regular_files import read_bytes, read_text
 from .char_spans import TokenIndex
 from .corpus_texts import Category, CorpusText, corpus_categories, create_corpus, insert_texts
 from .frames import create_temp_table
+from .lone_surrogates import lone_surrogate
 from .span_lists import ImportReport, Record, Span, insert_list
 
 
@@ -44,12 +45,19 @@ class Campaign:
 def json_of(path: Path, text: str, line: int | None, problems: list[Problem]):
     """A JSON value, or None with a problem naming the line."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as error:
         where = error.lineno if line is None else line
         problems.append(Problem(str(path), where, f"not valid JSON: {error.msg} (column {error.colno})"))
     except RecursionError:
         problems.append(Problem(str(path), line, "not valid JSON: nested too deeply"))
+    except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
+        problems.append(Problem(str(path), line, "not valid JSON: a number too long to read"))
+    else:
+        surrogate = lone_surrogate(value, text)
+        if surrogate is None:
+            return value
+        problems.append(Problem(str(path), line, surrogate))
     return None
 
 

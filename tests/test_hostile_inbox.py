@@ -60,8 +60,10 @@ def hostile_inbox(inbox: Path) -> dict[str, str]:
     (inbox / "zero.csv").symlink_to("/dev/zero")
     with (inbox / "huge.csv").open("wb") as huge:
         huge.truncate(2_000_000_001)  # a regular file of 2 GB of zeros, sparse: made at once, on no disk space
+    # a name whose bytes are not UTF-8 (Python reads them as lone surrogates, which DuckDB refuses)
+    first_rows(Path(os.fsdecode(os.fsencode(inbox) + b"/latin-\xe9t\xe9.csv")), 10)
     # sidecars: the submissions are good, their sidecars are not
-    for name in ("latin", "wide", "laughs", "deep", "listed", "number"):
+    for name in ("latin", "wide", "laughs", "deep", "listed", "number", "surrogate"):
         first_rows(inbox / f"{name}.csv", 10)
     (inbox / "latin.yaml").write_bytes("team: Universit\xe9\n".encode("latin-1"))
     (inbox / "wide.json").write_bytes(json.dumps({"team": "Wide"}).encode("utf-16"))
@@ -69,6 +71,7 @@ def hostile_inbox(inbox: Path) -> dict[str, str]:
     (inbox / "deep.json").write_text("[" * 5000 + "]" * 5000)
     (inbox / "listed.yaml").write_text("team: [a, b]\n")
     (inbox / "number.yaml").write_text("team: " + "1" * 5000 + "\n")
+    (inbox / "surrogate.json").write_text('{"team": "Team \\ud83d"}')  # half of an emoji's pair: json reads it
     return {
         "folder": f"{inbox / 'folder.csv'}: not a regular file: it is a directory",
         "gone": f"{inbox / 'gone.csv'}: cannot read the file: it is a symbolic link to a file that does not exist",
@@ -76,6 +79,7 @@ def hostile_inbox(inbox: Path) -> dict[str, str]:
         "fifo_link": f"{inbox / 'fifo_link.csv'}: not a regular file: it is a FIFO (named pipe)",
         "zero": f"{inbox / 'zero.csv'}: not a regular file: it is a character device",
         "huge": f"{inbox / 'huge.csv'}: more than 2,000,000,000 bytes: too big for a file to load",
+        "latin-\\xe9t\\xe9": f"{inbox}/latin-\\xe9t\\xe9.csv: the file's name is not UTF-8 text: rename the file",
     }
 
 
@@ -86,6 +90,7 @@ SIDECAR_PROBLEMS = {
     "deep": "deep.json: not valid JSON: nested too deeply",
     "listed": "listed.yaml: team is ['a', 'b'], not a text (in YAML, put it in quotes)",
     "number": "number.yaml: not valid YAML: a number too long to read",
+    "surrogate": "surrogate.json: not valid text: 'Team \\ud83d' holds half of a surrogate pair, which is no character",
 }
 
 
@@ -140,7 +145,7 @@ def test_every_hostile_entry_is_refused_on_its_own_and_the_good_ones_are_scored(
     if command == "refresh":  # still refused on the next run, counted as refused, not as unchanged
         result = run(command, "--data", str(DATA), "--db", str(db), "--submissions", str(inbox))
         assert result.stdout.startswith(
-            f"refresh {db}: 0 added, 0 changed, 10 unchanged, 0 retired, {len(refused)} refused, 6 sidecar(s) refused;"
+            f"refresh {db}: 0 added, 0 changed, 11 unchanged, 0 retired, {len(refused)} refused, 7 sidecar(s) refused;"
         ), result.stdout
 
 
