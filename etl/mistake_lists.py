@@ -71,11 +71,14 @@ def csv_records(text: str, width: int) -> Iterator[tuple[int, int, list[str]]]:
 def exact_rows(text: str, header: list[str]) -> Iterator[tuple]:
     """The rows of csv_records, one at a time: (line_number, cell_count, and the cells of COLUMNS as strings, None
     where the header has no such column or the row no such cell)."""
-    width = len(header)
-    # A row is padded with None to the header's width, and one more: a column the header lacks reads that last None.
-    cells = operator.itemgetter(*[header.index(column) if column in header else -1 for column in COLUMNS])
-    for line, count, record in csv_records(text, width):
-        yield (line, count, *cells([*record, *[None] * (width - count), None]))
+    positions = [header.index(column) if column in header else -1 for column in COLUMNS]
+    # A row is cut or padded with None to the cells up to the last column read (reach), and one None more, which a
+    # column the header lacks reads: padded to the header's width, a header of 200,000 cells made each row a list of
+    # 200,000 (a 1 MB file of short rows under such a header would take hours).
+    reach = max(positions) + 1
+    cells = operator.itemgetter(*[position if position >= 0 else reach for position in positions])
+    for line, count, record in csv_records(text, len(header)):
+        yield (line, count, *cells([*record[:reach], *[None] * (reach - count), None]))
 
 
 @contextmanager
@@ -153,10 +156,19 @@ def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
 SMALL_FILE_BYTES = 1_000_000
 
 
+# DuckDB's reader makes a column of each header cell, read or not, and its cost grows faster than their number: 1.5 MB
+# under a header of 50,000 cells took 10 s, of 200,000 cells 104 s. A header wider than this goes to Python's csv
+# module, which reads only the columns of COLUMNS, whatever the width.
+FAST_HEADER_CELLS = 100
+
+
 def stage_rows(con: duckdb.DuckDBPyConnection, read: ReadList) -> None:
     """The rows of the file in the temporary view pending_rows (line_number, cell_count, COLUMNS), over the table
     csv_rows or exact_rows; unstage_rows drops them."""
     if len(read.data) >= SMALL_FILE_BYTES:
+        if len(read.header) > FAST_HEADER_CELLS:
+            stage_rows_numbered(con, read)
+            return
         if not stage_rows_fast(con, read):
             stage_rows_numbered(con, read)
         return
