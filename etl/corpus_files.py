@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,10 +108,8 @@ def read_categories(path: Path) -> list[Category]:
             continue
         description, colour = entry.get("description", ""), entry.get("colour", entry.get("color"))
         categories.append(Category(name, str(description or ""), str(colour) if colour is not None else None))
-    names = [c.name for c in categories]
-    problems += [
-        Problem(str(path), None, f"category {n!r} is listed twice") for n in sorted(set(names)) if names.count(n) > 1
-    ]
+    counts = Counter(c.name for c in categories)
+    problems += [Problem(str(path), None, f"category {n!r} is listed twice") for n in sorted(counts) if counts[n] > 1]
     if problems:
         raise InputError(problems)
     return categories

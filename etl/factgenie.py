@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,8 +81,8 @@ def read_categories(path: Path, metadata, problems: list[Problem]) -> list[Categ
                 colour if isinstance(colour, str) else None,
             )
         )
-    names = [c.name for c in categories]
-    for name in sorted({n for n in names if names.count(n) > 1}):
+    counts = Counter(c.name for c in categories)
+    for name in sorted(n for n in counts if counts[n] > 1):
         problems.append(Problem(str(path), None, f"span category {name!r} is listed twice"))
     return categories
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections import Counter
 from pathlib import Path
 
 from accuracy_db.errors import InputError, Problem
@@ -50,7 +51,8 @@ def csv_objects(path: Path, problems: list[Problem], data: bytes | None = None) 
     except csv.Error as error:
         problems.append(Problem(file, reader.line_num, f"not valid CSV: {error}"))
         return []
-    header_problems = [f"column {name!r} is given twice" for name in sorted(set(header)) if header.count(name) > 1] + [
+    counts = Counter(header)  # (header.count of each name took minutes under a header of 200,000 cells)
+    header_problems = [f"column {name!r} is given twice" for name in sorted(counts) if counts[name] > 1] + [
         f"unknown column {name!r}: the columns are {', '.join(TEXTS + NUMBERS)}"
         for name in header
         if name not in TEXTS + NUMBERS

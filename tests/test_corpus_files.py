@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -143,3 +145,31 @@ def test_a_folder_without_texts_and_a_corpus_loaded_twice_are_refused(db, tmp_pa
     assert "error: corpus weather exists already: give another --corpus" in capsys.readouterr().err
     assert run(["import", "corpus", "--db", str(db), str(folder), "--corpus", "again"]) == 1
     assert "texts.jsonl: text id w1 is a text of another corpus" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "file, content, first",
+    [
+        (
+            "lists/wide.csv",
+            "text_id,category,start,end," + ",".join(f"x{i}" for i in range(200_000)) + "\n" + "w1,Wrong,0,4\n" * 1000,
+            "lists/wide.csv: line 1: unknown column 'x0'",
+        ),
+        (
+            "categories.yaml",
+            "".join(f"- name: c{i % 50_000}\n" for i in range(100_000)),
+            "categories.yaml: category 'c0' is listed twice",
+        ),
+    ],
+)
+def test_a_header_or_a_category_list_of_a_hundred_thousand_names_is_refused_in_seconds(
+    db, tmp_path, file, content, first
+):
+    """Each name was counted among all the others (minutes: 200,000 header cells took 250 s); the command runs in a
+    process of its own, so that a slow reading fails by its timeout."""
+    folder = corpus_folder(tmp_path)
+    (folder / file).write_text(content)
+    command = [sys.executable, "-m", "accuracy_db", "import", "corpus", "--db", str(db), str(folder)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"{folder}/{first}"), result.stderr[:300]

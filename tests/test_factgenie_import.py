@@ -8,6 +8,8 @@ import json
 import re
 import shlex
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -265,3 +267,14 @@ def test_the_leaderboard_ranks_a_corpus_in_its_own_scopes(db, tmp_path, capsys):
     )
     assert run([*arguments[:5], "--split", "train"]) == 1
     assert "error: split 'train' is not a split of corpus games (test)" in capsys.readouterr().err
+
+
+def test_a_campaign_of_a_hundred_thousand_categories_is_refused_in_seconds(db, tmp_path):
+    """Each category name was counted among all the others (minutes); in a process of its own, so that a slow
+    reading fails by its timeout."""
+    categories = [{"name": f"c{i % 50_000}", "color": "rgb(0, 0, 0)", "description": ""} for i in range(100_000)]
+    folder = campaign(tmp_path, GOLD, "many", categories)
+    command = [sys.executable, "-m", "accuracy_db", "import", "factgenie", "--db", str(db), str(folder)]
+    result = subprocess.run([*command, "--corpus", "games", "--as", "gold"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{folder / 'metadata.json'}: span category 'c0' is listed twice" in result.stderr, result.stderr[:300]
