@@ -65,20 +65,22 @@ class TokenIndex:
         end = start + len(given)
         adjustment = None
         if end > len(self.text) or self.text[start:end] != given:
-            occurrences = occurrences_of(self.text, given)
+            occurrences = occurrences_of(self.text, given, COUNTED + 1)
             found = self.text[start:end]
             where = (
-                f"the text at offset {start} is {found!r}"
+                f"the text at offset {start} is {shown(found)}"
                 if end <= len(self.text)
                 else f"it runs past the end of the text ({len(self.text)} characters)"
             )
             if len(occurrences) != 1:
-                elsewhere = "does not occur in the text" if not occurrences else f"occurs {len(occurrences)} times"
-                return f"the span's text {given!r} is not at offset {start} ({where}) and {elsewhere}"
+                elsewhere = f"occurs {len(occurrences)} times" if occurrences else "does not occur in the text"
+                if len(occurrences) > COUNTED:
+                    elsewhere = f"occurs more than {COUNTED} times"
+                return f"the span's text {shown(given)} is not at offset {start} ({where}) and {elsewhere}"
             start, end, adjustment = occurrences[0], occurrences[0] + len(given), "relocated"
         tokens = self.tokens_of(start, end)
         if tokens is None:
-            return f"the span's text {given!r} is only whitespace: it marks no token"
+            return f"the span's text {shown(given)} is only whitespace: it marks no token"
         char_start, char_end = self.characters_of(*tokens)
         if adjustment is None and (char_start < start or char_end > end):
             adjustment = "widened"
@@ -87,10 +89,21 @@ class TokenIndex:
         return TokenSpan(tokens[0], tokens[1], char_start, char_end, adjustment)
 
 
-def occurrences_of(text: str, part: str) -> list[int]:
-    """Every offset where part occurs in text, overlapping occurrences included."""
+# Occurrences of a span's text counted for its message, at most: counting them all, a list of spans such as "a"
+# misplaced in a text of a million of them took hours (a text-long loop a span).
+COUNTED = 100
+
+
+def occurrences_of(text: str, part: str, limit: int | None = None) -> list[int]:
+    """Every offset where part occurs in text, overlapping occurrences included (the first limit of them)."""
     found, at = [], text.find(part)
-    while at != -1:
+    while at != -1 and len(found) != limit:
         found.append(at)
         at = text.find(part, at + 1)
     return found
+
+
+def shown(text: str, width: int = 60) -> str:
+    """A span's text as a message quotes it: its repr, cut to width characters."""
+    quoted = repr(text)
+    return quoted if len(quoted) <= width else f"{quoted[:width]}…"

@@ -69,6 +69,7 @@ def test_a_text_not_at_its_offset_is_placed_only_where_it_occurs_exactly_once(te
     span = index.locate(offset, part)
     found = [at for at in range(len(text)) if text.startswith(part, at)]
     assert occurrences_of(text, part) == found
+    assert occurrences_of(text, part, 2) == found[:2]
     if text[offset : offset + len(part)] == part:
         assert isinstance(span, str) or span.adjustment in (None, "widened", "trimmed")
     elif len(found) == 1 and index.tokens_of(found[0], found[0] + len(part)):
@@ -108,4 +109,16 @@ def test_the_problems_say_what_is_wrong():
         2,
         7,
         "trimmed",
+    )
+
+
+def test_a_text_that_occurs_often_is_counted_to_a_hundred_and_a_long_one_is_quoted_cut():
+    """Counted to the end, each misplaced "a" of a list looped over the half million of a long text of them."""
+    index = TokenIndex("a " * 500_000)
+    assert index.locate(1, "a") == (
+        "the span's text 'a' is not at offset 1 (the text at offset 1 is ' ') and occurs more than 100 times"
+    )
+    assert index.locate(1, "a " * 100 + "b") == (
+        f"the span's text {repr('a ' * 100)[:60]}… is not at offset 1 (the text at offset 1 is"
+        f" {repr(' a' * 100 + ' ')[:60]}…) and does not occur in the text"
     )
