@@ -159,6 +159,34 @@ def test_overlapping_spans_and_the_same_row_twice(con, tmp_path):
     ]
 
 
+def test_the_tokens_of_a_text_whose_spans_overlap_are_not_compared_with_the_text(con, tmp_path):
+    """The list is refused for the overlap; the tokens of that text's spans are not looked up (spans that overlap can
+    mark each token of a text any number of times), so their TOKENS are not compared. Another text's are."""
+    assert refusal(
+        con,
+        tmp_path,
+        "S001.txt,,1,wrong,,,1,12,NUMBER,,",
+        "S001.txt,,2,wrong too,,,2,3,NUMBER,,",
+        "S002.txt,,3,wrong,,,2,2,WORD,,",
+    ) == [
+        "line 3: overlaps line 2: both mark tokens 2-3 of S001",
+        "line 4: TOKENS is 'wrong', but tokens 2-2 of S002 are 'Hawks'",
+    ]
+
+
+def test_a_list_of_spans_marking_a_whole_text_again_and_again_is_refused_without_looking_up_their_tokens(tmp_path):
+    """600,000 rows marking the 241 tokens of S001 (20 MB) made 145 million token positions to look up: 31 s and
+    3.3 GB (now 1.7 s); a hang fails by the timeout."""
+    rows = "".join(f"S001.txt,,{number},,,,1,241,NAME,,\n" for number in range(600_000))
+    (tmp_path / "whole.csv").write_text(f"{HEADER}\n{rows}")
+    command = [sys.executable, "-m", "accuracy_db", "evaluate", "--gsml", str(DATA / "gsml.csv")]
+    result = subprocess.run(
+        [*command, "--submitted", str(tmp_path / "whole.csv")], capture_output=True, text=True, timeout=20
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert f"{tmp_path / 'whole.csv'}: line 3: overlaps line 2: both mark tokens 1-241 of S001" in result.stderr
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     st.lists(
