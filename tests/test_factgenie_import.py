@@ -12,7 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
+from accuracy_db.etl import span_lists
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accuracy_db import database
 from accuracy_db.cli import run
@@ -278,3 +282,41 @@ def test_a_campaign_of_a_hundred_thousand_categories_is_refused_in_seconds(db, t
     result = subprocess.run([*command, "--corpus", "games", "--as", "gold"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"{folder / 'metadata.json'}: span category 'c0' is listed twice" in result.stderr, result.stderr[:300]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["t1", "t2"]), st.integers(1, 8), st.integers(0, 4)), max_size=12))
+def test_the_overlapping_pairs_are_counted_and_named_without_listing_them_all(spans):
+    """The count equals the pairs that share a token, counted one by one; each pair named shares a token, its later
+    span is one of the first that overlap an earlier one, and its earlier span reaches furthest."""
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE mistakes (set_id INTEGER, mistake_id INTEGER, text_id VARCHAR, annotation_id VARCHAR,"
+        " tokens VARCHAR, doc_token_start INTEGER, doc_token_end INTEGER, previous_end INTEGER)"
+    )
+    rows = [(text, start, start + length, number) for number, (text, start, length) in enumerate(spans, start=1)]
+    for text in ("t1", "t2"):  # previous_end as the loader stores it: the furthest end of the earlier spans
+        furthest = 0
+        for _, start, end, number in sorted(row for row in rows if row[0] == text):
+            con.execute(
+                "INSERT INTO mistakes VALUES (7, ?, ?, ?, 'w', ?, ?, ?)",
+                [number, text, f"a{number}", start, end, furthest],
+            )
+            furthest = max(furthest, end)
+    pairs = [
+        (a, b) for i, a in enumerate(rows) for b in rows[i + 1 :] if a[0] == b[0] and a[1] <= b[2] and b[1] <= a[2]
+    ]
+    refusal = span_lists.overlap_refusal(con, 7)
+    if not pairs:
+        assert refusal is None
+        return
+    assert refusal.startswith(f"{len(pairs)} pair(s) of spans overlap within the list")
+    named = re.findall(r"(t\d) a(\d+) 'w' \(tokens (\d+)-(\d+)\) and a(\d+) 'w' \(tokens (\d+)-(\d+)\)", refusal)
+    ordered = sorted(rows)
+    overlapping_later = [row for row in ordered if any(o[0] == row[0] and o < row and o[2] >= row[1] for o in ordered)]
+    assert [int(b) for *_, b, _, _ in named] == [row[3] for row in overlapping_later[: span_lists.MAX_LISTED_OVERLAPS]]
+    for text, a, a_start, a_end, b, b_start, b_end in named:
+        earlier = [row for row in ordered if row[0] == text and row < next(r for r in ordered if r[3] == int(b))]
+        furthest = max(row[2] for row in earlier)
+        assert int(a) == min(row[3] for row in earlier if row[2] == furthest) and int(a_end) == furthest
+        assert int(a_start) <= int(b_end) and int(b_start) <= int(a_end)
