@@ -124,7 +124,9 @@ def read_span(path, line, value, texts: dict[str, CorpusText], indexes, categori
         return problem(f"text_id {json.dumps(text_id)} is not a text of texts.jsonl")
     if category not in categories:
         return problem(f"category {json.dumps(category)} is not one of {', '.join(categories)}")
-    index = indexes.setdefault(text_id, TokenIndex(texts[text_id].text))
+    index = indexes.get(text_id)
+    if index is None:  # (made once a text: setdefault made one a span, which it then threw away)
+        index = indexes[text_id] = TokenIndex(texts[text_id].text)
     whole = lambda key: isinstance(value.get(key), int) and not isinstance(value.get(key), bool)  # noqa: E731
     if whole("token_start") and whole("token_end"):
         first, last = value["token_start"], value["token_end"]

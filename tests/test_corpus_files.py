@@ -9,8 +9,10 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
+from accuracy_db.etl import corpus_files
 
 from accuracy_db import database
 from accuracy_db.cli import run
@@ -173,3 +175,13 @@ def test_a_header_or_a_category_list_of_a_hundred_thousand_names_is_refused_in_s
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"{folder}/{first}"), result.stderr[:300]
+
+
+def test_each_text_is_tokenized_once_for_all_the_spans_on_it(tmp_path):
+    """A text's token index is made once, for every span on it (it was made again for each span: 100,000 spans on
+    one text of 1,000 tokens took 28 s to place)."""
+    folder = corpus_folder(tmp_path, metric=METRIC * 50)
+    with mock.patch.object(corpus_files, "TokenIndex", wraps=corpus_files.TokenIndex) as made:
+        read = corpus_files.read_corpus_folder(folder)
+    assert sorted(call.args[0] for call in made.call_args_list) == sorted(text["text"] for text in TEXTS)
+    assert sum(len(listed.records) for listed in read.lists) == len(GOLD) + 50 * len(METRIC)
