@@ -4,6 +4,7 @@ in accuracy_db/commands/)."""
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import sys
 
@@ -49,13 +50,23 @@ def main(args: list[str] | None = None) -> None:
     sys.exit(run(args))
 
 
+def not_utf8_input(args: list[str]) -> str | None:
+    """The first argument, or variable of the tool's environment (ACCURACY_DB_…), whose bytes are not UTF-8 (Python
+    reads them as lone surrogates): it names no file DuckDB can open or record, and no text it can hold."""
+    for arg in args:
+        if utf8_text(arg) != arg:
+            return f"the argument {arg}"
+    for name, value in os.environ.items():
+        if name.startswith("ACCURACY_DB_") and utf8_text(value) != value:
+            return f"the environment variable {name}={value}"
+    return None
+
+
 def run(args: list[str] | None) -> int:
     """Run the command and return the exit status."""
-    # An argument's bytes that are not UTF-8 (Python reads them as lone surrogates) name no file DuckDB can open or
-    # record, and no text it can hold.
-    not_utf8 = next((arg for arg in (sys.argv[1:] if args is None else args) if utf8_text(arg) != arg), None)
-    if not_utf8 is not None:
-        click.echo(f"error: the argument {printable(not_utf8)} is not UTF-8 text", err=True)
+    not_utf8 = not_utf8_input(sys.argv[1:] if args is None else args)
+    if not_utf8:
+        click.echo(f"error: {printable(not_utf8)} is not UTF-8 text", err=True)
         return 2
     try:
         cli.main(args=args, prog_name="accuracy-db", standalone_mode=False)

@@ -55,10 +55,19 @@ def test_any_string_becomes_utf8_text_and_utf8_text_stays_as_it_is(text):
         assert shown == text
 
 
-def test_an_argument_that_is_not_utf8_is_refused_in_one_line(tmp_path, capsys):
+def test_an_argument_or_a_variable_that_is_not_utf8_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
     db = named(tmp_path, b"db-\xff.duckdb")
     assert run(["build", "--data", str(DATA), "--db", str(db)]) == 2
     assert capsys.readouterr().err == f"error: the argument {tmp_path}/db-\\xff.duckdb is not UTF-8 text\n"
+    assert not os.listdir(tmp_path)
+    # or as the tool's environment variable (the database, the data folder)
+    for variable in ("ACCURACY_DB_PATH", "ACCURACY_DB_DATA"):
+        monkeypatch.setenv(variable, str(db))
+        assert run(["build"]) == 2
+        assert capsys.readouterr().err == (
+            f"error: the environment variable {variable}={tmp_path}/db-\\xff.duckdb is not UTF-8 text\n"
+        )
+        monkeypatch.delenv(variable)
     assert not os.listdir(tmp_path)
 
 
