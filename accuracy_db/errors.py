@@ -30,6 +30,12 @@ class Problem:
         return printable(f"{where}: {self.message}")
 
 
+def quoted(value, width: int = 80) -> str:
+    """A value as a message quotes it: its repr, cut to width characters (a cell or a span may be megabytes)."""
+    text = repr(value)
+    return text if len(text) <= width else f"{text[:width]}…"
+
+
 class InputError(AccuracyDbError):
     """An input file was refused; every problem found in it is listed."""
 

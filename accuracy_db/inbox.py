@@ -18,7 +18,7 @@ import duckdb
 import polars as pl
 
 from . import database
-from .errors import InputError, Problem
+from .errors import InputError, Problem, quoted
 from .etl import mistake_lists
 from .etl.bounded_yaml import load_bounded_yaml
 from .etl.frames import insert_rows
@@ -110,17 +110,17 @@ def read_sidecar(path: Path) -> dict:
     if not isinstance(metadata, dict):
         raise InputError([Problem(file, None, f"expected a mapping with the keys {', '.join(METADATA_KEYS)}")])
     problems = [
-        Problem(file, None, f"unknown key {shown(key)}: the keys are {', '.join(METADATA_KEYS)}")
+        Problem(file, None, f"unknown key {quoted(key)}: the keys are {', '.join(METADATA_KEYS)}")
         for key in metadata
         if key not in METADATA_KEYS
     ]
     problems += [
-        Problem(file, None, f"{key} is {shown(value)}, not a text (in YAML, put it in quotes)")
+        Problem(file, None, f"{key} is {quoted(value)}, not a text (in YAML, put it in quotes)")
         for key, value in metadata.items()
         if key in METADATA_KEYS and value is not None and not isinstance(value, str)
     ]
     if isinstance(metadata.get("approach"), str) and metadata["approach"] not in APPROACHES:
-        problems.append(Problem(file, None, f"approach is {shown(metadata['approach'])}: metric, human or hybrid"))
+        problems.append(Problem(file, None, f"approach is {quoted(metadata['approach'])}: metric, human or hybrid"))
     if problems:
         raise InputError(problems)
     return {key: metadata.get(key) for key in METADATA_KEYS}
@@ -138,12 +138,6 @@ def depth(value) -> int:
             for item in (container.values() if isinstance(container, dict) else container)
         ]
     return levels - 1
-
-
-def shown(value, width: int = 80) -> str:
-    """A value as a message quotes it: its repr, cut to width characters."""
-    text = repr(value)
-    return text if len(text) <= width else f"{text[:width]}…"
 
 
 @dataclass

@@ -14,6 +14,8 @@ import bisect
 import re
 from dataclasses import dataclass
 
+from accuracy_db.errors import quoted
+
 TOKEN = re.compile(r"\S+")
 
 
@@ -68,7 +70,7 @@ class TokenIndex:
             occurrences = occurrences_of(self.text, given, COUNTED + 1)
             found = self.text[start:end]
             where = (
-                f"the text at offset {start} is {shown(found)}"
+                f"the text at offset {start} is {quoted(found, 60)}"
                 if end <= len(self.text)
                 else f"it runs past the end of the text ({len(self.text)} characters)"
             )
@@ -76,11 +78,11 @@ class TokenIndex:
                 elsewhere = f"occurs {len(occurrences)} times" if occurrences else "does not occur in the text"
                 if len(occurrences) > COUNTED:
                     elsewhere = f"occurs more than {COUNTED} times"
-                return f"the span's text {shown(given)} is not at offset {start} ({where}) and {elsewhere}"
+                return f"the span's text {quoted(given, 60)} is not at offset {start} ({where}) and {elsewhere}"
             start, end, adjustment = occurrences[0], occurrences[0] + len(given), "relocated"
         tokens = self.tokens_of(start, end)
         if tokens is None:
-            return f"the span's text {shown(given)} is only whitespace: it marks no token"
+            return f"the span's text {quoted(given, 60)} is only whitespace: it marks no token"
         char_start, char_end = self.characters_of(*tokens)
         if adjustment is None and (char_start < start or char_end > end):
             adjustment = "widened"
@@ -101,9 +103,3 @@ def occurrences_of(text: str, part: str, limit: int | None = None) -> list[int]:
         found.append(at)
         at = text.find(part, at + 1)
     return found
-
-
-def shown(text: str, width: int = 60) -> str:
-    """A span's text as a message quotes it: its repr, cut to width characters."""
-    quoted = repr(text)
-    return quoted if len(quoted) <= width else f"{quoted[:width]}…"

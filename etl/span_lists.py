@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import Problem
+from accuracy_db.errors import Problem, quoted
 
 from .char_spans import TokenSpan
 from .frames import create_temp_table
@@ -197,17 +197,11 @@ def overlap_refusal(con: duckdb.DuckDBPyConnection, set_id: int) -> str | None:
         {"set_id": set_id},
     ).fetchone()
     shown = "; ".join(
-        f"{text} {a_id} {cut(a_tokens)} (tokens {a_start}-{a_end})"
-        f" and {b_id} {cut(b_tokens)} (tokens {b_start}-{b_end})"
+        f"{text} {a_id} {quoted(a_tokens, 60)} (tokens {a_start}-{a_end})"
+        f" and {b_id} {quoted(b_tokens, 60)} (tokens {b_start}-{b_end})"
         for text, a_id, a_tokens, a_start, a_end, b_id, b_tokens, b_start, b_end in pairs
     )
     more = f"; … and {total - len(pairs)} more" if total > len(pairs) else ""
     return (
         f"{total} pair(s) of spans overlap within the list, which the shared-task scheme does not score: {shown}{more}"
     )
-
-
-def cut(tokens: str, width: int = 60) -> str:
-    """A span's tokens as the refusal quotes them: their repr, cut to width characters."""
-    quoted = repr(tokens)
-    return quoted if len(quoted) <= width else f"{quoted[:width]}…"
