@@ -13,7 +13,7 @@ import click
 from . import commands
 from .commands import SHOWN_PROBLEMS
 from .errors import AccuracyDbError, InputError
-from .printable import printable, utf8_text
+from .printable import is_utf8, printable
 
 
 class CommandModules(click.Group):
@@ -54,10 +54,10 @@ def not_utf8_input(args: list[str]) -> str | None:
     """The first argument, or variable of the tool's environment (ACCURACY_DB_…), whose bytes are not UTF-8 (Python
     reads them as lone surrogates): it names no file DuckDB can open or record, and no text it can hold."""
     for arg in args:
-        if utf8_text(arg) != arg:
+        if not is_utf8(arg):
             return f"the argument {arg}"
     for name, value in os.environ.items():
-        if name.startswith("ACCURACY_DB_") and utf8_text(value) != value:
+        if name.startswith("ACCURACY_DB_") and not is_utf8(value):
             return f"the environment variable {name}={value}"
     return None
 

@@ -23,7 +23,7 @@ from .etl import mistake_lists
 from .etl.bounded_yaml import load_bounded_yaml
 from .etl.frames import insert_rows
 from .etl.lone_surrogates import lone_surrogate
-from .printable import utf8_text
+from .printable import is_utf8, utf8_text
 from .regular_files import read_text
 from .sources import Source, fingerprint, record
 
@@ -53,13 +53,13 @@ def scan(folder: Path, known: dict | None = None) -> dict[str, Submission]:
     one is the submission), which regular_files refuses to read."""
     found = {}
     with os.scandir(folder) as entries:
-        csv_names = sorted(entry.name for entry in entries if entry.name.endswith(".csv"))
-    for csv_name in sorted(csv_names, key=lambda name: utf8_text(name) != name):  # UTF-8 names first
+        csv_names = [entry.name for entry in entries if entry.name.endswith(".csv")]
+    for csv_name in sorted(csv_names, key=lambda name: (not is_utf8(name), name)):  # UTF-8 names first
         csv_path = folder / csv_name
         name = utf8_text(csv_path.stem)
         if name in found:
             continue
-        if name != csv_path.stem:
+        if not is_utf8(csv_path.stem):
             found[name] = Submission(name, entry_source("submission", name, csv_path, known), None)
             continue
         sidecars = [csv_path.with_suffix(suffix) for suffix in SIDECAR_SUFFIXES]

@@ -29,12 +29,15 @@ def escaped(match: re.Match) -> str:
     return match.group().encode("unicode_escape").decode("ascii")
 
 
+def is_utf8(text: str) -> bool:
+    """Whether UTF-8 can encode the text: it holds no lone surrogate."""
+    return text.isascii() or LONE_SURROGATE.search(text) is None
+
+
 def utf8_text(text: str) -> str:
     """The text, with what UTF-8 cannot encode (a lone surrogate: a byte of a file name that is not UTF-8, or a JSON
     escape) shown as its escape: text that DuckDB takes, and that names its file or cell unmistakably."""
-    if text.isascii():
-        return text
-    return LONE_SURROGATE.sub(escaped, text)
+    return text if is_utf8(text) else LONE_SURROGATE.sub(escaped, text)
 
 
 def printable(text: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .errors import InputError, Problem
-from .printable import utf8_text
+from .printable import is_utf8
 
 # The most bytes of one input file read whole (a mistake list, a text, a corpus file…): the largest of scale 1000 has
 # 178 MB. A larger file, a sparse one of 100 GB made in an instant say, is refused before it is read, not left to
@@ -43,7 +43,7 @@ NOT_UTF8_NAME = "the file's name is not UTF-8 text: rename the file"
 
 def refusal(path: Path | str) -> str | None:
     """Why the file at path cannot be read as a regular file (following links); None when it can be."""
-    if utf8_text(os.fspath(path)) != os.fspath(path):
+    if not is_utf8(os.fspath(path)):
         return NOT_UTF8_NAME
     try:
         mode = os.stat(path).st_mode

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from accuracy_db.printable import utf8_text
+from accuracy_db.printable import is_utf8, utf8_text
 
 SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F]")
 
@@ -24,7 +24,7 @@ def lone_surrogate(value, text: str | None = None) -> str | None:
     while pending:
         item = pending.pop()
         if isinstance(item, str):
-            if not item.isascii() and utf8_text(item) != item:
+            if not is_utf8(item):
                 shown = utf8_text(item)
                 shown = shown if len(shown) <= 60 else f"{shown[:60]}…"
                 return f"not valid text: '{shown}' holds half of a surrogate pair, which is no character"

@@ -166,10 +166,7 @@ def stage_rows(con: duckdb.DuckDBPyConnection, read: ReadList) -> None:
     """The rows of the file in the temporary view pending_rows (line_number, cell_count, COLUMNS), over the table
     csv_rows or exact_rows; unstage_rows drops them."""
     if len(read.data) >= SMALL_FILE_BYTES:
-        if len(read.header) > FAST_HEADER_CELLS:
-            stage_rows_numbered(con, read)
-            return
-        if not stage_rows_fast(con, read):
+        if len(read.header) > FAST_HEADER_CELLS or not stage_rows_fast(con, read):
             stage_rows_numbered(con, read)
         return
     values = list(zip(*exact_rows(read.text, read.header))) or [[]] * len(EXACT_COLUMNS)
