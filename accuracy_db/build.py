@@ -100,13 +100,14 @@ def load_lists_of(con, split_files: SplitFiles) -> list[str]:
 @contextmanager
 def games_loading(con, split_files: list[SplitFiles], digests: Digests) -> Iterator[list[list[str]]]:
     """Load the games of every split in a thread of their own, on a cursor of their own, while the body loads the
-    gold lists; yield the list the warnings of each split's games are put in. Parsing the box scores is Python's
-    work on one core, where resolving a list in DuckDB leaves the other idle part of the time; no list reads the
-    games. The games are waited for on leaving, and their problems raised first, as a build that loaded them first
-    would have: a failure of the body is raised when the games have none. An interrupt (Ctrl+C, SIGTERM) is raised
-    at once: the games stop at their next block of box scores, or before they are inserted, and are waited for only
-    that long. (Beside the submissions as well, the games' last step and a submission's resolving took the build's
-    memory to 4.5 GB at scale 1000; beside the texts, they wait on each other for Python's lock.)"""
+    gold lists and the submissions; yield the list the warnings of each split's games are put in. Parsing the box
+    scores is Python's work on one core, where resolving a list in DuckDB leaves the other idle part of the time;
+    no list or submission reads the games. The games are waited for on leaving, and their problems raised first, as
+    a build that loaded them first would have: a failure of the body is raised when the games have none. An
+    interrupt (Ctrl+C, SIGTERM) is raised at once: the games stop at their next block of box scores, or before they
+    are inserted, and are waited for only that long. (The games free their records before inserting their rows,
+    which keeps a build at scale 1000 under 4 GB beside a submission's resolving; beside the texts, they wait on
+    each other for Python's lock.)"""
     warnings: list[list[str]] = []
     cursor = con.cursor()
     stop = threading.Event()
@@ -255,9 +256,9 @@ def build_into(
                 nlg_systems.load_nlg_systems(con, data_dir.parent / "nlg_systems.csv")
             else:
                 nlg_systems.load_packaged_nlg_systems(con)
+            load_submissions(con, list(submissions.values()), report, step=step)
         # each split's games' warnings, then its lists': the order of a load one after another
-        report.warnings += [w for split in zip(games_warnings, lists_warnings) for part in split for w in part]
-        load_submissions(con, list(submissions.values()), report, step=step)
+        report.warnings[:0] = [w for split in zip(games_warnings, lists_warnings) for part in split for w in part]
         record(con, [schema_source(), *data_sources(data_dir, digests=digests).values()])
         count_refusals(report, inbox.refusals(con))
         corpora = list(dict.fromkeys(registration.corpus for registration in registrations))

@@ -48,6 +48,19 @@ def load_games(
 
     Raises InputError listing every problem found, before anything is inserted.
     """
+    tables, warnings = game_tables(split_files, digests, stop)
+    stopped(stop)
+    insert_all(con, tables.items())
+    return warnings
+
+
+def game_tables(
+    split_files: SplitFiles, digests: Digests | None, stop: threading.Event | None
+) -> tuple[dict[str, pl.DataFrame], list[str]]:
+    """The rows of games, team_games and player_games of a split, and the warnings. What they are made from is freed
+    on return, before they are inserted: the records as read were 1.0 GB of the games' 2.2 GB at scale 1000.
+
+    Raises InputError listing every problem found."""
     problems: list[Problem] = []
     csv_games = read_games_csv(split_files.games_csv, problems, digests)
     box_scores = read_box_scores(split_files.box_scores, problems, digests, stop)
@@ -62,9 +75,7 @@ def load_games(
         tables["player_games"], warnings = with_sides(players, tables["games"], jsonl)
     if problems:
         raise InputError(problems)
-    stopped(stop)
-    insert_all(con, tables.items())
-    return warnings
+    return tables, warnings
 
 
 def games_frame(games: list[dict], split: str) -> pl.DataFrame:

@@ -195,6 +195,50 @@ def test_a_wrong_gold_list_fails_the_build_after_the_games_are_loaded(tmp_path):
     assert threading.active_count() == threads
 
 
+def test_the_games_may_finish_after_the_submissions_and_their_warnings_still_come_first(tmp_path, monkeypatch):
+    """The games load beside the gold lists and the submissions: games held back until a submission is written
+    still give their warnings before the submission's, in the order of a load one after another."""
+    from accuracy_db.etl import games as games_module
+
+    inbox_dir = tmp_path / "inbox"
+    inbox_dir.mkdir()
+    rows = (EXAMPLES / "submission.csv").read_text().splitlines()
+    upper = [
+        rows[0],
+        *(",".join(cell.upper() if n == 3 else cell for n, cell in enumerate(row.split(","))) for row in rows[1:]),
+    ]
+    (inbox_dir / "shouting.csv").write_text("\n".join(upper) + "\n")
+    committed = threading.Event()
+    commit_submission, load_games = build_module.inbox.commit_submission, games_module.load_games
+
+    def commit_then_tell(*args):
+        warnings = commit_submission(*args)
+        committed.set()
+        return warnings
+
+    def games_after_the_submission(con, files, digests, stop):
+        assert committed.wait(60)
+        return [f"games of {files.split}", *load_games(con, files, digests, stop)]
+
+    monkeypatch.setattr(build_module.inbox, "commit_submission", commit_then_tell)
+    monkeypatch.setattr(games_module, "load_games", games_after_the_submission)
+    report = build(DATA, tmp_path / "db.duckdb", inbox_dir)
+    assert report.loaded == ["shouting"]
+    assert report.warnings[:2] == ["games of train", "games of test"]
+    assert report.warnings[-1].startswith(f"{inbox_dir / 'shouting.csv'}: TOKENS differs from the text only in case")
+
+
+def test_the_games_problems_come_first_though_the_submissions_load_beside_them(tmp_path):
+    data = copy_train_split(tmp_path)
+    (data / "shared_task.jsonl").write_text("{not json\n")
+    inbox_dir = tmp_path / "inbox"
+    inbox_dir.mkdir()
+    shutil.copyfile(EXAMPLES / "submission.csv", inbox_dir / "submission.csv")
+    with pytest.raises(InputError, match=r"shared_task.jsonl: line 1: malformed JSON"):
+        build(data, tmp_path / "db.duckdb", inbox_dir)
+    assert not (tmp_path / "db.duckdb").exists()
+
+
 def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "accuracy_db", *args], capture_output=True, text=True, cwd=cwd)
 
