@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,7 +83,9 @@ def schema_source() -> Source:
 def load_texts_of(con, split_files: SplitFiles, digests: Digests | None = None) -> None:
     """The texts and tokens of a split, checked against token_lookup.yaml when present. With digests, the digests of
     the files read are recorded there."""
-    texts.load_texts(con, split_files.split, texts.read_texts(split_files.texts_dir, digests))
+    # each batch read and generated while the ones before are numbered and inserted; closed, the thread ends here
+    with closing(pipeline.ahead(map(texts.generated, texts.text_batches(split_files.texts_dir, digests)))) as batches:
+        texts.load_generated_batches(con, split_files.split, batches)
     if os.path.lexists(split_files.token_lookup):  # present: it must be a readable token lookup
         lookup = texts.read_token_lookup(split_files.token_lookup)
         texts.check_token_lookup(con, split_files.token_lookup, split_files.split, lookup)

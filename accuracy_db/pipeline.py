@@ -1,4 +1,5 @@
-"""Prepare the next items on connections of their own while the current one is committed, in order.
+"""Prepare the next items on connections of their own while the current one is committed, in order; or make the
+next items of an iterable in a thread while the current one is used.
 
 Loading a mistake list is mostly reading and resolving it (etl/mistake_lists.prepare_mistake_list), which writes
 only to temporary tables of its connection, and which DuckDB runs without the GIL; inserting it is a shorter step
@@ -10,8 +11,10 @@ in a plain loop, in the same order.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TypeVar
 
@@ -64,3 +67,46 @@ def in_order(
         pool.shutdown(wait=True)
         for cursor in cursors:
             cursor.close()
+
+
+def ahead(items: Iterable[Item], depth: int = 2) -> Iterator[Item]:
+    """The items of an iterable, in order, each made in a thread of its own while the ones before are used, up to
+    depth items ahead: reading files, which holds Python's lock, beside numbering and inserting what was read, which
+    polars and DuckDB do without it. An exception of the iterable is raised here after the items made before it.
+    When the loop ends early (an exception, an interrupt), the thread stops before its next item, and is waited
+    for: no thread outlives the loop."""
+    made: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+    end = object()
+
+    def handed_on(entry: tuple) -> bool:
+        while not stop.is_set():
+            try:
+                made.put(entry, timeout=0.05)
+                return True
+            except queue.Full:
+                pass
+        return False
+
+    def make() -> None:
+        try:
+            for item in items:
+                if not handed_on((item, None)):
+                    return
+            handed_on((end, None))
+        except BaseException as error:  # raised in the loop's thread
+            handed_on((end, error))
+
+    thread = threading.Thread(target=make, name="ahead")
+    thread.start()
+    try:
+        while True:
+            item, error = made.get()
+            if error is not None:
+                raise error
+            if item is end:
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -193,6 +194,45 @@ def test_a_wrong_gold_list_fails_the_build_after_the_games_are_loaded(tmp_path):
     with pytest.raises(InputError, match="line 1216: TYPE 'NAMES' is not a category"):
         build(data, tmp_path / "db.duckdb")
     assert threading.active_count() == threads
+
+
+def test_the_texts_load_a_batch_at_a_time_as_they_are_read_with_the_rows_of_one_load(built, tmp_path, monkeypatch):
+    """Texts read in a thread of their own, handed on a few at a time while the ones before are numbered and
+    inserted, give the rows of the texts read whole and loaded at once."""
+    from accuracy_db.etl import texts as texts_module
+
+    data = copy_train_split(tmp_path)
+    monkeypatch.setattr(texts_module, "BATCH_CHARACTERS", 5_000)
+    assert len(list(texts_module.text_batches(data / "texts"))) > 10
+    build(data, tmp_path / "db.duckdb")
+    con = database.open_existing(tmp_path / "db.duckdb")
+    columns = "text_id, split, generated_text, token_count, sentence_count"
+    in_batches = con.execute(f"SELECT {columns} FROM texts ORDER BY rowid").fetchall()
+    assert in_batches == built.execute(f"SELECT {columns} FROM texts WHERE split = 'train' ORDER BY rowid").fetchall()
+    tokens = "SELECT * FROM tokens WHERE text_id LIKE 'S%' ORDER BY rowid"
+    assert con.execute(tokens).fetchall() == built.execute(tokens).fetchall()
+    con.close()
+
+
+def test_a_text_that_cannot_be_read_fails_the_build_after_batches_were_inserted(tmp_path, monkeypatch):
+    """Texts before the bad ones are already inserted when the first bad one is read: the build still fails whole,
+    naming every bad text in order, and leaves no thread behind."""
+    from accuracy_db.etl import texts as texts_module
+
+    data = copy_train_split(tmp_path)
+    names = sorted(path.name for path in (data / "texts").iterdir())
+    (data / "texts" / names[20]).write_bytes(b"caf\xe9 .")
+    (data / "texts" / names[40]).unlink()
+    os.mkfifo(data / "texts" / names[40])
+    monkeypatch.setattr(texts_module, "BATCH_CHARACTERS", 1)
+    threads = threading.active_count()
+    with pytest.raises(InputError) as refused:
+        build(data, tmp_path / "db.duckdb")
+    assert [str(problem) for problem in refused.value.problems] == [
+        f"{data / 'texts' / names[20]}: line 1: is not UTF-8 text",
+        f"{data / 'texts' / names[40]}: not a regular file: it is a FIFO (named pipe)",
+    ]
+    assert threading.active_count() == threads and not (tmp_path / "db.duckdb").exists()
 
 
 def test_the_games_may_finish_after_the_submissions_and_their_warnings_still_come_first(tmp_path, monkeypatch):

@@ -1,9 +1,12 @@
 """pipeline.in_order: items committed in their order, each prepared on a cursor of its own; on a failure, no thread,
-no cursor and no temporary table outlives the call."""
+no cursor and no temporary table outlives the call. pipeline.ahead: an iterable's items made in a thread, in order,
+its failure raised in its turn, and the thread ended with the loop."""
 
 from __future__ import annotations
 
 import threading
+import time
+from contextlib import closing
 
 import duckdb
 import pytest
@@ -67,3 +70,69 @@ def test_a_failure_stops_the_preparations_and_closes_their_cursors(failing):
         with pytest.raises(duckdb.ConnectionException):
             cursor.execute("SELECT 1")
     assert con.execute("SELECT 1").fetchall() == [(1,)]  # the connection given is left open
+
+
+def ahead_threads() -> list[threading.Thread]:
+    return [thread for thread in threading.enumerate() if thread.name == "ahead"]
+
+
+@pytest.mark.parametrize("depth", [1, 3])
+def test_ahead_gives_every_item_in_order_made_in_another_thread(depth):
+    made_in = []
+
+    def numbers():
+        for number in range(10):
+            made_in.append(threading.current_thread())
+            yield number
+
+    assert list(pipeline.ahead(numbers(), depth)) == list(range(10))
+    assert set(made_in) != {threading.current_thread()} and len(set(made_in)) == 1
+    assert not ahead_threads()
+
+
+def test_ahead_makes_the_next_items_while_one_is_used():
+    made = []
+
+    def numbers():
+        for number in range(3):
+            made.append(number)
+            yield number
+
+    for number in pipeline.ahead(numbers(), depth=1):
+        deadline = time.monotonic() + 10
+        while len(made) < min(number + 2, 3) and time.monotonic() < deadline:  # the next is made meanwhile
+            time.sleep(0.01)
+        assert len(made) == min(number + 2, 3)
+
+
+def test_ahead_raises_the_iterables_failure_after_the_items_before_it():
+    def failing():
+        yield 1
+        yield 2
+        raise ValueError("the third item")
+
+    used = []
+    with pytest.raises(ValueError, match="the third item"):
+        for item in pipeline.ahead(failing()):
+            used.append(item)
+    assert used == [1, 2]
+    assert not ahead_threads()
+
+
+@pytest.mark.parametrize("failure", [RuntimeError, KeyboardInterrupt])
+def test_a_loop_that_ends_early_stops_the_thread_at_its_next_item(failure):
+    """The thread, blocked with its items handed on up to depth, stops instead of making the rest of an endless
+    iterable; closing the loop (as build.load_texts_of does) waits for it."""
+    made = []
+
+    def endless():
+        while True:
+            made.append(len(made))
+            yield made[-1]
+
+    with pytest.raises(failure), closing(pipeline.ahead(endless(), depth=2)) as items:
+        for item in items:
+            if item == 3:
+                raise failure()
+    assert not ahead_threads()
+    assert len(made) <= 3 + 1 + 2 + 1  # the items used, those handed on, and the one the thread was making
