@@ -12,7 +12,8 @@ from collections.abc import Iterator
 
 import polars as pl
 
-BATCH_CHARACTERS = 10_000_000  # about 2.3 million tokens of the generated texts
+from .texts import BATCH_CHARACTERS
+
 NUMBERS = ("doc_token", "sentence_id", "sent_token", "char_start", "char_end")
 
 # Expressions over the words of one text (pl.element() in list.eval), in the order splitting gives them.
