@@ -116,14 +116,13 @@ def scan(*files: str) -> None:
 
 def build_parts(data: str, db: str) -> None:
     """Issue 15's bound, measured in one process: each part of an in-process build of a generated data folder
-    (benchmarks.generate) against DuckDB
-    scanning that part's inputs, every value read (the median of three scans, each timed alone). The parts are cut
-    at the build's own steps: the texts; the lists (the gold list and the submissions, with the games loading
-    beside them in their thread); the scoring (the incremental models, then the publication). The games, which
-    have no step of their own, are then loaded alone into an empty database and timed so. Core-seconds are the
-    process's (every thread). Beside each scan, once: DuckDB copying the same inputs, as they are, unchecked and in
-    any order, into a database file (the least a load of them into DuckDB costs), and that copy's ratio to the
-    scan."""
+    (benchmarks.generate) against DuckDB scanning that part's inputs, every value read (the median of three scans,
+    each timed alone). The parts are cut at the build's own steps: the texts; the lists (the gold list and the
+    submissions, with the games loading beside them in their thread); the scoring (the incremental models, then the
+    publication). The games, which have no step of their own, are then loaded alone into an empty database and
+    timed so. Core-seconds are the process's (every thread). Beside each scan, once: DuckDB copying the same
+    inputs, as they are, unchecked and in any order, into a database file (the least a load of them into DuckDB
+    costs), and that copy's ratio to the scan."""
     import duckdb
     from accuracy_db.etl import games
 
