@@ -150,7 +150,7 @@ row_checked AS (
     LEFT JOIN nearest_categories ON nearest_categories.given = typed.category
     -- What the corpus knows of each row's text, joined here rather than to the checked rows: DuckDB estimates the
     -- rows here as more than the texts and builds its hash table of the texts; after the checks it estimated 9,082
-    -- of 1.1 million rows (a submission of scale 1000) and built it of the wide rows, 0.3 s more a list.
+    -- of 1.1 million rows (a submission of scale 1000) and built it of the wide rows, about 0.3 s more a list.
     LEFT JOIN (
         SELECT text_id, split AS known_split, token_count, sentence_count FROM corpus_texts
     ) AS texts USING (text_id)
