@@ -19,8 +19,9 @@
 -- shown.sql and the temporary table other_split_texts (text_id, split: texts of other splits known by name only,
 -- so that a list of the wrong split is told so; empty but in evaluate). $corpus: the corpus whose texts and
 -- categories the list names (texts and categories of other corpora are unknown to it).
+-- What the corpus knows of the texts the rows may name.
 WITH corpus_texts AS NOT MATERIALIZED (
-    SELECT * FROM texts WHERE corpus = $corpus
+    SELECT text_id, split AS known_split, token_count, sentence_count FROM texts WHERE corpus = $corpus
 ),
 
 corpus_categories AS NOT MATERIALIZED (
@@ -151,9 +152,7 @@ row_checked AS (
     -- What the corpus knows of each row's text, joined here rather than to the checked rows: DuckDB estimates the
     -- rows here as more than the texts and builds its hash table of the texts; after the checks it estimated 9,082
     -- of 1.1 million rows (a submission of scale 1000) and built it of the wide rows, about 0.3 s more a list.
-    LEFT JOIN (
-        SELECT text_id, split AS known_split, token_count, sentence_count FROM corpus_texts
-    ) AS texts USING (text_id)
+    LEFT JOIN corpus_texts USING (text_id)
 ),
 
 -- Every row gives the same ids as the first row that gives any.
