@@ -132,6 +132,12 @@ def measured(args: list[str], memory_cap_mb: int | None = None, timeout: float |
     return result
 
 
+def remove_database(db: Path) -> None:
+    """A database file of the work folder, and the files beside it named after it (its WAL, its lock)."""
+    for path in db.parent.glob(f"*{db.name}*"):
+        path.unlink()
+
+
 def accuracy_db(*args: str) -> list[str]:
     return [sys.executable, "-m", "accuracy_db", *args]
 
@@ -285,8 +291,7 @@ def run_scale(scale: int, args, out: Path) -> dict:
     db = args.work / f"scale-{scale}.duckdb"
     keep = args.keep_db and current_database(db)
     if not keep:
-        for path in db.parent.glob(f"*{db.name}*"):
-            path.unlink()
+        remove_database(db)
     inbox = folder / "submissions"
     common = ["--data", str(folder), "--db", str(db), "--submissions", str(inbox)]
     results: dict = {"scale": scale, "steps": {}}
@@ -338,8 +343,7 @@ def run_scale(scale: int, args, out: Path) -> dict:
     try:
         step("build-parts", steps_module("build-parts", str(folder), str(parts_db)))
     finally:
-        for path in parts_db.parent.glob(f"*{parts_db.name}*"):
-            path.unlink()
+        remove_database(parts_db)
     if scale <= args.oracle_max_scale:
         step("oracle", steps_module("oracle", str(folder), str(db)))
     step("refresh-noop", accuracy_db("refresh", *common))
@@ -365,8 +369,7 @@ def run_scale(scale: int, args, out: Path) -> dict:
                 results["profiles"][name] = measured(step_args)["child"]
             finally:
                 extra.unlink(missing_ok=True)
-        for path in profile_db.parent.glob(f"*{profile_db.name}*"):
-            path.unlink()
+        remove_database(profile_db)
         for suffix in ("-scores.json", "-build.txt", "-refresh-noop.txt", "-refresh-add-one.txt"):
             shutil.copyfile(prefix + suffix, out / Path(prefix + suffix).name)
     return results
