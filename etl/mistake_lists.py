@@ -450,16 +450,23 @@ def insert_list(prepared: PreparedList, split: str) -> int:
         " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING set_id",
         [prepared.kind, prepared.name, split, str(prepared.path), prepared.sha256, prepared.row_count, prepared.corpus],
     ).fetchall()[0][0]
+    # The rows' ids are taken from the sequence as one block, one id for each line of the file (the header's too),
+    # and given by line number, in the file's order as before: nextval in the INSERT itself keeps it to one thread
+    # (a submission of scale 1000: 0.73 s, against 0.42 s with the block).
+    first_id = con.execute(
+        "SELECT min(id) FROM (SELECT nextval('mistake_ids') AS id"
+        " FROM range((SELECT coalesce(max(line_number), 0) FROM resolved_mistakes)))"
+    ).fetchall()[0][0]
     con.execute(
         """
-        INSERT INTO mistakes (set_id, line_number, text_id, annotation_id, tokens, sentence_id,
+        INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, annotation_id, tokens, sentence_id,
             sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
             previous_end, next_start)
-        SELECT $set_id, line_number, text_id, annotation_id, tokens, sentence_id,
+        SELECT $first_id + line_number - 1, $set_id, line_number, text_id, annotation_id, tokens, sentence_id,
             sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
             previous_end, next_start
         FROM resolved_mistakes WHERE category_problem IS NULL ORDER BY line_number
         """,
-        {"set_id": set_id},
+        {"first_id": first_id, "set_id": set_id},
     )
     return set_id

@@ -46,7 +46,7 @@ CREATE TABLE mistakes (
 );
 
 COMMENT ON TABLE mistakes IS 'One row per listed mistake of every loaded list, with both token id schemes filled in';
-COMMENT ON COLUMN mistakes.mistake_id IS 'Unique id of the row';
+COMMENT ON COLUMN mistakes.mistake_id IS 'Unique id of the row; the rows of a list read from a file are numbered in the order of their lines, with gaps';
 COMMENT ON COLUMN mistakes.set_id IS 'The list it belongs to (annotation_sets.set_id)';
 COMMENT ON COLUMN mistakes.line_number IS 'Line of the row in its file (the header is line 1)';
 COMMENT ON COLUMN mistakes.text_id IS 'The text (texts.text_id), without the .txt suffix';
