@@ -117,31 +117,14 @@ def test_a_new_corpus_with_a_gold_list_and_an_llm_s_list_is_scored(db, tmp_path)
 def test_every_mistake_has_its_own_id_and_a_list_s_ids_follow_its_lines(db, tmp_path):
     # The CSV lists take their ids from the sequence as one block each, given by line number; a campaign's spans
     # take theirs one by one from the same sequence, after the blocks.
-    assert (
-        run(
-            [
-                "import",
-                "factgenie",
-                "--db",
-                str(db),
-                str(campaign(tmp_path, GOLD, "humans")),
-                "--corpus",
-                "games",
-                "--as",
-                "gold",
-            ]
-        )
-        == 0
-    )
+    import_factgenie(db, campaign(tmp_path, GOLD, "humans"), "games", "gold")
     assert rows(db, "SELECT count(*) = count(DISTINCT mistake_id) FROM mistakes") == [(True,)]
-    assert (
-        rows(
-            db, "SELECT max(mistake_id) FROM mistakes JOIN annotation_sets USING (set_id) WHERE corpus = 'shared-task'"
-        )[0][0]
-        < rows(db, "SELECT min(mistake_id) FROM mistakes JOIN annotation_sets USING (set_id) WHERE corpus = 'games'")[
-            0
-        ][0]
+    campaign_after_lists = rows(
+        db,
+        "SELECT max(mistake_id) FILTER (WHERE corpus = 'shared-task') < min(mistake_id) FILTER (WHERE corpus = 'games')"
+        " FROM mistakes JOIN annotation_sets USING (set_id)",
     )
+    assert campaign_after_lists == [(True,)]
     out_of_line = rows(
         db,
         "SELECT count(*) FROM (SELECT set_id, mistake_id, lag(mistake_id) OVER (PARTITION BY set_id ORDER BY line_number)"
