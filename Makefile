@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 DATA ?= ../shared/data/accuracy-shared-task
 DB ?= accuracy.duckdb
 
-.PHONY: demo test chromium postgresql install install-dev clean
+.PHONY: demo test docs chromium postgresql install install-dev clean
 
 # A virtual environment with the package installed (editable), redone when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml
@@ -45,5 +45,9 @@ postgresql:
 test: install-dev chromium postgresql
 	$(BIN)/python -m pytest -n auto --dist loadfile
 
+# The docs site (docs/, mkdocs.yml) into site/; tests/test_docs.py builds it the same way.
+docs: install-dev
+	$(BIN)/mkdocs build --strict
+
 clean:
-	rm -rf $(VENV) build dist *.egg-info $(DB)
+	rm -rf $(VENV) build dist site *.egg-info $(DB)

@@ -206,7 +206,8 @@ class Adjudication:
         return (
             f"accuracy-db adjudicate: the token spans marked by at least {self.min_votes} of {len(self.sets)} lists"
             f" ({lists}); rule: majority tokens, joined where at least {self.min_votes} lists join them, category"
-            f" by majority of lists, ties to the first in report order (README, Majority gold); {len(self.ties)} tie(s)"
+            f" by majority of lists, ties to the first in report order (docs/agreement.md, Majority gold);"
+            f" {len(self.ties)} tie(s)"
         )
 
 

@@ -19,7 +19,7 @@ HALF_COUNT_SCHEMES = ("partial", "ent_type")  # their matched is COR + 0.5 PAR (
 # What the schemes are, in a sentence: the help of --scheme and of the dashboard's scheme selectors.
 DESCRIPTION = (
     "The shared task's, nervaluate's strict, exact, partial and ent_type, or F1 over tokens or characters with (hard) "
-    "or without (soft) agreement of category: the README's Match schemes defines each."
+    "or without (soft) agreement of category: docs/scoring.md's Match schemes defines each."
 )
 
 

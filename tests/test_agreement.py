@@ -156,7 +156,7 @@ def test_bad_adjudication_settings_are_one_line_errors(toy_db, tmp_path, capsys,
 
 
 def majority_oracle(lists: dict[str, list[tuple]], min_votes: int) -> list[dict]:
-    """The README's rule, token by token: lists maps a name to its (text, start, end, category) marks."""
+    """The rule of docs/agreement.md, token by token: lists maps a name to its (text, start, end, category) marks."""
     marks, joins = defaultdict(dict), Counter()
     for name, spans_ in lists.items():
         for text, start, end, category in spans_:

@@ -331,7 +331,7 @@ def test_recall_by_found_by_k_and_by_annotators(built_db, monkeypatch):
     _, found_by = chart(at, "found_by_chart")
     assert len(found_by) == 5 * 2  # five submissions, two levels each
     example = found_by[found_by["submission"] == "submission"].set_index("level")
-    # The two gold copies find all 1214 gold mistakes; the three example copies the same 350 (the README's ALL
+    # The two gold copies find all 1214 gold mistakes; the three example copies the same 350 (the docs' ALL
     # row): so 350 mistakes are found by all five, the other 864 by the gold copies alone.
     assert example.loc["5", ["gold", "matched"]].tolist() == [350, 350]
     assert example.loc["2", ["gold", "matched"]].tolist() == [1214 - 350, 0]
@@ -364,7 +364,7 @@ def test_errors_of_one_submission_by_outcome(built_db, monkeypatch):
     rows = table(at, "error_rows")
     assert set(rows["outcome"]) == {"false alarm"}  # named as the filter names it
     assert set(rows["submission"]) == {"submission"}
-    # Within each category, as the README's NAME and NUMBER rows count them: submitted - matched.
+    # Within each category, as the evaluate example's NAME and NUMBER rows (docs/scoring.md) count them: submitted - matched.
     assert at.subheader[0].value == f"{(237 - 160) + (334 - 154)} mistakes"
     labelled(at.radio, "Matching").set_value("across categories").run()
     # Across categories, as its ALL row counts them: a NAME mistake that overlaps a gold NUMBER one matches it.

@@ -331,7 +331,7 @@ def finished(page: Page) -> None:
     expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
 
 
-SERVER_BOUND = 1_500 * 2**20  # the documented bound above the server's idle size (README, SQL page)
+SERVER_BOUND = 1_500 * 2**20  # the documented bound above the server's idle size (docs/dashboard.md, SQL page)
 # What a visitor can type that made the server grow before (issue 16), sized to be stopped in a few seconds each.
 HOSTILE_ON_THE_PAGE = [
     ("SELECT repeat('x', 50000000) AS huge FROM range(20)", "the result passed the bound of 20 MB"),

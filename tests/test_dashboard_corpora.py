@@ -225,9 +225,9 @@ def test_the_agreement_matrix_holds_the_figures_of_the_command(built_db, monkeyp
     expected = connected(built_db, lambda con: agreement.agreement(con, ["gold", "submission"], "train", ["ALL"]))
     shown = {(row.reference, row.compared): row.f1 for row in cells.itertuples()}
     assert shown == {(row["reference"], row["compared"]): row["f1"] for row in expected["pairs"]}
-    assert round(shown[("gold", "submission")], 3) == 0.392  # as the README gives it, both ways
+    assert round(shown[("gold", "submission")], 3) == 0.392  # as docs/scoring.md gives it, both ways
     correlations = table(at, "agreement_correlations")
-    # Pearson's r and Spearman's rho of the README (and of `accuracy-db validity submission`), with their p-values
+    # Pearson's r and Spearman's rho of docs/statistics.md (and of `accuracy-db validity submission`), with their p-values
     assert list(zip(correlations["value"], correlations["p-value"])) == [("0.556", "4.0e-06"), ("0.608", "2.5e-07")]
 
 

@@ -255,8 +255,8 @@ def test_a_gold_list_has_one_annotator_a_split_and_a_split_one_gold_list(db, tmp
         import_factgenie(db, campaign(tmp_path, LLM, "second"), "games", "gold")
 
 
-def test_the_readme_s_worked_example_is_what_this_file_writes_and_runs_as_shown(db, tmp_path, monkeypatch, capsys):
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+def test_the_docs_worked_example_is_what_this_file_writes_and_runs_as_shown(db, tmp_path, monkeypatch, capsys):
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "corpora.md").read_text(encoding="utf-8")
     example = readme[readme.index("A worked example, which `tests/test_factgenie_import.py`") :]
     metadata, line = (json.loads(block) for block in re.findall(r"```json\n(.*?)```", example, re.DOTALL)[:2])
     humans = campaign(tmp_path, GOLD, "humans")

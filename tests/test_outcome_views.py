@@ -33,7 +33,7 @@ def test_outcomes_add_up_to_the_counts_behind_the_scores(built):
 def test_scored_mistake_counts_count_the_outcomes_of_each_scope(built):
     """The errors page's counts: for each submission, side and category, the mistakes with each outcome in ALL and
     in the category's scope, as mistake_outcomes gives them a row per scope; and the matched gold rows of the NAME
-    scope are the README's 160."""
+    scope are the evaluate example's 160 (docs/scoring.md)."""
     expected = built.execute("""
         SELECT in_all.submission_id, in_all.submission, in_all.split, in_all.side, in_all.category,
             in_all.outcome, in_category.outcome, count(*)
@@ -58,7 +58,7 @@ def test_scored_mistake_counts_count_the_outcomes_of_each_scope(built):
 
 
 def test_outcomes_of_the_example_submission_in_the_name_scope(built):
-    """submission.csv in the NAME scope: 160 of 317 gold NAME mistakes matched, 237 submitted (the README's table)."""
+    """submission.csv in the NAME scope: 160 of 317 gold NAME mistakes matched, 237 submitted (the evaluate example's table in docs/scoring.md)."""
     rows = built.execute("""
         SELECT side, outcome, count(*)
         FROM mistake_outcomes

@@ -204,7 +204,7 @@ def test_per_text_scores_equal_the_oracle_text_by_text(built_db):
         )
         assert row["recall"] == (found[text_id] / gold_counts[text_id] if gold_counts[text_id] else None)
         assert row["precision"] == (found[text_id] / submitted_counts[text_id] if submitted_counts[text_id] else None)
-    assert frame["matched"].sum() == 350  # the README's evaluate example
+    assert frame["matched"].sum() == 350  # the evaluate example of docs/scoring.md
 
 
 # --- where two submissions disagree ---

@@ -1,4 +1,4 @@
-"""An independent plain-Python scorer for the token- and character-level schemes, written as the README defines
+"""An independent plain-Python scorer for the token- and character-level schemes, written as docs/scoring.md defines
 them: the units (tokens, or the characters of the tokens) each list marks, and those both mark (hard: by mistakes
 of the same category). It shares no code with the SQL views."""
 

@@ -29,7 +29,7 @@ def adjudicate(
     sets: tuple[str, ...], db: Path, min_votes: int, name: str, out: Path, corpus: str | None, split: str | None
 ) -> None:
     """Derive a gold list from SETS (gold or submission names of one split) by majority: the token spans marked by
-    at least --min-votes of them, merged and categorised by the rule of the README's Majority gold. Writes
+    at least --min-votes of them, merged and categorised by the rule of Majority gold (docs/agreement.md). Writes
     NAME.csv, a mistake list in the shared task's format (usable as evaluate --gsml, or as a submission), and
     NAME.json, its sidecar, which records the lists and the rule."""
     from .. import database

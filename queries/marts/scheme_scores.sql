@@ -1,4 +1,4 @@
--- The scores of each submission under every match scheme (see the README's "Match schemes"): the shared task's
+-- The scores of each submission under every match scheme (see docs/scoring.md, "Match schemes"): the shared task's
 -- (the figures of scores), nervaluate's four (span_scheme_counts) and the token- and character-level ones
 -- (overlap_scheme_counts).
 -- Grain: one row per (scheme, submission, scope), the scopes of the submission's corpus.

@@ -14,7 +14,7 @@
 --   tied_categories: The categories tied for the most votes, joined by |, in report order; NULL without a tie.
 --   set_id: The set (annotation_sets.set_id).
 --   set_category: The category the set gives the span's tokens; NULL when its marks on them have more than one.
--- The rule (README, "Majority gold"): a token is kept when at least $min_votes sets mark it; two neighbouring kept
+-- The rule (docs/agreement.md, "Majority gold"): a token is kept when at least $min_votes sets mark it; two neighbouring kept
 -- tokens are in the same span when at least $min_votes sets mark both with one mistake (join them), else a span ends
 -- between them. So K copies of one list give that list back, a mistake that a majority split in two is split, and
 -- one that a majority marks whole is whole. Each set's marks within a list are disjoint (the loader refuses
