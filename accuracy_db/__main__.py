@@ -1,3 +1,3 @@
-from .cli import main
+from accuracy_db.cli.main import main
 
 main()

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from .printable import printable, utf8_text
+from accuracy_db.printable import printable, utf8_text
 
 
 class AccuracyDbError(Exception):

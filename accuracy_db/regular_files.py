@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import InputError, Problem
-from .printable import is_utf8
+from accuracy_db.errors import InputError, Problem
+from accuracy_db.printable import is_utf8
 
 # The most bytes of one input file read whole (a mistake list, a text, a corpus file…): the largest of scale 1000 has
 # 178 MB. A larger file, a sparse one of 100 GB made in an instant say, is refused before it is read, not left to

@@ -19,7 +19,7 @@ import json
 import sys
 from pathlib import Path
 
-from accuracy_db.signature import SCHEME
+from accuracy_db.scoring.signature import SCHEME
 from benchmarks.run import REPO, accuracy_db, data_folder, measured
 from benchmarks.statistics_speed import median_of
 

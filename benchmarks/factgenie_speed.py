@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from accuracy_db.data_folder import resolve_data_dir
+from accuracy_db.etl.data_folder import resolve_data_dir
 
 WORDS = ["Boston", "beat", "Miami", "102-98", "on", "Friday", "Smith", "scored", "31", "points", "and", "12", "."]
 CATEGORIES = [{"name": name, "color": "rgb(0, 0, 0)", "description": name} for name in ("A", "B", "C", "D")]

@@ -2,12 +2,12 @@
 
     python -m benchmarks.list_loading --db BUILT.duckdb LIST.csv [LIST.csv …] [--split train] [--ahead N]
 
-Each list is loaded into the database as a submission of a name of its own (bench-<file stem>) and deleted again,
-in one process; the database is changed, so give it a copy of a built database (`cp` one made by build at the
-scale wanted). Prints, per list, the wall and CPU time of the load (CPU of every DuckDB thread) and its three
-slowest statements; the memory limit is ACCURACY_DB_MEMORY_LIMIT's, as for every command. With --ahead N, the lists
-are loaded as build loads submissions (accuracy_db/pipeline.py: up to N prepared on cursors of their own while one is
-inserted), and the whole is timed: the wall and CPU time of all the lists, and the peak RSS of the process.
+Each list is loaded into the database as a submission of a name of its own (bench-<file stem>) and deleted again, in one
+process; the database is changed, so give it a copy of a built database (`cp` one made by build at the scale wanted).
+Prints, per list, the wall and CPU time of the load (CPU of every DuckDB thread) and its three slowest statements; the
+memory limit is ACCURACY_DB_MEMORY_LIMIT's, as for every command. With --ahead N, the lists are loaded as build loads
+submissions (accuracy_db/ingest/pipeline.py: up to N prepared on cursors of their own while one is inserted), and the
+whole is timed: the wall and CPU time of all the lists, and the peak RSS of the process.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from pathlib import Path
 
 from accuracy_db.etl import mistake_lists
 
-from accuracy_db import database, pipeline
+from accuracy_db.ingest import pipeline
+from accuracy_db.store import database
 
 
 class TimedConnection:

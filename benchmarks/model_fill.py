@@ -19,7 +19,7 @@ from pathlib import Path
 
 import duckdb
 
-from accuracy_db import database
+from accuracy_db.store import database
 
 
 def cpu_seconds() -> float:

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from accuracy_db.data_folder import resolve_data_dir
+from accuracy_db.etl.data_folder import resolve_data_dir
 
 
 def timed(*args: str) -> float:

@@ -19,7 +19,7 @@ memory (the maximum resident set size that os.wait4 reports for that child alone
   errors page with everything selected, the document page at the first text, the gold explorer, the difficulty
   page…), found by running the pages themselves on the database (benchmarks.steps dashboard-queries), with the
   parameters they sent, read into one polars frame as the dashboard does;
-* analysis:NAME: the saved analyses of queries/analysis/ as the SQL page runs them (accuracy_db.guard.run_query
+* analysis:NAME: the saved analyses of queries/analysis/ as the SQL page runs them (accuracy_db.sqlbox.guard.run_query
   with the page's limits: a process of its own, the first 5,000 rows); their "query s" is what a visitor waits
   after Run, and what the one-second target counts (the gold and difficulty pages show five of them by split,
   measured as page:);
@@ -50,7 +50,6 @@ SQL statement it ran (OUT/profile-…-build.txt and so on; the .prof files in th
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import json
 import os
@@ -64,7 +63,7 @@ import sys
 import time
 from pathlib import Path
 
-from accuracy_db.database import incremental_models
+from accuracy_db.store.database import incremental_models
 from benchmarks.steps import SPARE_SECONDS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -149,33 +148,10 @@ def steps_module(*args: str) -> list[str]:
 # --- the queries of the dashboard ---
 
 
-def string_constants(path: Path) -> dict[str, str]:
-    """The module-level string constants of a Python file, f-strings made only of other constants included."""
-    constants: dict[str, str] = {}
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
-            continue
-        value = node.value
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            constants[node.targets[0].id] = value.value
-        elif isinstance(value, ast.JoinedStr):
-            parts = []
-            for part in value.values:
-                if isinstance(part, ast.Constant):
-                    parts.append(part.value)
-                elif isinstance(part.value, ast.Name) and part.value.id in constants:
-                    parts.append(constants[part.value.id])
-                else:
-                    break
-            else:
-                constants[node.targets[0].id] = "".join(parts)
-    return constants
-
-
 def current_database(db: Path) -> bool:
     """Whether db is a database built by this version of the package (its definitions unchanged)."""
-    from accuracy_db import database
     from accuracy_db.errors import AccuracyDbError
+    from accuracy_db.store import database
 
     try:
         database.open_existing(db).close()
@@ -212,7 +188,7 @@ def waited(name: str, step: dict) -> float:
 
 def saved_analyses() -> dict[str, str]:
     try:
-        from accuracy_db.analyses import saved_analyses as analyses
+        from accuracy_db.store.analyses import saved_analyses as analyses
     except ImportError:
         return {}
     return {f"analysis:{analysis.name}": analysis.sql for analysis in analyses()}

@@ -18,13 +18,13 @@ import sys
 import time
 from pathlib import Path
 
-from accuracy_db.schemes import SCHEMES
+from accuracy_db.scoring.schemes import SCHEMES
 from benchmarks.run import REPO, accuracy_db, data_folder, measured
 
 
 def scheme_figures(db: str, scheme: str) -> None:
     """Child step: every row of scheme_scores of one scheme, read whole."""
-    from accuracy_db import database
+    from accuracy_db.store import database
 
     con = database.open_existing(db)
     started = time.perf_counter()

@@ -2,13 +2,13 @@
 
     benchmarks/.spark-venv/bin/python benchmarks/spark_models.py PLAN.json
 
-PLAN.json (written by spark_parity.py) names the Parquet folder of each base table, the models in dependency order
-with their Spark SQL (transpiled from the DuckDB files by accuracy_db/portable.py), and the saved analyses. This
+PLAN.json (written by spark_parity.py) names the Parquet folder of each base table, the models in dependency order with
+their Spark SQL (transpiled from the DuckDB files by accuracy_db/interchange/portable.py), and the saved analyses. This
 script creates the tables and models in a local Spark session the way a cluster would hold them (base tables over
-Parquet, models as views, incremental models as Parquet tables partitioned by submission), forgets one submission
-from the incremental tables by dropping its partition and adds it back with the model's SELECT for that submission
-alone, then writes every model's and analysis's rows to Parquet, in Spark's row order, for the comparison with
-DuckDB. The timings and any error go to the plan's "report" file.
+Parquet, models as views, incremental models as Parquet tables partitioned by submission), forgets one submission from
+the incremental tables by dropping its partition and adds it back with the model's SELECT for that submission alone,
+then writes every model's and analysis's rows to Parquet, in Spark's row order, for the comparison with DuckDB. The
+timings and any error go to the plan's "report" file.
 """
 
 from __future__ import annotations

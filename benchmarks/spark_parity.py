@@ -12,7 +12,7 @@ writes), then:
    the first run; Java 17 or later on the PATH), creates the base tables over the Parquet folders, every model of
    queries/ as a view, and the incremental models (span_overlaps, contested_matches, text_statistics) as Parquet
    tables partitioned by submission_id, filled by their own SELECT for every submission; the SQL is the DuckDB
-   files transpiled by accuracy_db/portable.py (one source). Then it forgets one submission from each
+   files transpiled by accuracy_db/interchange/portable.py (one source). Then it forgets one submission from each
    incremental table (ALTER TABLE … DROP PARTITION) and adds it back (INSERT … SELECT for that submission alone),
    as a refresh would (benchmarks/spark_models.py is this half). A model materialized whole (gold_mistake_finds,
    recall_by_difficulty, gold_token_counts) is a view there: its rows are the same, computed on every read;
@@ -38,9 +38,10 @@ import sys
 import time
 from pathlib import Path
 
-from accuracy_db import database, portable
-from accuracy_db.analyses import saved_analyses
-from accuracy_db.build import build
+from accuracy_db.ingest.build import build
+from accuracy_db.interchange import portable
+from accuracy_db.store import database
+from accuracy_db.store.analyses import saved_analyses
 from benchmarks.generate import generate
 
 REPO = Path(__file__).resolve().parents[1]

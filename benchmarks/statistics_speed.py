@@ -20,14 +20,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from accuracy_db.data_folder import resolve_data_dir
+from accuracy_db.etl.data_folder import resolve_data_dir
+
 from benchmarks.run import REPO, accuracy_db, data_folder, measured
 
 
 def intervals(db: str) -> None:
     """Child step: the 1000-replicate interval of every figure of every submission in every scope, split by split."""
-    from accuracy_db import database
-    from accuracy_db.intervals import Resampling, bootstrap_intervals
+    from accuracy_db.stats.intervals import Resampling, bootstrap_intervals
+    from accuracy_db.store import database
 
     con = database.open_existing(db)
     started = time.perf_counter()

@@ -15,6 +15,7 @@ it; benchmarks.run also times the whole process) and what it found.
 
 from __future__ import annotations
 
+import ast
 import csv
 import importlib.util
 import itertools
@@ -47,7 +48,7 @@ def median_of_runs(run, times: int = 3) -> tuple[float, list[float], object]:
 def scores(db: str) -> None:
     """Every score of every submission, all seven scopes, both levels: the scores view, fetched whole (the median
     of three reads)."""
-    from accuracy_db import database
+    from accuracy_db.store import database
 
     con = database.open_existing(db)  # as the commands and the dashboard open it
     seconds, runs, rows = median_of_runs(lambda: con.execute("SELECT * FROM scores").fetchall())
@@ -63,13 +64,13 @@ def query(db: str, spec: str) -> None:
     of its own within the page's limits, its first rows shown (the seconds a visitor waits after Run)."""
     import polars as pl
 
-    from accuracy_db import database
+    from accuracy_db.store import database
 
     spec = json.loads(spec)
     if spec["fetch"] == "sql-page":
         from accuracy_db.dashboard import sql_limits as page
 
-        from accuracy_db.guard import run_query
+        from accuracy_db.sqlbox.sandbox import run_query
 
         # As on a dashboard that has answered a query before: pyarrow imported, and a spare process waiting (given
         # SPARE_SECONDS to start and warm up: a visitor takes longer than that to write or pick a query).
@@ -125,10 +126,10 @@ def build_parts(data: str, db: str) -> None:
     costs), and that copy's ratio to the scan."""
     import duckdb
     from accuracy_db.etl import games
+    from accuracy_db.etl.data_folder import splits
 
-    from accuracy_db import database
-    from accuracy_db.build import build
-    from accuracy_db.data_folder import splits
+    from accuracy_db.ingest.build import build
+    from accuracy_db.store import database
 
     def now() -> tuple[float, float]:
         times = os.times()
@@ -238,7 +239,7 @@ def read_spans(oracle, path: Path, ids: dict) -> list:
 
 def run_oracle(data: str, db: str) -> None:
     """tests/oracle.py's score() on every submission of DATA/submissions, timed, and compared with the database."""
-    from accuracy_db import database
+    from accuracy_db.store import database
 
     oracle = load_oracle()
     data = Path(data)
@@ -271,6 +272,29 @@ def run_oracle(data: str, db: str) -> None:
 PAGES = REPO / "dashboard" / "app_pages"
 
 
+def string_constants(path: Path) -> dict[str, str]:
+    """The module-level string constants of a Python file, f-strings made only of other constants included."""
+    constants: dict[str, str] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        value = node.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            constants[node.targets[0].id] = value.value
+        elif isinstance(value, ast.JoinedStr):
+            parts = []
+            for part in value.values:
+                if isinstance(part, ast.Constant):
+                    parts.append(part.value)
+                elif isinstance(part.value, ast.Name) and part.value.id in constants:
+                    parts.append(constants[part.value.id])
+                else:
+                    break
+            else:
+                constants[node.targets[0].id] = "".join(parts)
+    return constants
+
+
 def dashboard_queries(db: str) -> None:
     """Every query the dashboard's pages send through dashboard.data.read when each page opens on DB as a visitor
     first sees it (Streamlit's AppTest runs the pages themselves): {"queries": {NAME: {"sql", "params"}}}, NAME
@@ -285,8 +309,7 @@ def dashboard_queries(db: str) -> None:
     from accuracy_db.dashboard import DB_ENV, data
     from streamlit.testing.v1 import AppTest
 
-    from accuracy_db.intervals import Resampling
-    from benchmarks.run import string_constants
+    from accuracy_db.stats.intervals import Resampling
 
     os.environ[DB_ENV] = db
     data.RESAMPLING, data.TRIALS = Resampling(resamples=20), 20  # only their queries are wanted here
@@ -332,7 +355,7 @@ def dashboard_queries(db: str) -> None:
 
 def explain(db: str, prefix: str) -> None:
     """EXPLAIN ANALYZE of the scores query (PREFIX.txt), and its slowest operators (PREFIX.json)."""
-    from accuracy_db import database
+    from accuracy_db.store import database
 
     con = database.open_existing(db)  # as the commands and the dashboard open it
     started = time.perf_counter()
@@ -416,7 +439,7 @@ def profile(prefix: str, *command: str) -> None:
 
     import duckdb
 
-    from accuracy_db import cli
+    from accuracy_db.cli import main as cli
 
     real_connect = duckdb.connect
     duckdb.connect = lambda *args, **kwargs: TimedConnection(real_connect(*args, **kwargs))

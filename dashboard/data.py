@@ -22,10 +22,18 @@ import duckdb
 import polars as pl
 import streamlit as st
 
-from .. import agreement, database, pair_evaluations, ranking, schemes, significance, validity
-from ..errors import AccuracyDbError
-from ..intervals import Resampling
-from ..significance import DEFAULT_TRIALS
+from accuracy_db.errors import AccuracyDbError
+from accuracy_db.scoring import schemes
+from accuracy_db.scoring.schemes import DESCRIPTION as SCHEME_DESCRIPTION  # noqa: F401  for the pages
+from accuracy_db.scoring.schemes import HALF_COUNT_SCHEMES, SCHEMES  # noqa: F401  for the pages
+from accuracy_db.sqlbox.guard import QueryRefused, megabytes  # noqa: F401  for the pages
+from accuracy_db.stats import agreement, pair_evaluations, ranking, significance, validity
+from accuracy_db.stats.intervals import Resampling
+from accuracy_db.stats.intervals import figures as scheme_figures  # noqa: F401  for the pages
+from accuracy_db.stats.significance import DEFAULT_TRIALS
+from accuracy_db.store import database
+from accuracy_db.store.analyses import saved_analyses, saved_analysis  # noqa: F401  for the pages
+
 from . import DB_ENV, palette
 from .literal import literal
 from .sql_limits import SQL_MAX_BYTES, SQL_QUERIES_AT_ONCE, SQL_ROW_LIMIT, SQL_TIMEOUT
@@ -117,7 +125,7 @@ def read(**queries: str | tuple[str, dict]) -> dict[str, pl.DataFrame]:
     return _current(_read_batch, {name: (q, {}) if isinstance(q, str) else q for name, q in queries.items()})
 
 
-# The statistics as the command line computes them (accuracy_db.ranking, accuracy_db.significance), with its
+# The statistics as the command line computes them (accuracy_db.stats.ranking, accuracy_db.stats.significance), with its
 # default settings: the same intervals, clusters and p-values as `accuracy-db leaderboard --ci` and `compare`.
 RESAMPLING = Resampling()
 TRIALS = DEFAULT_TRIALS["permutation"]
@@ -246,7 +254,7 @@ def scopes(corpus: str) -> list[str]:
     return ["ALL", *categories(corpus).names]
 
 
-# Agreement (accuracy_db.agreement), as `accuracy-db agreement` computes it, of lists given by their ids.
+# Agreement (accuracy_db.stats.agreement), as `accuracy-db agreement` computes it, of lists given by their ids.
 @st.cache_data(show_spinner=False, max_entries=32)
 def _agreement(file: FileIdentity, set_ids: tuple[int, ...], scopes: tuple[str, ...], scheme: str) -> dict:
     return _on_file(
@@ -304,11 +312,11 @@ _sql_slots = threading.BoundedSemaphore(SQL_QUERIES_AT_ONCE)
 
 
 def guarded_query(sql: str, params: dict, dialect: str | None, tick=None):
-    """Someone's own query, through the guard of accuracy_db.guard, in a process of its own: a QueryResult, or
+    """Someone's own query, through the guard of accuracy_db.sqlbox.guard, in a process of its own: a QueryResult, or
     QueryRefused / QueryStopped / QueryFailed saying why not. tick(seconds) is called while it runs; an exception
     it raises (Streamlit's, when the visitor cancels or leaves) stops the query. A session runs one script, so
     one query, at a time; the server runs at most SQL_QUERIES_AT_ONCE."""
-    from accuracy_db.guard import QueryRefused, run_query
+    from accuracy_db.sqlbox.sandbox import run_query
 
     path = db_path()
     if not path.is_file():

@@ -1,12 +1,14 @@
 """How the dashboard's tables show their columns: figures to 3 decimals, plain labels, and NULL (an undefined
-figure, a missing value) as – everywhere, as the command line prints it (output.cell)."""
+figure, a missing value) as – everywhere, as the command line prints it (accuracy_db/formatting.py, cell)."""
 
 from __future__ import annotations
 
 import polars as pl
 import streamlit as st
 
-from ..output import DISPLAY_CHARS  # a cell shows at most so many characters of a text, or items of a list
+from accuracy_db.formatting import (
+    DISPLAY_CHARS,  # a cell shows at most so many characters of a text, or items of a list
+)
 
 NULL = "–"
 

@@ -1,13 +1,13 @@
 """Read a corpus folder (the generic corpus format), and load it as a new corpus.
 
-The folder holds texts.jsonl (one text a line: id, text, split (optional, default test), data (optional: any
-JSON, the data the text was generated from)), categories.yaml (a list of name, description, colour) and lists/,
-one annotation list a file, in JSONL or CSV (etl/span_csv.py): lists/gold.jsonl (or .csv) is the gold list, every
-other lists/NAME.jsonl (or .csv) a submission named NAME, with an optional sidecar lists/NAME.json or .yaml (the
-submissions folder's, accuracy_db/inbox.py); a list covers every text (one with no span in it has no mistake), one
-list per split. A line of a list is one span: text_id, category, comment (optional) and either characters (start,
-with end or text; from 0, end exclusive) or tokens (token_start, token_end: counted from 1, inclusive). Spans in
-characters map to whole tokens as factgenie's do (etl/char_spans.py, audited in offset_adjustments).
+The folder holds texts.jsonl (one text a line: id, text, split (optional, default test), data (optional: any JSON, the
+data the text was generated from)), categories.yaml (a list of name, description, colour) and lists/, one annotation
+list a file, in JSONL or CSV (etl/span_csv.py): lists/gold.jsonl (or .csv) is the gold list, every other
+lists/NAME.jsonl (or .csv) a submission named NAME, with an optional sidecar lists/NAME.json or .yaml (the submissions
+folder's, accuracy_db/ingest/inbox.py); a list covers every text (one with no span in it has no mistake), one list per
+split. A line of a list is one span: text_id, category, comment (optional) and either characters (start, with end or
+text; from 0, end exclusive) or tokens (token_start, token_end: counted from 1, inclusive). Spans in characters map to
+whole tokens as factgenie's do (etl/char_spans.py, audited in offset_adjustments).
 
 `import corpus` loads a folder whole or not at all; a folder registered with the database (build and refresh)
 leaves out a refused list or sidecar and loads the rest."""
@@ -24,7 +24,6 @@ from pathlib import Path
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
-from accuracy_db.inbox import SIDECAR_SUFFIXES, read_sidecar
 from accuracy_db.printable import utf8_text
 from accuracy_db.regular_files import read_bytes, read_text
 
@@ -32,6 +31,7 @@ from .bounded_yaml import load_bounded_yaml
 from .char_spans import TokenIndex, TokenSpan
 from .corpus_texts import Category, CorpusText, create_corpus, insert_texts
 from .lone_surrogates import lone_surrogate
+from .sidecars import SIDECAR_SUFFIXES, read_sidecar
 from .span_csv import csv_objects
 from .span_lists import ImportReport, Record, Span, insert_list
 

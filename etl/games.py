@@ -9,8 +9,8 @@ import threading
 
 import duckdb
 import polars as pl
+from accuracy_db.etl.data_folder import SplitFiles
 
-from accuracy_db.data_folder import SplitFiles
 from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import Digests
 

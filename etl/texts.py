@@ -15,12 +15,10 @@ import duckdb
 from accuracy_db.errors import AccuracyDbError, InputError
 from accuracy_db.regular_files import Digests, advise_will_need, read_text
 
+from .batching import BATCH_CHARACTERS
 from .bounded_yaml import load_bounded_yaml
 
 READ_AHEAD = 256  # files: cold, 2.8-3.4 s against 3.4-3.6 s with 32
-# Texts are read (text_batches) and numbered (token_numbering) this many characters at a time, about 2.3 million
-# tokens of the generated texts: one size for both, so that each batch read is numbered in one piece.
-BATCH_CHARACTERS = 10_000_000
 
 COUNT_TOKENS = """
 UPDATE texts SET

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import polars as pl
 
-from .texts import BATCH_CHARACTERS
+from .batching import BATCH_CHARACTERS
 
 NUMBERS = ("doc_token", "sentence_id", "sent_token", "char_start", "char_end")
 

@@ -8,8 +8,8 @@ import pytest
 from hostile_names import build_hostile
 from shared_data import DATA, EXAMPLES
 
-from accuracy_db import database
-from accuracy_db.build import build
+from accuracy_db.ingest.build import build
+from accuracy_db.store import database
 
 if not (DATA / "gsml.csv").is_file():
     raise pytest.UsageError(f"the tests read the shared-task data in place, and there is none at {DATA}")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from shared_data import DATA, EXAMPLES
 
-from accuracy_db.build import build
+from accuracy_db.ingest.build import build
 
 # Names a submitter chooses, which Markdown would turn into an image fetched from elsewhere (Chrome reads the
 # backslashes as slashes: http://example.com/x.png), a tag, maths, code, a link, coloured or bold text.

@@ -17,8 +17,11 @@ from sklearn.metrics import cohen_kappa_score
 from test_saved_analyses import read_list, spans, taken
 from test_schemes import assert_like_nervaluate, assert_like_unit_oracle, by_nervaluate
 
-from accuracy_db import database
-from accuracy_db.agreement import (
+from accuracy_db.cli.main import run
+from accuracy_db.ingest.build import build
+from accuracy_db.scoring.evaluate import evaluate
+from accuracy_db.scoring.schemes import NERVALUATE_SCHEMES, SCHEMES
+from accuracy_db.stats.agreement import (
     CATEGORIES,
     adjudicate,
     agreement,
@@ -27,11 +30,8 @@ from accuracy_db.agreement import (
     rating_matrix,
     write_derived_list,
 )
-from accuracy_db.build import build
-from accuracy_db.cli import run
-from accuracy_db.evaluate import evaluate
-from accuracy_db.pair_evaluations import find_sets
-from accuracy_db.schemes import NERVALUATE_SCHEMES, SCHEMES
+from accuracy_db.stats.pair_evaluations import find_sets
+from accuracy_db.store import database
 
 S001 = (DATA / "texts" / "S001.txt").read_text(encoding="utf-8").split()
 # Three toy lists of S001 (document token ids, inclusive): a split (2-3), a merge (6-8), a partial overlap (10-12),

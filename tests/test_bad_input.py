@@ -16,6 +16,7 @@ from unittest import mock
 import duckdb
 import pytest
 from accuracy_db.etl import mistake_lists
+from accuracy_db.etl.data_folder import SplitFiles
 from accuracy_db.etl.games import load_games
 from accuracy_db.etl.mistake_lists import (
     COLUMNS,
@@ -31,10 +32,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
 
-from accuracy_db import database
-from accuracy_db.data_folder import SplitFiles
 from accuracy_db.errors import InputError
-from accuracy_db.evaluate import evaluate
+from accuracy_db.scoring.evaluate import evaluate
+from accuracy_db.store import database
 
 HEADER = "TEXT_ID,SENTENCE_ID,ANNOTATION_ID,TOKENS,SENT_TOKEN_START,SENT_TOKEN_END,DOC_TOKEN_START,DOC_TOKEN_END,TYPE,CORRECTION,COMMENT"
 TEXTS = {

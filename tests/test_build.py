@@ -14,15 +14,16 @@ import time
 from pathlib import Path
 
 import pytest
+from accuracy_db.etl.data_folder import splits
 from shared_data import DATA, EXAMPLES
 
-import accuracy_db.build as build_module
-from accuracy_db import database, ranking
-from accuracy_db.build import build
-from accuracy_db.data_folder import splits
+import accuracy_db.ingest.build as build_module
 from accuracy_db.errors import AccuracyDbError, InputError
-from accuracy_db.evaluate import evaluate
+from accuracy_db.ingest.build import build
+from accuracy_db.scoring.evaluate import evaluate
 from accuracy_db.signals import is_interrupt
+from accuracy_db.stats import ranking
+from accuracy_db.store import database
 
 
 def test_both_splits_are_loaded(built):
@@ -370,7 +371,7 @@ def test_an_interrupt_during_the_gold_lists_stops_the_games_at_their_next_block(
 
 @pytest.mark.parametrize("interrupt", [keyboard_interrupt, interrupted_query])
 def test_ctrl_c_during_a_build_is_one_line_and_status_130(tmp_path, monkeypatch, capsys, interrupt):
-    from accuracy_db.cli import run as run_cli
+    from accuracy_db.cli.main import run as run_cli
 
     monkeypatch.setattr(build_module, "build", lambda *args, **kwargs: interrupt())
     assert run_cli(["build", "--data", str(DATA), "--db", str(tmp_path / "db.duckdb")]) == 130
@@ -378,7 +379,7 @@ def test_ctrl_c_during_a_build_is_one_line_and_status_130(tmp_path, monkeypatch,
 
 
 def test_a_runtime_error_that_is_no_interrupt_is_not_taken_for_one(tmp_path, monkeypatch):
-    from accuracy_db.cli import run as run_cli
+    from accuracy_db.cli.main import run as run_cli
 
     def fails(*args, **kwargs):
         raise RuntimeError("Query failed")

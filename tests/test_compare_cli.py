@@ -9,10 +9,11 @@ import sys
 import pytest
 from shared_data import DATA, EXAMPLES
 
-from accuracy_db import database, ranking
-from accuracy_db.build import build
-from accuracy_db.intervals import Resampling
-from accuracy_db.significance import compare
+from accuracy_db.ingest.build import build
+from accuracy_db.stats import ranking
+from accuracy_db.stats.intervals import Resampling
+from accuracy_db.stats.significance import compare
+from accuracy_db.store import database
 
 
 def accuracy_db(*args) -> subprocess.CompletedProcess:

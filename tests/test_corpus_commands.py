@@ -17,10 +17,11 @@ from sqlglot import exp
 from test_saved_analyses import PARAMETERS
 from weather_corpus import import_weather
 
-from accuracy_db import database, ranking
-from accuracy_db.analyses import saved_analyses, saved_analysis
-from accuracy_db.cli import run
-from accuracy_db.scores import fetch_dicts
+from accuracy_db.cli.main import run
+from accuracy_db.scoring.scores import fetch_dicts
+from accuracy_db.stats import ranking
+from accuracy_db.store import database
+from accuracy_db.store.analyses import saved_analyses, saved_analysis
 
 WEATHER_SCOPES = ["ALL", "Wrong", "Unsupported"]
 

@@ -14,8 +14,8 @@ from unittest import mock
 import pytest
 from accuracy_db.etl import corpus_files
 
-from accuracy_db import database
-from accuracy_db.cli import run
+from accuracy_db.cli.main import run
+from accuracy_db.store import database
 
 TEXTS = [
     {"id": "w1", "text": "Rain in Oslo, 12 degrees.", "split": "dev", "data": {"city": "Oslo", "temp": 14}},

@@ -20,13 +20,14 @@ from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
 from test_corpus_commands import assert_ties_are_the_same_row
 
-from accuracy_db import corpus_folders, database
-from accuracy_db.analyses import saved_analyses
-from accuracy_db.build import build
-from accuracy_db.cli import run
+from accuracy_db.cli.main import run
 from accuracy_db.errors import Problem, SpanProblem
-from accuracy_db.refresh import refresh
-from accuracy_db.watch import folder_state
+from accuracy_db.ingest import corpus_folders
+from accuracy_db.ingest.build import build
+from accuracy_db.ingest.refresh import refresh
+from accuracy_db.ingest.watch import folder_state
+from accuracy_db.store import database
+from accuracy_db.store.analyses import saved_analyses
 
 # w1 "Rain in Oslo, 12 degrees.": tokens Rain 0-4, in 5-7, Oslo, 8-13, 12 14-16, degrees. 17-25.
 # w2 "Sunny in Rome.\nWind from the north.": Sunny 0-5, in 6-8, Rome. 9-14, Wind 15-19, from 20-24, the 25-28,
@@ -464,7 +465,8 @@ def test_a_rebuild_by_refresh_keeps_the_registered_folders(db, tmp_path, monkeyp
     refreshed(db, corpus_folder(tmp_path))
     before = rows(db, "SELECT submission, scope, recall FROM scores ORDER BY ALL")
     monkeypatch.setattr(
-        "accuracy_db.refresh.schema_source", lambda: corpus_folders.Source("schema", "tables", "x", 0, 0, "other")
+        "accuracy_db.ingest.refresh.schema_source",
+        lambda: corpus_folders.Source("schema", "tables", "x", 0, 0, "other"),
     )
     report = refreshed(db)
     assert report.command == "refresh" and report.corpora_loaded == ["weather"]

@@ -41,11 +41,12 @@ from shared_data import DATA, EXAMPLES
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
-from accuracy_db import database, ranking, significance
-from accuracy_db.build import build
-from accuracy_db.cli import run
-from accuracy_db.commands.dashboard import streamlit_command
-from accuracy_db.intervals import FIGURES, Resampling
+from accuracy_db.cli.commands.dashboard import streamlit_command
+from accuracy_db.cli.main import run
+from accuracy_db.ingest.build import build
+from accuracy_db.stats import ranking, significance
+from accuracy_db.stats.intervals import FIGURES, Resampling
+from accuracy_db.store import database
 
 APP = Path(accuracy_db.dashboard.__file__).parent / "app.py"
 

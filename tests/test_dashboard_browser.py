@@ -21,7 +21,7 @@ import pytest
 from hostile_names import HOSTILE_NAMES, REFUSED_NAME, TAG_NAME
 from playwright.sync_api import Page, expect, sync_playwright
 
-from accuracy_db.commands.dashboard import app_file, streamlit_command
+from accuracy_db.cli.commands.dashboard import app_file, streamlit_command
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -435,7 +435,7 @@ def test_ctrl_c_while_the_server_is_being_started_is_not_lost(monkeypatch):
     """A Ctrl+C that lands while serve() is starting the server's process (the test sends it from inside Popen,
     once the process exists) still ends both: serve returns 0 and no process is left. Before, this process ignored
     SIGINT for that moment, lost the signal, and both went on running."""
-    from accuracy_db.commands import dashboard
+    from accuracy_db.cli.commands import dashboard
 
     started = []
 

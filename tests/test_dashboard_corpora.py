@@ -22,8 +22,9 @@ from streamlit.testing.v1 import AppTest
 from test_dashboard import APP, assert_no_markup_from_names, chart, fresh_caches, labelled, open_page, table  # noqa: F401  (fresh_caches: autouse)
 from weather_corpus import TEXTS, import_weather
 
-from accuracy_db import agreement, database, ranking
-from accuracy_db.intervals import Resampling
+from accuracy_db.stats import agreement, ranking
+from accuracy_db.stats.intervals import Resampling
+from accuracy_db.store import database
 
 
 @pytest.fixture(scope="module")

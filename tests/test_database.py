@@ -5,9 +5,9 @@ import shutil
 import pytest
 from shared_data import DATA
 
-from accuracy_db import database
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.refresh import refresh
+from accuracy_db.ingest.refresh import refresh
+from accuracy_db.store import database
 
 
 def memory_limit(con) -> str:

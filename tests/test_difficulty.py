@@ -17,11 +17,13 @@ from accuracy_db.etl.texts import load_texts
 from shared_data import DATA, EXAMPLES
 from test_saved_analyses import GOLD, half_gold_rows, read_list, spans, taken
 
-from accuracy_db import cli, database, scores
-from accuracy_db.build import build
+from accuracy_db.cli import main as cli
 from accuracy_db.errors import InputError
-from accuracy_db.refresh import refresh
-from accuracy_db.sources import data_sources
+from accuracy_db.ingest.build import build
+from accuracy_db.ingest.refresh import refresh
+from accuracy_db.ingest.sources import data_sources
+from accuracy_db.scoring import scores
+from accuracy_db.store import database
 
 CURATION = DATA / "curation"
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import click
 import pytest
 
-from accuracy_db.cli import cli
-from accuracy_db.cli_reference import reference
+from accuracy_db.cli.main import cli
+from accuracy_db.cli.reference import reference
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -64,7 +64,7 @@ def test_the_check_finds_a_missing_option():
 
 def test_the_command_line_reference_is_the_commands_own_help():
     written = (DOCS / "cli.md").read_text(encoding="utf-8")
-    assert written == reference(), "docs/cli.md is stale: python -m accuracy_db.cli_reference > docs/cli.md"
+    assert written == reference(), "docs/cli.md is stale: python -m accuracy_db.cli.reference > docs/cli.md"
     for name, command in COMMANDS.items():
         assert f"`accuracy-db {name}`" in written
         if isinstance(command, click.Group):

@@ -15,7 +15,7 @@ import duckdb
 import pytest
 from shared_data import DATA, EXAMPLES, expected_report
 
-from accuracy_db.evaluate import evaluate
+from accuracy_db.scoring.evaluate import evaluate
 
 GOLD = DATA / "gsml.csv"
 KEYS = list(expected_report("example_submission")[0])
@@ -231,17 +231,17 @@ def test_evaluate_loads_its_own_command_and_the_views_its_scores_read():
     only the views that `scores` reads, undescribed."""
     code = (
         "import sys\n"
-        "from accuracy_db.cli import run\n"
-        "from accuracy_db import database\n"
+        "from accuracy_db.cli.main import run\n"
+        "from accuracy_db.store import database\n"
         "run(['evaluate', '--help'])\n"
-        "print(sorted(m for m in sys.modules if m.startswith('accuracy_db.commands.')))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('accuracy_db.cli.commands.')))\n"
         "con = database.open_new(None, models=['scores'])\n"
         "views = {v for (v,) in con.execute('SELECT view_name FROM duckdb_views() WHERE NOT internal').fetchall()}\n"
         "print('scores' in views, 'mistake_contexts' in views, 'leaderboard' in views)\n"
     )
     lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     *_, modules, views = lines.splitlines()
-    assert modules == "['accuracy_db.commands.evaluate']"
+    assert modules == "['accuracy_db.cli.commands.evaluate']"
     assert views == "True False False"
 
 
@@ -250,7 +250,7 @@ def test_evaluate_with_a_folder_of_texts_numbers_their_tokens_without_polars():
     code = (
         "import sys\n"
         "from pathlib import Path\n"
-        "from accuracy_db.evaluate import evaluate\n"
+        "from accuracy_db.scoring.evaluate import evaluate\n"
         f"report = evaluate(Path({str(GOLD)!r}), Path({str(EXAMPLES / 'submission.csv')!r}),"
         f" text_dir=Path({str(DATA / 'texts')!r}))\n"
         "print(len(report), 'polars' in sys.modules)\n"

@@ -18,10 +18,10 @@ from accuracy_db.etl import span_lists
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accuracy_db import database
-from accuracy_db.cli import run
+from accuracy_db.cli.main import run
 from accuracy_db.errors import InputError
-from accuracy_db.imports import import_factgenie
+from accuracy_db.interchange.imports import import_factgenie
+from accuracy_db.store import database
 
 CATEGORIES = [
     {"name": "Incorrect", "color": "rgb(214, 39, 40)", "description": "The fact contradicts the data."},

@@ -17,8 +17,8 @@ import factgenie.workflows
 import pytest
 from weather_corpus import import_weather
 
-from accuracy_db import database
-from accuracy_db.cli import run
+from accuracy_db.cli.main import run
+from accuracy_db.store import database
 
 CORPORA = ["shared-task", "weather"]
 

@@ -9,10 +9,10 @@ import shutil
 
 import pytest
 
-from accuracy_db import database
-from accuracy_db.cli import run
-from accuracy_db.export_factgenie import export_factgenie
-from accuracy_db.imports import import_factgenie
+from accuracy_db.cli.main import run
+from accuracy_db.interchange.export_factgenie import export_factgenie
+from accuracy_db.interchange.imports import import_factgenie
+from accuracy_db.store import database
 
 FIGURES = ("recall", "precision", "f1", "token_recall", "token_precision", "token_f1")
 COUNTS = ("matched", "gold_total", "submitted_total", "token_matched", "gold_tokens", "submitted_tokens")

@@ -13,10 +13,10 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
+from accuracy_db.etl.data_folder import SHARED_FOLDER, cache_dir, resolve_data_dir
 
-from accuracy_db.data_folder import SHARED_FOLDER, cache_dir, resolve_data_dir
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.fetch_data import fetch_data
+from accuracy_db.ingest.fetch_data import fetch_data
 
 TOP = "accuracySharedTask-main"
 

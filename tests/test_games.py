@@ -13,13 +13,13 @@ import duckdb
 import pytest
 from accuracy_db.etl import games_csv
 from accuracy_db.etl.box_score_records import PLAYER_STATS, TEAM_STATS
+from accuracy_db.etl.data_folder import SplitFiles
 from accuracy_db.etl.games import load_games
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accuracy_db.data_folder import SplitFiles
-from accuracy_db.database import open_new
 from accuracy_db.errors import InputError
+from accuracy_db.store.database import open_new
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared/data/accuracy-shared-task"
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import accuracy_db
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.guard import check_query
+from accuracy_db.sqlbox.guard import check_query
 
 WORDS = [
     "SELECT", "FROM", "WHERE", "WITH", "AS", "UNION", "ALL", "JOIN", "ON", "GROUP", "BY", "ORDER", "LIMIT", "INSERT",

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from shared_data import DATA, EXAMPLES
 
-from accuracy_db import database
-from accuracy_db.refresh import refresh
+from accuracy_db.ingest.refresh import refresh
+from accuracy_db.store import database
 
 HEADER = (EXAMPLES / "submission.csv").read_text().splitlines()[0]
 

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle import CATEGORIES, Span, matches, score
 
-from accuracy_db import database, scores
+from accuracy_db.scoring import scores
+from accuracy_db.store import database
 
 TEXTS = ("S001", "S002", "S003")
 

@@ -11,9 +11,9 @@ import pytest
 from accuracy_db.etl.nlg_systems import load_nlg_systems
 from shared_data import DATA, SHARED
 
-from accuracy_db import database
-from accuracy_db.build import build
 from accuracy_db.errors import InputError
+from accuracy_db.ingest.build import build
+from accuracy_db.store import database
 
 
 def test_the_shared_data_names_the_system_of_21_train_texts(built):

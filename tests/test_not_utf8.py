@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
 from weather_corpus import CATEGORIES, LISTS, TEXTS, lines
 
-from accuracy_db import database
-from accuracy_db.cli import run
+from accuracy_db.cli.main import run
 from accuracy_db.errors import InputError, Problem
 from accuracy_db.printable import is_utf8, printable, utf8_text
+from accuracy_db.store import database
 from etl.bounded_yaml import load_bounded_yaml
 from etl.box_score_records import parse_box_scores
 from etl.corpus_files import jsonl_objects

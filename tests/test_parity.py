@@ -9,7 +9,7 @@ import sys
 import pytest
 from shared_data import DATA, EXAMPLES, expected_report
 
-from accuracy_db.evaluate import evaluate
+from accuracy_db.scoring.evaluate import evaluate
 
 # case in ../shared/data/expected/ -> (gold list, submitted list, folder of the texts)
 CASES = {

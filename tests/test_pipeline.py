@@ -11,7 +11,7 @@ from contextlib import closing
 import duckdb
 import pytest
 
-from accuracy_db import pipeline
+from accuracy_db.ingest import pipeline
 
 
 def prepare(cursor, item: int):
@@ -38,7 +38,11 @@ def test_items_are_committed_in_order_each_from_its_own_cursor(ahead):
 
 
 def test_nothing_to_do_is_done():
-    pipeline.in_order(duckdb.connect(), [], prepare, lambda prepared: pytest.fail("nothing to commit"))
+    """No item: nothing prepared, nothing committed, and no preparing thread left behind."""
+    prepared, committed = [], []
+    pipeline.in_order(duckdb.connect(), [], lambda cursor, item: prepared.append(item), committed.append)
+    assert (prepared, committed) == ([], [])
+    assert not [thread for thread in threading.enumerate() if thread.name.startswith("prepare")]
 
 
 @pytest.mark.parametrize("failing", ["prepare", "commit"])

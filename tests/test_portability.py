@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from accuracy_db import database, portable
-from accuracy_db.analyses import saved_analyses
+from accuracy_db.interchange import portable
+from accuracy_db.store import database
+from accuracy_db.store.analyses import saved_analyses
 
 
 def every_query() -> dict[str, str]:

@@ -18,11 +18,12 @@ import pytest
 from shared_data import DATA, EXAMPLES, REPO
 from test_corpus_folders import corpus_folder
 
-from accuracy_db import database, portable
-from accuracy_db.analyses import saved_analyses
-from accuracy_db.build import build
-from accuracy_db.cli import run
-from accuracy_db.refresh import refresh
+from accuracy_db.cli.main import run
+from accuracy_db.ingest.build import build
+from accuracy_db.ingest.refresh import refresh
+from accuracy_db.interchange import portable
+from accuracy_db.store import database
+from accuracy_db.store.analyses import saved_analyses
 
 # Per data set: the values of the saved analyses' parameters, the saved analyses that come out empty, and the rows of
 # scores (7 scopes a submission). On the shared-task data gsml_doc_based is the gold list itself, so every gold

@@ -12,7 +12,7 @@ import sys
 import polars as pl
 import pytest
 
-from accuracy_db.analyses import saved_analyses
+from accuracy_db.store.analyses import saved_analyses
 
 
 def accuracy_db(*args, db=None) -> subprocess.CompletedProcess:
@@ -161,7 +161,7 @@ def test_exactly_one_query_must_be_given(built_db, args):
 
 
 def test_importing_the_package_loads_neither_polars_nor_sqlglot():
-    code = "import sys, accuracy_db.cli; print(sorted({'polars', 'sqlglot'} & set(sys.modules)))"
+    code = "import sys, accuracy_db.cli.main; print(sorted({'polars', 'sqlglot'} & set(sys.modules)))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "[]"
 

@@ -20,7 +20,7 @@ import pytest
 
 import accuracy_db
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.guard import (
+from accuracy_db.sqlbox.guard import (
     QueryFailed,
     QueryRefused,
     QueryStopped,
@@ -28,8 +28,8 @@ from accuracy_db.guard import (
     connect,
     duckdb_functions,
     function_verdicts,
-    run_query,
 )
+from accuracy_db.sqlbox.sandbox import run_query
 
 
 def sha256(path) -> str:

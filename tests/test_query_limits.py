@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.guard import MAX_NESTING, QueryRefused, check_query, run_query
-from accuracy_db.sandbox import CHILD_ADDRESS_SPACE
+from accuracy_db.sqlbox.guard import MAX_NESTING, QueryRefused, check_query
+from accuracy_db.sqlbox.sandbox import CHILD_ADDRESS_SPACE, run_query
 
 MB = 2**20
 DEFAULT_BYTES = 50_000_000
@@ -226,7 +226,7 @@ def test_the_api_without_a_database_does_not_speak_of_flags(tmp_path, monkeypatc
 @pytest.fixture
 def started_children(monkeypatch):
     """The ids of the query processes started while the test runs; the spare left waiting is ended afterwards."""
-    from accuracy_db import sandbox
+    from accuracy_db.sqlbox import sandbox
 
     started = []
     sandbox.end_spare()  # one an earlier test left (the dashboard's tests run the SQL page)
@@ -244,7 +244,7 @@ def started_children(monkeypatch):
 
 def wait_for_spare(started: list[int], count: int) -> int:
     """The id of the spare once count processes have been started (the spare is started by a thread of its own)."""
-    from accuracy_db import sandbox
+    from accuracy_db.sqlbox import sandbox
 
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -289,8 +289,8 @@ def test_a_spare_process_is_held_to_the_same_limits(built_db, started_children, 
 def test_a_spare_process_ends_with_the_process_that_started_it(built_db):
     code = f"""
 import time
-from accuracy_db import sandbox
-from accuracy_db.guard import run_query
+from accuracy_db.sqlbox import sandbox
+from accuracy_db.sqlbox.sandbox import run_query
 run_query({str(built_db)!r}, "SELECT 1 AS one", keep_spare=True)
 while sandbox.spare_pid() is None:
     time.sleep(0.05)
@@ -306,7 +306,7 @@ print(sandbox.spare_pid())
 
 
 def test_ending_the_spare_process_ends_it_and_leaves_none_waiting(built_db, started_children):
-    from accuracy_db import sandbox
+    from accuracy_db.sqlbox import sandbox
 
     run_query(built_db, "SELECT 1 AS one", keep_spare=True)
     spare = wait_for_spare(started_children, 2)

@@ -17,13 +17,13 @@ import duckdb
 import pytest
 from shared_data import DATA, EXAMPLES
 
-from accuracy_db import database
-from accuracy_db.build import build
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.evaluate import evaluate
-from accuracy_db.publish import no_room, work_path, writer_lock
-from accuracy_db.refresh import refresh
-from accuracy_db.watch import folder_state, watch
+from accuracy_db.ingest.build import build
+from accuracy_db.ingest.refresh import refresh
+from accuracy_db.ingest.watch import folder_state, watch
+from accuracy_db.scoring.evaluate import evaluate
+from accuracy_db.store import database
+from accuracy_db.store.publish import no_room, work_path, writer_lock
 
 
 def snapshot(db: Path) -> dict:
@@ -218,7 +218,7 @@ def test_a_refresh_killed_at_any_moment_leaves_the_previous_database(tmp_path, i
 
 READER = """
 import json, os, sys
-from accuracy_db import database
+from accuracy_db.store import database
 db, stop = sys.argv[1], sys.argv[2]
 while not os.path.exists(stop):
     try:
@@ -352,7 +352,7 @@ def test_a_name_with_glob_characters_in_the_inbox_is_read_by_its_exact_path(tmp_
 HOLD_LOCK = """
 import sys
 from pathlib import Path
-from accuracy_db.publish import writer_lock
+from accuracy_db.store.publish import writer_lock
 with writer_lock(Path(sys.argv[1])):
     print("locked", flush=True)
     sys.stdin.read()  # until the test closes it
@@ -539,7 +539,7 @@ def test_two_names_of_one_database_share_its_writer_lock_and_publishing_keeps_th
 
 FSIZE_LIMITED = """
 import resource, signal, sys
-from accuracy_db.cli import main
+from accuracy_db.cli.main import main
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
 limit = int(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))

@@ -16,9 +16,9 @@ from oracle import Span, matches
 from shared_data import DATA, EXAMPLES, SHARED
 from weather_corpus import import_weather
 
-from accuracy_db.analyses import saved_analyses, saved_analysis
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.guard import run_query
+from accuracy_db.sqlbox.sandbox import run_query
+from accuracy_db.store.analyses import saved_analyses, saved_analysis
 
 CATEGORIES = ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")
 GOLD = {"train": DATA / "gsml.csv", "test": DATA / "test_set" / "gsml.csv"}

@@ -1,5 +1,5 @@
 """The schema describes itself: every table, view and column has a description (COMMENT ON), the tables' from
-schema/, the models' from their opening comments (accuracy_db/model_headers.py), and `accuracy-db schema` shows
+schema/, the models' from their opening comments (accuracy_db/store/model_headers.py), and `accuracy-db schema` shows
 them whole."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from accuracy_db import database, model_headers
-from accuracy_db.cli import run
+from accuracy_db.cli.main import run
+from accuracy_db.store import database, model_headers
 
 RELATIONS = """
 SELECT table_name AS relation FROM duckdb_tables() WHERE schema_name = 'main' AND NOT internal

@@ -15,10 +15,11 @@ from test_matching_properties import load
 from test_schemes import by_nervaluate, evaluations, load_tokens
 from unit_oracle import unit_scores
 
-from accuracy_db import database, scores
-from accuracy_db.intervals import Resampling, bootstrap_intervals
-from accuracy_db.schemes import NERVALUATE_SCHEMES, SCHEMES, UNIT_SCHEMES
-from accuracy_db.significance import compare
+from accuracy_db.scoring import scores
+from accuracy_db.scoring.schemes import NERVALUATE_SCHEMES, SCHEMES, UNIT_SCHEMES
+from accuracy_db.stats.intervals import Resampling, bootstrap_intervals
+from accuracy_db.stats.significance import compare
+from accuracy_db.store import database
 
 OTHER_SCHEMES = SCHEMES[1:]
 TEXT_COUNTS = ("matched", "gold_total", "submitted_total", "correct", "incorrect", "partial", "missed", "spurious")

@@ -20,8 +20,9 @@ from test_matching_properties import SHORT_SPANS, load
 from test_matching_properties import span_lists as matching_span_lists
 from unit_oracle import unit_scores
 
-from accuracy_db import database, scores
-from accuracy_db.schemes import NERVALUATE_SCHEMES, SCHEMES, UNIT_SCHEMES
+from accuracy_db.scoring import scores
+from accuracy_db.scoring.schemes import NERVALUATE_SCHEMES, SCHEMES, UNIT_SCHEMES
+from accuracy_db.store import database
 
 TEXTS = ("S001", "S002", "S003")
 COUNTS = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")

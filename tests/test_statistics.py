@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import Span, score
 
-from accuracy_db import database, resampling
-from accuracy_db.intervals import (
+from accuracy_db.stats import resampling
+from accuracy_db.stats.intervals import (
     FIGURES,
     Resampling,
     TextStatistics,
@@ -21,7 +21,8 @@ from accuracy_db.intervals import (
     text_statistics,
     trial_sums,
 )
-from accuracy_db.significance import compare, paired_tests_of
+from accuracy_db.stats.significance import compare, paired_tests_of
+from accuracy_db.store import database
 
 COUNTS = ("matched", "gold", "submitted", "token_matched", "gold_tokens", "submitted_tokens")
 SCORE_COUNTS = ("matched", "gold_total", "submitted_total", "token_matched", "gold_tokens", "submitted_tokens")

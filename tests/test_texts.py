@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import DATA
 
-from accuracy_db import database
 from accuracy_db.errors import AccuracyDbError, InputError
+from accuracy_db.store import database
 
 
 @pytest.fixture

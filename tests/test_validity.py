@@ -1,4 +1,4 @@
-"""Metric validity (accuracy_db/validity.py, accuracy-db validity): the correlations equal scipy.stats on counts
+"""Metric validity (accuracy_db/stats/validity.py, accuracy-db validity): the correlations equal scipy.stats on counts
 read here from the data files, the intervals equal an independent numpy bootstrap within Monte-Carlo error, kappa
 equals scikit-learn's and a worked example, and bad options are refused in one line."""
 
@@ -21,12 +21,13 @@ from shared_data import DATA, EXAMPLES, SHARED
 from sklearn.metrics import cohen_kappa_score
 from test_saved_analyses import read_list, spans, taken
 
-from accuracy_db import __version__, database
-from accuracy_db.build import build
-from accuracy_db.intervals import Resampling
-from accuracy_db.resampling import bootstrap_draws
-from accuracy_db.signature import signature
-from accuracy_db.validity import correlate, validity
+from accuracy_db import __version__
+from accuracy_db.ingest.build import build
+from accuracy_db.scoring.signature import signature
+from accuracy_db.stats.intervals import Resampling
+from accuracy_db.stats.resampling import bootstrap_draws
+from accuracy_db.stats.validity import correlate, validity
+from accuracy_db.store import database
 
 CATEGORIES = ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")
 SCOPES = ("ALL", *CATEGORIES)

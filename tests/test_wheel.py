@@ -192,7 +192,7 @@ def test_dashboard_runs_from_the_wheel(venv, outside):
     script = """
 import sys
 from streamlit.testing.v1 import AppTest
-from accuracy_db.commands.dashboard import app_file
+from accuracy_db.cli.commands.dashboard import app_file
 print(app_file())
 at = AppTest.from_file(str(app_file()), default_timeout=60).run()
 for page in ("leaderboard", "errors", "document", "gold", "refresh", "sql"):

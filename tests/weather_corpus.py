@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from accuracy_db.cli import run
+from accuracy_db.cli.main import run
 
 TEXTS = [
     {"id": "w1", "text": "Rain in Oslo, 12 degrees.", "split": "dev",

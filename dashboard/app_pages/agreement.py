@@ -1,6 +1,6 @@
 """Agreement: how far the lists of a corpus's split agree, every ordered pair in a matrix (each list scored against
 the other as if it were the gold list), and two lists' disagreements on one text, both overlaid on it. The figures
-are accuracy_db.agreement's, as `accuracy-db agreement` prints them; the spans of a pair on a text are
+are accuracy_db.stats.agreement's, as `accuracy-db agreement` prints them; the spans of a pair on a text are
 pair_evaluations.outcomes'."""
 
 import altair as alt
@@ -9,9 +9,7 @@ import streamlit as st
 from accuracy_db.dashboard import data, palette, spans, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db import schemes
-from accuracy_db.intervals import figures
-from accuracy_db.output import cell, p_value_cell
+from accuracy_db.formatting import cell, p_value_cell
 
 MAX_LISTS = 8  # lists compared at once: every ordered pair is scored
 FIRST_LISTS = 4  # lists compared when the page opens (12 ordered pairs: a few seconds on the shared task's train)
@@ -119,11 +117,11 @@ scope = middle[0].selectbox(
 )
 scheme = middle[1].selectbox(
     "Match scheme",
-    schemes.SCHEMES,
+    data.SCHEMES,
     key="agreement_scheme",
-    help=f"How the two lists' spans are matched and counted. {schemes.DESCRIPTION}",
+    help=f"How the two lists' spans are matched and counted. {data.SCHEME_DESCRIPTION}",
 )
-shown_figures = [*figures(scheme), "kappa"]  # the token figures are the shared task's alone
+shown_figures = [*data.scheme_figures(scheme), "kappa"]  # the token figures are the shared task's alone
 figure = middle[2].radio("Figure", shown_figures, format_func=FIGURES.get, horizontal=True, key="agreement_figure")
 result = data.agreement_of(chosen, data.scopes(corpus), scheme)
 columns = ["reference", "compared", *shown_figures, "matched", "reference_total", "compared_total"]
@@ -131,7 +129,7 @@ pairs = pl.DataFrame(
     [row for row in result["pairs"] if row["scope"] == scope],
     schema={"reference": pl.String, "compared": pl.String}
     | {name: pl.Float64 for name in [*tables.RATIOS, "kappa"]}
-    | {"matched": pl.Float64 if scheme in schemes.HALF_COUNT_SCHEMES else pl.Int64}
+    | {"matched": pl.Float64 if scheme in data.HALF_COUNT_SCHEMES else pl.Int64}
     | {name: pl.Int64 for name in ["reference_total", "compared_total", "kappa_pairs"]}
     | {"signature": pl.String},
 )

@@ -7,8 +7,6 @@ import streamlit as st
 from accuracy_db.dashboard import bars, data
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.analyses import saved_analysis
-
 NOT_CURATED = "not curated"  # the gold mistakes that no mistake of the curation exports covers
 
 
@@ -17,7 +15,7 @@ def of_split(analysis: str, level: str) -> str:
     label."""
     label = f"coalesce({level}::VARCHAR, '{NOT_CURATED}')"
     return (
-        f"SELECT submission, {label} AS level, gold, matched, recall FROM ({saved_analysis(analysis).sql}) "
+        f"SELECT submission, {label} AS level, gold, matched, recall FROM ({data.saved_analysis(analysis).sql}) "
         "WHERE corpus = $corpus AND split = $split"
     )
 

@@ -8,8 +8,6 @@ import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import data, links, palette, tables
 
-from accuracy_db.guard import megabytes
-
 PAGE_SIZE = 50
 DOWNLOAD_LIMIT = 100_000
 FIRST_DOWNLOAD = {"page_size": DOWNLOAD_LIMIT, "offset": 0}  # the page the CSV download holds
@@ -223,7 +221,7 @@ tables.table(page_rows(rows), column_config=SHOWN, column_order=list(SHOWN), key
 st.download_button(
     "Download these rows as CSV",
     data=lambda: data.bounded_csv(page_rows(data.read_one(PAGE, {**params, **FIRST_DOWNLOAD})))[0],
-    help=f"At most the first {DOWNLOAD_LIMIT:,} rows and {megabytes(data.SQL_MAX_BYTES)}, cut after a whole row.",
+    help=f"At most the first {DOWNLOAD_LIMIT:,} rows and {data.megabytes(data.SQL_MAX_BYTES)}, cut after a whole row.",
     file_name=f"errors-{split}.csv",
     mime="text/csv",
     on_click="ignore",

@@ -9,8 +9,6 @@ import streamlit as st
 from accuracy_db.dashboard import data, links, palette, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.analyses import saved_analysis
-
 BY_CATEGORY = """
 SELECT categories.category, count(gold.mistake_id) AS mistakes, categories.description
 FROM categories
@@ -27,7 +25,7 @@ ORDER BY any_value(categories.position)
 def of_split(analysis: str) -> str:
     """A saved analysis, only the rows of the texts of the corpus $corpus and split $split."""
     return (
-        f"SELECT * FROM ({saved_analysis(analysis).sql}) WHERE split = $split"
+        f"SELECT * FROM ({data.saved_analysis(analysis).sql}) WHERE split = $split"
         " AND text_id IN (SELECT text_id FROM texts WHERE corpus = $corpus AND split = $split)"
     )
 
@@ -81,7 +79,10 @@ params = {"corpus": corpus, "split": split}
 frames = data.read(
     by_category=(BY_CATEGORY, params),
     per_text=(of_split("mistakes_per_text"), params) if shared_task else (PER_TEXT_AND_CATEGORY, params),
-    per_system=(f"SELECT * FROM ({saved_analysis('mistakes_per_text_by_system').sql}) WHERE split = $split", params),
+    per_system=(
+        f"SELECT * FROM ({data.saved_analysis('mistakes_per_text_by_system').sql}) WHERE split = $split",
+        params,
+    ),
     missed=(MISSED_BY_ALL, params),
     submissions=("SELECT count(*) AS submissions FROM evaluations WHERE corpus = $corpus AND split = $split", params),
 )

@@ -9,8 +9,7 @@ import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import bars, data, tables
 
-from accuracy_db import schemes
-from accuracy_db.output import with_interval
+from accuracy_db.formatting import with_interval
 
 CATEGORY_SCORES = """
 SELECT submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
@@ -172,10 +171,10 @@ st.caption(
 st.subheader("Under another match scheme")
 scheme = st.selectbox(
     "Match scheme",
-    schemes.SCHEMES[1:],
+    data.SCHEMES[1:],
     index=None,
     placeholder="Choose a scheme",
-    help=schemes.DESCRIPTION,
+    help=data.SCHEME_DESCRIPTION,
     key="board_scheme",
 )
 # Computed only when asked for: a nervaluate scheme at scale 1000 takes some 20 s, which every visit of the page

@@ -8,9 +8,6 @@ import streamlit as st
 from accuracy_db.dashboard import data, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db import schemes
-from accuracy_db.intervals import figures
-
 RANKED = """
 SELECT submission
 FROM leaderboard
@@ -58,11 +55,11 @@ scope = top[1].selectbox(
 )
 scheme = top[2].selectbox(
     "Match scheme",
-    schemes.SCHEMES,
-    help=f"{schemes.DESCRIPTION} The texts' counts under it are what the test swaps.",
+    data.SCHEMES,
+    help=f"{data.SCHEME_DESCRIPTION} The texts' counts under it are what the test swaps.",
     key="significance_scheme",
 )
-figure = top[3].selectbox("Figure", figures(scheme), format_func=tables.RATIOS.get)
+figure = top[3].selectbox("Figure", data.scheme_figures(scheme), format_func=tables.RATIOS.get)
 names = data.read_one(RANKED, {"corpus": corpus, "split": split, "scope": scope})["submission"].to_list()
 if len(names) < 2:
     st.info(f"The {literal(split)} split has one submission: there is nothing to compare it with.")

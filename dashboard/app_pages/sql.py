@@ -1,4 +1,4 @@
-"""SQL: any reading query of your own on the database, through the guard of accuracy_db.guard, the same as
+"""SQL: any reading query of your own on the database, through the guard of accuracy_db.sqlbox.guard, the same as
 `accuracy-db query` runs: one query at a time, nothing that writes or reaches files, in a process of its own with
 a time, a memory, a row and a byte limit. A running query can be cancelled; the result stays until the next run."""
 
@@ -8,9 +8,7 @@ import streamlit as st
 from accuracy_db.dashboard import data, links, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.analyses import saved_analyses
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.guard import QueryRefused, megabytes
 
 EXAMPLE = """SELECT rank, submission, split, recall, precision, f1
 FROM leaderboard
@@ -57,7 +55,7 @@ def run(request: tuple) -> tuple[str, object]:
 
     try:
         result = data.guarded_query(sql, dict(params), None if dialect == "duckdb" else dialect, tick)
-    except QueryRefused as refusal:
+    except data.QueryRefused as refusal:
         return "refused", str(refusal)
     except AccuracyDbError as error:
         return "failed", str(error)
@@ -102,10 +100,10 @@ def show(kind: str, value, dialect: str | None) -> None:
 st.title("SQL")
 st.caption(
     "One query at a time, read-only, checked by the same guard as `accuracy-db query` and run in a process of its "
-    f"own: at most {data.SQL_ROW_LIMIT:,} rows, {megabytes(data.SQL_MAX_BYTES)} and {data.SQL_TIMEOUT:g} s. "
+    f"own: at most {data.SQL_ROW_LIMIT:,} rows, {data.megabytes(data.SQL_MAX_BYTES)} and {data.SQL_TIMEOUT:g} s. "
     "`$name` in the query asks for a value."
 )
-analyses = {analysis.name: analysis.sql for analysis in saved_analyses()}
+analyses = {analysis.name: analysis.sql for analysis in data.saved_analyses()}
 # The query and its dialect live in the address, so a query can be shared as a link; it runs only on Run.
 links.from_address("sql", "sql", default=EXAMPLE)
 links.from_address("dialect", "dialect", DIALECTS)

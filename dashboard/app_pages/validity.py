@@ -7,7 +7,7 @@ import streamlit as st
 from accuracy_db.dashboard import data
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db import output
+from accuracy_db import formatting
 
 SUBMISSIONS = """
 SELECT submission_id, submission, split
@@ -67,10 +67,10 @@ st.dataframe(
     [
         {
             "measure": row["measure"],
-            f"value [{data.RESAMPLING.signed()['ci']}% interval]": output.with_interval(
+            f"value [{data.RESAMPLING.signed()['ci']}% interval]": formatting.with_interval(
                 {"value": row["value"], "value_ci": row["ci"]}, "value"
             ),
-            "p-value": output.cell(row["p_value"]),
+            "p-value": formatting.cell(row["p_value"]),
             "texts": row["n"],
             "note": row["reason"] or "",
         }

@@ -1,5 +1,5 @@
 -- How many mistakes each annotation set marks in each text, in every scope: the per-text counts that agreement
--- correlates between two sets (accuracy_db/agreement.py hands them to scipy.stats).
+-- correlates between two sets (accuracy_db/stats/agreement.py hands them to scipy.stats).
 -- Grain: one row per (annotation set, scope of its corpus, text of its corpus and split); a text the set marks
 -- nothing in is there with 0.
 -- Columns:

@@ -1,6 +1,6 @@
 -- The figures of resampled statistics: what scores computes from a split's counts, computed from the sums of a
 -- bootstrap replicate or a permutation trial.
--- Materialized: query (not a view of the database: it reads trial_sums, the sums accuracy_db/resampling.py computes
+-- Materialized: query (not a view of the database: it reads trial_sums, the sums accuracy_db/stats/resampling.py computes
 -- from text_statistics, and is created as a temporary view for the run, which bootstrap_intervals and paired_tests
 -- read).
 -- Grain: one row per (list, scope, kind, trial, figure).

@@ -1,0 +1,1 @@
+"""The command line: the entry point, one module a command, and how results are printed."""

@@ -1,0 +1,120 @@
+"""accuracy-db dashboard: serve the Streamlit dashboard over a database."""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import socket
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from accuracy_db.cli.commands import db_option
+from accuracy_db.defaults import DB_ENV
+from accuracy_db.errors import AccuracyDbError
+
+
+def app_file() -> Path:
+    """The dashboard's entry point where the package is installed."""
+    return Path(str(resources.files("accuracy_db.dashboard") / "app.py"))
+
+
+def streamlit_command(host: str, port: int) -> list[str]:
+    """`streamlit run` on the installed app: headless, on host:port, without usage statistics or file watching; an
+    error a page did not catch shows visitors only that there was one (its message and traceback, which name the
+    server's files, go to the command's output)."""
+    return [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(app_file()),
+        "--server.address",
+        host,
+        "--server.port",
+        str(port),
+        "--server.headless",
+        "true",
+        "--server.fileWatcherType",
+        "none",
+        "--browser.gatherUsageStats",
+        "false",
+        "--client.toolbarMode",
+        "viewer",
+        "--client.showErrorDetails",
+        "none",
+    ]
+
+
+def check_can_listen(host: str, port: int) -> None:
+    """Fail with a clear message when the server could not listen on host:port (the port in use, say), before
+    anything says it is serving."""
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        raise AccuracyDbError(f"--host {host}: not an address to listen on ({error.strerror})") from None
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise AccuracyDbError(
+                    f"port {port} of {host} is already in use; give another one with --port"
+                ) from None
+            raise AccuracyDbError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+
+
+def serve(command: list[str], env: dict[str, str]) -> int:
+    """Run the server until it ends or Ctrl+C or SIGTERM stops it (quietly: exit status 0).
+
+    The server starts with SIGINT ignored, so that a Ctrl+C while Python imports Streamlit (a second or so) is no
+    traceback; once up, Streamlit sets its own handlers, which stop it with one line. This process ends it with
+    SIGTERM when it does not stop by itself. A signal that comes while the server is being started is acted on
+    once it has started (this process ignoring SIGINT meanwhile lost a Ctrl+C, and both kept running)."""
+    from accuracy_db.signals import Signals
+
+    with Signals() as signals:
+        signals.hold()
+        server = subprocess.Popen(command, env=env, preexec_fn=ignore_interrupts)
+        try:
+            signals.release()
+            return server.wait()
+        except KeyboardInterrupt:
+            try:  # a Ctrl+C in a terminal reached the server too: it stops by itself
+                server.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                server.terminate()
+                server.wait()
+            return 0
+
+
+def ignore_interrupts() -> None:
+    """Run in the server's process before Streamlit starts: SIGINT ignored (an ignored signal stays so across exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@click.command()
+@db_option
+@click.option("--port", type=click.IntRange(1, 65535), default=8501, show_default=True, help="The port to serve it on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="The address to serve it on; the default lets only this machine in.",
+)
+def dashboard(db: Path, port: int, host: str) -> None:
+    """Serve the dashboard (leaderboard, errors, documents, gold list, refresh status) at http://HOST:PORT.
+
+    It only reads the database, and follows it when `build` or `refresh` republishes it. Ctrl+C stops it."""
+    from accuracy_db.store import database
+
+    database.open_existing(db).close()  # a missing or unreadable database is reported here, not in the browser
+    check_can_listen(host, port)
+    click.echo(f"Serving the dashboard of {db} at http://{host}:{port} (Ctrl+C stops it)", err=True)
+    status = serve(streamlit_command(host, port), {**os.environ, DB_ENV: str(db.resolve())})
+    click.get_current_context().exit(status)

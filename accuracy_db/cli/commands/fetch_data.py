@@ -1,0 +1,32 @@
+"""accuracy-db fetch-data: download the shared task's public data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from accuracy_db.cli.commands import stderr
+
+
+@click.command("fetch-data")
+@click.option("--url", help="Where to download the repository archive from (default: its GitHub archive).")
+@click.option(
+    "--dest",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where to unpack the data files (default: the per-user cache).",
+)
+def fetch_data(url: str | None, dest: Path | None) -> None:
+    """Download the shared task's public data (only its data files)."""
+    from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
+
+    from accuracy_db.ingest.fetch_data import DEFAULT_URL
+    from accuracy_db.ingest.fetch_data import fetch_data as fetch
+
+    columns = (*Progress.get_default_columns(), DownloadColumn(), TransferSpeedColumn())
+    with Progress(*columns, console=stderr, disable=not stderr.is_terminal) as progress:
+        task = progress.add_task("Downloading", total=None)
+        folder = fetch(
+            url or DEFAULT_URL, dest, progress=lambda done, total: progress.update(task, completed=done, total=total)
+        )
+    click.echo(f"Shared-task data in {folder}")

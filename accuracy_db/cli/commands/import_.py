@@ -1,0 +1,59 @@
+"""accuracy-db import: annotation lists of other formats, as lists of a corpus."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from accuracy_db.cli.commands import db_option
+from accuracy_db.printable import printable
+
+
+@click.group(name="import")
+def import_() -> None:
+    """Load annotation lists of another format (a corpus folder, a factgenie campaign) into the database, and score
+    them."""
+
+
+@import_.command()
+@db_option
+@click.argument("campaign_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--corpus", help="The corpus the texts belong to (default: the campaign's id; created when new).")
+@click.option(
+    "--as",
+    "kind",
+    type=click.Choice(["gold", "submission"]),
+    default="submission",
+    show_default=True,
+    help="Load each annotator's lists as submissions, or (one annotator a split) as the gold list.",
+)
+def factgenie(db: Path, campaign_dir: Path, corpus: str | None, kind: str) -> None:
+    """A factgenie campaign folder: each annotator's spans become one list per split."""
+    from accuracy_db.interchange.imports import import_factgenie
+
+    report = import_factgenie(db, campaign_dir, corpus, kind)
+    print_import(report)
+
+
+def print_import(report) -> None:
+    adjusted = ", ".join(f"{count} {name}" for name, count in sorted(report.adjustments.items())) or "none"
+    click.echo(
+        printable(
+            f"imported {len(report.lists)} list(s) ({report.spans} spans) into corpus {report.corpus}:"
+            f" {report.texts_added} new text(s); spans adjusted: {adjusted} (see offset_adjustments)"
+        )
+    )
+    for refusal in report.refused_by_scheme:
+        click.echo(printable(f"not scored: {refusal}"), err=True)
+
+
+@import_.command()
+@db_option
+@click.argument("corpus_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--corpus", help="The new corpus's name (default: the folder's name).")
+def corpus(db: Path, corpus_dir: Path, corpus: str | None) -> None:
+    """A corpus folder: texts.jsonl, categories.yaml and lists/*.jsonl (lists/gold.jsonl the gold list)."""
+    from accuracy_db.interchange.imports import import_corpus
+
+    print_import(import_corpus(db, corpus_dir, corpus))

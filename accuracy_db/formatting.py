@@ -1,0 +1,199 @@
+"""Rows of figures as people and papers read them, the same on the command line and the dashboard: a cell at 3
+decimals with – for undefined, a figure with its interval, a p-value; and rows as JSON, CSV, Markdown or LaTeX."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+
+from accuracy_db.printable import printable
+
+FORMATS = ("table", "json", "csv", "markdown", "latex")
+DISPLAY_CHARS = 1_000  # a table's cells are cut after so many characters: a terminal is no place for a 1 MB value
+QUERY_FORMATS = (*FORMATS, "parquet")  # the query command's: any columns, and files for papers
+
+# What the table for people shows, and under which heading; the other formats give every key.
+TABLE_COLUMNS = {
+    "rank": "rank",
+    "submission": "submission",
+    "split": "split",
+    "categories": "scope",
+    "found_by": "found by k",
+    "annotators": "annotators",
+    "recall": "recall",
+    "precision": "precision",
+    "f1": "F1",
+    "token_recall": "token recall",
+    "token_precision": "token precision",
+    "token_f1": "token F1",
+    "matched": "matched",
+    "gold_total": "gold",
+    "submitted_total": "submitted",
+    "correct": "COR",
+    "incorrect": "INC",
+    "partial": "PAR",
+    "missed": "MIS",
+    "spurious": "SPU",
+    "cluster": "cluster",
+    "relation": "table or view",
+    "kind": "kind",
+    "column": "column",
+    "type": "type",
+    "description": "description",
+    "file": "file",
+    "line": "line",
+    "message": "message",
+}
+
+
+def cell(value) -> str:
+    """A value as people read it: 3 decimals, – for undefined (NULL), text printable."""
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return printable(str(value))
+
+
+def with_interval(row: dict, key: str) -> str:
+    """A figure for people, with its interval when it has one: 0.691 [0.64, 0.74]."""
+    bounds = row.get(f"{key}_ci")
+    if bounds is None or row[key] is None:
+        return cell(row[key])
+    low, high = (cell(bound) if bound is None else f"{bound:.2f}" for bound in bounds)
+    return f"{cell(row[key])} [{low}, {high}]"
+
+
+def flat(rows: list[dict]) -> list[dict]:
+    """Rows for a flat format (CSV, Markdown): an interval [low, high] becomes the columns <key>_low and
+    <key>_high, a mapping {name: value} the columns <key>_<name>."""
+    flattened = []
+    for row in rows:
+        out = {}
+        for key, value in row.items():
+            if isinstance(value, list) and key.endswith("_ci"):
+                out[f"{key}_low"], out[f"{key}_high"] = value
+            elif isinstance(value, dict):
+                out |= {f"{key}_{name}": item for name, item in value.items()}
+            else:
+                out[key] = value
+        flattened.append(out)
+    return flattened
+
+
+def signatures(rows: list[dict]) -> list[str]:
+    """The distinct signatures of rows, in order."""
+    return list(dict.fromkeys(row["signature"] for row in rows if row.get("signature")))
+
+
+def to_json(rows: list[dict]) -> str:
+    return json.dumps(rows, indent=1, default=str)  # dates, decimals… as their text
+
+
+def to_csv(rows: list[dict], columns: list[str] | None = None) -> str:
+    out = io.StringIO()
+    fieldnames = columns if columns is not None else list(rows[0]) if rows else []
+    writer = csv.DictWriter(out, fieldnames=fieldnames, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: "" if v is None else v for k, v in row.items()} for row in rows)
+    return out.getvalue()
+
+
+def to_markdown(rows: list[dict], columns: list[str] | None = None) -> str:
+    columns = columns if columns is not None else list(rows[0]) if rows else []
+    if not columns:
+        return ""
+    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
+    lines += ["| " + " | ".join(cell(row[c]) for c in columns) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def p_value_cell(p: float | None) -> str:
+    """A p-value as people read it: 3 decimals, or 2 significant digits below 0.001."""
+    if p is None:
+        return "–"
+    return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
+
+
+LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(LATEX_SPECIALS.get(char, char) for char in text)
+
+
+def is_number(value) -> bool:
+    return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+
+
+def numeric_columns(rows: list[dict], columns: list[str]) -> set[str]:
+    """The columns whose values are all numbers (or NULL), with at least one number."""
+    return {
+        column
+        for column in columns
+        if any(row[column] is not None for row in rows)
+        and all(row[column] is None or is_number(row[column]) for row in rows)
+    }
+
+
+def to_latex(rows: list[dict], columns: list[str] | None = None) -> str:
+    """A tabular environment with booktabs rules, as the shared task's results were published: numbers right
+    aligned at 3 decimals, -- for undefined (NULL), LaTeX's special characters escaped."""
+    columns = columns if columns is not None else list(rows[0]) if rows else []
+    numbers = numeric_columns(rows, columns)
+    spec = "".join("r" if column in numbers else "l" for column in columns)
+
+    def latex_cell(value) -> str:
+        return "--" if value is None else latex_escape(cell(value))
+
+    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(map(latex_escape, columns)) + r" \\", "\\midrule"]
+    lines += [" & ".join(latex_cell(row[column]) for column in columns) + r" \\" for row in rows]
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+FIGURE_KEYS = ("recall", "precision", "f1", "token_recall", "token_precision", "token_f1")
+
+
+def figures_latex(rows: list[dict], hide: tuple[str, ...] = ()) -> str:
+    """Rows of figures as a booktabs tabular: a figure with its interval as 0.691 {\\small [0.64, 0.74]}, a rule
+    between significance clusters (a submission below a rule is significantly worse than one above it), and the
+    signatures as a footnote row."""
+    keys = ("rank", "submission", "split", "categories", *FIGURE_KEYS, "cluster")
+    columns = [key for key in keys if rows and key in rows[0] and key not in hide]
+
+    def latex_cell(row: dict, key: str) -> str:
+        if row[key] is None:
+            return "--"
+        bounds = row.get(f"{key}_ci")
+        if bounds is None or None in bounds:
+            return latex_escape(cell(row[key]))
+        return f"{cell(row[key])} {{\\small [{bounds[0]:.2f}, {bounds[1]:.2f}]}}"
+
+    spec = "".join("l" if key in ("submission", "split", "categories") else "r" for key in columns)
+    lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
+    lines += [" & ".join(latex_escape(TABLE_COLUMNS.get(key, key)) for key in columns) + r" \\", "\\midrule"]
+    for previous, row in zip([None, *rows], rows):
+        if previous is not None and row.get("cluster") not in (None, previous.get("cluster")):
+            lines.append("\\midrule")
+        lines.append(" & ".join(latex_cell(row, key) for key in columns) + r" \\")
+    lines.append("\\bottomrule")
+    for signature in signatures(rows):
+        lines.append(
+            f"\\multicolumn{{{len(columns)}}}{{l}}{{\\footnotesize\\texttt{{{latex_escape(signature)}}}}} \\\\"
+        )
+    lines.append("\\end{tabular}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,104 @@
+"""Refresh: bring the published database up to date with the submissions folder, loading only what changed.
+
+A submission is new, changed (its CSV or its sidecar has other bytes), unchanged, or retired (its file is
+gone); only what changed of it is read again (a changed sidecar alone is not scored again). A submission whose CSV
+is refused is counted as refused on every run. A corpus of registered folders (corpus_folders.py) is loaded again
+when a file of its folders was added, changed or removed. When the data folder or the table DDL changed, everything
+is rebuilt, since every score may move, the registered folders included. The new state is written to a copy of the
+published file and renamed over it (see publish.py).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import duckdb
+
+from accuracy_db.ingest import corpus_folders, inbox
+from accuracy_db.ingest.build import (
+    BuildReport,
+    build_into,
+    check_folder,
+    count_corpus_refusals,
+    count_refusals,
+    finish,
+    load_corpora,
+    load_submissions,
+    schema_source,
+    score,
+)
+from accuracy_db.ingest.sources import data_sources, recorded
+from accuracy_db.store import database
+from accuracy_db.store.publish import publishing, writer_lock
+
+
+def fingerprints(sources: dict, roles: tuple[str, ...]) -> dict:
+    return {key: source.sha256 for key, source in sources.items() if key[0] in roles}
+
+
+def refresh(
+    db_path: Path, data_dir: Path, submissions_dir: Path, step=lambda name: None, corpus_dirs=()
+) -> BuildReport:
+    """Load what is new or changed in the submissions folder and in the registered folders (with the corpus folders
+    given, registered if new), retire what was deleted, and publish."""
+    started = time.perf_counter()
+    check_folder(submissions_dir)
+    report = BuildReport(db_path, command="refresh")
+    with writer_lock(db_path):
+        known, published_refusals, registered_before = {}, ({}, {}), []
+        if db_path.is_file():
+            con = database.open_existing(db_path, same_version=False)
+            try:
+                known = recorded(con)
+                published_refusals = inbox.refusals(con)
+                registered_before = corpus_folders.registered(con)
+                count_corpus_refusals(con, report)
+            except duckdb.Error:  # a database of a version before corpus_folders: rebuilt below
+                pass
+            finally:
+                con.close()
+        registrations = corpus_folders.combined(registered_before, corpus_dirs)
+        schema = schema_source()
+        now = {schema.key: schema, **data_sources(data_dir, known)}
+        if fingerprints(now, ("schema", "data")) != fingerprints(known, ("schema", "data")):
+            with publishing(db_path, start_from_published=False) as work:
+                build_into(work, data_dir, submissions_dir, report, step, registrations)
+            return report
+
+        submissions = inbox.scan(submissions_dir, known)
+        before = {name for role, name in known if role == "submission"}
+        for name, submission in submissions.items():
+            if name not in before:
+                report.added.append(name)
+            elif fingerprints({s.key: s for s in submission.sources()}, ("submission", "metadata")) != {
+                key: known[key].sha256 for key in (("submission", name), ("metadata", name)) if key in known
+            }:
+                report.changed.append(name)
+            else:
+                report.unchanged.append(name)
+        report.retired = sorted(before - submissions.keys())
+        views_current = known.get(("version", "definitions"), (None,) * 6)[5] == database.definitions_digest()
+        corpora = corpus_folders.changed_corpora(registrations, registered_before, known)
+        if not (report.added or report.changed or report.retired or corpora or not views_current):
+            count_refusals(report, published_refusals)
+            report.corpora_unchanged = list(dict.fromkeys(r.corpus for r in registrations))
+            report.seconds = time.perf_counter() - started
+            return report
+
+        with publishing(db_path, start_from_published=True) as work:
+            con = database.connect_writable(work)
+            try:
+                database.create_views(con)  # the views of this version of the package
+                for name in report.retired:
+                    inbox.remove_submission(con, name)
+                changed = [submissions[name] for name in report.added + report.changed]
+                load_submissions(con, changed, report, known, step)
+                count_refusals(report, inbox.refusals(con))
+                loaded = load_corpora(con, report, registrations, corpora, known, step)
+                step("Scoring")
+                score(con, report.loaded, loaded)
+                finish(con, report, started)
+            finally:
+                con.close()
+    return report

@@ -1,0 +1,71 @@
+"""Import annotation lists of another format into a built database (accuracy-db import), and score them.
+
+The import writes into a copy of the published file and renames it over it (publish.py), holding the writer lock,
+as refresh does: a refused import leaves the database as it was. An imported folder is registered with the database
+(corpus_folders.py): build loads it again, and refresh reloads its corpus when a file of it changes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from accuracy_db.etl import corpus_files, factgenie
+from accuracy_db.ingest import corpus_folders
+from accuracy_db.ingest.build import last_list, new_lists, score
+from accuracy_db.ingest.corpus_folders import Registration
+from accuracy_db.ingest.sources import record
+from accuracy_db.store import database
+from accuracy_db.store.publish import publishing, writer_lock
+
+KINDS = ("gold", "submission")
+
+
+def publish_import(db_path: Path, load):
+    """Run load(con) on a copy of the published database, score the lists it added, and publish the copy; a
+    failure leaves the published database as it was."""
+    database.open_existing(db_path).close()  # a clear error when there is no database of this version
+    with writer_lock(db_path), publishing(db_path, start_from_published=True) as work:
+        con = database.connect_writable(work)
+        try:
+            before = last_list(con)
+            report = load(con)
+            # the new lists, and the submissions a new gold list made scorable (they had no rows before)
+            score(con, [], new_lists(con, before))
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+    return report
+
+
+def registered_load(folder: Path, format: str, kind: str | None, load):
+    """load(con), then the folder registered with the database under the corpus it loaded into, with the
+    fingerprints of its files taken before it was read (a file changed meanwhile is loaded again by a refresh)."""
+
+    def load_and_register(con):
+        draft = Registration(str(folder), format, "", kind)
+        before = corpus_folders.folder_sources(draft)
+        report = load(con)
+        registration = Registration(draft.folder, format, report.corpus, kind)
+        corpus_folders.register(con, registration)
+        prefix = f"{report.corpus}\t"
+        record(con, [source._replace(name=prefix + source.name.removeprefix("\t")) for source in before])
+        return report
+
+    return load_and_register
+
+
+def import_corpus(db_path: Path, folder: Path, corpus: str | None = None):
+    """Load a corpus folder (the generic corpus format, etl/corpus_files.py) as a new corpus, score its lists, and
+    register the folder (build and refresh load it again)."""
+    folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
+    load = registered_load(folder, "corpus", None, lambda con: corpus_files.load_corpus_folder(con, folder, corpus))
+    return publish_import(db_path, load)
+
+
+def import_factgenie(db_path: Path, folder: Path, corpus: str | None = None, kind: str = "submission"):
+    """Load a factgenie campaign folder into the database as lists of a corpus (see etl/factgenie.py), and register
+    it (build and refresh load it again)."""
+    folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
+    read_and_load = lambda con: factgenie.load_campaign(con, factgenie.read_campaign(folder), corpus, kind)  # noqa: E731
+    return publish_import(db_path, registered_load(folder, "factgenie", kind, read_and_load))

@@ -1,0 +1,79 @@
+"""The match schemes: their names, and where Python reads their figures (queries/marts/scheme_scores.sql and
+scheme_leaderboard.sql define them)."""
+
+from __future__ import annotations
+
+import duckdb
+
+from accuracy_db.scoring.scores import REPORT_KEYS, fetch_dicts, resolve_split
+from accuracy_db.scoring.signature import SCHEME, signature
+
+NERVALUATE_SCHEMES = ("strict", "exact", "partial", "ent_type")
+UNIT_SCHEMES = ("token-hard", "token-soft", "char-hard", "char-soft")
+SCHEMES = (SCHEME, *NERVALUATE_SCHEMES, *UNIT_SCHEMES)
+
+# The keys of a scheme's report, after the scope: the figures, their counts, and nervaluate's counts.
+FIGURE_KEYS = ["recall", "precision", "f1", "matched", "gold_total", "submitted_total"]
+NERVALUATE_KEYS = ["correct", "incorrect", "partial", "missed", "spurious"]
+HALF_COUNT_SCHEMES = ("partial", "ent_type")  # their matched is COR + 0.5 PAR (scheme_scores.matched)
+# What the schemes are, in a sentence: the help of --scheme and of the dashboard's scheme selectors.
+DESCRIPTION = (
+    "The shared task's, nervaluate's strict, exact, partial and ent_type, or F1 over tokens or characters with (hard) "
+    "or without (soft) agreement of category: docs/scoring.md's Match schemes defines each."
+)
+
+
+def report_keys(scheme: str) -> list[str]:
+    return FIGURE_KEYS + (NERVALUATE_KEYS if scheme in NERVALUATE_SCHEMES else [])
+
+
+def whole_counts(row: dict) -> dict:
+    """matched is COR + 0.5 PAR under HALF_COUNT_SCHEMES: a whole number is shown as one."""
+    if row["matched"] is not None and float(row["matched"]).is_integer():
+        row["matched"] = int(row["matched"])
+    return row
+
+
+def figures_of(scheme: str, shared_task_view: str, schemes_view: str) -> tuple[str, str, dict]:
+    """The keys a scheme reports, the relation its rows are read from with the condition that keeps them, and that
+    condition's parameters: the shared task's own views (the only ones the drop-in evaluate creates), or the views
+    of the other schemes filtered to it."""
+    if scheme == SCHEME:
+        return ", ".join(REPORT_KEYS), f"{shared_task_view} WHERE true", {}
+    return ", ".join(report_keys(scheme)), f"{schemes_view} WHERE scheme = $scheme", {"scheme": scheme}
+
+
+def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme: str = SCHEME) -> list[dict]:
+    """One submission's figures under a scheme in its corpus's scopes, ALL first, each with its signature: the
+    evaluate command's report."""
+    keys, source, params = figures_of(scheme, "scores", "scheme_scores")
+    rows = fetch_dicts(
+        con,
+        f"SELECT scope AS categories, {keys}, gold_sha256, submission_sha256"
+        f" FROM {source} AND submission_id = $submission_id ORDER BY position",
+        {**params, "submission_id": submission_id},
+    )
+    for row in rows:
+        row["signature"] = signature(row.pop("gold_sha256"), row.pop("submission_sha256"), row["categories"], scheme)
+    return [whole_counts(row) for row in rows]
+
+
+def ranked(
+    con: duckdb.DuckDBPyConnection,
+    split: str | None,
+    scope: str,
+    scheme: str = SCHEME,
+    corpus: str = "shared-task",
+) -> list[dict]:
+    """Every scored submission of a corpus's split (or of all its splits) ranked under a scheme in one scope, with
+    the ids and fingerprints the statistics and the signature need (submission_id, gold_sha256,
+    submission_sha256)."""
+    keys, source, params = figures_of(scheme, "leaderboard", "scheme_leaderboard")
+    rows = fetch_dicts(
+        con,
+        f"SELECT rank, submission, split, scope AS categories, {keys}, submission_id, gold_sha256, submission_sha256"
+        f" FROM {source} AND corpus = $corpus AND scope = $scope AND ($split IS NULL OR split = $split)"
+        " ORDER BY split DESC, rank, submission",
+        {**params, "corpus": corpus, "scope": scope, "split": resolve_split(con, split, corpus)},
+    )
+    return [whole_counts(row) for row in rows]

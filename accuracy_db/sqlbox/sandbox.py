@@ -1,0 +1,405 @@
+"""Where a guarded query runs: a child process of its own, bounded by the operating system.
+
+DuckDB's memory limit covers what its buffer manager tracks, not everything a query can make (a list of 200
+million numbers, a 1.5 GB string), and DuckDB cannot interrupt a single long function call (levenshtein of two
+long strings). So the guard's parse, the checks and the query all run in a child process:
+
+* its address space is capped (RLIMIT_AS): an allocation past the cap fails inside the child, DuckDB reports it
+  as out of memory, and the caller's process never grows;
+* the parent kills it at the time limit (counted from when the child is ready, so Python's start is not
+  counted), whatever it is doing; its CPU time is capped too, and it dies with its parent;
+* it returns at most the bounded number of rows and bytes, as Arrow record batches counted while they are
+  fetched: a result is refused as soon as it passes the bound, before anything copies it into a frame.
+
+The parent sends the request (pickled) on the child's stdin; the child answers on its stdout with one byte when
+it is ready, a line of JSON (the outcome), and for a result the Arrow IPC stream of its batches.
+
+A child imports and warms up the guard before it reads its request. The dashboard keeps one such child started
+ahead (keep_spare): a visitor's query then waits for no Python start, no imports and no first parse (about 0.4 s
+of every query of the SQL page). A spare answers one request, as any child, and ends with the process that
+started it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import pickle
+import queue
+import resource
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from accuracy_db.errors import AccuracyDbError
+from accuracy_db.sqlbox import guard
+from accuracy_db.sqlbox.guard import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_ROW_LIMIT,
+    DEFAULT_TIMEOUT,
+    PYTHON_ROW_LIMIT,
+    Limits,
+    QueryFailed,
+    QueryRefused,
+    QueryResult,
+    QueryStopped,
+    ResultTooLarge,
+    default_db,
+    megabytes,
+)
+
+if TYPE_CHECKING:
+    import polars as pl
+
+CHILD_ADDRESS_SPACE = 3 * 2**30  # what the child may map besides its result (about 1.1 GB of it once started)
+STARTUP_SECONDS = 60.0  # for the child to start and import on a busy machine; the time limit starts after
+POLL_SECONDS = 0.1  # how often the parent looks at the clock (and calls tick) while it waits
+BATCH_ROWS = 1024  # rows of a record batch: the result is counted batch by batch
+READY = b"R"
+HEADER_OVERHEAD = 1_000_000  # bytes of JSON and Arrow framing the parent reads beyond the result bound
+MEMORY_STOP = f"the query needed more than {guard.MEMORY_LIMIT} of memory and was stopped"
+
+
+def run(
+    db: Path | str,
+    sql: str,
+    params=None,
+    dialect: str | None = None,
+    limits: Limits | None = None,
+    tick: Callable[[float], None] | None = None,
+    keep_spare: bool = False,
+) -> QueryResult:
+    """Check and run one query in a child process within the limits; tick(seconds) is called about ten times a
+    second while it runs (an exception it raises, such as a cancelled page's, kills the child). keep_spare: run it
+    in the spare child if one is waiting, and have another started for the next query (a long-lived process's
+    choice: the dashboard's)."""
+    limits = limits or Limits()
+    guard.check_size(sql)  # the cheap checks need no process
+    path = Path(db)
+    if not path.is_file():
+        raise AccuracyDbError(f"no database at {path}: build one with `accuracy-db build`")
+    request = pickle.dumps({"db": str(path), "sql": sql, "params": params, "dialect": dialect, "limits": limits})
+    child = (take_spare() if keep_spare else None) or start_child()
+    try:
+        try:
+            child.stdin.write(request)
+            child.stdin.close()
+        except BrokenPipeError:
+            pass  # the child died at once; what it said is read below
+        output, errors = collect(child, limits, tick)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+        child.stdout.close()
+        child.stderr.close()
+    return decode(output, errors, child.returncode)
+
+
+def start_child() -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "accuracy_db.sqlbox.sandbox"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+# The spare child, and the requests for a new one to the thread that starts them. One long-lived thread starts
+# every spare: Linux sends a child the parent-death signal when the thread that started it ends, and a visitor's
+# thread ends with its page.
+_spare_lock = threading.Lock()
+_spare: subprocess.Popen | None = None
+_spare_requests: queue.SimpleQueue | None = None
+
+
+def take_spare() -> subprocess.Popen | None:
+    """The spare child, if one is waiting (None otherwise); another is started for the next query either way."""
+    global _spare, _spare_requests
+    with _spare_lock:
+        child, _spare = _spare, None
+        if _spare_requests is None:
+            _spare_requests = queue.SimpleQueue()
+            threading.Thread(target=start_spares, args=(_spare_requests,), name="sandbox-spares", daemon=True).start()
+        _spare_requests.put(None)
+    if child is not None and child.poll() is not None:  # it died waiting (killed from outside)
+        discard(child)
+        return None
+    return child
+
+
+def start_spares(requests: queue.SimpleQueue) -> None:
+    """Start a spare child for each request, in place of the one waiting, if any."""
+    global _spare
+    while True:
+        requests.get()
+        child = start_child()
+        with _spare_lock:
+            child, _spare = _spare, child
+        if child is not None:
+            discard(child)
+
+
+def spare_pid() -> int | None:
+    """The process id of the spare child waiting for the next query, if one is."""
+    with _spare_lock:
+        return None if _spare is None else _spare.pid
+
+
+def end_spare() -> None:
+    """End the spare child waiting, if one is: for a long-lived process that will run no more queries (the spare
+    would otherwise wait until that process ends)."""
+    global _spare
+    with _spare_lock:
+        child, _spare = _spare, None
+    if child is not None:
+        discard(child)
+
+
+def discard(child: subprocess.Popen) -> None:
+    child.kill()
+    child.wait()
+    for stream in (child.stdin, child.stdout, child.stderr):
+        stream.close()
+
+
+def collect(child: subprocess.Popen, limits: Limits, tick) -> tuple[bytes, bytes]:
+    """Everything the child writes, until it exits; it is killed at the time limit or past the bytes bound."""
+    started = time.monotonic()
+    deadline = started + STARTUP_SECONDS
+    ready = False
+    output, errors = bytearray(), bytearray()
+    buffers = {child.stdout.fileno(): output, child.stderr.fileno(): errors}
+    while buffers:
+        now = time.monotonic()
+        if not ready and output:
+            ready, deadline = True, now + limits.seconds
+        if now > deadline:
+            child.kill()
+            if ready:
+                raise QueryStopped(f"the query ran longer than {limits.seconds:g} s and was stopped")
+            raise QueryStopped(f"the query's process did not start within {STARTUP_SECONDS:g} s")
+        if tick is not None:
+            tick(now - started)
+        readable, _, _ = select.select(list(buffers), [], [], POLL_SECONDS)
+        for fd in readable:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                del buffers[fd]
+            elif buffers[fd] is output or len(errors) < 65_536:
+                buffers[fd].extend(chunk)
+        if len(output) > limits.bytes + HEADER_OVERHEAD:  # the child counts too; this is the parent's own wall
+            child.kill()
+            raise ResultTooLarge(too_large(limits.bytes, None))
+    try:
+        child.wait(timeout=max(0.0, deadline - time.monotonic()) + 1)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        raise QueryStopped(f"the query ran longer than {limits.seconds:g} s and was stopped") from None
+    return bytes(output), bytes(errors)
+
+
+def too_large(bound: int, rows: range | None) -> str:
+    """The refusal of a result past the bound, naming the rows (a batch of them) where it passed it."""
+    where = f" within rows {rows.start + 1:,}–{rows.stop:,}" if rows is not None else ""
+    return (
+        f"the result passed the bound of {megabytes(bound)}{where} and was refused: "
+        "ask for fewer rows or columns, or shorter values (left(text, 100))"
+    )
+
+
+# How the child names each error it answers with, the most specific first.
+OUTCOMES = {
+    "too_large": ResultTooLarge,
+    "stopped": QueryStopped,
+    "refused": QueryRefused,
+    "failed": QueryFailed,
+    "error": AccuracyDbError,
+}
+
+
+def decode(output: bytes, errors: bytes, status: int) -> QueryResult:
+    """The child's answer as a result, or the exception it stands for."""
+    import polars as pl
+    import pyarrow as pa
+
+    header_end = output.find(b"\n")
+    if not output.startswith(READY) or header_end < 0:
+        raise died(errors, status)
+    header = json.loads(output[len(READY) : header_end])
+    if header["outcome"] != "ok":
+        raise OUTCOMES[header["outcome"]](header["message"])
+    table = pa.ipc.open_stream(pa.py_buffer(output)[header_end + 1 :]).read_all()
+    try:
+        frame = pl.from_arrow(table, rechunk=False)
+    except pl.exceptions.PolarsError as error:
+        reason = guard.one_line(error).split(". ")[0]
+        raise QueryFailed(f"a column of the result has a type polars cannot hold ({reason}): cast it") from None
+    return QueryResult(frame, header["truncated"], header["sql"])
+
+
+def died(errors: bytes, status: int) -> AccuracyDbError:
+    """Why the child ended without an answer: the operating system's limits, or a crash."""
+    text = errors.decode("utf-8", "replace")
+    if status == -signal.SIGXCPU:
+        return QueryStopped("the query used up its processor time and was stopped")
+    if status in (-signal.SIGKILL, -signal.SIGABRT, -signal.SIGSEGV) or "MemoryError" in text or "bad_alloc" in text:
+        return QueryStopped(MEMORY_STOP)
+    last = f": {text.strip().splitlines()[-1]}" if text.strip() else ""
+    return QueryFailed(f"the query's process ended without an answer (exit status {status}){last}")
+
+
+# --- the child ---
+
+
+def limit_resources(limits: Limits) -> None:
+    """The operating system's bounds on this process: address space, processor time, no files written, no core
+    dumps."""
+    address_space = CHILD_ADDRESS_SPACE + limits.bytes
+    resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    cpu = math.ceil(limits.seconds * guard.THREADS + STARTUP_SECONDS)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def die_with_parent() -> None:
+    """Death with the thread that started this process (see start_spares)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() == 1:  # the parent died before the signal was armed
+        os._exit(1)
+
+
+def fetch(request: dict) -> tuple[dict, list]:
+    """Check and run the query here; the outcome (a dict for the header) and the record batches."""
+    import duckdb
+
+    limits: Limits = request["limits"]
+    sql = guard.check_query(request["sql"], request["dialect"], request["params"])
+    con = guard.connect(request["db"])
+    try:
+        reader = con.sql(sql, params=request["params"]).fetch_record_batch(BATCH_ROWS)
+        batches, rows, size, truncated = [], 0, 0, False
+        for batch in reader:
+            if limits.rows is not None and rows + batch.num_rows > limits.rows:
+                batch, truncated = batch.slice(0, limits.rows - rows), True
+            rows, size = rows + batch.num_rows, size + batch.nbytes
+            if size > limits.bytes:
+                raise ResultTooLarge(too_large(limits.bytes, range(rows - batch.num_rows, rows)))
+            batches.append(batch)
+            if truncated:
+                break
+        return {"outcome": "ok", "sql": sql, "truncated": truncated}, (reader.schema, batches)
+    except duckdb.OutOfMemoryException:
+        raise QueryStopped(MEMORY_STOP) from None
+    except duckdb.PermissionException as error:
+        reason = guard.one_line(error)
+        raise QueryRefused(f"refused by the database: {reason}; queries read the database only") from None
+    except duckdb.Error as error:
+        raise QueryFailed(guard.one_line(error)) from None
+    finally:
+        con.close()
+
+
+def warm_up() -> None:
+    """What every query needs before it is read: the imports, and the guard's parser and lists of functions (its
+    first check of a query builds them)."""
+    import duckdb  # noqa: F401
+    import pyarrow  # noqa: F401
+
+    guard.check_query("SELECT 1", None, None)
+
+
+def child_main() -> None:
+    die_with_parent()
+    warm_up()
+    try:
+        request = pickle.load(sys.stdin.buffer)
+    except EOFError:
+        return  # a spare whose parent ended before it had a query for it
+    limit_resources(request["limits"])
+    sys.setrecursionlimit(20_000)  # a deep but permitted query is read; past that, RecursionError is refused
+    out = sys.stdout.buffer
+    out.write(READY)
+    out.flush()
+    batches = None
+    try:
+        header, batches = fetch(request)
+    except MemoryError:
+        header = {"outcome": "stopped", "message": MEMORY_STOP}
+    except RecursionError:
+        header = {"outcome": "refused", "message": "the query is nested too deeply to be checked"}
+    except AccuracyDbError as error:
+        outcome = next(name for name, kind in OUTCOMES.items() if isinstance(error, kind))
+        header = {"outcome": outcome, "message": str(error)}
+    out.write(json.dumps(header).encode() + b"\n")
+    if batches is not None:
+        import pyarrow as pa
+
+        schema, kept = batches
+        with pa.ipc.new_stream(out, schema) as stream:
+            for batch in kept:
+                stream.write_batch(batch)
+    out.flush()
+
+
+def run_query(
+    db: Path | str,
+    sql: str,
+    params=None,
+    dialect: str | None = None,
+    limit: int | None = DEFAULT_ROW_LIMIT,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    tick=None,
+    keep_spare: bool = False,
+) -> QueryResult:
+    """Check a query and run it in a process of its own (run, below) on a locked-down read-only
+    connection, within the limits; keep_spare: in a process started ahead (run says how).
+
+    params: a dict for $name parameters, a list for ? or $1. At most limit rows are returned (all when None);
+    truncated says there were more. A query running longer than timeout seconds is stopped, and one whose result
+    passes max_bytes is refused. tick(seconds) is called while it runs."""
+    return run(db, sql, params, dialect, Limits(limit, timeout, max_bytes), tick, keep_spare)
+
+
+def query(
+    sql: str,
+    params=None,
+    dialect: str | None = None,
+    db: Path | str | None = None,
+    *,
+    limit: int | None = PYTHON_ROW_LIMIT,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> pl.DataFrame:
+    """The Python API: run one read-only query through the guard and return its rows as a polars DataFrame.
+
+    params: a dict for $name parameters (or a list for ?). dialect: the SQL dialect the query is written in
+    (postgres, sqlite, mysql…), translated to DuckDB. db: default $ACCURACY_DB_PATH, else ./accuracy.duckdb.
+    A result longer than limit rows is cut, with a warning; limit=None returns every row. A result larger than
+    max_bytes is refused."""
+    try:
+        result = run_query(db if db is not None else default_db(), sql, params, dialect, limit, timeout, max_bytes)
+    except ResultTooLarge as error:
+        raise ResultTooLarge(f"{error}; max_bytes= raises the bound") from None
+    if result.truncated:
+        warnings.warn(f"the result was cut at {limit} rows: pass limit=None for all of them", stacklevel=2)
+    return result.frame
+
+
+if __name__ == "__main__":
+    child_main()

@@ -1,0 +1,1 @@
+"""Statistics on the scores: resampling, intervals, paired tests, ranking, validity and agreement."""

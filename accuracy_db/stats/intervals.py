@@ -1,0 +1,202 @@
+"""Bootstrap confidence intervals of the scores: the texts of a split resampled, the figures computed in SQL.
+
+The per-text counts come from text_statistics (the shared task's scheme) or text_scheme_statistics (every other
+scheme), their sums over each replicate from resampling.py, and the figures and intervals from the stats layer's
+queries (queries/stats/replicate_figures.sql, bootstrap_intervals.sql).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+
+from accuracy_db.errors import AccuracyDbError
+from accuracy_db.scoring.schemes import SCHEMES
+from accuracy_db.scoring.scores import fetch_dicts
+from accuracy_db.scoring.signature import SCHEME
+from accuracy_db.stats import resampling
+from accuracy_db.store import database
+
+MAX_RESAMPLES = 100_000  # a typo of a few zeros fails at once, not after an hour or out of memory
+COUNTS = ("matched", "gold", "submitted", "token_matched", "gold_tokens", "submitted_tokens")
+FIGURES = ("recall", "precision", "f1", "token_recall", "token_precision", "token_f1")
+
+# The per-text counts of a split's texts, in the order of COUNTS, texts in the order of their ids. Another scheme
+# than the shared task's has no token level: its token counts are 0 and its token figures undefined (not reported).
+SHARED_TASK_COUNTS = f"""
+SELECT submission_id, scope, split, {", ".join(COUNTS)}
+FROM text_statistics
+WHERE submission_id = ANY($ids) AND scope = ANY($scopes)
+ORDER BY submission_id, scope, text_id
+"""
+SCHEME_COUNTS = """
+SELECT
+    evaluations.submission_id,
+    scopes.scope,
+    evaluations.split,
+    coalesce(counts.matched, 0) AS matched,
+    coalesce(counts.gold_total, 0) AS gold,
+    coalesce(counts.submitted_total, 0) AS submitted,
+    0 AS token_matched,
+    0 AS gold_tokens,
+    0 AS submitted_tokens
+FROM evaluations
+JOIN scopes USING (corpus)
+JOIN texts ON texts.corpus = evaluations.corpus AND texts.split = evaluations.split
+LEFT JOIN (
+    SELECT * FROM text_scheme_statistics WHERE scheme = $scheme AND submission_id = ANY($ids) AND scope = ANY($scopes)
+) AS counts
+    ON counts.submission_id = evaluations.submission_id AND counts.scope = scopes.scope
+    AND counts.text_id = texts.text_id
+WHERE evaluations.submission_id = ANY($ids) AND scopes.scope = ANY($scopes)
+ORDER BY evaluations.submission_id, scopes.scope, texts.text_id
+"""
+
+
+def figures(scheme: str) -> tuple[str, ...]:
+    """The figures a scheme's intervals and paired tests give: the shared task's mistake- and token-level ones;
+    another scheme's recall, precision and F1."""
+    return FIGURES if scheme == SCHEME else FIGURES[:3]
+
+
+def check_figure(figure: str, scheme: str) -> None:
+    if figure not in figures(scheme):
+        raise AccuracyDbError(f"{figure!r} is not a figure of scheme {scheme}: one of {', '.join(figures(scheme))}")
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """How the texts are resampled: the same settings give the same figures on any machine."""
+
+    resamples: int = 1000
+    seed: int = 12345
+    confidence: float = 0.95
+
+    def __post_init__(self):
+        check_count("resamples", self.resamples, MAX_RESAMPLES)
+        check_seed(self.seed)
+        if not isinstance(self.confidence, (int, float)) or not 0 < self.confidence < 1:
+            raise AccuracyDbError(f"confidence is {self.confidence!r}: a level between 0 and 1, such as 0.95")
+
+    def signed(self) -> dict:
+        """The settings as the signature names them."""
+        return {"bs": self.resamples, "seed": self.seed, "ci": f"{self.confidence * 100:.10g}"}
+
+
+def check_count(name: str, value, most: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise AccuracyDbError(f"{name} is {value!r}: a whole number of at least 1")
+    if most is not None and value > most:
+        raise AccuracyDbError(f"{name} is {value:,}: at most {most:,}")
+
+
+def check_seed(seed) -> None:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= resampling.MAX_SEED:
+        raise AccuracyDbError(f"seed is {seed!r}: a whole number from 0 to {resampling.MAX_SEED}")
+
+
+@dataclass
+class TextStatistics:
+    """The per-text counts of some lists in some scopes over the texts of one split: counts[list, text, count]."""
+
+    keys: list[tuple[int, str]]  # (submission_id, scope) of each list
+    counts: np.ndarray  # (lists, texts, COUNTS)
+
+    def matrix(self) -> np.ndarray:
+        """The counts as one matrix (texts, lists × COUNTS), the layout the resampling sums."""
+        lists, texts, counts = self.counts.shape
+        return self.counts.transpose(1, 0, 2).reshape(texts, lists * counts)
+
+
+def text_statistics(
+    con: duckdb.DuckDBPyConnection, submission_ids: list[int], scopes: list[str], scheme: str = SCHEME
+) -> TextStatistics:
+    """The per-text counts of submissions of one split under a match scheme, texts in the order of their ids."""
+    if scheme not in SCHEMES:
+        raise AccuracyDbError(f"unknown scheme {scheme!r}: one of {', '.join(SCHEMES)}")
+    if scheme == SCHEME:
+        query, params = SHARED_TASK_COUNTS, {"ids": submission_ids, "scopes": scopes}
+    else:
+        query, params = SCHEME_COUNTS, {"ids": submission_ids, "scopes": scopes, "scheme": scheme}
+    columns = con.execute(query, params).fetchnumpy()
+    if len(set(columns["split"].tolist())) > 1:
+        raise AccuracyDbError("the submissions are of different splits: resample one split at a time")
+    ids, scope_names = columns["submission_id"], columns["scope"]
+    keys = list(dict.fromkeys(zip(ids.tolist(), scope_names.tolist())))
+    texts = len(ids) // max(len(keys), 1)
+    counts = np.stack([np.asarray(columns[c], dtype=np.float64) for c in COUNTS], axis=1)
+    return TextStatistics(keys, counts.reshape(len(keys), texts, len(COUNTS)))
+
+
+def trial_sums(
+    keys: list[tuple[int, str]], kind: str, sums: np.ndarray, partners: list[int | None] | None = None
+) -> pa.Table:
+    """Sums of trials as the rows of trial_sums: sums is (trials, lists × COUNTS), trials numbered from 1 (0 for
+    the observed sums). The sums are kept as they are (DOUBLE): partial's matched counts a partial pair as 0.5,
+    and sums of halves are exact in floating point."""
+    trials, lists = sums.shape[0], len(keys)
+    by_list = sums.reshape(trials, lists, len(COUNTS))
+    first = 0 if kind == "observed" else 1
+    scopes = sorted({scope for _, scope in keys})
+    scope_codes = np.array([scopes.index(scope) for _, scope in keys], dtype=np.int32)
+    partner_ids = np.array([-1 if p is None else p for p in (partners or [None] * lists)], dtype=np.int64)
+    return pa.table(
+        {
+            "submission_id": np.tile(np.array([key[0] for key in keys], dtype=np.int64), trials),
+            "partner_id": pa.array(np.tile(partner_ids, trials), mask=np.tile(partner_ids < 0, trials)),
+            "scope": pa.DictionaryArray.from_arrays(np.tile(scope_codes, trials), scopes).cast(pa.string()),
+            "kind": pa.DictionaryArray.from_arrays(np.zeros(trials * lists, dtype=np.int32), [kind]).cast(pa.string()),
+            "trial": np.repeat(np.arange(first, first + trials, dtype=np.int64), lists),
+        }
+        | {count: by_list[:, :, i].ravel() for i, count in enumerate(COUNTS)}
+    )
+
+
+def run_stats_query(con: duckdb.DuckDBPyConnection, name: str, sums: list[pa.Table], params: dict) -> list[dict]:
+    """Run a query of the stats layer over the sums of the run's trials."""
+    con.register("trial_sums", pa.concat_tables(sums))
+    try:
+        con.execute(f"CREATE OR REPLACE TEMP VIEW replicate_figures AS\n{database.stats_query('replicate_figures')}")
+        return fetch_dicts(con, database.stats_query(name), params)
+    finally:
+        con.execute("DROP VIEW IF EXISTS replicate_figures")
+        con.unregister("trial_sums")
+
+
+def bootstrap_intervals(
+    con: duckdb.DuckDBPyConnection,
+    submission_ids: list[int],
+    scopes: list[str],
+    settings: Resampling,
+    scheme: str = SCHEME,
+) -> dict[tuple[int, str, str], dict]:
+    """The interval of every figure of some submissions (of one split) in some scopes under a scheme, by
+    (submission_id, scope, figure): low, high, replicates (that define the figure) and excluded (that do not)."""
+    if not submission_ids:
+        return {}
+    return intervals_of(con, text_statistics(con, submission_ids, scopes, scheme), settings)
+
+
+def intervals_of(
+    con: duckdb.DuckDBPyConnection, statistics: TextStatistics, settings: Resampling
+) -> dict[tuple[int, str, str], dict]:
+    """bootstrap_intervals over given per-text statistics."""
+    sums = resampling.bootstrap_sums(statistics.matrix(), settings.resamples, settings.seed)
+    rows = run_stats_query(
+        con,
+        "bootstrap_intervals",
+        [trial_sums(statistics.keys, "bootstrap", sums)],
+        {"confidence": settings.confidence},
+    )
+    return {(row["submission_id"], row["scope"], row["figure"]): row for row in rows}
+
+
+def interval(row: dict | None) -> list[float | None]:
+    """[low, high] of an interval, None where no replicate defines the figure."""
+    if row is None:
+        return [None, None]
+    return [None if value is None or math.isnan(value) else value for value in (row["low"], row["high"])]

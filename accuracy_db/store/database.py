@@ -1,0 +1,290 @@
+"""Create the database: the tables of schema/ and the views of queries/."""
+
+from __future__ import annotations
+
+import functools
+import graphlib
+import hashlib
+import os
+import re
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+
+from accuracy_db.errors import AccuracyDbError
+from accuracy_db.store import model_headers
+
+DEFAULT_DB = Path("accuracy.duckdb")
+# DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
+# runs in far less, spilling to disk past the limit, and leaves the dashboard and other readers room.
+MEMORY_LIMIT_VARIABLE = "ACCURACY_DB_MEMORY_LIMIT"
+
+
+def config() -> dict[str, str]:
+    """The settings of every connection the package opens (the query guard adds its own limits)."""
+    memory_limit = os.environ.get(MEMORY_LIMIT_VARIABLE) or "3GB"
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)? *[KMGT]i?B", memory_limit, re.IGNORECASE):
+        raise AccuracyDbError(f"{MEMORY_LIMIT_VARIABLE} is {memory_limit!r}: expected a size such as 2GB or 500MB")
+    return {"memory_limit": memory_limit}
+
+
+def connect(path: str, read_only: bool = False, threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection with the settings of config(); threads: how many threads DuckDB may use (default: one a core)."""
+    con = duckdb.connect(path, read_only=read_only, config=config() | ({"threads": threads} if threads else {}))
+    con.execute("SET enable_progress_bar = false")  # DuckDB's own bar would print into a command's output
+    return con
+
+
+VIEW_LAYERS = ("staging", "intermediate", "marts", "stats")  # the folders of queries/ whose files are models
+# A model whose header says so is a table filled as submissions are loaded, not a view (dbt's "incremental"
+# materialization): the scoring views read the expensive steps, computed once, when a submission is loaded. Such a
+# model computes the rows of the submissions in its parameter $submission_ids, which it filters on where it reads
+# them (a filter on its result would come too late: DuckDB does not push one into a common table expression that
+# is read twice).
+INCREMENTAL = "-- Materialized: incremental"
+# An incremental model whose header says so is filled one submission at a time: its rows of every submission at
+# once come close to the memory limit, for no gain in time (scored_mistakes: 24 million rows at scale 1000).
+ONE_AT_A_TIME = "one submission at a time"
+# A model whose header says so is a table computed again, whole, whenever submissions are scored or removed (dbt's
+# "table" materialization): a figure over all the submissions of a split, which no per-submission rows give (how
+# many of them found each gold mistake). It reads no $submission_ids.
+TABLE = "-- Materialized: table"
+# A model whose header says so is a table computed again, whole, only when the gold lists differ from those it was
+# last computed from (recorded in model_inputs): a figure of the gold lists alone, which scoring a submission does
+# not change. A list's mistakes never change under its set_id (a list loaded again gets a new one).
+GOLD_TABLE = "-- Materialized: table of the gold lists"
+# A model whose header says so is a query run with parameters over sums computed for the run (the stats layer's
+# intervals and tests), not a view of the database.
+QUERY = "-- Materialized: query"
+
+
+def sql_files(package: str) -> list[resources.abc.Traversable]:
+    """The .sql files shipped in a package folder, in name order."""
+    return sorted((f for f in resources.files(package).iterdir() if f.name.endswith(".sql")), key=lambda f: f.name)
+
+
+def table_definitions() -> str:
+    """The DDL of every table, in order."""
+    return "\n".join(ddl.read_text(encoding="utf-8") for ddl in sql_files("accuracy_db.schema"))
+
+
+def figure_macros() -> str:
+    """The macros that define the figures (ratio, f1): part of the DDL, and known to the query guard."""
+    return resources.files("accuracy_db.schema").joinpath("00_figures.sql").read_text(encoding="utf-8")
+
+
+def figure_macro_names() -> list[str]:
+    """The names of the figure macros, lower case."""
+    return [name.lower() for name in re.findall(r"CREATE MACRO (\w+)", figure_macros())]
+
+
+def create_tables(con: duckdb.DuckDBPyConnection, described: bool = True) -> None:
+    """Create every table; undescribed, without the comments on them and their columns (each a line of its own in
+    schema/), which take most of the time of a scratch database's DDL."""
+    ddl = table_definitions()
+    con.execute(ddl if described else re.sub(r"(?m)^COMMENT ON .*;\n", "", ddl))
+
+
+def view_definitions() -> dict[str, str]:
+    """The models of queries/ that are views or tables: name (the file stem) -> SELECT statement."""
+    files = [f for layer in VIEW_LAYERS for f in sql_files(f"accuracy_db.queries.{layer}")]
+    definitions = {f.name.removesuffix(".sql"): f.read_text(encoding="utf-8") for f in files}
+    return {name: sql for name, sql in definitions.items() if QUERY not in sql}
+
+
+def stats_query(name: str) -> str:
+    """A query model of the stats layer (queries/stats/NAME.sql)."""
+    return resources.files("accuracy_db.queries.stats").joinpath(f"{name}.sql").read_text(encoding="utf-8")
+
+
+def models_read(definitions: dict[str, str]) -> dict[str, set[str]]:
+    """For each model, the models it reads (a model reads another when it names it outside comments; model names
+    are distinct words, never column names)."""
+    return {
+        name: set(re.findall(r"\w+", re.sub(r"--[^\n]*", "", sql))) & definitions.keys() - {name}
+        for name, sql in definitions.items()
+    }
+
+
+def views_in_dependency_order(definitions: dict[str, str]) -> list[str]:
+    """View names ordered so that each comes after the views it reads."""
+    return list(graphlib.TopologicalSorter(models_read(definitions)).static_order())
+
+
+def with_what_they_read(definitions: dict[str, str], models: list[str]) -> dict[str, str]:
+    """The definitions of some models and of every model they read, directly or not."""
+    reads = models_read(definitions)
+    needed, pending = set(), list(models)
+    while pending:
+        name = pending.pop()
+        if name not in needed:
+            needed.add(name)
+            pending += reads[name]
+    return {name: sql for name, sql in definitions.items() if name in needed}
+
+
+def incremental_models() -> list[str]:
+    """The models materialized as tables filled a submission at a time, in dependency order."""
+    definitions = view_definitions()
+    return [name for name in views_in_dependency_order(definitions) if INCREMENTAL in definitions[name]]
+
+
+def is_table(sql: str) -> bool:
+    """Whether a model is materialized as a table (incremental, or computed whole), not a view."""
+    return INCREMENTAL in sql or TABLE in sql
+
+
+def table_models() -> list[str]:
+    """The models materialized as tables, incremental or computed whole, in dependency order."""
+    definitions = view_definitions()
+    return [name for name in views_in_dependency_order(definitions) if is_table(definitions[name])]
+
+
+def create_views(con: duckdb.DuckDBPyConnection, models: list[str] | None = None) -> None:
+    """Create (or replace) the views of queries/, and create the tables of its models that are tables if missing.
+    Given models, only those and what they read are created, undescribed: a scratch database that answers one
+    question (the drop-in `evaluate`'s scores) is then ready in a fraction of the time."""
+    definitions = view_definitions() if models is None else with_what_they_read(view_definitions(), models)
+    order = views_in_dependency_order(definitions)
+    for name in order:
+        sql = definitions[name]
+        if is_table(sql):  # a database with other definitions of these is rebuilt (build.schema_source)
+            con.execute(
+                f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA",
+                {"submission_ids": []} if INCREMENTAL in sql else None,
+            )
+        else:
+            con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
+    if models is None:
+        describe(con, {name: definitions[name] for name in order})
+
+
+def describe(con: duckdb.DuckDBPyConnection, definitions: dict[str, str]) -> None:
+    """Write each model's header into the database as comments on the model and on each of its columns; a column
+    the header does not list takes the comment of its namesake in the relation the header names, if it names one.
+    The models come in dependency order, so that relation is described before. One statement for all of them."""
+    comments = column_comments(con)
+    statements = []
+    for name, sql in definitions.items():
+        header = model_headers.parse(sql)
+        kind = "TABLE" if is_table(sql) else "VIEW"
+        statements.append(f"COMMENT ON {kind} {name} IS {sql_string(header.description)}")
+        for column in [column for relation, column in comments if relation == name]:
+            description = header.columns.get(column) or comments.get((header.columns_from, column))
+            if description:
+                comments[name, column] = description
+                statements.append(f'COMMENT ON COLUMN {name}."{column}" IS {sql_string(description)}')
+    con.execute(";\n".join(statements))
+
+
+def sql_string(text: str) -> str:
+    """A string literal (COMMENT ON takes no parameters)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def column_comments(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str | None]:
+    """The comment of every column of every table and view, by (relation, column), in column order."""
+    return {
+        (relation, column): comment
+        for relation, column, comment in con.execute(
+            "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE schema_name = 'main' "
+            "ORDER BY table_name, column_index"
+        ).fetchall()
+    }
+
+
+def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:
+    """Compute the rows of the incremental models for some submissions (None: every submission, into empty
+    tables): one statement per model for all of them at once, or per submission where the model says so; then
+    compute the models materialized whole again, from every submission's rows (also when submission_ids is empty:
+    submissions may have been removed since). Only the models the database has are filled (a scratch database made
+    for some models has only those they read)."""
+    if submission_ids is None:
+        submission_ids = [set_id for (set_id,) in con.execute("SELECT submission_id FROM evaluations").fetchall()]
+    definitions = view_definitions()
+    present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    for name in [name for name in table_models() if name in present]:
+        sql = f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)"
+        if INCREMENTAL not in definitions[name]:
+            gold_ids = gold_list_ids(con) if GOLD_TABLE in definitions[name] else None
+            if gold_ids is not None and gold_ids == computed_from(con, name):
+                continue
+            con.execute(f"DELETE FROM {name}")
+            con.execute(sql)
+            if gold_ids is not None:
+                con.execute("INSERT OR REPLACE INTO model_inputs VALUES (?, ?)", [name, gold_ids])
+            continue
+        batches = [[one] for one in submission_ids] if ONE_AT_A_TIME in definitions[name] else [submission_ids]
+        for batch in batches:
+            con.execute(sql, {"submission_ids": batch})
+
+
+def gold_list_ids(con: duckdb.DuckDBPyConnection) -> str:
+    """The set_ids of the loaded gold lists, in order, separated by spaces (as model_inputs records them)."""
+    return con.execute(
+        "SELECT coalesce(string_agg(set_id::VARCHAR, ' ' ORDER BY set_id), '') FROM annotation_sets WHERE kind = 'gold'"
+    ).fetchall()[0][0]
+
+
+def computed_from(con: duckdb.DuckDBPyConnection, model: str) -> str | None:
+    """The gold lists a model of the gold lists was last computed from (None: never computed)."""
+    rows = con.execute("SELECT gold_ids FROM model_inputs WHERE model = ?", [model]).fetchall()
+    return rows[0][0] if rows else None
+
+
+def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:
+    """Remove the rows of the incremental models for some submissions (every caller scores afterwards: the
+    materialize() that follows computes the models materialized whole again)."""
+    for name in incremental_models():
+        con.execute(f"DELETE FROM {name} WHERE submission_id = ANY($ids)", {"ids": submission_ids})
+
+
+def create_database(con: duckdb.DuckDBPyConnection, models: list[str] | None = None) -> None:
+    """Create every table and view (or only the views some models need) on an empty database."""
+    create_tables(con, described=models is None)
+    create_views(con, models)
+
+
+def open_new(
+    path: Path | str | None, models: list[str] | None = None, threads: int | None = None
+) -> duckdb.DuckDBPyConnection:
+    """A connection to a fresh database with the schema and views (or only the views some models need): in
+    memory when path is None; threads as connect() takes it."""
+    con = connect(":memory:" if path is None else str(path), threads=threads)
+    create_database(con, models)
+    return con
+
+
+def connect_writable(path: Path | str) -> duckdb.DuckDBPyConnection:
+    """A read-write connection to a database file (only writers holding the writer lock use this)."""
+    return connect(str(path))
+
+
+@functools.cache  # the package's files do not change under a running process; every reader opening a file asks
+def definitions_digest() -> str:
+    """The SHA-256 of every definition of this version of the package: the DDL, the views and the query models."""
+    models = [f.read_text(encoding="utf-8") for layer in VIEW_LAYERS for f in sql_files(f"accuracy_db.queries.{layer}")]
+    return hashlib.sha256("\n".join([table_definitions(), *models]).encode()).hexdigest()
+
+
+def open_existing(path: Path | str, read_only: bool = True, same_version: bool = True) -> duckdb.DuckDBPyConnection:
+    """A connection to a built database; a clear error when there is none, or (same_version) when it was built
+    with other definitions than this version's: its views would be missing or stale."""
+    path = Path(path)
+    if not path.is_file():
+        raise AccuracyDbError(f"no database at {path}: run `accuracy-db build` first (or give --db)")
+    try:
+        con = connect(str(path), read_only=read_only)
+        built_with = con.execute(
+            "SELECT any_value(sha256) FROM source_files WHERE role = 'version' AND name = 'definitions'"
+        ).fetchall()
+    except duckdb.Error as error:
+        raise AccuracyDbError(f"{path}: cannot open the database ({error})") from None
+    if same_version and built_with[0][0] != definitions_digest():
+        con.close()
+        raise AccuracyDbError(
+            f"{path} was built by another version of accuracy-db: run `accuracy-db refresh` (or `build`) to bring it"
+            " up to date"
+        )
+    return con
