@@ -342,6 +342,8 @@ def box_score_problems(box_score) -> list[str]:
     players = box_score["PLAYER_NAME"].keys()
     if not all(map(str.isdecimal, players)):
         messages.append(f"box_score player indices are not all whole numbers: {sorted(players)}")
+    else:
+        messages += player_index_problems(players)
     # All in PLAYER_NAME's order, as Rotowire's are: then the keys need no comparing (lists compare faster).
     order = list(players)
     if list(map(list, player_stats(box_score))).count(order) == len(PLAYER_KEYS):
@@ -351,6 +353,23 @@ def box_score_problems(box_score) -> list[str]:
         return [*messages, f"box_score {', '.join(ragged)}: not the same players as PLAYER_NAME"]
     for key in PLAYER_KEYS:
         box_score[key] = {index: box_score[key][index] for index in order}
+    return messages
+
+
+def player_index_problems(players) -> list[str]:
+    """A player index is a key of player_games, an INTEGER: "0" and "00" are one player given twice."""
+    distinct = set(map(int, players))
+    if len(distinct) == len(players) and max(distinct, default=0) < 2**31:  # (every record of Rotowire's)
+        return []
+    numbers: dict[int, str] = {}
+    messages = []
+    for index in players:
+        number = int(index)
+        if number >= 2**31:
+            messages.append(f"box_score player index {index} is too large (at most {2**31 - 1})")
+        elif number in numbers:
+            messages.append(f"box_score player index {number} is given twice ({numbers[number]!r} and {index!r})")
+        numbers.setdefault(number, index)
     return messages
 
 

@@ -29,7 +29,7 @@ from accuracy_db.regular_files import read_bytes, read_text
 
 from .bounded_yaml import load_bounded_yaml
 from .char_spans import TokenIndex, TokenSpan
-from .corpus_texts import Category, CorpusText, create_corpus, insert_texts
+from .corpus_texts import Category, CorpusText, create_corpus, held_texts, insert_texts
 from .lone_surrogates import lone_surrogate
 from .sidecars import SIDECAR_SUFFIXES, read_sidecar
 from .span_csv import csv_objects
@@ -233,6 +233,7 @@ class CorpusFolder:
     categories: list[Category]
     texts: dict[str, CorpusText]
     lists: list[ListFile]
+    lines: dict[str, int]  # text id -> its line of texts.jsonl
 
 
 def read_corpus_folder(folder: Path) -> CorpusFolder:
@@ -244,12 +245,13 @@ def read_corpus_folder(folder: Path) -> CorpusFolder:
             raise InputError([Problem(str(folder), None, f"no {required}: not a corpus folder")])
     problems: list[Problem] = []
     categories = read_categories(folder / "categories.yaml")
-    texts = dict((text.text_id, text) for _, text in read_texts(folder / "texts.jsonl", problems))
+    read = read_texts(folder / "texts.jsonl", problems)
     if problems:
         raise InputError(problems)
+    texts = {text.text_id: text for _, text in read}
     indexes, names = {}, [c.name for c in categories]
     lists = [read_list(paths, name, folder, texts, indexes, names) for name, paths in list_files(folder).items()]
-    return CorpusFolder(folder, categories, texts, lists)
+    return CorpusFolder(folder, categories, texts, lists, {text.text_id: line for line, text in read})
 
 
 def load_corpus_folder(
@@ -265,12 +267,12 @@ def load_corpus_folder(
             raise AccuracyDbError(f"corpus {corpus} exists already: give another --corpus")
         raise InputError([Problem(str(folder), None, f"corpus {corpus} exists already (loaded from another folder)")])
     read = read_corpus_folder(folder)
-    taken = con.execute(
-        "SELECT text_id FROM texts WHERE text_id = ANY(?) ORDER BY text_id", [list(read.texts)]
-    ).fetchall()
+    taken = held_texts(con, list(read.texts))
     if taken:
         where = str(folder / "texts.jsonl")
-        raise InputError([Problem(where, None, f"text id {t} is a text of another corpus") for (t,) in taken])
+        raise InputError(
+            [Problem(where, read.lines[t], f"text id {t} is a text of {held} already") for t, held in taken.items()]
+        )
     refused = {str(listed.path): listed.problems for listed in read.lists if listed.problems} | {
         str(listed.sidecar): listed.sidecar_problems for listed in read.lists if listed.sidecar_problems
     }

@@ -39,6 +39,23 @@ def corpus_categories(con: duckdb.DuckDBPyConnection, corpus: str) -> list[str] 
     return [name for (name,) in rows]
 
 
+def held_texts(con: duckdb.DuckDBPyConnection, text_ids: list[str]) -> dict[str, str]:
+    """The texts of text_ids the database holds already (texts.text_id is a key across corpora), each with where it
+    came from: its corpus, and the folder the corpus was imported from, or for the shared task the text's file."""
+    rows = con.execute(
+        """
+        SELECT text_id, corpus, coalesce(corpora.source, files.path, 'the data folder')
+        FROM texts JOIN corpora USING (corpus)
+        LEFT JOIN source_files AS files ON files.role = 'data'
+            AND files.name = (CASE split WHEN 'test' THEN 'test_set/' ELSE '' END) || 'texts/' || text_id || '.txt'
+        WHERE text_id = ANY($ids)
+        ORDER BY text_id
+        """,
+        {"ids": text_ids},
+    ).fetchall()
+    return {text_id: f"corpus {corpus} ({source})" for text_id, corpus, source in rows}
+
+
 def create_corpus(
     con: duckdb.DuckDBPyConnection, corpus: str, description: str, source: str, categories: list[Category]
 ) -> None:

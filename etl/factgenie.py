@@ -27,7 +27,7 @@ from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
 from accuracy_db.regular_files import read_bytes, read_text
 
 from .char_spans import TokenIndex
-from .corpus_texts import Category, CorpusText, corpus_categories, create_corpus, insert_texts
+from .corpus_texts import Category, CorpusText, corpus_categories, create_corpus, held_texts, insert_texts
 from .frames import create_temp_table
 from .lone_surrogates import lone_surrogate
 from .span_lists import ImportReport, Record, Span, insert_list
@@ -287,10 +287,11 @@ def check_texts(con, campaign: Campaign, corpus: str, problems: list[Problem]) -
         ).fetchall()
     finally:
         con.execute("DROP TABLE campaign_texts")
+    elsewhere = held_texts(con, [text_id for text_id, text_corpus, *_ in held if text_corpus != corpus])
     for text_id, text_corpus, split, text in held:
         record = outputs[text_id]
         if text_corpus != corpus:
-            message = f"text {text_id} is a text of corpus {text_corpus}, not of {corpus}"
+            message = f"text {text_id} is a text of {elsewhere[text_id]}, not of corpus {corpus}"
         elif split != record.split:
             message = f"text {text_id} is of split {split} in the database, not {record.split}"
         elif text != record.output:

@@ -41,21 +41,23 @@ def load_games(
     split_files: SplitFiles,
     digests: Digests | None = None,
     stop: threading.Event | None = None,
+    claimed: Claims | None = None,
 ) -> list[str]:
     """Load games.csv and shared_task.jsonl of a split (either may be absent) and return the warnings; with digests,
     the digests of the files read are recorded there. Once stop is set (from another thread), the loading ends with
-    Stopped at the next block of box scores, or before inserting.
+    Stopped at the next block of box scores, or before inserting. claimed: where the splits loaded before gave each
+    text its game; this split's are added.
 
     Raises InputError listing every problem found, before anything is inserted.
     """
-    tables, warnings = game_tables(split_files, digests, stop)
+    tables, warnings = game_tables(split_files, digests, stop, {} if claimed is None else claimed)
     stopped(stop)
     insert_all(con, tables.items())
     return warnings
 
 
 def game_tables(
-    split_files: SplitFiles, digests: Digests | None, stop: threading.Event | None
+    split_files: SplitFiles, digests: Digests | None, stop: threading.Event | None, claimed: Claims
 ) -> tuple[dict[str, pl.DataFrame], list[str]]:
     """The rows of games, team_games and player_games of a split, and the warnings. What they are made from is freed
     on return, before they are inserted: the records as read were 1.0 GB of the games' 2.2 GB at scale 1000.
@@ -66,6 +68,7 @@ def game_tables(
     box_scores = read_box_scores(split_files.box_scores, problems, digests, stop)
     stopped(stop)
     games = merge_games(csv_games, box_scores, split_files, problems)
+    claim(games, where_given(csv_games, box_scores, split_files), claimed, problems)
     tables = {"games": games_frame(games, split_files.split)}
     warnings: list[str] = []
     if box_scores is not None and box_scores.games:
@@ -76,6 +79,30 @@ def game_tables(
     if problems:
         raise InputError(problems)
     return tables, warnings
+
+
+# Where each text was given a game by the splits before: text id -> (file, line)
+Claims = dict[str, tuple[str, int]]
+
+
+def where_given(csv_games: dict | None, box_scores: BoxScores | None, split_files: SplitFiles):
+    """The file and line a game of the split is read from: its games.csv row, or its shared_task.jsonl record."""
+    if csv_games is not None:
+        return lambda text_id: (str(split_files.games_csv), csv_games[text_id]["line"])
+    return lambda text_id: (str(split_files.box_scores), box_scores.lines[text_id])
+
+
+def claim(games: list[dict], where, claimed: Claims, problems: list[Problem]) -> None:
+    """A text has one game (games.text_id is the key) across a build's splits: a text given a game by another split
+    is a problem naming both places. (A Rotowire game may be described by several texts: the outputs of several
+    systems for one game, as the generated corpora of benchmarks/ have: 60,000 texts on 728 games.)"""
+    for game in games:
+        text_id = game["text_id"]
+        if text_id in claimed:
+            other_file, other_line = claimed[text_id]
+            problems.append(Problem(*where(text_id), f"{text_id} has a game already ({other_file} line {other_line})"))
+        else:
+            claimed[text_id] = where(text_id)
 
 
 def games_frame(games: list[dict], split: str) -> pl.DataFrame:

@@ -12,7 +12,7 @@ from pathlib import Path, PurePath
 
 import duckdb
 
-from accuracy_db.errors import AccuracyDbError, InputError
+from accuracy_db.errors import AccuracyDbError, InputError, Problem
 from accuracy_db.regular_files import Digests, advise_will_need, read_text
 
 from .batching import BATCH_CHARACTERS
@@ -51,8 +51,7 @@ def text_batches(texts_dir: Path, digests: Digests | None = None) -> Iterator[di
     # thread reads them: the 60,000 texts of scale 1000 took 0.7 s from the page cache and 5.4 s evicted from it,
     # against 3.8-4.6 s and 5.7-6.6 s with 8 to 64 threads (which wait on each other for Python's lock). The kernel
     # is asked to read each file READ_AHEAD files before it is read instead, which needs no thread of Python's.
-    with os.scandir(texts_dir) as entries:
-        paths = sorted(entry.path for entry in entries if entry.name.endswith(".txt"))
+    paths = text_paths(texts_dir)
     for path in paths[:READ_AHEAD]:
         advise_will_need(path)
     batch, characters, problems = {}, 0, []
@@ -75,6 +74,30 @@ def text_batches(texts_dir: Path, digests: Digests | None = None) -> Iterator[di
         raise InputError(problems)
     if batch:
         yield batch
+
+
+def text_paths(texts_dir: Path) -> list[str]:
+    """The .txt files of a folder of texts, sorted by name (one listing); each file's stem is its text id."""
+    with os.scandir(texts_dir) as entries:
+        return sorted(entry.path for entry in entries if entry.name.endswith(".txt"))
+
+
+def check_one_split_a_text(texts_dirs: dict[str, Path]) -> None:
+    """A text id is one text (texts.text_id is the key): a file name in the texts of two splits (split -> folder)
+    is refused before anything is read, naming both files."""
+    first: dict[str, tuple[str, str]] = {}  # text id -> (split, file)
+    problems = []
+    for split, texts_dir in texts_dirs.items():
+        for path in text_paths(texts_dir):
+            text_id = PurePath(path).stem
+            if text_id in first:
+                other_split, other = first[text_id]
+                message = f"text {text_id} is a text of the {other_split} split already ({other}): one split a text"
+                problems.append(Problem(path, None, message))
+            else:
+                first[text_id] = (split, path)
+    if problems:
+        raise InputError(problems)
 
 
 def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str], in_sql: bool = False) -> None:

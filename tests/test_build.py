@@ -257,9 +257,9 @@ def test_the_games_may_finish_after_the_submissions_and_their_warnings_still_com
         committed.set()
         return warnings
 
-    def games_after_the_submission(con, files, digests, stop):
+    def games_after_the_submission(con, files, digests, stop, claimed):
         assert committed.wait(60)
-        return [f"games of {files.split}", *load_games(con, files, digests, stop)]
+        return [f"games of {files.split}", *load_games(con, files, digests, stop, claimed)]
 
     monkeypatch.setattr(build_module.inbox, "commit_submission", commit_then_tell)
     monkeypatch.setattr(games_module, "load_games", games_after_the_submission)

@@ -146,7 +146,7 @@ def test_a_folder_without_texts_and_a_corpus_loaded_twice_are_refused(db, tmp_pa
     assert run(["import", "corpus", "--db", str(db), str(folder)]) == 1
     assert "error: corpus weather exists already: give another --corpus" in capsys.readouterr().err
     assert run(["import", "corpus", "--db", str(db), str(folder), "--corpus", "again"]) == 1
-    assert "texts.jsonl: text id w1 is a text of another corpus" in capsys.readouterr().err
+    assert f"texts.jsonl: line 1: text id w1 is a text of corpus weather ({folder}) already" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -490,8 +490,8 @@ def test_a_corpus_folder_whose_text_ids_another_corpus_has_is_refused_alone(db, 
     report = refreshed(db, first, second)
     problems = report.corpus_refusals[str(second / "texts.jsonl")]
     assert [(p.line, p.message) for p in problems] == [
-        (None, "text id w1 is a text of another corpus"),
-        (None, "text id w2 is a text of another corpus"),
+        (1, f"text id w1 is a text of corpus weather ({first}) already"),
+        (2, f"text id w2 is a text of corpus weather ({first}) already"),
     ]
     assert len(lists(db)) == 3 and lists(db, "climate") == []
 

@@ -5,7 +5,10 @@ The archive is built here and served from 127.0.0.1, so no test needs the intern
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import io
+import json
 import socket
 import tarfile
 import threading
@@ -15,8 +18,9 @@ from pathlib import Path
 import pytest
 from accuracy_db.etl.data_folder import SHARED_FOLDER, cache_dir, resolve_data_dir
 
-from accuracy_db.errors import AccuracyDbError
-from accuracy_db.ingest.fetch_data import fetch_data
+from accuracy_db.cli.main import run
+from accuracy_db.errors import AccuracyDbError, quoted
+from accuracy_db.ingest.fetch_data import MARKER, Limits, fetch_data
 
 TOP = "accuracySharedTask-main"
 
@@ -48,13 +52,16 @@ OTHER_FILES = {
 }
 
 
-def make_archive(files: dict[str, str], top: str = TOP, links: dict[str, str] | None = None) -> bytes:
-    """A .tar.gz shaped like GitHub's: links (name -> target) first, then files, each under the `top` folder."""
+def make_archive(
+    files: dict[str, str], top: str = TOP, links: dict[str, str] | None = None, zeros: dict[str, int] | None = None
+) -> bytes:
+    """A .tar.gz shaped like GitHub's: links (name -> target) first, then files, then files of that many zero bytes
+    (a few kB of gzip each, however large), each under the `top` folder."""
     # top="" writes the file names as given, to build archives with members outside any top folder.
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
         for name, target in (links or {}).items():
-            member = tarfile.TarInfo(f"{top}/{name}")
+            member = tarfile.TarInfo(f"{top}/{name}" if top else name)
             member.type, member.linkname = tarfile.SYMTYPE, target
             tar.addfile(member)
         for name, text in files.items():
@@ -62,11 +69,17 @@ def make_archive(files: dict[str, str], top: str = TOP, links: dict[str, str] | 
             member = tarfile.TarInfo(f"{top}/{name}" if top else name)
             member.size = len(data)
             tar.addfile(member, io.BytesIO(data))
+        for name, size in (zeros or {}).items():
+            member = tarfile.TarInfo(f"{top}/{name}" if top else name)
+            member.size = size
+            tar.addfile(member, io.BytesIO(bytes(size)))
     return buffer.getvalue()
 
 
 def files_under(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): p.read_text() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """The data files of a folder (its fetch-data marker left out) and their text."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.name != MARKER)
+    return {p.relative_to(folder).as_posix(): p.read_text() for p in files}
 
 
 class Site:
@@ -112,14 +125,40 @@ def site(monkeypatch):
     site.close()
 
 
+# What an earlier version of the repository held.
+EARLIER_FILES = {"gsml.csv": "earlier gsml\n", "texts/S001.txt": "earlier text\n", "texts/S099.txt": "since removed\n"}
+
+
 @pytest.fixture
-def good_dest(tmp_path) -> Path:
+def good_dest(site, tmp_path) -> Path:
     """A data folder from an earlier, successful fetch."""
-    dest = tmp_path / "cache" / "accuracy-shared-task"
-    (dest / "texts").mkdir(parents=True)
-    (dest / "gsml.csv").write_text("earlier gsml\n")
-    (dest / "texts" / "S001.txt").write_text("earlier text\n")
-    return dest
+    site.pages["/earlier.tar.gz"] = make_archive(EARLIER_FILES)
+    return fetch_data(site.url("/earlier.tar.gz"), tmp_path / "cache" / "accuracy-shared-task")
+
+
+def everything_under(folder: Path) -> dict[str, bytes | None]:
+    """Every path under a folder (marker and all) with a file's bytes (None for a folder): what must stay as it was."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() if p.is_file() else None for p in folder.rglob("*")}
+
+
+def refused(url: str, dest: Path, capsys, match: str, limits: Limits | None = None) -> str:
+    """Fetch into an existing folder's `dest` through the command line (or fetch_data itself, given limits of its
+    own); check the fetch is refused in one line saying `match`, without a traceback, and leaves no temporary
+    folder beside dest; return the line."""
+    before = set(dest.parent.iterdir())
+    if limits is None:
+        assert run(["fetch-data", "--url", url, "--dest", str(dest)]) == 1
+        lines = capsys.readouterr().err.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), lines
+        message = lines[0]
+    else:
+        with pytest.raises(AccuracyDbError) as error:
+            fetch_data(url, dest, limits=limits)
+        message = str(error.value)
+        assert "\n" not in message
+    assert match in message
+    assert set(dest.parent.iterdir()) == before
+    return message
 
 
 # --- fetch_data ---------------------------------------------------------------------------------
@@ -147,10 +186,66 @@ def test_progress_reports_bytes_done_up_to_the_total(site, tmp_path):
 
 
 def test_a_new_fetch_replaces_the_earlier_data_and_leaves_no_temporary_folder(site, good_dest):
-    (good_dest / "stale.csv").write_text("from an older version\n")
+    assert files_under(good_dest) == EARLIER_FILES
     fetch_data(site.url("/main.tar.gz"), good_dest)
-    assert files_under(good_dest) == DATA_FILES
+    assert files_under(good_dest) == DATA_FILES  # texts/S099.txt, gone from the repository, is gone
     assert [p.name for p in good_dest.parent.iterdir()] == [good_dest.name]
+
+
+def test_the_marker_records_each_file_written_and_its_sha256(site, tmp_path):
+    dest = fetch_data(site.url("/main.tar.gz"), tmp_path / "data")
+    record = json.loads((dest / MARKER).read_text())
+    assert record["url"] == site.url("/main.tar.gz")
+    assert record["files"] == {name: hashlib.sha256(text.encode()).hexdigest() for name, text in DATA_FILES.items()}
+
+
+def test_a_new_or_empty_folder_is_filled(site, tmp_path):
+    (tmp_path / "empty" / "sub").mkdir(parents=True)
+    for dest in (tmp_path / "new" / "data", tmp_path / "empty"):
+        fetch_data(site.url("/main.tar.gz"), dest)
+        assert files_under(dest) == DATA_FILES
+
+
+def test_a_folder_of_ones_own_is_refused_and_left_as_it_was(site, tmp_path, capsys):
+    notes = tmp_path / "notes"
+    (notes / "drafts").mkdir(parents=True)
+    (notes / "todo.txt").write_text("my notes\n")
+    (notes / "drafts" / "gsml.csv").write_text("my own gsml\n")
+    before = everything_under(notes)
+    message = refused(site.url("/main.tar.gz"), notes, capsys, f"{notes}: it holds 'drafts/gsml.csv' and no")
+    assert "fetch-data replaces only a folder it filled" in message
+    assert everything_under(notes) == before
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        (lambda dest: (dest / "notes.txt").write_text("mine\n"), "'notes.txt' was not written by fetch-data"),
+        (lambda dest: (dest / "texts" / "S001.txt").write_text("edited\n"), "'texts/S001.txt' has changed since"),
+        (lambda dest: (dest / "texts" / "S002.txt").symlink_to(dest / "gsml.csv"), "'texts/S002.txt' was not"),
+        (lambda dest: (dest / "mine").symlink_to(dest.parent), "'mine' was not written by fetch-data"),
+        (lambda dest: (dest / "texts" / "S001.txt").unlink() or (dest / "texts" / "S001.txt").mkdir(), None),
+        (lambda dest: (dest / MARKER).write_text("{not json"), "no .accuracy-db-fetch-data (the record of a fetch)"),
+        (lambda dest: (dest / MARKER).write_text('{"files": ["gsml.csv"]}'), "no .accuracy-db-fetch-data"),
+    ],
+    ids=[
+        "a file added",
+        "a file edited",
+        "a link added",
+        "a link to a folder",
+        "a file made a folder",
+        "a bad marker",
+        "a marker of another shape",
+    ],
+)
+def test_an_earlier_fetch_changed_since_is_refused_and_left_as_it_was(site, good_dest, capsys, change, match):
+    change(good_dest)
+    if match is None:  # a file made an empty folder: nothing would be lost; a file put in it, though, would be
+        (good_dest / "texts" / "S001.txt" / "mine.txt").write_text("mine\n")
+        match = "'texts/S001.txt/mine.txt' was not written by fetch-data"
+    before = everything_under(good_dest)
+    refused(site.url("/main.tar.gz"), good_dest, capsys, match)
+    assert everything_under(good_dest) == before
 
 
 def test_an_http_error_names_the_url_and_keeps_the_earlier_data(site, good_dest):
@@ -204,36 +299,120 @@ def test_a_server_that_cannot_be_reached_names_the_url(tmp_path, monkeypatch):
     assert not (tmp_path / "data").exists()
 
 
-def test_members_that_point_outside_the_destination_are_not_written(site, tmp_path):
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    tricks = {
-        "../outside/escaped.txt": "'..' right after the top folder",
-        "texts/../../../outside/escaped-too.txt": "'..' hidden deeper",
-        "curation/../../../outside/CURATION_USER.tsv": "'..' where any number of folders is allowed",
-        f"{outside}/absolute.txt": "an absolute path",
-        "test_set/texts/T009.txt": "written through the test_set/texts link if links were followed",
-    }
-    links = {"test_set/texts": str(outside), "texts/S002.txt": "/etc/passwd"}
-    site.pages["/tricks.tar.gz"] = make_archive(DATA_FILES | tricks, links=links)
-    dest = tmp_path / "data"  # unpacked first into tmp_path/.data-*/data: three '..' up is tmp_path
-    fetch_data(site.url("/tricks.tar.gz"), dest)
-    assert list(outside.iterdir()) == []
-    assert not any(p.is_symlink() for p in dest.rglob("*"))
-    assert files_under(dest) == DATA_FILES | {"test_set/texts/T009.txt": tricks["test_set/texts/T009.txt"]}
+# Members that could write outside the destination, each refusing the archive: name -> (a file's text or a link's
+# target, whether it is a link, the refusal). The data is unpacked first into tmp/cache/.accuracy-shared-task-*/data:
+# four '..' up from there is tmp.
+TRICKS = {
+    f"{TOP}/../outside/escaped.txt": ("'..' right after the top folder", False, "points outside"),
+    f"{TOP}/texts/../../../../outside/escaped.txt": ("'..' hidden deeper", False, "points outside"),
+    f"{TOP}/curation/../../../../outside/CURATION_USER.tsv": ("'..' where folders may be", False, "points outside"),
+    "../curation/../../../outside/CURATION_USER.tsv": ("'..' as the top folder", False, "points outside"),
+    "/OUTSIDE/absolute.txt": ("an absolute path", False, "points outside"),
+    f"{TOP}/texts/S002.txt": ("/etc/passwd", True, "is a symbolic link, not a file or folder"),
+    f"{TOP}/test_set/texts": ("/OUTSIDE", True, "is a symbolic link, not a file or folder"),
+    f"{TOP}/README.md": ("../../../../outside/README.md", True, "is a symbolic link, not a file or folder"),
+}
 
 
-def test_members_outside_the_top_folder_are_not_written(site, tmp_path):
+@pytest.mark.parametrize("name", TRICKS)
+def test_a_member_that_could_write_outside_the_destination_refuses_the_archive(site, good_dest, tmp_path, capsys, name):
     outside = tmp_path / "outside"
     outside.mkdir()
-    tricks = {
-        "../curation/../../../outside/CURATION_USER.tsv": "'..' as the top folder",
-        f"{outside}/curation/../../../outside/CURATION_USER.tsv": "an absolute path",
-    }
-    repository = {f"{TOP}/{name}": text for name, text in DATA_FILES.items()}
-    site.pages["/tricks.tar.gz"] = make_archive(tricks | repository, top="")
-    fetch_data(site.url("/tricks.tar.gz"), tmp_path / "data")
+    content, is_link, match = TRICKS[name]
+    name, content = (text.replace("/OUTSIDE", str(outside)) for text in (name, content))
+    repository = {f"{TOP}/{path}": text for path, text in DATA_FILES.items()}
+    trick = {"links": {name: content}} if is_link else {"files": repository | {name: content}}
+    site.pages["/tricks.tar.gz"] = make_archive(**{"files": repository, **trick}, top="")
+    before = everything_under(good_dest)
+    message = refused(site.url("/tricks.tar.gz"), good_dest, capsys, match)
+    assert quoted(name) in message
     assert list(outside.iterdir()) == []
+    assert everything_under(good_dest) == before
+
+
+def test_a_device_in_the_archive_refuses_it(site, good_dest, capsys):
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        member = tarfile.TarInfo(f"{TOP}/gsml.csv")
+        member.type = tarfile.CHRTYPE
+        tar.addfile(member)
+    site.pages["/device.tar.gz"] = buffer.getvalue()
+    refused(site.url("/device.tar.gz"), good_dest, capsys, "'accuracySharedTask-main/gsml.csv' is a character")
+
+
+# A data file of zeros just over each limit lowered for the tests (the defaults are 64 MiB and 256 MiB: the real data
+# is 5.3 MB, its largest file 1.2 MB), in a few kB of gzip.
+SMALL = Limits(member_bytes=100_000, total_bytes=250_000, files=20)
+
+
+@pytest.mark.parametrize(
+    "zeros, match",
+    [
+        ({"texts/S002.txt": 100_001}, "'accuracySharedTask-main/texts/S002.txt' unpacks to 100,001 bytes, more than"),
+        ({f"texts/S1{n:02}.txt": 90_000 for n in range(3)}, "its data files unpack to more than 250,000 bytes"),
+        ({f"texts/S1{n:02}.txt": 0 for n in range(8)}, "it holds more than 20 data files"),
+    ],
+    ids=["one file", "all files", "the files"],
+)
+def test_an_archive_whose_data_files_unpack_beyond_the_limits_is_refused(site, good_dest, capsys, zeros, match):
+    site.pages["/zeros.tar.gz"] = make_archive(DATA_FILES, zeros=zeros)
+    assert len(site.pages["/zeros.tar.gz"]) < 10_000
+    before = everything_under(good_dest)
+    refused(site.url("/zeros.tar.gz"), good_dest, capsys, match, limits=SMALL)
+    assert everything_under(good_dest) == before
+
+
+def test_the_limits_bound_only_the_data_files(site, tmp_path):
+    """A large file the repository also holds (slides, a spreadsheet) is skipped, not counted."""
+    site.pages["/slides.tar.gz"] = make_archive(DATA_FILES, zeros={"Shared Task Evaluating Accuracy.pptx": 300_000})
+    assert files_under(fetch_data(site.url("/slides.tar.gz"), tmp_path / "data", limits=SMALL)) == DATA_FILES
+
+
+def test_a_member_of_400_mb_is_refused_by_the_default_limit_without_being_unpacked(site, good_dest, capsys):
+    """The attack's archive: gsml.csv of 400 MB of zeros in 400 kB of gzip (one gzip member per MB, which a .tar.gz
+    may be made of). Its size is read from its header: nothing of it is unpacked."""
+    member = tarfile.TarInfo(f"{TOP}/gsml.csv")
+    member.size = 400 * 10**6
+    megabyte = gzip.compress(bytes(10**6))
+    end = gzip.compress(bytes(2 * tarfile.BLOCKSIZE))
+    site.pages["/bomb.tar.gz"] = gzip.compress(member.tobuf()) + megabyte * 400 + end
+    assert len(site.pages["/bomb.tar.gz"]) < 500_000
+    before = everything_under(good_dest)
+    refused(site.url("/bomb.tar.gz"), good_dest, capsys, "unpacks to 400,000,000 bytes, more than the 67,108,864")
+    assert everything_under(good_dest) == before
+
+
+# --- what --dest may be -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "where, match",
+    [
+        (".", "is the current folder or holds it"),
+        ("..", "is the current folder or holds it"),
+        ("/", "is the root folder"),
+        ("a-file", "is not a folder"),
+        ("a-link", "is a symbolic link"),
+        ("a-file/data", "could not write the data to"),
+    ],
+)
+def test_a_dest_that_cannot_be_replaced_is_refused_in_one_line(site, tmp_path, monkeypatch, capsys, where, match):
+    here = tmp_path / "work" / "here"
+    here.mkdir(parents=True)
+    monkeypatch.chdir(here)
+    (here / "a-file").write_text("mine\n")
+    (here / "a-link").symlink_to(tmp_path / "work")
+    before = everything_under(tmp_path)
+    assert run(["fetch-data", "--url", site.url("/main.tar.gz"), "--dest", where]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and match in lines[0], lines
+    assert everything_under(tmp_path) == before
+
+
+def test_the_command_says_where_the_data_is(site, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert run(["fetch-data", "--url", site.url("/main.tar.gz"), "--dest", "data"]) == 0
+    assert capsys.readouterr().out == f"Shared-task data in {tmp_path / 'data'}\n"
     assert files_under(tmp_path / "data") == DATA_FILES
 
 

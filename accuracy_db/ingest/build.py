@@ -114,9 +114,10 @@ def games_loading(con, split_files: list[SplitFiles], digests: Digests) -> Itera
     warnings: list[list[str]] = []
     cursor = con.cursor()
     stop = threading.Event()
+    claimed: games.Claims = {}  # where each text was given its game, across the splits
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="games") as pool:
         loading = pool.submit(
-            lambda: [warnings.append(games.load_games(cursor, files, digests, stop)) for files in split_files]
+            lambda: [warnings.append(games.load_games(cursor, files, digests, stop, claimed)) for files in split_files]
         )
         try:
             yield warnings
@@ -242,6 +243,7 @@ def build_into(
     split_files = splits(data_dir)
     if not split_files:
         raise AccuracyDbError(f"{data_dir}: no texts/ folder: not a shared-task data folder")
+    texts.check_one_split_a_text({files.split: files.texts_dir for files in split_files})
     con = database.open_new(work)
     digests: Digests = {}  # the files hashed as they were read, not read again to be fingerprinted
     try:

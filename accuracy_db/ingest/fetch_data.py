@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 import http.client
+import json
+import os
 import re
-import shutil
 import tarfile
 import tempfile
 import urllib.error
 import urllib.request
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from accuracy_db.errors import AccuracyDbError
+from accuracy_db.errors import AccuracyDbError, quoted
 from accuracy_db.etl.data_folder import cache_dir
+from accuracy_db.regular_files import sha256_of
 
 DEFAULT_URL = "https://github.com/ehudreiter/accuracySharedTask/archive/refs/heads/main.tar.gz"
 TIMEOUT_SECONDS = 60
@@ -26,32 +30,121 @@ SPLIT_FILES = ["gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml"
 ROOT_FILES = ["LICENSE", "example_submissions/*.csv", "curation/**/CURATION_USER.tsv"]
 WANTED = SPLIT_FILES + ROOT_FILES + [f"test_set/{pattern}" for pattern in SPLIT_FILES]
 
+# Written into every folder fetch-data fills: the files it wrote and their SHA-256. Only a folder holding nothing
+# else, unchanged, is replaced by a later fetch; any other folder that is not empty is refused.
+MARKER = ".accuracy-db-fetch-data"
+
 Progress = Callable[[int, "int | None"], None]
 
 
-def fetch_data(url: str = DEFAULT_URL, dest: Path | None = None, progress: Progress | None = None) -> Path:
+@dataclass(frozen=True)
+class Limits:
+    """The most the data files of an archive may unpack to. The real data (2026) is 167 files of 5.3 MB, the largest
+    token_lookup.yaml at 1.2 MB: the bounds leave room for fifty times that, and refuse an archive whose few kB
+    of zeros unpack to gigabytes before a byte of it is written."""
+
+    member_bytes: int = 64 * 2**20  # one file
+    total_bytes: int = 256 * 2**20  # every file together
+    files: int = 10_000
+
+
+def fetch_data(
+    url: str = DEFAULT_URL, dest: Path | None = None, progress: Progress | None = None, limits: Limits = Limits()
+) -> Path:
     """Download the repository archive at `url` and put its data files in `dest` (default: the cache).
 
-    `dest` is replaced only once the new data is complete: a failure leaves it as it was.
+    `dest` must be new, empty, or a folder an earlier fetch filled and nothing else changed (see MARKER). It is
+    replaced only once the new data is complete: a failure leaves it as it was.
     `progress(bytes_done, bytes_total_or_None)` is called as the download goes.
     """
-    dest = Path(dest) if dest is not None else cache_dir()
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f".{dest.name}-", dir=dest.parent) as tmp:
-        archive, unpacked, old = Path(tmp) / "archive.tar.gz", Path(tmp) / "data", Path(tmp) / "old"
-        _download(url, archive, progress)
-        _unpack(url, archive, unpacked)
-        if not (unpacked / "gsml.csv").is_file():
-            raise AccuracyDbError(f"{url} has no gsml.csv: it is not an archive of the shared-task repository")
-        if dest.exists():
-            dest.rename(old)  # kept in the temporary folder until the new data is in place
-        try:
-            unpacked.rename(dest)
-        except OSError:
-            if old.exists():
-                old.rename(dest)
-            raise
+    # lexically absolute: `.` and `..` get a name and a parent, and a link is checked as the link itself
+    dest = Path(os.path.abspath(dest if dest is not None else cache_dir()))
+    try:
+        check_dest(dest)  # before the download, so that a wrong --dest is told at once
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix=f".{dest.name}-", dir=dest.parent) as tmp:
+            archive, unpacked, old = Path(tmp) / "archive.tar.gz", Path(tmp) / "data", Path(tmp) / "old"
+            _download(url, archive, progress)
+            written = _unpack(url, archive, unpacked, limits)
+            if "gsml.csv" not in written:
+                raise AccuracyDbError(f"{url} has no gsml.csv: it is not an archive of the shared-task repository")
+            (unpacked / MARKER).write_text(json.dumps({"url": url, "files": written}, indent=1), encoding="utf-8")
+            check_dest(dest)  # again: files may have been put there during the download
+            _swap(unpacked, dest, old)
+    except OSError as error:  # a folder that cannot be written, a full disk…
+        raise AccuracyDbError(f"could not write the data to {dest}: {error.strerror or error}") from None
     return dest
+
+
+def check_dest(dest: Path) -> None:
+    """Refuse, in one line, a destination that fetch-data could not replace without losing what it did not write."""
+    if dest.parent == dest:
+        raise AccuracyDbError(f"{dest} is the root folder: give a folder of its own as --dest")
+    if dest.is_symlink():
+        raise AccuracyDbError(f"{dest} is a symbolic link: give the folder it points to, or another, as --dest")
+    if not dest.exists():
+        return
+    if not dest.is_dir():
+        raise AccuracyDbError(f"{dest} is not a folder: give a new or empty folder as --dest")
+    here = Path.cwd().resolve()
+    if dest.resolve() in (here, *here.parents):  # replacing it would pull the folder out from under the shell
+        raise AccuracyDbError(f"{dest} is the current folder or holds it: give another --dest, or run from elsewhere")
+    stray = _not_written(dest)
+    if stray:
+        raise AccuracyDbError(
+            f"{dest}: {stray}: fetch-data replaces only a folder it filled; give a new or empty folder as --dest"
+        )
+
+
+def _not_written(folder: Path) -> str | None:
+    """What in `folder` an earlier fetch did not write, or changed since (None when there is nothing of the kind:
+    the folder is empty, or holds that fetch's files as it wrote them)."""
+    entries = sorted(_entries(folder))
+    if not entries:
+        return None  # empty folders lose nothing
+    written = _written_files(folder)
+    if written is None:
+        return f"it holds {quoted(entries[0])} and no {MARKER} (the record of a fetch)"
+    for name in entries:
+        path = folder / name
+        if name == MARKER:
+            continue
+        if name not in written:
+            return f"{quoted(name)} was not written by fetch-data"
+        if path.is_symlink() or not path.is_file() or sha256_of(path) != written[name]:
+            return f"{quoted(name)} has changed since fetch-data wrote it"
+    return None
+
+
+def _entries(folder: Path):
+    """Everything under `folder` but its folders, as paths relative to it; a link to a folder is not followed."""
+    for parent, folders, files in os.walk(folder):
+        for name in files + [name for name in folders if os.path.islink(os.path.join(parent, name))]:
+            yield Path(parent, name).relative_to(folder).as_posix()
+
+
+def _written_files(folder: Path) -> dict[str, str] | None:
+    """The files an earlier fetch wrote in `folder` (path -> SHA-256), from its marker; None without a readable one."""
+    try:
+        record = json.loads((folder / MARKER).read_text(encoding="utf-8"))
+        files = record["files"]
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        return None
+    return files
+
+
+def _swap(unpacked: Path, dest: Path, old: Path) -> None:
+    """Put the new data in place of dest; the old is kept in `old` (in the temporary folder) until it is."""
+    if dest.exists():
+        dest.rename(old)
+    try:
+        unpacked.rename(dest)
+    except OSError:
+        if old.exists():
+            old.rename(dest)
+        raise
 
 
 def _download(url: str, target: Path, progress: Progress | None) -> None:
@@ -73,30 +166,63 @@ def _download(url: str, target: Path, progress: Progress | None) -> None:
         raise AccuracyDbError(f"could not download {url}: {error}") from None
 
 
-def _unpack(url: str, archive: Path, folder: Path) -> None:
-    """Write the wanted regular files of `archive`, without its top folder, into the new `folder`."""
+def _unpack(url: str, archive: Path, folder: Path, limits: Limits) -> dict[str, str]:
+    """Write the wanted files of `archive`, without its top folder, into the new `folder`; return their paths and
+    SHA-256. Each member's size is checked against the limits before a byte of it is written."""
     folder.mkdir()
+    written: dict[str, str] = {}
+    total = files = 0
     try:
         with tarfile.open(archive, "r:gz") as tar:
             for member in tar:
-                relative = _wanted_path(member)
+                relative = _wanted_path(url, member)
                 if relative is None:
                     continue
+                total, files = total + member.size, files + 1
+                _check_limits(url, member, total, files, limits)
                 target = folder.joinpath(*relative.parts)
                 target.parent.mkdir(parents=True, exist_ok=True)
+                digest = hashlib.sha256()
                 with tar.extractfile(member) as source, target.open("wb") as out:
-                    shutil.copyfileobj(source, out)
+                    while chunk := source.read(CHUNK_BYTES):
+                        digest.update(chunk)
+                        out.write(chunk)
+                written[relative.as_posix()] = digest.hexdigest()
     except (tarfile.TarError, EOFError, zlib.error) as error:
         raise AccuracyDbError(f"{url} is not a readable .tar.gz archive: {error}") from None
+    return written
 
 
-def _wanted_path(member: tarfile.TarInfo) -> PurePosixPath | None:
-    """The member's path without the archive's top folder, if it is a data file safe to write; else None."""
+def _check_limits(url: str, member: tarfile.TarInfo, total: int, files: int, limits: Limits) -> None:
+    if member.size > limits.member_bytes:
+        raise AccuracyDbError(
+            f"{url}: {quoted(member.name)} unpacks to {member.size:,} bytes, more than the {limits.member_bytes:,}"
+            " a data file may have: refused"
+        )
+    if total > limits.total_bytes:
+        raise AccuracyDbError(f"{url}: its data files unpack to more than {limits.total_bytes:,} bytes: refused")
+    if files > limits.files:
+        raise AccuracyDbError(f"{url}: it holds more than {limits.files:,} data files: refused")
+
+
+def _wanted_path(url: str, member: tarfile.TarInfo) -> PurePosixPath | None:
+    """The member's path without the archive's top folder, if it is a data file; else None. A member that could
+    write outside the destination, or anything but a file or folder, refuses the archive: GitHub makes neither."""
     path = PurePosixPath(member.name)
-    if not member.isfile() or path.is_absolute() or ".." in path.parts or len(path.parts) < 2:
-        return None  # links, folders, and paths that could point outside the destination
+    if path.is_absolute() or ".." in path.parts:
+        raise AccuracyDbError(f"{url}: {quoted(member.name)} points outside the archive's folder: refused")
+    if not (member.isfile() or member.isdir()):
+        raise AccuracyDbError(f"{url}: {quoted(member.name)} is {_kind(member)}, not a file or folder: refused")
+    if member.isdir() or len(path.parts) < 2:
+        return None
     relative = PurePosixPath(*path.parts[1:])
     return relative if WANTED_PATH.fullmatch(str(relative)) else None
+
+
+def _kind(member: tarfile.TarInfo) -> str:
+    kinds = (("issym", "a symbolic link"), ("islnk", "a hard link"), ("ischr", "a character device"))
+    kinds += (("isblk", "a block device"), ("isfifo", "a FIFO"))
+    return next((name for test, name in kinds if getattr(member, test)()), "of an unknown kind")
 
 
 def _glob_regex(pattern: str) -> str:

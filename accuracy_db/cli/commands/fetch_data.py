@@ -13,8 +13,9 @@ from accuracy_db.cli.commands import stderr
 @click.option("--url", help="Where to download the repository archive from (default: its GitHub archive).")
 @click.option(
     "--dest",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Where to unpack the data files (default: the per-user cache).",
+    type=click.Path(path_type=Path),  # (what it may be, fetch_data checks: one line, exit 1, as its other failures)
+    help="Where to unpack the data files (default: the per-user cache): a new or empty folder, or one that "
+    "fetch-data filled before, which is replaced.",
 )
 def fetch_data(url: str | None, dest: Path | None) -> None:
     """Download the shared task's public data (only its data files)."""
