@@ -36,9 +36,11 @@ def adjudicate(
     from ..agreement import adjudicate as derive
     from ..agreement import write_derived_list
     from ..errors import AccuracyDbError
+    from ..names import check_option
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
         raise AccuracyDbError(f"--as {name!r}: a name is letters, digits, _ . and -, starting with a letter or digit")
+    check_option("--as", name, "list")  # (gold and ALL pass the pattern)
     con = database.open_existing(db)
     adjudication = derive(con, list(sets), min_votes, split, corpus)
     csv_path = write_derived_list(con, adjudication, out, name)
