@@ -104,9 +104,9 @@ def read_sidecar(path: Path) -> dict:
             raise InputError([Problem(file, None, "not valid JSON: a number too long to read")]) from None
         if depth(metadata) > SIDECAR_DEPTH:
             raise InputError([Problem(file, None, f"not valid JSON: nested more than {SIDECAR_DEPTH} levels deep")])
-        surrogate = unstorable_text(metadata, text)
-        if surrogate:
-            raise InputError([Problem(file, None, surrogate)])
+        unstorable = unstorable_text(metadata, text)
+        if unstorable:
+            raise InputError([Problem(file, None, unstorable)])
     else:
         metadata = load_bounded_yaml(file, text, SIDECAR_DEPTH, "sidecar")
     if not isinstance(metadata, dict):

@@ -65,9 +65,9 @@ def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None
         except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
             problems.append(Problem(str(path), line, "not valid JSON: a number too long to read"))
             continue
-        surrogate = unstorable_text(value, content)
-        if surrogate:
-            problems.append(Problem(str(path), line, surrogate))
+        unstorable = unstorable_text(value, content)
+        if unstorable:
+            problems.append(Problem(str(path), line, unstorable))
         elif isinstance(value, dict):
             objects.append((line, value))
         else:
