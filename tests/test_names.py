@@ -254,3 +254,19 @@ def test_a_registered_folder_s_files_are_recorded_under_its_corpus(db, tmp_path)
     assert recorded == [
         ("weather", str(path)) for path in sorted(corpus_folders.folder_files(corpus_folders.corpus_folder(folder)))
     ]
+
+
+def test_a_list_file_with_a_bad_name_in_a_registered_folder_is_refused_alone(db, tmp_path):
+    folder = corpus_folder(tmp_path)
+    for name in ("ALL", "Gold", "a\tb"):
+        shutil.copy(folder / "lists" / "metric_jsonl.jsonl", folder / "lists" / f"{name}.jsonl")
+    report = refreshed(db, folder)
+    assert {file: [(p.line, p.message) for p in problems] for file, problems in report.corpus_refusals.items()} == {
+        str(folder / "lists" / f"{name}.jsonl"): [(None, name_problem(name, "list"))]
+        for name in ("ALL", "Gold", "a\tb")
+    }
+    assert rows(db, "SELECT name FROM annotation_sets WHERE corpus = 'weather' ORDER BY name") == [
+        ("gold",),
+        ("metric",),
+        ("metric_jsonl",),
+    ]
