@@ -177,14 +177,28 @@ def record_digest(digests: Digests, path: Path | str, fd: int, size: int, sha256
 
 
 def decode(path: Path | str, data: bytes) -> str:
-    """UTF-8 text (a byte order mark is dropped); InputError naming the line of the first byte that is not."""
+    """UTF-8 text (a byte order mark is dropped) without a NUL; InputError naming the line of the first byte that
+    is not UTF-8, or of the first NUL."""
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         utf16 = data.startswith((b"\xff\xfe", b"\xfe\xff"))
         message = "is UTF-16 text: save it as UTF-8" if utf16 else "is not UTF-8 text"
         line = None if utf16 else data[: error.start].count(b"\n") + 1
         raise InputError([Problem(str(path), line, message)]) from None
+    nul = nul_problem(path, data)
+    if nul is not None:
+        raise InputError([nul])
+    return text
+
+
+def nul_problem(path: Path | str, data: bytes) -> Problem | None:
+    """The first NUL of a file's bytes, at its line: DuckDB stores it, but no text of PostgreSQL can hold it (an
+    export would fail as a whole, naming no table or row)."""
+    at = data.find(b"\0")  # (memchr, fast)
+    if at < 0:
+        return None
+    return Problem(str(path), data.count(b"\n", 0, at) + 1, "holds a NUL character (byte 0), which no text can hold")
 
 
 def read_text(

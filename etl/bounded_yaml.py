@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from accuracy_db.errors import InputError, Problem
 
-from .lone_surrogates import lone_surrogate
+from .unstorable_text import unstorable_text
 
 
 def load_bounded_yaml(file: str, text: str, max_depth: int, what: str):
@@ -27,9 +27,9 @@ def load_bounded_yaml(file: str, text: str, max_depth: int, what: str):
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 level -= 1
         value = yaml.load(text, Loader=loader)
-        surrogate = lone_surrogate(value, text)
-        if surrogate:
-            raise InputError([Problem(file, None, surrogate)])
+        unstorable = unstorable_text(value, text)
+        if unstorable:
+            raise InputError([Problem(file, None, unstorable)])
         return value
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)

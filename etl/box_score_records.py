@@ -20,7 +20,7 @@ from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import Digests, read_line_blocks, record_digest, regular_fd
 
 from .game_days import parse_day
-from .lone_surrogates import LoneSurrogate, lone_surrogate
+from .unstorable_text import UnstorableText, unstorable_text
 
 RECORD_TEXTS = ["home_name", "vis_name", "home_city", "vis_city"]
 RECORD_KEYS = ["shared_task_text_id", "day", *RECORD_TEXTS, "home_line", "vis_line", "box_score", "summary"]
@@ -238,7 +238,7 @@ def parse_block(file: str, first_line: int, data: bytes, box_scores: BoxScores, 
         except RecursionError:
             problems.append(Problem(file, line, "malformed JSON: nested too deeply"))
             continue
-        except LoneSurrogate as error:
+        except UnstorableText as error:
             problems.append(Problem(file, line, str(error)))
             continue
         except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
@@ -257,22 +257,27 @@ def parse_block(file: str, first_line: int, data: bytes, box_scores: BoxScores, 
 # digits (the shortest such number: -9223372036854775809) goes to json.
 DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"000000000")
 LONG_NUMBER = b"0" * 19
+UNREAD = object()
 
 
 def parse_json(text: bytes):
     """A JSON value, or error, as json.loads gives it; faster: orjson reads the lines it reads the same.
 
     What orjson refuses, json reads again: json also takes NaN and a byte order mark, and its errors say more. It takes
-    a lone surrogate too, which no table can hold: LoneSurrogate."""
+    a lone surrogate too, which no table can hold: UnstorableText, as for an escaped NUL, which both take."""
+    value = UNREAD
     if LONG_NUMBER not in text.translate(DIGITS_AS_ZEROS):
         try:
-            return orjson.loads(text)
+            value = orjson.loads(text)
         except orjson.JSONDecodeError:
             pass
-    value = json.loads(text)
-    surrogate = lone_surrogate(value)  # which orjson refuses, and json takes
-    if surrogate:
-        raise LoneSurrogate(surrogate)
+        if value is not UNREAD and b"\\u0000" not in text:  # (memmem, fast) orjson takes no lone surrogate
+            return value
+    if value is UNREAD:
+        value = json.loads(text)
+    unstorable = unstorable_text(value)
+    if unstorable:
+        raise UnstorableText(unstorable)
     return value
 
 

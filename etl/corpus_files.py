@@ -9,6 +9,9 @@ split. A line of a list is one span: text_id, category, comment (optional) and e
 text; from 0, end exclusive) or tokens (token_start, token_end: counted from 1, inclusive). Spans in characters map to
 whole tokens as factgenie's do (etl/char_spans.py, audited in offset_adjustments).
 
+The folder's name (the corpus's, unless given), each category's and each list file's stem follow the rule of names
+(accuracy_db/names.py); a corpus has at most MAX_CATEGORIES categories.
+
 `import corpus` loads a folder whole or not at all; a folder registered with the database (build and refresh)
 leaves out a refused list or sidecar and loads the rest."""
 
@@ -24,16 +27,17 @@ from pathlib import Path
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
+from accuracy_db.names import MAX_CATEGORIES, name_problem, too_many_categories
 from accuracy_db.printable import utf8_text
 from accuracy_db.regular_files import read_bytes, read_text
 
 from .bounded_yaml import load_bounded_yaml
 from .char_spans import TokenIndex, TokenSpan
 from .corpus_texts import Category, CorpusText, create_corpus, held_texts, insert_texts
-from .lone_surrogates import lone_surrogate
 from .sidecars import SIDECAR_SUFFIXES, read_sidecar
 from .span_csv import csv_objects
 from .span_lists import ImportReport, Record, Span, insert_list
+from .unstorable_text import unstorable_text
 
 DEFAULT_SPLIT = "test"
 LIST_SUFFIXES = (".jsonl", ".csv")
@@ -61,9 +65,9 @@ def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None
         except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
             problems.append(Problem(str(path), line, "not valid JSON: a number too long to read"))
             continue
-        surrogate = lone_surrogate(value, content)
-        if surrogate:
-            problems.append(Problem(str(path), line, surrogate))
+        unstorable = unstorable_text(value, content)
+        if unstorable:
+            problems.append(Problem(str(path), line, unstorable))
         elif isinstance(value, dict):
             objects.append((line, value))
         else:
@@ -100,11 +104,17 @@ def read_categories(path: Path) -> list[Category]:
     problems = []
     if not isinstance(value, list) or not value:
         raise InputError([Problem(str(path), None, "expected a list of categories (name, description, colour)")])
+    if len(value) > MAX_CATEGORIES:
+        raise InputError([Problem(str(path), None, too_many_categories(len(value)))])
     categories = []
     for number, entry in enumerate(value, start=1):
         name = entry.get("name") if isinstance(entry, dict) else None
-        if not isinstance(name, str) or not name.strip() or name == "ALL":
-            problems.append(Problem(str(path), None, f"category {number} has no name (or is named ALL, a scope)"))
+        if name is None:
+            problems.append(Problem(str(path), None, f"category {number} has no name"))
+            continue
+        wrong = name_problem(name, "category")
+        if wrong:
+            problems.append(Problem(str(path), None, f"category {number}: {wrong}"))
             continue
         description, colour = entry.get("description", ""), entry.get("colour", entry.get("color"))
         categories.append(Category(name, str(description or ""), str(colour) if colour is not None else None))
@@ -200,6 +210,10 @@ def sidecar_of(folder: Path, name: str) -> Path | None:
 def read_list(paths, name, folder, texts, indexes, categories) -> ListFile:
     """A list of lists/: its spans, or its problems (a list given twice, a line or a span that cannot be read)."""
     listed = ListFile(paths[0], name)
+    wrong = None if name == "gold" else name_problem(name, "list")
+    if wrong:
+        listed.problems += [Problem(str(path), None, wrong) for path in paths]
+        return listed
     if len(paths) > 1:
         shown = " and ".join(path.name for path in paths)
         listed.problems += [Problem(str(path), None, f"the list {name} is given twice ({shown})") for path in paths]
@@ -262,6 +276,9 @@ def load_corpus_folder(
     read by build and refresh) a refused list or sidecar is left out, its problems in report.refused, and the
     others are loaded; a refused folder, texts.jsonl or categories.yaml still raises InputError."""
     corpus = corpus or folder.name
+    wrong = name_problem(corpus, "corpus")
+    if wrong:
+        raise InputError([Problem(str(folder), None, wrong)])
     if con.execute("SELECT 1 FROM corpora WHERE corpus = ?", [corpus]).fetchall():
         if whole:
             raise AccuracyDbError(f"corpus {corpus} exists already: give another --corpus")

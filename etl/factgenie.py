@@ -24,13 +24,14 @@ import duckdb
 import polars as pl
 
 from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
+from accuracy_db.names import MAX_CATEGORIES, name_problem, too_many_categories
 from accuracy_db.regular_files import read_bytes, read_text
 
 from .char_spans import TokenIndex
 from .corpus_texts import Category, CorpusText, corpus_categories, create_corpus, held_texts, insert_texts
 from .frames import create_temp_table
-from .lone_surrogates import lone_surrogate
 from .span_lists import ImportReport, Record, Span, insert_list
+from .unstorable_text import unstorable_text
 
 
 @dataclass
@@ -54,7 +55,7 @@ def json_of(path: Path, text: str, line: int | None, problems: list[Problem]):
     except ValueError:  # a number past sys.get_int_max_str_digits(), which json leaves to int()
         problems.append(Problem(str(path), line, "not valid JSON: a number too long to read"))
     else:
-        surrogate = lone_surrogate(value, text)
+        surrogate = unstorable_text(value, text)
         if surrogate is None:
             return value
         problems.append(Problem(str(path), line, surrogate))
@@ -67,11 +68,15 @@ def read_categories(path: Path, metadata, problems: list[Problem]) -> list[Categ
     if not isinstance(listed, list) or not listed:
         problems.append(Problem(str(path), None, "no config.annotation_span_categories: a list of categories"))
         return []
+    if len(listed) > MAX_CATEGORIES:
+        problems.append(Problem(str(path), None, too_many_categories(len(listed))))
+        return []
     categories = []
     for number, entry in enumerate(listed):
         name = entry.get("name") if isinstance(entry, dict) else None
-        if not isinstance(name, str) or not name.strip():
-            problems.append(Problem(str(path), None, f"span category {number} has no name"))
+        wrong = "has no name" if name is None else name_problem(name, "category")
+        if wrong:
+            problems.append(Problem(str(path), None, f"span category {number}: {wrong}"))
             continue
         description, colour = entry.get("description"), entry.get("color")
         categories.append(
@@ -111,6 +116,8 @@ def read_record(path: Path, line: int, record, categories: list[Category], probl
     annotator = metadata.get("annotator_id") if isinstance(metadata, dict) else None
     if not isinstance(annotator, (str, int)) or isinstance(annotator, bool) or str(annotator) == "":
         found.append("metadata.annotator_id is missing")
+    elif wrong := name_problem(str(annotator), "annotator"):
+        found.append(f"metadata.annotator_id: {wrong}")
     if "text_id" in record and (not isinstance(record["text_id"], str) or not record["text_id"]):
         found.append("text_id is not a string")
     if found:
@@ -163,6 +170,8 @@ def read_campaign(folder: Path) -> Campaign:
     categories = read_categories(metadata_path, metadata, problems) if metadata is not None else []
     campaign_id = metadata.get("id") if isinstance(metadata, dict) else None
     campaign_id = campaign_id if isinstance(campaign_id, str) and campaign_id else folder.name
+    if wrong := name_problem(campaign_id, "campaign"):
+        problems.append(Problem(str(metadata_path), None, f"id: {wrong}"))
     files = sorted((folder / "files").glob("*.jsonl")) if (folder / "files").is_dir() else []
     if not files:
         problems.append(Problem(str(folder), None, "no files/*.jsonl: the campaign has no annotated outputs"))

@@ -40,8 +40,8 @@ def read_games_csv(path: Path, problems: list[Problem], digests: Digests | None 
     file, games = str(path), {}
     try:
         data = read_bytes(path, digests=digests)
-        if not data.isascii():  # (ASCII is UTF-8 text: no need to decode it to know)
-            decode(path, data)  # refused unless UTF-8 text
+        if not data.isascii() or b"\0" in data:  # (ASCII without a NUL is text: no need to decode it to know)
+            decode(path, data)  # refused unless UTF-8 text without a NUL
         records = polars_records(data) or exact_records(file, decode(path, data))
         _, first = next(records, (1, []))
         header = [OTHER_SPELLINGS.get(name, name) for name in first]

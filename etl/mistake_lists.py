@@ -24,7 +24,7 @@ import duckdb
 import orjson
 
 from accuracy_db.errors import InputError, Problem
-from accuracy_db.regular_files import read_bytes
+from accuracy_db.regular_files import nul_problem, read_bytes
 
 COLUMNS = (
     "TEXT_ID", "SENTENCE_ID", "ANNOTATION_ID", "TOKENS", "SENT_TOKEN_START", "SENT_TOKEN_END",
@@ -234,6 +234,10 @@ def read_mistake_file(path: Path) -> ReadList:
         read.text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         read.problems.append(Problem(name, data[: error.start].count(b"\n") + 1, "is not UTF-8 text"))
+        return read
+    nul = nul_problem(path, data)
+    if nul is not None:
+        read.problems.append(nul)
         return read
     read.header = [cell.strip().upper() for cell in first_record(read.text)]
     if read.text.isspace() or not read.text:  # strip() would copy the text

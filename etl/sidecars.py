@@ -10,7 +10,7 @@ from accuracy_db.errors import InputError, Problem, quoted
 from accuracy_db.regular_files import read_text
 
 from .bounded_yaml import load_bounded_yaml
-from .lone_surrogates import lone_surrogate
+from .unstorable_text import unstorable_text
 
 SIDECAR_SUFFIXES = (".json", ".yaml", ".yml")
 METADATA_KEYS = ("team", "system", "approach", "description", "url")
@@ -37,9 +37,9 @@ def read_sidecar(path: Path) -> dict:
             raise InputError([Problem(file, None, "not valid JSON: a number too long to read")]) from None
         if depth(metadata) > SIDECAR_DEPTH:
             raise InputError([Problem(file, None, f"not valid JSON: nested more than {SIDECAR_DEPTH} levels deep")])
-        surrogate = lone_surrogate(metadata, text)
-        if surrogate:
-            raise InputError([Problem(file, None, surrogate)])
+        unstorable = unstorable_text(metadata, text)
+        if unstorable:
+            raise InputError([Problem(file, None, unstorable)])
     else:
         metadata = load_bounded_yaml(file, text, SIDECAR_DEPTH, "sidecar")
     if not isinstance(metadata, dict):

@@ -1,17 +1,20 @@
 -- The files the database was built from, so that a refresh can tell what changed.
 CREATE TABLE source_files (
     role     VARCHAR NOT NULL CHECK (role IN ('schema', 'version', 'data', 'submission', 'metadata', 'folder')),
+    corpus   VARCHAR NOT NULL,
     name     VARCHAR NOT NULL,
     path     VARCHAR NOT NULL,
     size     BIGINT NOT NULL,
     mtime_ns BIGINT NOT NULL,
     sha256   VARCHAR NOT NULL,
-    PRIMARY KEY (role, name)
+    PRIMARY KEY (role, corpus, name),
+    CHECK ((role = 'folder') = (corpus <> ''))
 );
 
 COMMENT ON TABLE source_files IS 'One row per input file of the published database: data files, submissions (loaded or refused), their metadata sidecars, and the files of registered corpus folders and factgenie campaigns';
 COMMENT ON COLUMN source_files.role IS 'schema (the DDL the database was created with), version (every definition of the package that published it: the DDL and the models; readers refuse a database of another version), data (a file of the shared-task data folder), submission (a CSV of the submissions folder), metadata (its sidecar) or folder (a file of a registered folder, corpus_folders)';
-COMMENT ON COLUMN source_files.name IS 'For data, the path inside the data folder; for folder, the corpus and the file''s path, separated by a tab; otherwise the submission''s name';
+COMMENT ON COLUMN source_files.corpus IS 'For folder, the corpus the registered folder is loaded into (corpus_folders.corpus); empty for the other roles';
+COMMENT ON COLUMN source_files.name IS 'For data, the path inside the data folder; for folder, the file''s path; otherwise the submission''s name';
 COMMENT ON COLUMN source_files.path IS 'The file as it was read';
 COMMENT ON COLUMN source_files.size IS 'Size in bytes when it was read';
 COMMENT ON COLUMN source_files.mtime_ns IS 'Modification time (ns) when it was read: with the size, it spares hashing an untouched file again';

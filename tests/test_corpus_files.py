@@ -160,7 +160,7 @@ def test_a_folder_without_texts_and_a_corpus_loaded_twice_are_refused(db, tmp_pa
         (
             "categories.yaml",
             "".join(f"- name: c{i % 50_000}\n" for i in range(100_000)),
-            "categories.yaml: category 'c0' is listed twice",
+            "categories.yaml: 100,000 categories: at most 1,000",
         ),
     ],
 )

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
 
-from accuracy_db.cli import main as cli
+from accuracy_db.cli.main import main as cli
 from accuracy_db.printable import printable
 
 BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -49,19 +49,20 @@ def test_each_character_is_shown_as_its_escape():
 
 @pytest.fixture(scope="module")
 def inbox(tmp_path_factory):
-    """Submissions whose names, cells and sidecar hold terminal escapes, built into a database by the build
-    command; what the build printed."""
+    """Submissions whose cells and sidecar hold terminal escapes, and submissions whose names do (refused: a name is
+    visible text, accuracy_db/names.py), built into a database by the build command."""
     folder = tmp_path_factory.mktemp("terminal")
     submissions = folder / "submissions"
     submissions.mkdir()
-    shutil.copy(EXAMPLES / "submission.csv", submissions / f"{CLIPBOARD}.csv")
-    (submissions / f"{CLIPBOARD}.json").write_text(json.dumps({"team": TEAM, "system": TEAM}))
+    for name in (CLIPBOARD, SCREEN, REFUSED, "clip"):
+        shutil.copy(EXAMPLES / "submission.csv", submissions / f"{name}.csv")
+    (submissions / "clip.json").write_text(json.dumps({"team": TEAM, "system": TEAM}))
     header, first, *rest = (EXAMPLES / "submission.csv").read_text(encoding="utf-8").splitlines(keepends=True)
     cells = first.rstrip("\n").split(",")
     cells[-1] = HIDDEN  # COMMENT
-    (submissions / f"{SCREEN}.csv").write_text(header + ",".join(cells) + "\n" + "".join(rest), encoding="utf-8")
+    (submissions / "screen.csv").write_text(header + ",".join(cells) + "\n" + "".join(rest), encoding="utf-8")
     cells[-3] = "NAME\x1b[2J"  # TYPE: refused, and its message quotes it
-    (submissions / f"{REFUSED}.csv").write_text(header + ",".join(cells) + "\n" + "".join(rest), encoding="utf-8")
+    (submissions / "type.csv").write_text(header + ",".join(cells) + "\n" + "".join(rest), encoding="utf-8")
     db = folder / "accuracy.duckdb"
     return submissions, db
 
@@ -87,20 +88,24 @@ def test_no_command_prints_what_a_terminal_would_act_on(inbox, capsys):
             "SELECT name, comment FROM listed_mistakes WHERE kind <> 'gold' AND comment <> ''",
         ],
         "sidecar": ["query", "--db", db, "SELECT * FROM submission_metadata"],
-        "compare": ["compare", CLIPBOARD, SCREEN, "--db", db, "--trials", 100, "--resamples", 100],
+        "compare": ["compare", "clip", "screen", "--db", db, "--trials", 100, "--resamples", 100],
+        "compare unknown": ["compare", CLIPBOARD, SCREEN, "--db", db, "--trials", 100, "--resamples", 100],
         "agreement": ["agreement", "gold", CLIPBOARD, "--db", db, "--scope", "ALL"],
         "validity": ["validity", SCREEN, "--db", db, "--scope", "ALL", "--resamples", 100],
         "difficulty": ["difficulty", "--db", db, "--split", "train"],
-        "evaluate": ["evaluate", "--gsml", DATA / "gsml.csv", "--submitted", submissions / f"{REFUSED}.csv"],
+        "evaluate": ["evaluate", "--gsml", DATA / "gsml.csv", "--submitted", submissions / "type.csv"],
+        "import": ["import", "corpus", submissions, "--corpus", REFUSED, "--db", db],
     }
     outputs = {name: printed(capsys, *args) for name, args in runs.items()}
-    assert {name: status for name, (status, _) in outputs.items()} == {name: 0 for name in runs}
+    refused = ("compare unknown", "agreement", "validity", "import")  # a name no list has, or no corpus may have
+    assert {name: status for name, (status, _) in outputs.items()} == {name: int(name in refused) for name in runs}
     assert {name: acted_on(text) for name, (_, text) in outputs.items()} == {name: [] for name in runs}
     # each name, cell and message is shown, as escapes
     assert "refused submission title\\x1b]0;pwned\\x07\\x9b2J\\u202egnp.exe\\nline 2: forged" in outputs["build"][1]
+    assert "clip\\x1b]52;c;ZWNobyBwd25lZA==\\x07board" in outputs["rejections"][1]
     assert "TYPE 'NAME\\x1b[2J' is not a category" in outputs["build"][1]
-    assert "clip\\x1b]52;c;ZWNobyBwd25lZA==\\x07board" in outputs["leaderboard"][1]
-    assert "clear\\x1b[2J\\x1b[Hscreen\\rover [bold red]markup" in outputs["leaderboard"][1]
     assert "see\\x1b[8mhidden\\x1b[0m" in outputs["query"][1]
     assert "team\\x1b]52;c;eA==\\x07\\x1b[8m" in outputs["sidecar"][1]
-    assert "clear\\x1b[2J\\x1b[Hscreen\\rover [bold red]markup" in outputs["compare"][1]
+    assert "clip\\x1b]52;c;ZWNobyBwd25lZA==\\x07board" in outputs["compare unknown"][1]
+    assert "clear\\x1b[2J\\x1b[Hscreen\\rover [bold red]markup" in outputs["validity"][1]
+    assert "--corpus: the corpus name 'title\\x1b]0;pwned" in outputs["import"][1]

@@ -4,9 +4,10 @@ refresh reloads a corpus when a file of one of its folders was added, changed or
 A corpus is the unit: its state is what its registered folders give, loaded in the order they were registered
 (a factgenie campaign of submissions after the campaign that gave the gold list, say). So a corpus whose folders
 changed is removed and loaded again from them, and its lists scored again; the other corpora are not touched.
-Every file of a registered folder is a source (source_files, role folder, named by corpus and path): a refresh
-compares their fingerprints, reusing the recorded hash of a file whose size and time are unchanged, so that a
-refresh that finds nothing changed reads no file.
+Every file of a registered folder is a source (source_files, role folder, keyed by its corpus and its path: two
+columns, so that no corpus's name is taken for the start of another's): a refresh compares their fingerprints,
+reusing the recorded hash of a file whose size and time are unchanged, so that a refresh that finds nothing changed
+reads no file.
 
 A refused file (a list, a sidecar; texts.jsonl, categories.yaml or a campaign, which refuse the folder) loads
 nothing of itself and never keeps the rest from loading: its problems go to corpus_rejections, and it counts as
@@ -27,6 +28,7 @@ from accuracy_db.etl import corpus_files, factgenie
 from accuracy_db.etl.frames import insert_rows
 from accuracy_db.ingest.inbox import entry_source
 from accuracy_db.ingest.sources import Source, record
+from accuracy_db.names import name_problem
 from accuracy_db.printable import utf8_text
 from accuracy_db.store import database
 
@@ -85,6 +87,8 @@ def combined(registrations: list[Registration], corpus_dirs) -> list[Registratio
         if not Path(folder).is_dir():
             raise AccuracyDbError(f"{folder}: no such corpus folder")
         registration = corpus_folder(folder)
+        if wrong := name_problem(registration.corpus, "corpus"):
+            raise AccuracyDbError(f"{folder}: {wrong} (a corpus folder's name is its corpus's): rename the folder")
         if any(r.folder == registration.folder and r.corpus == registration.corpus for r in result):
             continue
         clash = next((r for r in result if r.format == "corpus" and r.corpus == registration.corpus), None)
@@ -123,7 +127,7 @@ def folder_sources(registration: Registration, known: dict | None = None) -> lis
     """The fingerprint of every file of a registered folder its loader reads (an entry that is no readable file
     has the empty hash, and is refused when loaded)."""
     return [
-        entry_source("folder", f"{registration.corpus}\t{utf8_text(str(path))}", path, known)
+        entry_source("folder", utf8_text(str(path)), path, known, registration.corpus)
         for path in folder_files(registration)
     ]
 
@@ -138,7 +142,7 @@ def corpus_sources(registrations: list[Registration], known: dict | None = None)
 
 
 def recorded_sources(known: dict, corpus: str) -> dict:
-    return {key: source for key, source in known.items() if key[0] == "folder" and key[1].startswith(f"{corpus}\t")}
+    return {key: source for key, source in known.items() if key[:2] == ("folder", corpus)}
 
 
 def changed_corpora(registrations: list[Registration], before: list[Registration], known: dict) -> list[str]:
@@ -227,9 +231,7 @@ def remove_corpus(con: duckdb.DuckDBPyConnection, corpus: str, folders: list[str
         for table in ("texts", "categories", "submission_metadata", "corpora"):
             con.execute(f"DELETE FROM {table} WHERE corpus = ?", [corpus])
     con.execute("DELETE FROM corpus_rejections WHERE corpus = ?", [corpus])
-    con.execute(
-        "DELETE FROM source_files WHERE role = 'folder' AND starts_with(name, $prefix)", {"prefix": f"{corpus}\t"}
-    )
+    con.execute("DELETE FROM source_files WHERE role = 'folder' AND corpus = ?", [corpus])
 
 
 def refusals(con: duckdb.DuckDBPyConnection) -> dict[str, list[Problem]]:

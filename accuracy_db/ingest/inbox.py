@@ -3,7 +3,8 @@
 Every entry named like a submission or a sidecar is a source, whatever it is; only regular files (after following
 links) are read, and any other entry (a directory, a FIFO, a device, a dangling link, a file it may not read) is
 refused with the reason when it is loaded. A submission's CSV and its sidecar are loaded or refused each on its
-own: a refused sidecar leaves the submission scored, with the metadata it had.
+own: a refused sidecar leaves the submission scored, with the metadata it had. A submission whose name (its file's
+stem) breaks the rule of names (accuracy_db/names.py) is refused, its sidecar unread.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from accuracy_db.etl import mistake_lists
 from accuracy_db.etl.frames import insert_rows
 from accuracy_db.etl.sidecars import SIDECAR_SUFFIXES, read_sidecar
 from accuracy_db.ingest.sources import Source, fingerprint, record
+from accuracy_db.names import name_problem
 from accuracy_db.printable import is_utf8, utf8_text
 from accuracy_db.store import database
 
@@ -64,16 +66,16 @@ def scan(folder: Path, known: dict | None = None) -> dict[str, Submission]:
     return found
 
 
-def entry_source(role: str, name: str, path: Path, known: dict | None) -> Source:
+def entry_source(role: str, name: str, path: Path, known: dict | None, corpus: str = "") -> Source:
     """The fingerprint of a folder entry; an entry that is not a readable regular file has no bytes to hash, and
     is given the empty hash (it is refused when loaded, and counted as changed when it becomes a file)."""
     try:
         stat = os.stat(path)
         if S_ISREG(stat.st_mode):
-            return fingerprint(role, name, path, known, stat)
+            return fingerprint(role, name, path, known, stat, corpus=corpus)
     except (OSError, InputError):
         pass
-    return Source(role, name, str(path), 0, 0, "")
+    return Source(role, name, str(path), 0, 0, "", corpus)
 
 
 @dataclass
@@ -94,15 +96,18 @@ def prepare_submission(
     """Prepare what is new of a submission since the sources known, writing nothing to the database's tables (its
     mistakes are resolved into a temporary table of con): commit_submission writes it."""
     known = known or {}
-    keys = (("submission", submission.name), ("metadata", submission.name))
+    keys = (("submission", "", submission.name), ("metadata", "", submission.name))
     before = {key: known[key].sha256 for key in keys if key in known}
     sidecar_sha256 = submission.sidecar.sha256 if submission.sidecar else None
     prepared = PreparedSubmission(
         submission,
         csv_changed=before.get(submission.csv.key) != submission.csv.sha256,
-        sidecar_changed=submission.csv.key not in before or before.get(("metadata", submission.name)) != sidecar_sha256,
+        sidecar_changed=submission.csv.key not in before or before.get(keys[1]) != sidecar_sha256,
     )
-    if prepared.csv_changed:
+    if wrong := name_problem(submission.name, "list"):  # the CSV refused, and the sidecar left unread
+        prepared.sidecar_changed = False
+        prepared.problems = [Problem(submission.csv.path, None, f"{wrong}: rename the file")]
+    elif prepared.csv_changed:
         try:
             path = Path(submission.csv.path)
             prepared.mistakes = mistake_lists.prepare_mistake_list(con, path, "submission", submission.name)

@@ -67,18 +67,18 @@ def refresh(
             return report
 
         submissions = inbox.scan(submissions_dir, known)
-        before = {name for role, name in known if role == "submission"}
+        before = {name for role, _, name in known if role == "submission"}
         for name, submission in submissions.items():
             if name not in before:
                 report.added.append(name)
             elif fingerprints({s.key: s for s in submission.sources()}, ("submission", "metadata")) != {
-                key: known[key].sha256 for key in (("submission", name), ("metadata", name)) if key in known
+                key: known[key].sha256 for key in (("submission", "", name), ("metadata", "", name)) if key in known
             }:
                 report.changed.append(name)
             else:
                 report.unchanged.append(name)
         report.retired = sorted(before - submissions.keys())
-        views_current = known.get(("version", "definitions"), (None,) * 6)[5] == database.definitions_digest()
+        views_current = known.get(("version", "", "definitions"), (None,) * 6)[5] == database.definitions_digest()
         corpora = corpus_folders.changed_corpora(registrations, registered_before, known)
         if not (report.added or report.changed or report.retired or corpora or not views_current):
             count_refusals(report, published_refusals)

@@ -20,8 +20,8 @@ DATA_FILES = ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml")
 
 
 class Source(NamedTuple):
-    """An input file as it was read: the key (role, name), where it was, and its fingerprint. (A named tuple:
-    a refresh compares tens of thousands of them, and tuples are made fast.)"""
+    """An input file as it was read: the key (role, corpus, name), where it was, and its fingerprint. (A named
+    tuple: a refresh compares tens of thousands of them, and tuples are made fast.)"""
 
     role: str
     name: str
@@ -29,24 +29,26 @@ class Source(NamedTuple):
     size: int
     mtime_ns: int
     sha256: str
+    corpus: str = ""  # the corpus a registered folder's file is loaded into; empty for the other roles
 
     @property
-    def key(self) -> tuple[str, str]:
-        return (self.role, self.name)
+    def key(self) -> tuple[str, str, str]:
+        return (self.role, self.corpus, self.name)
 
 
 def fingerprint(
     role: str,
     name: str,
     path: Path | str,
-    known: dict[tuple[str, str], Source] | None = None,
+    known: dict[tuple[str, str, str], Source] | None = None,
     stat=None,
     digests: Digests | None = None,
+    corpus: str = "",
 ) -> Source:
     """A file's fingerprint; the recorded hash (known), or the one taken as the file was read (digests), is reused
     when size and modification time are unchanged."""
     stat = stat or os.stat(path)
-    before = (known or {}).get((role, name))
+    before = (known or {}).get((role, corpus, name))
     read = (digests or {}).get(str(path))
     if before and before.sha256 and (before.size, before.mtime_ns) == (stat.st_size, stat.st_mtime_ns):
         if before.path == str(path):
@@ -56,7 +58,7 @@ def fingerprint(
         sha256 = read[2]
     else:
         sha256 = sha256_of(path)
-    return Source(role, name, str(path), stat.st_size, stat.st_mtime_ns, sha256)
+    return Source(role, name, str(path), stat.st_size, stat.st_mtime_ns, sha256, corpus)
 
 
 def data_files(data_dir: Path) -> dict[str, tuple[str, os.stat_result]]:
@@ -87,25 +89,25 @@ def data_files(data_dir: Path) -> dict[str, tuple[str, os.stat_result]]:
 
 def data_sources(
     data_dir: Path, known: dict | None = None, digests: Digests | None = None
-) -> dict[tuple[str, str], Source]:
-    """The fingerprint of every file of the data folder a build reads, by (role, name inside the data folder); the
-    digests of the files the build has read are reused (see fingerprint)."""
+) -> dict[tuple[str, str, str], Source]:
+    """The fingerprint of every file of the data folder a build reads, by key (data, no corpus, the name inside the
+    data folder); the digests of the files the build has read are reused (see fingerprint)."""
     return {
-        ("data", name): fingerprint("data", name, path, known, stat, digests)
+        ("data", "", name): fingerprint("data", name, path, known, stat, digests)
         for name, (path, stat) in data_files(data_dir).items()
     }
 
 
-def recorded(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], Source]:
-    """The sources a database was built from."""
-    rows = con.execute("SELECT role, name, path, size, mtime_ns, sha256 FROM source_files").fetchall()
-    return {(row[0], row[1]): Source._make(row) for row in rows}
+def recorded(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str, str], Source]:
+    """The sources a database was built from, by key."""
+    rows = con.execute("SELECT role, name, path, size, mtime_ns, sha256, corpus FROM source_files").fetchall()
+    return {source.key: source for source in map(Source._make, rows)}
 
 
 def record(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
     """Record the fingerprints of sources, replacing earlier ones of the same keys (in one statement: a corpus
     has tens of thousands of texts)."""
-    columns = ("role", "name", "path", "size", "mtime_ns", "sha256")
+    columns = ("role", "name", "path", "size", "mtime_ns", "sha256", "corpus")
     insert_rows(
         con,
         "source_files",

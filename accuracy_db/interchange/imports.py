@@ -15,6 +15,7 @@ from accuracy_db.ingest import corpus_folders
 from accuracy_db.ingest.build import last_list, new_lists, score
 from accuracy_db.ingest.corpus_folders import Registration
 from accuracy_db.ingest.sources import record
+from accuracy_db.names import check_option
 from accuracy_db.store import database
 from accuracy_db.store.publish import publishing, writer_lock
 
@@ -48,8 +49,7 @@ def registered_load(folder: Path, format: str, kind: str | None, load):
         report = load(con)
         registration = Registration(draft.folder, format, report.corpus, kind)
         corpus_folders.register(con, registration)
-        prefix = f"{report.corpus}\t"
-        record(con, [source._replace(name=prefix + source.name.removeprefix("\t")) for source in before])
+        record(con, [source._replace(corpus=report.corpus) for source in before])
         return report
 
     return load_and_register
@@ -58,6 +58,7 @@ def registered_load(folder: Path, format: str, kind: str | None, load):
 def import_corpus(db_path: Path, folder: Path, corpus: str | None = None):
     """Load a corpus folder (the generic corpus format, etl/corpus_files.py) as a new corpus, score its lists, and
     register the folder (build and refresh load it again)."""
+    check_option("--corpus", corpus, "corpus")
     folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
     load = registered_load(folder, "corpus", None, lambda con: corpus_files.load_corpus_folder(con, folder, corpus))
     return publish_import(db_path, load)
@@ -66,6 +67,7 @@ def import_corpus(db_path: Path, folder: Path, corpus: str | None = None):
 def import_factgenie(db_path: Path, folder: Path, corpus: str | None = None, kind: str = "submission"):
     """Load a factgenie campaign folder into the database as lists of a corpus (see etl/factgenie.py), and register
     it (build and refresh load it again)."""
+    check_option("--corpus", corpus, "corpus")
     folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
     read_and_load = lambda con: factgenie.load_campaign(con, factgenie.read_campaign(folder), corpus, kind)  # noqa: E731
     return publish_import(db_path, registered_load(folder, "factgenie", kind, read_and_load))

@@ -43,7 +43,7 @@ queries = {
         FROM rejections
         ORDER BY submission, file, line
     """,
-    "sources": "SELECT role, name, sha256, size, path FROM source_files ORDER BY role, name",
+    "sources": "SELECT role, corpus, name, sha256, size, path FROM source_files ORDER BY role, corpus, name",
 }
 frames = data.read(**queries)
 

@@ -33,12 +33,14 @@ def adjudicate(
     NAME.csv, a mistake list in the shared task's format (usable as evaluate --gsml, or as a submission), and
     NAME.json, its sidecar, which records the lists and the rule."""
     from accuracy_db.errors import AccuracyDbError
+    from accuracy_db.names import check_option
     from accuracy_db.stats.agreement import adjudicate as derive
     from accuracy_db.stats.agreement import write_derived_list
     from accuracy_db.store import database
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name):
         raise AccuracyDbError(f"--as {name!r}: a name is letters, digits, _ . and -, starting with a letter or digit")
+    check_option("--as", name, "list")  # (gold and ALL pass the pattern)
     con = database.open_existing(db)
     adjudication = derive(con, list(sets), min_votes, split, corpus)
     csv_path = write_derived_list(con, adjudication, out, name)
