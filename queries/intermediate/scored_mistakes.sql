@@ -6,6 +6,7 @@
 -- counts and pages these rows: computed from the matching on every read, the errors page took 5 s at scale 1000.)
 -- Grain: one row per (submission, side, mistake): each gold mistake of the submission's gold list, and each
 -- mistake of the submission.
+-- Key: submission_id, side, mistake_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   submission: The submission's name (the file stem).
