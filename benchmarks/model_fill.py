@@ -33,10 +33,11 @@ def fill(con: duckdb.DuckDBPyConnection, model: str, sql: str, table: str) -> di
     con.execute(f"CREATE TABLE {table} AS SELECT * FROM {model} LIMIT 0")
     con.execute("CHECKPOINT")
     submission_ids = [set_id for (set_id,) in con.execute("SELECT submission_id FROM evaluations").fetchall()]
-    if database.INCREMENTAL not in sql:
+    if not database.is_incremental(sql):
         batches = [None]
     else:
-        batches = [[one] for one in submission_ids] if database.ONE_AT_A_TIME in sql else [submission_ids]
+        one_at_a_time = database.materialization(sql) == database.ONE_AT_A_TIME
+        batches = [[one] for one in submission_ids] if one_at_a_time else [submission_ids]
     started, cpu = time.perf_counter(), cpu_seconds()
     insert = f"INSERT INTO {table} SELECT * FROM (\n{sql}\n)"
     for batch in batches:

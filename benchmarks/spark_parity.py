@@ -90,7 +90,7 @@ def plan(con, work: Path) -> dict:
     for name in database.views_in_dependency_order(definitions):
         sql = definitions[name]
         columns = [c for (c,) in con.execute(f"SELECT column_name FROM (DESCRIBE {name})").fetchall()]
-        incremental = database.INCREMENTAL in sql
+        incremental = database.is_incremental(sql)
         models.append(
             {
                 "name": name,

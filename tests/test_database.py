@@ -1,5 +1,7 @@
-"""The connections the package opens: the memory limit every one of them gets, and the version they expect."""
+"""The connections the package opens: the memory limit every one of them gets, and the version they expect; and the
+models it makes tables or views, as their headers say."""
 
+import re
 import shutil
 
 import pytest
@@ -52,3 +54,20 @@ def test_a_database_of_another_version_is_refused_until_a_refresh_brings_it_up_t
     con = database.open_existing(db)
     assert con.execute("SELECT count(*) FROM scores").fetchall() == [(0,)]
     con.close()
+
+
+def test_a_model_reads_submission_ids_exactly_when_its_header_says_it_is_incremental():
+    definitions = database.model_definitions()
+    reading = {name for name, sql in definitions.items() if "$submission_ids" in re.sub(r"--[^\n]*", "", sql)}
+    assert reading == {name for name, sql in definitions.items() if database.is_incremental(sql)}
+    assert database.materialization(definitions["scored_mistakes"]) == database.ONE_AT_A_TIME
+    assert database.materialization(definitions["gold_token_counts"]) == database.GOLD_TABLE
+
+
+def test_the_models_a_header_says_are_tables_are_tables_and_the_others_views(built):
+    tables = {name for (name,) in built.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    views = {name for (name,) in built.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    models = database.view_definitions()
+    assert set(database.table_models()) == tables & set(models)
+    assert set(models) - set(database.table_models()) == views
+    assert "query" not in {database.materialization(sql) for sql in models.values()}

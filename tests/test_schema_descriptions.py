@@ -5,10 +5,12 @@ them whole."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from accuracy_db.cli.main import run
+from accuracy_db.errors import AccuracyDbError
 from accuracy_db.store import database, model_headers
 
 RELATIONS = """
@@ -93,6 +95,7 @@ def test_a_header_is_read_line_by_line():
         "-- still the materialization).\n"
         "-- Grain: one row per\n"
         "-- thing.\n"
+        "-- Key: a, b_2\n"
         "-- Columns:\n"
         "--   a: The first,\n"
         "--     and more of it.\n"
@@ -106,6 +109,47 @@ def test_a_header_is_read_line_by_line():
     assert header.description == "What it holds, on two lines. Grain: one row per thing."
     assert header.columns == {"a": "The first, and more of it.", "b_2": "The second: with a colon."}
     assert header.columns_from == "mistakes"
+    assert header.key == ["a", "b_2"]
+    assert header.materialized == "incremental"
+
+
+@pytest.mark.parametrize(
+    ("line", "materialized"),
+    [
+        (None, "view"),
+        ("-- Materialized: table", "table"),
+        (
+            "-- Materialized: table of the gold lists (computed again when the gold lists have changed)",
+            "table of the gold lists",
+        ),
+        ("-- Materialized: incremental, one submission at a time (a table;", "incremental, one submission at a time"),
+    ],
+)
+def test_the_materialization_is_the_start_of_its_own_line(line, materialized):
+    header = model_headers.parse(
+        "\n".join(["-- What it holds.", *([line] if line else []), "-- Grain: one row per thing."])
+    )
+    assert header.materialized == materialized
+    # A note that names a materialization is no Materialized line.
+    assert model_headers.parse("-- What it holds, not as a table of the gold lists.\nSELECT 1").materialized == "view"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("-- Materialized: tabel (a typo)", "line 2: Materialized: unknown materialization 'tabel': expected one of"),
+        (
+            "-- Materialized: incremental one submission at a time",
+            "line 2: Materialized: unknown materialization 'incremental one submission at a time': expected one of"
+            " 'incremental', 'incremental, one submission at a time', 'table', 'table of the gold lists', 'query'",
+        ),
+        ("-- Key: submission_id scope", "line 2: Key: 'submission_id scope' is not a list of column names"),
+        ("-- Key: submission_id, scope\n-- and more", "line 3: the Key line runs on"),
+    ],
+)
+def test_a_header_line_not_well_formed_is_an_error_naming_the_file_and_line(line, message):
+    with pytest.raises(AccuracyDbError, match=f"^queries/marts/thing.sql: {re.escape(message)}"):
+        model_headers.parse(f"-- What it holds.\n{line}\n-- Columns:\nSELECT 1", "queries/marts/thing.sql")
 
 
 def test_the_schema_command_shows_descriptions_whole_and_text_left_aligned(built_db, capsys):

@@ -14,6 +14,7 @@ import duckdb
 
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.store import model_headers
+from accuracy_db.store.model_headers import GOLD_TABLE, INCREMENTAL, ONE_AT_A_TIME, QUERY, TABLE
 
 DEFAULT_DB = Path("accuracy.duckdb")
 # DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
@@ -37,26 +38,23 @@ def connect(path: str, read_only: bool = False, threads: int | None = None) -> d
 
 
 VIEW_LAYERS = ("staging", "intermediate", "marts", "stats")  # the folders of queries/ whose files are models
-# A model whose header says so is a table filled as submissions are loaded, not a view (dbt's "incremental"
-# materialization): the scoring views read the expensive steps, computed once, when a submission is loaded. Such a
-# model computes the rows of the submissions in its parameter $submission_ids, which it filters on where it reads
-# them (a filter on its result would come too late: DuckDB does not push one into a common table expression that
-# is read twice).
-INCREMENTAL = "-- Materialized: incremental"
-# An incremental model whose header says so is filled one submission at a time: its rows of every submission at
-# once come close to the memory limit, for no gain in time (scored_mistakes: 24 million rows at scale 1000).
-ONE_AT_A_TIME = "one submission at a time"
-# A model whose header says so is a table computed again, whole, whenever submissions are scored or removed (dbt's
-# "table" materialization): a figure over all the submissions of a split, which no per-submission rows give (how
-# many of them found each gold mistake). It reads no $submission_ids.
-TABLE = "-- Materialized: table"
-# A model whose header says so is a table computed again, whole, only when the gold lists differ from those it was
-# last computed from (recorded in model_inputs): a figure of the gold lists alone, which scoring a submission does
-# not change. A list's mistakes never change under its set_id (a list loaded again gets a new one).
-GOLD_TABLE = "-- Materialized: table of the gold lists"
-# A model whose header says so is a query run with parameters over sums computed for the run (the stats layer's
-# intervals and tests), not a view of the database.
-QUERY = "-- Materialized: query"
+# A model's header names its materialization on a line of its own, "-- Materialized: VALUE (why …)" (model_headers
+# parses it and holds the values); a model without the line is a view. The values:
+# incremental: a table filled as submissions are loaded, not a view (dbt's "incremental" materialization): the
+# scoring views read the expensive steps, computed once, when a submission is loaded. Such a model computes the rows
+# of the submissions in its parameter $submission_ids, which it filters on where it reads them (a filter on its
+# result would come too late: DuckDB does not push one into a common table expression that is read twice).
+# incremental, one submission at a time: an incremental model filled one submission at a time, as its rows of
+# every submission at once come close to the memory limit, for no gain in time (scored_mistakes: 24 million rows
+# at scale 1000).
+# table: a table computed again, whole, whenever submissions are scored or removed (dbt's "table" materialization):
+# a figure over all the submissions of a split, which no per-submission rows give (how many of them found each gold
+# mistake). It reads no $submission_ids.
+# table of the gold lists: a table computed again, whole, only when the gold lists differ from those it was last
+# computed from (recorded in model_inputs): a figure of the gold lists alone, which scoring a submission does not
+# change. A list's mistakes never change under its set_id (a list loaded again gets a new one).
+# query: a query run with parameters over sums computed for the run (the stats layer's intervals and tests), not a
+# view of the database.
 
 
 def sql_files(package: str) -> list[resources.abc.Traversable]:
@@ -86,11 +84,31 @@ def create_tables(con: duckdb.DuckDBPyConnection, described: bool = True) -> Non
     con.execute(ddl if described else re.sub(r"(?m)^COMMENT ON .*;\n", "", ddl))
 
 
+def model_definitions() -> dict[str, str]:
+    """Every model of queries/, views, tables and queries: name (the file stem) -> SELECT statement. A header whose
+    Key or Materialized line is not well formed is an error naming its file."""
+    definitions = {}
+    for layer in VIEW_LAYERS:
+        for file in sql_files(f"accuracy_db.queries.{layer}"):
+            sql = file.read_text(encoding="utf-8")
+            model_headers.parse(sql, f"queries/{layer}/{file.name}")
+            definitions[file.name.removesuffix(".sql")] = sql
+    return definitions
+
+
 def view_definitions() -> dict[str, str]:
     """The models of queries/ that are views or tables: name (the file stem) -> SELECT statement."""
-    files = [f for layer in VIEW_LAYERS for f in sql_files(f"accuracy_db.queries.{layer}")]
-    definitions = {f.name.removesuffix(".sql"): f.read_text(encoding="utf-8") for f in files}
-    return {name: sql for name, sql in definitions.items() if QUERY not in sql}
+    return {name: sql for name, sql in model_definitions().items() if materialization(sql) != QUERY}
+
+
+def materialization(sql: str) -> str:
+    """How a model is materialized, as its header's Materialized line says (VIEW without one)."""
+    return model_headers.parse(sql).materialized
+
+
+def is_incremental(sql: str) -> bool:
+    """Whether a model is a table filled a submission at a time (incremental)."""
+    return materialization(sql) in (INCREMENTAL, ONE_AT_A_TIME)
 
 
 def stats_query(name: str) -> str:
@@ -127,12 +145,12 @@ def with_what_they_read(definitions: dict[str, str], models: list[str]) -> dict[
 def incremental_models() -> list[str]:
     """The models materialized as tables filled a submission at a time, in dependency order."""
     definitions = view_definitions()
-    return [name for name in views_in_dependency_order(definitions) if INCREMENTAL in definitions[name]]
+    return [name for name in views_in_dependency_order(definitions) if is_incremental(definitions[name])]
 
 
 def is_table(sql: str) -> bool:
     """Whether a model is materialized as a table (incremental, or computed whole), not a view."""
-    return INCREMENTAL in sql or TABLE in sql
+    return materialization(sql) in (INCREMENTAL, ONE_AT_A_TIME, TABLE, GOLD_TABLE)
 
 
 def table_models() -> list[str]:
@@ -152,7 +170,7 @@ def create_views(con: duckdb.DuckDBPyConnection, models: list[str] | None = None
         if is_table(sql):  # a database with other definitions of these is rebuilt (build.schema_source)
             con.execute(
                 f"CREATE TABLE IF NOT EXISTS {name} AS SELECT * FROM (\n{sql}\n) WITH NO DATA",
-                {"submission_ids": []} if INCREMENTAL in sql else None,
+                {"submission_ids": []} if is_incremental(sql) else None,
             )
         else:
             con.execute(f"CREATE OR REPLACE VIEW {name} AS\n{sql}")
@@ -206,8 +224,9 @@ def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None
     present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
     for name in [name for name in table_models() if name in present]:
         sql = f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)"
-        if INCREMENTAL not in definitions[name]:
-            gold_ids = gold_list_ids(con) if GOLD_TABLE in definitions[name] else None
+        materialized = materialization(definitions[name])
+        if materialized in (TABLE, GOLD_TABLE):
+            gold_ids = gold_list_ids(con) if materialized == GOLD_TABLE else None
             if gold_ids is not None and gold_ids == computed_from(con, name):
                 continue
             con.execute(f"DELETE FROM {name}")
@@ -215,7 +234,7 @@ def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None
             if gold_ids is not None:
                 con.execute("INSERT OR REPLACE INTO model_inputs VALUES (?, ?)", [name, gold_ids])
             continue
-        batches = [[one] for one in submission_ids] if ONE_AT_A_TIME in definitions[name] else [submission_ids]
+        batches = [[one] for one in submission_ids] if materialized == ONE_AT_A_TIME else [submission_ids]
         for batch in batches:
             con.execute(sql, {"submission_ids": batch})
 
@@ -264,8 +283,7 @@ def connect_writable(path: Path | str) -> duckdb.DuckDBPyConnection:
 @functools.cache  # the package's files do not change under a running process; every reader opening a file asks
 def definitions_digest() -> str:
     """The SHA-256 of every definition of this version of the package: the DDL, the views and the query models."""
-    models = [f.read_text(encoding="utf-8") for layer in VIEW_LAYERS for f in sql_files(f"accuracy_db.queries.{layer}")]
-    return hashlib.sha256("\n".join([table_definitions(), *models]).encode()).hexdigest()
+    return hashlib.sha256("\n".join([table_definitions(), *model_definitions().values()]).encode()).hexdigest()
 
 
 def open_existing(path: Path | str, read_only: bool = True, same_version: bool = True) -> duckdb.DuckDBPyConnection:

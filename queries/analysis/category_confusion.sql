@@ -3,8 +3,9 @@
 -- pairs that agree, and a category scope's matches are at most its diagonal cell. The pairs are the matched
 -- submitted rows of scored_mistakes (each names the gold mistake that took it; joined to the gold list, the smaller
 -- side, not to every mistake), counted before the names and the categories' order are joined to them.
--- Grain: one row per (submission, gold category, submitted category) with matched pairs. Columns:
--- corpus, submission, split, gold_category, submitted_category, pairs (matched pairs), share (of the
+-- Grain: one row per (submission, gold category, submitted category) with matched pairs.
+-- Key: corpus, split, submission, gold_category, submitted_category
+-- Columns: corpus, submission, split, gold_category, submitted_category, pairs (matched pairs), share (of the
 -- submission's pairs with that gold category).
 WITH pairs AS (
     SELECT

@@ -1,8 +1,9 @@
 -- Which gold mistakes did one of two submissions ($first, $second: their names) find and the other miss?
 -- Matching in the ALL scope (mistake_matches); both submissions must be of the same split.
--- Grain: one row per gold mistake matched by exactly one of the two. Columns: text_id, gold_mistake_id,
--- doc_token_start, category, tokens (the gold span), correction, found_by, missed_by (submission names),
--- found_as (the tokens of the submitted mistake that matched it), found_category (its category).
+-- Grain: one row per gold mistake matched by exactly one of the two.
+-- Key: gold_mistake_id
+-- Columns: text_id, gold_mistake_id, doc_token_start, category, tokens (the gold span), correction, found_by, missed_by
+-- (submission names), found_as (the tokens of the submitted mistake that matched it), found_category (its category).
 WITH pair AS (
     SELECT
         first.submission_id AS first_id,

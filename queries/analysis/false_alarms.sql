@@ -3,9 +3,9 @@
 -- joined to the box-score lines of the text's game whose name it contains: a player's full or last name
 -- (player_games), or a team's name or city (team_games). A false alarm that names no one is listed once,
 -- with the box-score columns NULL; one that names several gets a row for each.
--- Grain: one row per (false alarm, box-score line it names). Columns: text_id, submitted_mistake_id,
--- doc_token_start, category, tokens, correction, line (player or team; NULL when none is named), name,
--- side (home or visitor), pts, reb, ast, minutes (players only), wins, losses (teams only).
+-- Grain: one row per (false alarm, box-score line it names).
+-- Columns: text_id, submitted_mistake_id, doc_token_start, category, tokens, correction, line (player or team; NULL
+-- when none is named), name, side (home or visitor), pts, reb, ast, minutes (players only), wins, losses (teams only).
 WITH evaluation AS (
     SELECT submission_id
     FROM evaluations

@@ -1,7 +1,9 @@
 -- Which tokens are most often inside gold mistakes, in each category (the ten most frequent)?
 -- Counted over the gold lists of both splits: a token marked by a gold mistake counts once per occurrence.
 -- Grain: one row per (corpus, category, token) among the ten most frequent tokens of the category (ties broken
--- by the token). Columns: corpus, category, rank, token, occurrences, mistakes (gold mistakes whose span has it).
+-- by the token).
+-- Key: corpus, category, token
+-- Columns: corpus, category, rank, token, occurrences, mistakes (gold mistakes whose span has it).
 -- The counts are gold_token_counts (queries/marts), computed when the database is built.
 SELECT corpus, category, rank, token, occurrences, mistakes
 FROM (

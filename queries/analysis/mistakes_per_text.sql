@@ -1,7 +1,9 @@
 -- How many gold mistakes does each text have, in each category, and which system generated it?
 -- Texts without gold mistakes count with zeros; system is NULL where nlg_systems does not know it.
--- Grain: one row per text of a split with a gold list. Columns: split, text_id, system, mistakes (all
--- categories), name, number, word, context, not_checkable, other (the mistakes of each category).
+-- Grain: one row per text of a split with a gold list.
+-- Key: text_id
+-- Columns: split, text_id, system, mistakes (all categories), name, number, word, context, not_checkable, other (the
+-- mistakes of each category).
 WITH counts AS (
     SELECT
         text_id,

@@ -2,8 +2,10 @@
 -- One row per split for all its texts (system '(all texts)'), and one per system where nlg_systems knows
 -- which system generated a text. Texts without gold mistakes count with zeros. The shared-task corpus only: its
 -- six categories are the columns (another corpus's split may have the same name).
--- Grain: one row per (split, system). Columns: split, system, reference, texts, mistakes (gold mistakes
--- per text, all categories), name, number, word, context, not_checkable, other (per text, by category).
+-- Grain: one row per (split, system).
+-- Key: split, system
+-- Columns: split, system, reference, texts, mistakes (gold mistakes per text, all categories), name, number, word,
+-- context, not_checkable, other (per text, by category).
 WITH per_text AS (
     SELECT
         texts.split,

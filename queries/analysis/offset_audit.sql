@@ -1,11 +1,12 @@
 -- Which spans of the corpora's lists did not map to whole tokens as given, and which could not be placed at all?
 -- The offset audit: every character span a loader widened, trimmed or relocated (offset_adjustments), and every
 -- span that refused the file of a registered folder it was in (corpus_rejections where span), with why.
--- Grain: one row per adjusted or refused span. Columns: corpus, list_name, split (of the list; NULL for a
--- refused span, whose file loaded no list), file, line_number, text_id (NULL for a refused span), outcome
--- (widened, trimmed, relocated or refused), given_start, given_text (the span as given), char_start, char_end,
--- doc_token_start, doc_token_end (the characters and tokens taken), message (why it was refused); the columns a
--- row's outcome has no value for are NULL.
+-- Grain: one row per adjusted or refused span.
+-- Key: corpus, file, line_number, given_start, message
+-- Columns: corpus, list_name, split (of the list; NULL for a refused span, whose file loaded no list), file,
+-- line_number, text_id (NULL for a refused span), outcome (widened, trimmed, relocated or refused), given_start,
+-- given_text (the span as given), char_start, char_end, doc_token_start, doc_token_end (the characters and tokens
+-- taken), message (why it was refused); the columns a row's outcome has no value for are NULL.
 SELECT
     lists.corpus,
     lists.name AS list_name,

@@ -1,7 +1,9 @@
 -- How does each submission's recall change with how many submissions of its split found a gold mistake?
 -- Found-by-k: k of the split's scored submissions found the gold mistake (0: missed by all; recall_by_difficulty).
--- Grain: one row per (submission, k). Columns: corpus, split, submission, found_by (k), gold (gold mistakes found
--- by k submissions), matched (how many of them this submission found), recall.
+-- Grain: one row per (submission, k).
+-- Key: corpus, split, submission, found_by
+-- Columns: corpus, split, submission, found_by (k), gold (gold mistakes found by k submissions), matched (how many of
+-- them this submission found), recall.
 SELECT evaluations.corpus, difficulty.split, difficulty.submission, difficulty.level AS found_by, difficulty.gold,
     difficulty.matched, difficulty.recall
 FROM recall_by_difficulty AS difficulty

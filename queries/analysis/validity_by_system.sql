@@ -1,8 +1,10 @@
 -- How many mistakes per text does each submission mark in the texts of each generating system, and the gold list?
 -- (The methodology paper's Table 2 tabulates the gold list's mistakes per text by system.)
 -- Only texts whose system nlg_systems knows; texts without mistakes count with zeros.
--- Grain: one row per (submission, scope, system). Columns: submission, split, scope, system, texts, gold (the
--- gold list's mistakes per text), submitted (the submission's mistakes per text).
+-- Grain: one row per (submission, scope, system).
+-- Key: submission, split, scope, system
+-- Columns: submission, split, scope, system, texts, gold (the gold list's mistakes per text), submitted (the
+-- submission's mistakes per text).
 SELECT
     stats.submission,
     stats.split,

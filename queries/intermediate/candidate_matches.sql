@@ -2,6 +2,7 @@
 -- overlap is one to one takes that submitted mistake; contested_matches decides the others (mistake_matches adds
 -- the gold mistakes without candidates, which take nothing).
 -- Grain: one row per (submission, scope, gold mistake that intersects a submitted mistake).
+-- Key: submission_id, scope, gold_mistake_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).

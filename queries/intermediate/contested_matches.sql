@@ -5,6 +5,7 @@
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
 -- rows of the submissions in $submission_ids).
 -- Grain: one row per (submission, scope, gold mistake whose overlaps are not one to one).
+-- Key: submission_id, scope, gold_mistake_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).

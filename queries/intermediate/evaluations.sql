@@ -2,6 +2,7 @@
 -- shared-task scheme refuses (scheme_refusals: spans that overlap within it) is not scored, nor is a submission
 -- against a refused gold list.
 -- Grain: one row per submission that has a gold list.
+-- Key: submission_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   submission: The submission's name (the file stem).

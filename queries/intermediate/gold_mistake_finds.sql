@@ -5,6 +5,7 @@
 -- count over all the submissions of a split is no sum of per-submission rows that a page could add up cheaply.
 -- Counted on every read, the 12 million gold rows of scored_mistakes took 1.3 s a page at scale 1000.)
 -- Grain: one row per gold mistake of a gold list with at least one scored submission.
+-- Key: gold_mistake_id
 -- Columns:
 --   gold_mistake_id: The gold mistake (mistakes.mistake_id).
 --   submissions: How many scored submissions its gold list has.

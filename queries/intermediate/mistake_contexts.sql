@@ -1,6 +1,7 @@
 -- Each listed mistake in its surroundings: the tokens it marks as the text has them, and up to five tokens on
 -- either side (fewer at the start or end of the text), to read a mistake without opening its text.
 -- Grain: one row per mistake of any loaded list.
+-- Key: mistake_id
 -- Columns:
 --   mistake_id: The mistake (mistakes.mistake_id).
 --   context_before: Up to five tokens before the mistake, joined by spaces; '' when there are none.

@@ -1,6 +1,7 @@
 -- The consumed-mistake matching of the shared task for every gold mistake: what candidate_matches decides
 -- for those with candidates; the others took nothing. The gold half of scored_mistakes, a row per scope.
 -- Grain: one row per (submission, scope, gold mistake).
+-- Key: submission_id, scope, gold_mistake_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).

@@ -8,6 +8,7 @@
 --    (the sum of the distances of the starts and of the ends; the first in list order on a tie), else the first
 --    of another category.
 -- Grain: one row per (pairing, submission, scope, submitted mistake, gold mistake it overlaps enough).
+-- Key: pairing, submission_id, scope, submitted_mistake_id, gold_mistake_id
 -- Columns:
 --   pairing: leftmost or closest: the rule that orders the candidates.
 --   submission_id: The submission (annotation_sets.set_id).

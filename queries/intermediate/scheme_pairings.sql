@@ -3,6 +3,7 @@
 -- earlier submitted mistake has taken. A submitted mistake that takes none is spurious; a gold mistake that none
 -- takes is missed.
 -- Grain: one row per (pairing, submission, scope, submitted mistake with at least one candidate).
+-- Key: pairing, submission_id, scope, submitted_mistake_id
 -- Columns:
 --   pairing: leftmost or closest: the rule that orders the candidates (scheme_candidates.pairing).
 --   submission_id: The submission (annotation_sets.set_id).

@@ -1,5 +1,6 @@
 -- The gold mistakes each submission is scored against, in each scope they count in (ALL and their category).
 -- Grain: one row per (submission, scope, gold mistake).
+-- Key: submission_id, scope, mistake_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).

@@ -1,6 +1,7 @@
 -- The sizes of the two lists each submission is scored on, in each scope: how many mistakes each lists, and how
 -- many tokens they mark (spans within one list are disjoint, so span lengths add up to the tokens marked).
 -- Grain: one row per (submission, scope), scopes as in scopes.
+-- Key: submission_id, scope
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).

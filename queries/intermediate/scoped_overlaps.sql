@@ -1,6 +1,7 @@
 -- Span overlaps within each scope: in ALL every overlap counts; in a category scope both mistakes
 -- must be of that category (both lists are filtered to the category first).
 -- Grain: one row per (submission, scope, gold mistake, submitted mistake).
+-- Key: submission_id, scope, gold_mistake_id, submitted_mistake_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).

@@ -1,5 +1,6 @@
 -- The mistakes of each submission, in each scope they count in (ALL and their category).
 -- Grain: one row per (scope, submitted mistake).
+-- Key: scope, mistake_id
 -- Columns:
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).
 --   (the other columns are those of submitted_mistakes)

@@ -4,6 +4,7 @@
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
 -- rows of the submissions in $submission_ids, from its rows of scored_mistakes).
 -- Grain: one row per (submission, side, category, outcome, category_outcome) that some mistake has.
+-- Key: submission_id, side, category, outcome, category_outcome
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   submission: The submission's name (the file stem).

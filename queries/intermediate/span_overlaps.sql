@@ -2,6 +2,7 @@
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
 -- rows of the submissions in $submission_ids).
 -- Grain: one row per (submission, gold mistake, submitted mistake) with at least one token in common.
+-- Key: submission_id, gold_mistake_id, submitted_mistake_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   gold_mistake_id: The gold mistake (mistakes.mistake_id).

@@ -2,6 +2,7 @@
 -- lists and the other does not (by text and exact token span), or a mistake both list with another category.
 -- Nothing is guessed: a curated span that only overlaps a gold span is listed on both sides.
 -- Grain: one row per such mistake.
+-- Key: text_id, kind, doc_token_start
 -- Columns:
 --   split: train or test: the split of the text.
 --   text_id: The text (texts.text_id).

@@ -2,6 +2,7 @@
 -- curated mistake of the same text and the same token span, never a guess from a near one (curation_mismatches
 -- lists those).
 -- Grain: one row per gold mistake that a curated mistake covers exactly.
+-- Key: gold_mistake_id
 -- Columns:
 --   gold_mistake_id: The gold mistake (mistakes.mistake_id).
 --   split: train or test: the split of the gold list.

@@ -6,6 +6,7 @@
 -- Counted over the gold lists of every split of a corpus: a token marked by a gold mistake counts once per
 -- occurrence.
 -- Grain: one row per (corpus, category, token) inside at least one gold mistake of the category.
+-- Key: corpus, category, token
 -- Columns:
 --   corpus: The corpus of the gold lists (annotation_sets.corpus).
 --   category: The gold mistakes' category (mistakes.category).

@@ -3,6 +3,7 @@
 -- rows of the submissions in $submission_ids. scores reads these few rows a submission: computed from the matching
 -- on every read, the leaderboard page's figures by category took 0.6 s at scale 1000.)
 -- Grain: one row per (submission, scope), scopes as in scopes.
+-- Key: submission_id, scope
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).

@@ -4,6 +4,7 @@
 -- with the mistake's own columns.
 -- Grain: one row per (submission, scope, side, mistake), scopes as in scores (a mistake counts in ALL and in
 -- its category).
+-- Key: submission_id, scope, side, mistake_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   submission: The submission's name (the file stem).

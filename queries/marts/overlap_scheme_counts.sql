@@ -3,6 +3,7 @@
 -- only when the two mistakes that mark it have the same category; soft: whatever their categories. In a
 -- category's scope both lists are filtered to the category first, so there hard and soft agree.
 -- Grain: one row per (scheme, submission, scope), schemes token-hard, token-soft, char-hard, char-soft.
+-- Key: scheme, submission_id, scope
 -- Columns:
 --   scheme: token-hard, token-soft, char-hard or char-soft.
 --   submission_id: The submission (annotation_sets.set_id).

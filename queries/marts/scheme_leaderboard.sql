@@ -1,6 +1,7 @@
 -- Submissions ranked within each scheme, corpus, split and scope as leaderboard ranks them under the shared
 -- task's scheme: by recall, then precision (higher first; undefined last).
 -- Grain: one row per (scheme, submission, scope).
+-- Key: scheme, submission_id, scope
 -- Columns:
 --   rank: The submission's place within its scheme, corpus, split and scope, from 1; submissions with the same
 --     recall and precision share a place.

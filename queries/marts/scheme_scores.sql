@@ -2,6 +2,7 @@
 -- (the figures of scores), nervaluate's four (span_scheme_counts) and the token- and character-level ones
 -- (overlap_scheme_counts).
 -- Grain: one row per (scheme, submission, scope), the scopes of the submission's corpus.
+-- Key: scheme, submission_id, scope
 -- Columns:
 --   scheme: shared-task, strict, exact, partial, ent_type, token-hard, token-soft, char-hard or char-soft.
 --   submission_id: The submission (annotation_sets.set_id).

@@ -1,6 +1,7 @@
 -- The scores of each submission against the gold list of its split: the definitions of every metric.
 -- Grain: one row per (submission, scope), the scopes of its corpus (shared task: ALL, NAME, NUMBER, WORD, CONTEXT,
 -- NOT_CHECKABLE, OTHER).
+-- Key: submission_id, scope
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   submission: The submission's name (the file stem).

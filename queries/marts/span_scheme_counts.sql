@@ -2,6 +2,7 @@
 -- is correct, incorrect or partial by the scheme's rule; the rest of the submitted mistakes are spurious, the gold
 -- mistakes none took are missed. They are the sums of text_scheme_statistics over the texts (which gives the rules).
 -- Grain: one row per (scheme, submission, scope), schemes strict, exact, partial, ent_type.
+-- Key: scheme, submission_id, scope
 -- Columns:
 --   scheme: strict, exact, partial or ent_type.
 --   submission_id: The submission (annotation_sets.set_id).

@@ -2,6 +2,7 @@
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
 -- rows of the submissions in $submission_ids, read by scores as mistake_counts is).
 -- Grain: one row per (submission, scope), scopes as in scopes.
+-- Key: submission_id, scope
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).

@@ -1,5 +1,6 @@
 -- The gold-standard mistakes of each split.
 -- Grain: one row per gold mistake.
+-- Key: mistake_id
 -- Columns:
 --   gold_id: The gold list the mistake belongs to (annotation_sets.set_id).
 --   split: train or test: the split of the gold list.

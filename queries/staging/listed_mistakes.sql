@@ -1,5 +1,6 @@
 -- Every listed mistake with the list it belongs to.
 -- Grain: one row per mistake of any loaded list.
+-- Key: mistake_id
 -- Columns:
 --   kind: gold or submission: the kind of list the mistake belongs to (annotation_sets.kind).
 --   name: The list's name: gold for a gold list, the file stem for a submission (annotation_sets.name).

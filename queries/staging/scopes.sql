@@ -1,6 +1,7 @@
 -- The scopes a submission is scored in: ALL (every mistake) and each category of its corpus alone (the shared
 -- task's seven: ALL, NAME, NUMBER, WORD, CONTEXT, NOT_CHECKABLE, OTHER).
 -- Grain: one row per (corpus, scope).
+-- Key: corpus, scope
 -- Columns:
 --   scope: ALL, or the category the scope keeps (categories.category).
 --   position: Report order: ALL 0, then the categories' positions (shared task: NAME 1 … OTHER 6).

@@ -1,5 +1,6 @@
 -- The mistakes listed by submissions.
 -- Grain: one row per submitted mistake.
+-- Key: mistake_id
 -- Columns:
 --   submission_id: The submission the mistake belongs to (annotation_sets.set_id).
 --   submission: The submission's name (the file stem).

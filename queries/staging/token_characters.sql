@@ -4,6 +4,7 @@
 -- characters of its tokens. Reading real character offsets instead (a corpus that has them) changes this model
 -- alone.
 -- Grain: one row per (text, token).
+-- Key: text_id, doc_token
 -- Columns:
 --   text_id: The text (texts.text_id).
 --   doc_token: The token's position in the document (tokens.doc_token).

@@ -2,6 +2,7 @@
 -- correlates between two sets (accuracy_db/stats/agreement.py hands them to scipy.stats).
 -- Grain: one row per (annotation set, scope of its corpus, text of its corpus and split); a text the set marks
 -- nothing in is there with 0.
+-- Key: set_id, scope, text_id
 -- Columns:
 --   set_id: The annotation set (annotation_sets.set_id).
 --   name: The set's name: gold for a gold list, the file stem for a submission (annotation_sets.name).

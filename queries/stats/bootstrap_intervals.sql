@@ -1,6 +1,7 @@
 -- Bootstrap confidence intervals of every figure: the percentile interval of the figure over the replicates.
 -- Materialized: query (run with $confidence, e.g. 0.95, over replicate_figures of the replicates drawn for the run).
 -- Grain: one row per (submission, scope, figure).
+-- Key: submission_id, scope, figure
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   scope: ALL, or the category both lists are filtered to (scopes.scope).

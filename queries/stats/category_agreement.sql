@@ -2,6 +2,7 @@
 -- Cohen's kappa of the matched pairs of the ALL scope (candidate_matches, where categories need not agree; the
 -- confusion itself is the saved analysis category_confusion).
 -- Grain: one row per (submission, scope).
+-- Key: submission_id, scope
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   submission: The submission's name (the file stem).

@@ -4,6 +4,7 @@
 -- gold_mistake_finds (a table: counted on every read, they took 1.3 s at scale 1000), the mistake's own columns
 -- joined to them.
 -- Grain: one row per gold mistake of a split with at least one scored submission.
+-- Key: gold_mistake_id
 -- Columns:
 --   split: train or test: the split of the gold list.
 --   text_id: The text (texts.text_id).

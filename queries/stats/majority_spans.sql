@@ -3,6 +3,7 @@
 -- categories with Fleiss' kappa and Krippendorff's alpha).
 -- Materialized: query (run with $set_ids, the sets, and $min_votes, the K of "marked by at least K sets").
 -- Grain: one row per (majority span, set that marks at least one token of it).
+-- Key: text_id, span_start, set_id
 -- Columns:
 --   text_id: The text (texts.text_id).
 --   span_start: The first token of the majority span (doc_token_start).

@@ -3,6 +3,7 @@
 -- Materialized: query (run with $figure, $test (bootstrap or permutation) and $confidence over replicate_figures,
 -- whose trials pair each submission with a partner: the same resampled texts, or the same swaps, for both).
 -- Grain: one row per (submission, partner, scope).
+-- Key: submission_id, partner_id, scope
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   partner_id: The submission it is compared with (annotation_sets.set_id).

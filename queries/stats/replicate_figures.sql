@@ -4,6 +4,7 @@
 -- from text_statistics, and is created as a temporary view for the run, which bootstrap_intervals and paired_tests
 -- read).
 -- Grain: one row per (list, scope, kind, trial, figure).
+-- Key: submission_id, partner_id, scope, kind, trial, figure
 -- Columns:
 --   submission_id: The list whose figures they are (annotation_sets.set_id).
 --   partner_id: In a paired test, the submission it is compared with; else NULL.

@@ -4,6 +4,7 @@
 -- and the bootstrap intervals and paired tests of another scheme resample them (accuracy_db/stats/intervals.py).
 -- Grain: one row per (scheme, submission, scope, text in which the gold list or the submission has a mistake in
 -- the scope); a text with no mistake on either side has no row: its counts are all 0.
+-- Key: scheme, submission_id, scope, text_id
 -- Columns:
 --   scheme: strict, exact, partial, ent_type, token-hard, token-soft, char-hard or char-soft.
 --   submission_id: The submission (annotation_sets.set_id).

@@ -5,6 +5,7 @@
 -- would compute for every list first: 10 s at scale 1000, against a fraction of a second read from the table.)
 -- Grain: one row per (submission, scope, text of the submission's split); a text with no mistake on either side
 -- is there with zeros.
+-- Key: submission_id, scope, text_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   submission: The submission's name (the file stem).
