@@ -11,8 +11,31 @@ from shared_data import DATA, EXAMPLES
 from accuracy_db.ingest.build import build
 from accuracy_db.store import database
 
-if not (DATA / "gsml.csv").is_file():
-    raise pytest.UsageError(f"the tests read the shared-task data in place, and there is none at {DATA}")
+DATA_FIXTURES = {"built_db", "hostile_db", "built", "two_metrics_db"}
+
+
+def reads_the_data(item: pytest.Item) -> bool:
+    """Whether a test reads the shared-task data: its module takes paths from shared_data, or it uses a database
+    built from the data."""
+    module = vars(item.module)
+    return (
+        "shared_data" in module
+        or any(value in (DATA, EXAMPLES) for value in module.values())
+        or bool(DATA_FIXTURES & set(item.fixturenames))
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without the shared-task data only the tests that do not read it can run (the property tests of the matching
+    and of character spans, say); asked for any other, the run stops before it starts, saying where the data
+    should be."""
+    if (DATA / "gsml.csv").is_file():
+        return
+    needing = sorted({item.module.__name__ for item in items if reads_the_data(item)})
+    if needing:
+        raise pytest.UsageError(
+            f"the tests read the shared-task data in place, and there is none at {DATA}: {', '.join(needing)}"
+        )
 
 
 @pytest.fixture(scope="session")

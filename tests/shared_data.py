@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared" / "data"
+# ACCURACY_DB_TEST_SHARED stands in for ../shared/data: tests/test_without_data.py points it at an empty folder.
+SHARED = Path(os.environ.get("ACCURACY_DB_TEST_SHARED") or REPO.parent / "shared" / "data")
 DATA = SHARED / "accuracy-shared-task"
 EXPECTED = SHARED / "expected"
 EXAMPLES = DATA / "example_submissions"
