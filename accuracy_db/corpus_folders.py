@@ -210,7 +210,7 @@ def reject(con: duckdb.DuckDBPyConnection, registration: Registration, problems:
 
 # The tables of a list's rows, by set_id.
 LIST_TABLES = ("mistakes", "offset_adjustments", "scheme_refusals", "factgenie_lists", "factgenie_records")
-LIST_TABLES += ("factgenie_spans", "annotation_sets")
+LIST_TABLES += ("annotation_sets",)
 
 
 def remove_corpus(con: duckdb.DuckDBPyConnection, corpus: str, folders: list[str]) -> None:

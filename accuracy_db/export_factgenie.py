@@ -6,8 +6,8 @@ exported record) and files/*.jsonl, one record a line per list and text.
 
 A list loaded from a factgenie campaign is written back as it came (schema/09_factgenie.sql): its records, each in
 its file and in the order of its lines, with its key (dataset, split, setup_id, example_idx) and its other fields
-(metadata with annotator_id, …), and each annotation with its fields as given; only its type is the index of its
-mistake's category among the corpus's. The campaign's metadata.json is written back too when every list exported
+(metadata with annotator_id, …), and each annotation as given; only its type is the index of its mistake's category
+among the corpus's. The campaign's metadata.json is written back too when every list exported
 came with that one, its id and mode those of the folder written.
 
 Any other list gets a record for every text of its split, in a file of its own named by its kind, set_id, name and
@@ -60,17 +60,17 @@ WHERE list_contains($set_ids, sets.set_id)
 ORDER BY given.line_number NULLS LAST, sets.set_id, places.place
 """
 
-# Every span of the lists $set_ids: its characters, category and comment, and the annotation it came from (a list
-# from a factgenie campaign), in the order of its record's annotations, or else of its characters.
+# Every span of the lists $set_ids: its characters, category and comment; a list from a factgenie campaign's in
+# mistake_id order (the order of its record's annotations), any other list's in the order of its characters.
 SPANS_SQL = """
-SELECT mistakes.set_id, mistakes.text_id, first.char_start, last.char_end, mistakes.category, mistakes.comment,
-    given.annotation
+SELECT mistakes.set_id, mistakes.text_id, first.char_start, last.char_end, mistakes.category, mistakes.comment
 FROM mistakes
 JOIN tokens AS first ON first.text_id = mistakes.text_id AND first.doc_token = mistakes.doc_token_start
 JOIN tokens AS last ON last.text_id = mistakes.text_id AND last.doc_token = mistakes.doc_token_end
-LEFT JOIN factgenie_spans AS given USING (mistake_id)
 WHERE list_contains($set_ids, mistakes.set_id)
-ORDER BY mistakes.set_id, mistakes.text_id, given.position, first.char_start, last.char_end, mistakes.line_number
+ORDER BY mistakes.set_id, mistakes.text_id,
+    if(mistakes.set_id IN (SELECT set_id FROM factgenie_lists), mistakes.mistake_id, NULL),
+    first.char_start, last.char_end, mistakes.line_number
 """
 
 
@@ -164,10 +164,8 @@ def campaign_files(con, corpus: str, lists: list[tuple], categories: list[tuple]
     set_ids = [set_id for set_id, *_ in lists]
     types = {name: index for index, (name, *_) in enumerate(categories)}
     spans: dict[tuple, list] = {}
-    for set_id, text_id, start, end, category, comment, annotation in con.execute(
-        SPANS_SQL, {"set_ids": set_ids}
-    ).fetchall():
-        spans.setdefault((set_id, text_id), []).append((start, end, category, comment, annotation))
+    for set_id, text_id, start, end, category, comment in con.execute(SPANS_SQL, {"set_ids": set_ids}).fetchall():
+        spans.setdefault((set_id, text_id), []).append((start, end, category, comment))
     about = {set_id: (group, kind, name, split) for group, (set_id, kind, name, split) in enumerate(lists)}
     files: dict[str, list[str]] = {}
     db_rows, annotators, outputs = [], {}, {}
@@ -175,18 +173,20 @@ def campaign_files(con, corpus: str, lists: list[tuple], categories: list[tuple]
     for set_id, text_id, split, output, dataset, setup_id, example_idx, file, fields in records:
         group, kind, name, _ = about[set_id]
         record = {"dataset": dataset, "split": split, "setup_id": setup_id, "example_idx": example_idx}
-        record |= {"output": output, "annotations": []}
-        for start, end, category, comment, annotation in spans.get((set_id, text_id), []):
-            given = {"text": output[start:end], "start": start, "reason": comment or ""}
-            record["annotations"].append(
-                (given if annotation is None else json.loads(annotation)) | {"type": types[category]}
-            )
+        record["output"] = output
+        found = spans.get((set_id, text_id), [])
         if fields is None:
+            record["annotations"] = [
+                {"text": output[start:end], "start": start, "type": types[category], "reason": comment or ""}
+                for start, end, category, comment in found
+            ]
             record |= {"text_id": text_id, "flags": [], "options": [], "sliders": [], "text_fields": []}
             record["metadata"] = {"annotator_id": name, "annotator_group": group, "campaign_id": metadata["id"]}
             record["metadata"]["annotation_span_categories"] = metadata["config"]["annotation_span_categories"]
         else:
             record |= json.loads(fields)
+            for annotation, (*_, category, _) in zip(record["annotations"], found, strict=True):
+                annotation["type"] = types[category]
         annotator = str(record["metadata"]["annotator_id"])
         first = annotators.setdefault((annotator, split), set_id)
         if first != set_id:

@@ -10,8 +10,8 @@ Each annotator (metadata.annotator_id: a person or an LLM setup) becomes one lis
 CAMPAIGN/ANNOTATOR. Spans map to whole tokens (etl/char_spans.py); every adjustment is recorded in
 offset_adjustments. Spans of one list may overlap (factgenie allows it): the list is loaded, and the shared-task
 scheme's refusal, naming the overlapping spans, goes to scheme_refusals. What the campaign gave beyond texts and
-token spans (metadata.json, each record's key, file, line and other fields, each annotation's fields) is kept as it
-came in factgenie_lists, factgenie_records and factgenie_spans, which `accuracy-db export factgenie` writes back.
+token spans (metadata.json; each record's key, file, line and other fields, its annotations as given among them) is
+kept as it came in factgenie_lists and factgenie_records, which `accuracy-db export factgenie` writes back.
 """
 
 from __future__ import annotations
@@ -152,8 +152,7 @@ def read_span(file, line, number, annotation, index: TokenIndex, categories, pro
     tokens = index.locate(start, text)
     if isinstance(tokens, str):
         return problem(tokens, SpanProblem)
-    reason = reason if isinstance(reason, str) else None
-    return Span(file, line, start, text, categories[kind].name, reason, tokens, annotation)
+    return Span(file, line, start, text, categories[kind].name, reason if isinstance(reason, str) else None, tokens)
 
 
 def read_campaign(folder: Path) -> Campaign:
@@ -275,8 +274,8 @@ def load_campaign(con: duckdb.DuckDBPyConnection, campaign: Campaign, corpus: st
         report.texts_added = len(new_texts)
         for (annotator, split), records in lists.items():
             name = f"{campaign.campaign_id}/{annotator}" if kind == "submission" else "gold"
-            ids = insert_list(con, campaign.folder, campaign.sha256, corpus, kind, name, split, records, report)
-            insert_as_given(con, campaign, records, *ids)
+            set_id = insert_list(con, campaign.folder, campaign.sha256, corpus, kind, name, split, records, report)
+            insert_as_given(con, campaign, records, set_id)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -325,16 +324,15 @@ def group_lists(campaign: Campaign) -> dict[tuple[str, str], list[Record]]:
     return dict(sorted(lists.items()))
 
 
-RECORD_KEY = ("dataset", "split", "setup_id", "example_idx", "output", "annotations")  # kept in columns of their own
+RECORD_KEY = ("dataset", "split", "setup_id", "example_idx", "output")  # columns of their own; output is the text's
 RECORD_COLUMNS = {"set_id": pl.Int32, "text_id": pl.String, "file": pl.String, "line_number": pl.Int32}
 RECORD_COLUMNS |= {"dataset": pl.String, "setup_id": pl.String, "example_idx": pl.Int64, "fields": pl.String}
-SPAN_COLUMNS = {"mistake_id": pl.Int64, "set_id": pl.Int32, "position": pl.Int32, "annotation": pl.String}
 
 
-def insert_as_given(con, campaign: Campaign, records: list[Record], set_id: int, first_mistake_id: int | None):
+def insert_as_given(con, campaign: Campaign, records: list[Record], set_id: int) -> None:
     """Keep what the list's records gave beyond texts and token spans, as it came: the campaign's metadata, each
-    record's key, place and other fields, each annotation's fields but its type (its mistake's category). The
-    list's spans have the mistake ids from first_mistake_id on, in order."""
+    record's key, place and other fields (its annotations among them, each with its start and text as given). One
+    JSON text a record: one a span took a third of the import's time."""
     as_json = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
     lists_row = (set_id, as_json(campaign.metadata))
     insert_rows(con, "factgenie_lists", [lists_row], {"set_id": pl.Int32, "metadata": pl.String})
@@ -344,13 +342,3 @@ def insert_as_given(con, campaign: Campaign, records: list[Record], set_id: int,
         for r in records
     ]
     insert_rows(con, "factgenie_records", record_rows, RECORD_COLUMNS)
-    annotations = [
-        (position, {key: value for key, value in span.given.items() if key != "type"})
-        for record in records
-        for position, span in enumerate(record.spans, start=1)
-    ]
-    span_rows = [
-        (first_mistake_id + number, set_id, position, as_json(annotation))
-        for number, (position, annotation) in enumerate(annotations)
-    ]
-    insert_rows(con, "factgenie_spans", span_rows, SPAN_COLUMNS)

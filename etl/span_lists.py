@@ -28,7 +28,6 @@ class Span:
     category: str
     reason: str | None
     tokens: TokenSpan
-    given: dict | None = None  # the span as its format gave it, for a format written back as it came (factgenie)
 
 
 @dataclass
@@ -64,9 +63,9 @@ def reserve_mistake_ids(con: duckdb.DuckDBPyConnection, count: int) -> int:
 
 def insert_list(
     con, source: Path, sha256: str, corpus, kind, name, split, records: list[Record], report: ImportReport
-) -> tuple[int, int | None]:
+) -> int:
     """Insert one list of spans placed on tokens, its adjustments, and the scheme's refusal when its spans overlap;
-    return its set_id and the mistake_id of its first span (the others follow in order; None without spans)."""
+    return its set_id. Its spans' mistake ids follow their order in records."""
     spans = [(record, span) for record in records for span in record.spans]
     set_id = con.execute(
         "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus)"
@@ -155,7 +154,7 @@ def insert_list(
     if refusal:
         con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
         report.refused_by_scheme.append(f"{name} ({split}): {refusal}")
-    return set_id, first_id
+    return set_id
 
 
 def overlap_refusal(con: duckdb.DuckDBPyConnection, set_id: int) -> str | None:

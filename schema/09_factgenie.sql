@@ -1,6 +1,6 @@
--- What a factgenie campaign gave beyond the lists' texts and token spans, kept as it came so that `accuracy-db export
--- factgenie` writes the campaign back as it was read (etl/factgenie.py reads it, accuracy_db/export_factgenie.py
--- writes it). A list loaded from any other format has no rows here.
+-- What a factgenie campaign gave beyond the lists' texts and token spans (each span's start and text as given among
+-- them), kept as it came so that `accuracy-db export factgenie` writes the campaign back as it was read
+-- (etl/factgenie.py reads it, accuracy_db/export_factgenie.py writes it). A list of any other format has no rows here.
 CREATE TABLE factgenie_lists (
     set_id   INTEGER PRIMARY KEY,
     metadata VARCHAR NOT NULL
@@ -30,17 +30,4 @@ COMMENT ON COLUMN factgenie_records.line_number IS 'Line of the record in that f
 COMMENT ON COLUMN factgenie_records.dataset IS 'The record''s dataset: with the list''s split, setup_id and example_idx, factgenie''s key of the output';
 COMMENT ON COLUMN factgenie_records.setup_id IS 'The record''s setup_id (the system that generated the output)';
 COMMENT ON COLUMN factgenie_records.example_idx IS 'The record''s example_idx (the output''s place in its dataset and split)';
-COMMENT ON COLUMN factgenie_records.fields IS 'The record''s other fields as JSON text, as they came (metadata with annotator_id, text_id when given, flags …): all but dataset, split, setup_id, example_idx, output (texts.generated_text) and annotations (factgenie_spans)';
-
-CREATE TABLE factgenie_spans (
-    mistake_id BIGINT PRIMARY KEY,
-    set_id     INTEGER NOT NULL,
-    position   INTEGER NOT NULL,
-    annotation VARCHAR NOT NULL
-);
-
-COMMENT ON TABLE factgenie_spans IS 'One row per mistake loaded from an annotation of a factgenie record: the annotation as it came, before its characters were placed on whole tokens';
-COMMENT ON COLUMN factgenie_spans.mistake_id IS 'The mistake it became (mistakes.mistake_id)';
-COMMENT ON COLUMN factgenie_spans.set_id IS 'The list (annotation_sets.set_id)';
-COMMENT ON COLUMN factgenie_spans.position IS 'Place of the annotation in its record''s annotations, from 1';
-COMMENT ON COLUMN factgenie_spans.annotation IS 'The annotation''s fields as JSON text, as they came (text, start, reason, any other): all but type, which mistakes.category names';
+COMMENT ON COLUMN factgenie_records.fields IS 'The record''s other fields as JSON text, as they came (annotations, metadata with annotator_id, text_id when given, flags …): all but dataset, split, setup_id, example_idx and output (texts.generated_text). Its n-th annotation is the n-th mistake of the list and text in mistake_id order, whose category gives its type';
