@@ -9,7 +9,9 @@ categories), reason}] and metadata {annotator_id, …}. A record may name its te
 Each annotator (metadata.annotator_id: a person or an LLM setup) becomes one list per split, named
 CAMPAIGN/ANNOTATOR. Spans map to whole tokens (etl/char_spans.py); every adjustment is recorded in
 offset_adjustments. Spans of one list may overlap (factgenie allows it): the list is loaded, and the shared-task
-scheme's refusal, naming the overlapping spans, goes to scheme_refusals.
+scheme's refusal, naming the overlapping spans, goes to scheme_refusals. What the campaign gave beyond texts and
+token spans (metadata.json; each record's key, file, line and other fields, its annotations as given among them) is
+kept as it came in factgenie_lists and factgenie_records, which `accuracy-db export factgenie` writes back.
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ from accuracy_db.regular_files import read_bytes, read_text
 
 from .char_spans import TokenIndex
 from .corpus_texts import Category, CorpusText, corpus_categories, create_corpus, held_texts, insert_texts
-from .frames import create_temp_table
+from .frames import create_temp_table, insert_rows
 from .span_lists import ImportReport, Record, Span, insert_list
 from .unstorable_text import unstorable_text
+
+MAX_EXAMPLE_IDX = 2**63 - 1  # factgenie_records.example_idx is a BIGINT
 
 
 @dataclass
@@ -41,6 +45,7 @@ class Campaign:
     categories: list[Category]
     records: list[Record]
     sha256: str
+    metadata: dict
 
 
 def json_of(path: Path, text: str, line: int | None, problems: list[Problem]):
@@ -108,6 +113,8 @@ def read_record(path: Path, line: int, record, categories: list[Category], probl
             found.append(f"{key} is missing or not a string")
     if not is_whole(record.get("example_idx")) or record["example_idx"] < 0:
         found.append("example_idx is missing or not a whole number")
+    elif record["example_idx"] > MAX_EXAMPLE_IDX:
+        found.append(f"example_idx is past {MAX_EXAMPLE_IDX}")
     if not isinstance(record.get("output"), str):
         found.append("output is missing or not a string")
     if not isinstance(record.get("annotations"), list):
@@ -132,7 +139,7 @@ def read_record(path: Path, line: int, record, categories: list[Category], probl
         span = read_span(file, line, number, annotation, index, categories, problems)
         if span is not None:
             spans.append(span)
-    return Record(file, line, text_id, record["split"], record["output"], str(annotator), spans)
+    return Record(file, line, text_id, record["split"], record["output"], str(annotator), spans, record)
 
 
 def read_span(file, line, number, annotation, index: TokenIndex, categories, problems) -> Span | None:
@@ -195,7 +202,7 @@ def read_campaign(folder: Path) -> Campaign:
     problems += conflicting_records(records)
     if problems:
         raise InputError(problems)
-    return Campaign(folder, campaign_id, categories, records, digest.hexdigest())
+    return Campaign(folder, campaign_id, categories, records, digest.hexdigest(), metadata)
 
 
 def conflicting_records(records: list[Record]) -> list[Problem]:
@@ -276,7 +283,8 @@ def load_campaign(con: duckdb.DuckDBPyConnection, campaign: Campaign, corpus: st
         report.texts_added = len(new_texts)
         for (annotator, split), records in lists.items():
             name = f"{campaign.campaign_id}/{annotator}" if kind == "submission" else "gold"
-            insert_list(con, campaign.folder, campaign.sha256, corpus, kind, name, split, records, report)
+            set_id = insert_list(con, campaign.folder, campaign.sha256, corpus, kind, name, split, records, report)
+            insert_as_given(con, campaign, records, set_id)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
@@ -324,3 +332,23 @@ def group_lists(campaign: Campaign) -> dict[tuple[str, str], list[Record]]:
     for record in campaign.records:
         lists[record.annotator, record.split].append(record)
     return dict(sorted(lists.items()))
+
+
+RECORD_KEY = ("dataset", "split", "setup_id", "example_idx", "output")  # columns of their own; output is the text's
+RECORD_COLUMNS = {"set_id": pl.Int32, "text_id": pl.String, "file": pl.String, "line_number": pl.Int32}
+RECORD_COLUMNS |= {"dataset": pl.String, "setup_id": pl.String, "example_idx": pl.Int64, "fields": pl.String}
+
+
+def insert_as_given(con, campaign: Campaign, records: list[Record], set_id: int) -> None:
+    """Keep what the list's records gave beyond texts and token spans, as it came: the campaign's metadata, each
+    record's key, place and other fields (its annotations among them, each with its start and text as given). One
+    JSON text a record: one a span took a third of the import's time."""
+    as_json = lambda value: json.dumps(value, ensure_ascii=False)  # noqa: E731
+    lists_row = (set_id, as_json(campaign.metadata))
+    insert_rows(con, "factgenie_lists", [lists_row], {"set_id": pl.Int32, "metadata": pl.String})
+    record_rows = [
+        (set_id, r.text_id, Path(r.file).name, r.line, r.given["dataset"], r.given["setup_id"], r.given["example_idx"])
+        + (as_json({key: value for key, value in r.given.items() if key not in RECORD_KEY}),)
+        for r in records
+    ]
+    insert_rows(con, "factgenie_records", record_rows, RECORD_COLUMNS)

@@ -39,6 +39,7 @@ class Record:
     output: str
     annotator: str
     spans: list[Span]
+    given: dict | None = None  # the record as its format gave it, for a format written back as it came (factgenie)
 
 
 @dataclass
@@ -52,14 +53,26 @@ class ImportReport:
     refused: dict[str, list[Problem]] = field(default_factory=dict)  # file -> problems of a file left out
 
 
-def insert_list(con, source: Path, sha256: str, corpus, kind, name, split, records: list[Record], report: ImportReport):
-    """Insert one list of spans placed on tokens, its adjustments, and the scheme's refusal when its spans overlap."""
+def reserve_mistake_ids(con: duckdb.DuckDBPyConnection, count: int) -> int:
+    """The first of count ids taken from the sequence as one block. The block is unbroken: the database has one
+    writer, which inserts one list at a time."""
+    return con.execute(
+        "SELECT min(id) FROM (SELECT nextval('mistake_ids') AS id FROM range($count))", {"count": count}
+    ).fetchall()[0][0]
+
+
+def insert_list(
+    con, source: Path, sha256: str, corpus, kind, name, split, records: list[Record], report: ImportReport
+) -> int:
+    """Insert one list of spans placed on tokens, its adjustments, and the scheme's refusal when its spans overlap;
+    return its set_id. Its spans' mistake ids follow their order in records."""
     spans = [(record, span) for record in records for span in record.spans]
     set_id = con.execute(
         "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus)"
         " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING set_id",
         [kind, name, split, str(source), sha256, len(spans), corpus],
     ).fetchall()[0][0]
+    first_id = reserve_mistake_ids(con, len(spans))
     report.lists.append(name)
     report.spans += len(spans)
     frame = pl.DataFrame(
@@ -111,10 +124,11 @@ def insert_list(con, source: Path, sha256: str, corpus, kind, name, split, recor
         # (0 for the first) and the start of the next (the token count + 1 for the last).
         con.execute(
             """
-            INSERT INTO mistakes (set_id, line_number, text_id, annotation_id, tokens, sentence_id,
+            INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, annotation_id, tokens, sentence_id,
                 sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
                 previous_end, next_start)
-            SELECT $set_id, spans.line_number, spans.text_id, parse_filename(spans.file) || ':' || spans.line_number,
+            SELECT $first_id + spans.span_number, $set_id, spans.line_number, spans.text_id,
+                parse_filename(spans.file) || ':' || spans.line_number,
                 (SELECT string_agg(token, ' ' ORDER BY doc_token) FROM tokens
                  WHERE tokens.text_id = spans.text_id
                      AND tokens.doc_token BETWEEN spans.doc_token_start AND spans.doc_token_end),
@@ -132,7 +146,7 @@ def insert_list(con, source: Path, sha256: str, corpus, kind, name, split, recor
             JOIN tokens AS last ON last.text_id = spans.text_id AND last.doc_token = spans.doc_token_end
             ORDER BY spans.span_number
             """,
-            {"set_id": set_id},
+            {"set_id": set_id, "first_id": first_id},
         )
     finally:
         con.execute("DROP TABLE campaign_spans")
@@ -140,6 +154,7 @@ def insert_list(con, source: Path, sha256: str, corpus, kind, name, split, recor
     if refusal:
         con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
         report.refused_by_scheme.append(f"{name} ({split}): {refusal}")
+    return set_id
 
 
 def overlap_refusal(con: duckdb.DuckDBPyConnection, set_id: int) -> str | None:

@@ -17,11 +17,13 @@ import psycopg
 import pytest
 from shared_data import DATA, EXAMPLES, REPO
 from test_corpus_folders import corpus_folder
+from test_factgenie_campaign_round_trip import thirty_outputs
 
 from accuracy_db.cli.main import run
 from accuracy_db.ingest.build import build
 from accuracy_db.ingest.refresh import refresh
 from accuracy_db.interchange import portable
+from accuracy_db.interchange.imports import import_factgenie
 from accuracy_db.store import database
 from accuracy_db.store.analyses import saved_analyses
 
@@ -199,3 +201,23 @@ def test_the_offset_audit_of_a_corpus_folder_equals_duckdb_row_for_row(built_db,
     with psycopg.connect(dsn) as pg:
         assert rows_of(pg, portable.transpile(sql, "postgres")) == expected
     assert sorted(row[6] for row in expected) == ["refused", "relocated", "relocated", "widened", "widened"]
+
+
+def test_a_factgenie_campaign_kept_as_it_came_equals_duckdb_row_for_row(built_db, postgres_server, tmp_path):
+    """The tables that keep a factgenie campaign as it came (schema/09_factgenie.sql): Unicode, JSON text, BIGINT."""
+    db = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, db)
+    import_factgenie(db, thirty_outputs(tmp_path), "games")
+    with psycopg.connect(f"host={postgres_server} user=postgres dbname=postgres", autocommit=True) as admin:
+        admin.execute("CREATE DATABASE factgenie")
+    dsn = f"host={postgres_server} user=postgres dbname=factgenie"
+    assert run(["export", "postgres", "--db", str(db), "--dsn", dsn]) == 0
+    tables = ["factgenie_lists", "factgenie_records"]
+    duck = database.open_existing(db)
+    try:
+        expected = {table: sorted(rows_of(duck, f"SELECT * FROM {table}")) for table in tables}
+    finally:
+        duck.close()
+    with psycopg.connect(dsn) as pg:
+        assert {table: sorted(rows_of(pg, f"SELECT * FROM {table}")) for table in tables} == expected
+    assert [len(expected[table]) for table in tables] == [2, 45]

@@ -212,6 +212,11 @@ def reject(con: duckdb.DuckDBPyConnection, registration: Registration, problems:
     )
 
 
+# The tables of a list's rows, by set_id.
+LIST_TABLES = ("mistakes", "offset_adjustments", "scheme_refusals", "factgenie_lists", "factgenie_records")
+LIST_TABLES += ("annotation_sets",)
+
+
 def remove_corpus(con: duckdb.DuckDBPyConnection, corpus: str, folders: list[str]) -> None:
     """Remove what a corpus's registered folders gave: for the shared task, the lists loaded from them; for another
     corpus, all of it (texts, categories, lists, metadata), which those folders gave. Its refusals and sources go
@@ -224,7 +229,7 @@ def remove_corpus(con: duckdb.DuckDBPyConnection, corpus: str, folders: list[str
         ids = con.execute("SELECT set_id FROM annotation_sets WHERE corpus = ?", [corpus]).fetchall()
     set_ids = [set_id for (set_id,) in ids]
     database.forget(con, set_ids)
-    for table in ("mistakes", "offset_adjustments", "scheme_refusals", "annotation_sets"):
+    for table in LIST_TABLES:
         con.execute(f"DELETE FROM {table} WHERE set_id = ANY($ids)", {"ids": set_ids})
     if corpus != SHARED_TASK:
         con.execute("DELETE FROM tokens WHERE text_id IN (SELECT text_id FROM texts WHERE corpus = ?)", [corpus])
