@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
 
-from accuracy_db.cli.main import main as cli
+from accuracy_db.cli import main as cli
 from accuracy_db.printable import printable
 
 BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -22,7 +22,9 @@ traceback is shown. `accuracy-db --version` prints the version.
 
 
 def help_text(command: click.Command, path: list[str], parent: click.Context | None) -> tuple[str, click.Context]:
-    context = click.Context(command, info_name=path[-1], parent=parent, max_content_width=WIDTH, terminal_width=WIDTH)
+    # the command's own context settings (-h beside --help), as when it runs; the width fixed, whatever the terminal
+    settings = {**command.context_settings, "max_content_width": WIDTH, "terminal_width": WIDTH}
+    context = click.Context(command, info_name=path[-1], parent=parent, **settings)
     return command.get_help(context), context
 
 
