@@ -31,7 +31,9 @@ memory (the maximum resident set size that os.wait4 reports for that child alone
   build-parts: read_text, read_csv, read_json, the built tables); its seconds include those scans;
 * oracle: tests/oracle.py's score() on every submission (up to --oracle-max-scale), compared with the database;
 * refresh-noop: `accuracy-db refresh` with nothing changed; refresh-add-one: the same after copying one more
-  submission into the folder (removed again afterwards).
+  submission into the folder (removed again afterwards);
+* dashboard-load, at scale 100 only (issue 36's): the dashboard under a crowd of 1, 5, 10 and 20 Chromium sessions
+  at once, five batches each (benchmarks.dashboard_load, which writes OUT/dashboard-load-scale-100.md).
 
 The query steps also report the seconds of the query alone ("query s"); with --repeat N, each page: and analysis:
 step runs N times (N processes, one after the other) and reports the medians, every run and the load average
@@ -72,6 +74,7 @@ DASHBOARD_VIEWS = ("mistake_outcomes", "mistake_contexts", "gold_mistakes_per_te
 # The parameters of the saved analyses that take one (the SQL page asks the visitor for them).
 ANALYSIS_PARAMETERS = {"submission": "sub01", "first": "sub01", "second": "sub02"}
 TARGETS_SCALE = 1000
+LOAD_SCALE = 100  # the scale the dashboard's crowd is measured at (issue 36)
 MEMORY_CAP_MB = 12 * 1024  # a child past this is killed (see measured); --memory-cap-gb
 
 
@@ -126,7 +129,7 @@ def measured(args: list[str], memory_cap_mb: int | None = None, timeout: float |
         raise RuntimeError(f"{' '.join(map(str, args))} failed ({child.returncode}):\n{stderr.decode()[-3000:]}")
     result = {"seconds": round(seconds, 3), "peak_mb": round(usage.ru_maxrss / 1024)}
     lines = [line for line in stdout.decode().splitlines() if line.startswith("{")]
-    if lines and args[1:3] in (["-m", "benchmarks.steps"], ["-m", "benchmarks.scheme_speed"]):
+    if lines and args[1:3] in (["-m", "benchmarks.steps"], ["-m", "benchmarks.scheme_speed"], LOAD_MODULE):
         result["child"] = json.loads(lines[-1])
     return result
 
@@ -143,6 +146,9 @@ def accuracy_db(*args: str) -> list[str]:
 
 def steps_module(*args: str) -> list[str]:
     return [sys.executable, "-m", "benchmarks.steps", *args]
+
+
+LOAD_MODULE = ["-m", "benchmarks.dashboard_load"]
 
 
 # --- the queries of the dashboard ---
@@ -329,6 +335,11 @@ def run_scale(scale: int, args, out: Path) -> dict:
         step("refresh-add-one", accuracy_db("refresh", *common))
     finally:
         extra.unlink()
+    if scale == LOAD_SCALE:
+        step(
+            "dashboard-load",
+            [sys.executable, *LOAD_MODULE, "--db", str(db), "--out", str(out / f"dashboard-load-scale-{scale}.md")],
+        )
     if args.profile and scale == max(args.scale):
         # The raw profiles (hundreds of KB) stay in the work folder; their summaries are copied to OUT.
         prefix = str(args.work / f"profile-scale-{scale}")

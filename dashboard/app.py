@@ -26,7 +26,7 @@ PAGES = [
 
 page = st.navigation(PAGES)
 with st.sidebar:
-    st.caption(f"Database: {literal(data.db_path())}")
+    st.caption(f"Database: {literal(data.db_path().name)}")  # its name: where it lives is the server's own business
     latest = data.read_one("SELECT max(published_at) AS published_at FROM publications")["published_at"][0]
     if latest is not None:
         st.caption(f"Published {latest:%Y-%m-%d %H:%M:%S}")

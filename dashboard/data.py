@@ -242,11 +242,17 @@ def corpus_and_columns(widths: list[float], corpus_width: float = 1) -> tuple[st
 CATEGORIES = "SELECT category, colour FROM categories WHERE corpus = $corpus ORDER BY position"
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def _categories(file: FileIdentity, corpus: str) -> palette.Categories:
+    return palette.Categories.of(_on_file(file, lambda con: con.sql(CATEGORIES, params={"corpus": corpus}).fetchall()))
+
+
 def categories(corpus: str) -> palette.Categories:
-    """A corpus's categories with their colours and initials (the shared task's: the dashboard's own palette)."""
+    """A corpus's categories with their colours and initials (the shared task's: the dashboard's own palette),
+    worked out once per corpus of the file, not on every run of a page."""
     if corpus == SHARED_TASK:
         return palette.SHARED_TASK
-    return palette.Categories.of(read_one(CATEGORIES, {"corpus": corpus}).rows())
+    return _current(_categories, corpus)
 
 
 def scopes(corpus: str) -> list[str]:

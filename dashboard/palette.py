@@ -8,6 +8,7 @@ colour alone: its labels carry the category's initials (see spans.py)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 import altair as alt
@@ -58,7 +59,8 @@ def initials_of(names: list[str]) -> dict[str, str]:
     words = {name: [w for w in re.split(r"[\s_-]+", name) if w] or [name] for name in names}
     labels = {name: "".join(w[0] for w in parts).capitalize() for name, parts in words.items()}
     for length in range(2, max((len(name) for name in names), default=0) + 1):
-        clashing = {name for name in names if list(labels.values()).count(labels[name]) > 1}
+        uses = Counter(labels.values())  # counted once a round: a count per name made 4,000 names take seconds
+        clashing = {name for name in names if uses[labels[name]] > 1}
         if not clashing:
             break
         for name in clashing:
@@ -83,9 +85,13 @@ class Categories:
         names = [name for name, _ in rows]
         given = {name: hex_colour(colour) for name, colour in rows}
         spare = [c for c in SPARE_COLOURS if c not in given.values()] or SPARE_COLOURS
-        colours = {}
+        colours, spares_taken = {}, 0
         for name in names:
-            colours[name] = given[name] or spare[len([n for n in colours if not given[n]]) % len(spare)]
+            if given[name]:
+                colours[name] = given[name]
+            else:
+                colours[name] = spare[spares_taken % len(spare)]
+                spares_taken += 1
         return cls(names, colours, initials_of(names))
 
     def colour(self, category: str) -> str:
@@ -99,10 +105,6 @@ class Categories:
 
 
 SHARED_TASK = Categories(CATEGORIES, CATEGORY_COLOURS, CATEGORY_INITIALS)
-
-
-def category_scale() -> alt.Scale:
-    return SHARED_TASK.scale()
 
 
 def outcome_scale() -> alt.Scale:

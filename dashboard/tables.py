@@ -53,15 +53,20 @@ def with_nulls_shown(frame: pl.DataFrame, config: dict) -> tuple[pl.DataFrame, d
             columns.append(pl.col(name).fill_null(NULL))
         elif dtype.is_numeric() and frame[name].null_count():
             number_format = setting.get("type_config", {}).get("format") if isinstance(setting, dict) else None
-            values = pl.col(name).map_elements(
-                (lambda value, fmt=number_format: fmt % value) if number_format else str, return_dtype=pl.String
-            )
-            columns.append(values.fill_null(NULL))
+            columns.append(pl.Series(name, shown_numbers(frame[name].to_list(), number_format), dtype=pl.String))
             settings = setting if isinstance(setting, dict) else {"label": setting}
             config[name] = st.column_config.TextColumn(
                 settings.get("label") or name, help=settings.get("help"), width=settings.get("width")
             )
     return frame.with_columns(columns) if columns else frame, config
+
+
+def shown_numbers(values: list, number_format: str | None) -> list[str]:
+    """Numbers as a table shows them in a text column: in the format (%.3f, %d) or as Python writes them, NULL as –.
+    Plain Python in the page's thread: polars runs a Python function of a column (map_elements) on its own threads,
+    where it waits for the interpreter lock while another page's thread holds it waiting inside polars for those
+    threads; under a crowd of visitors the server hung so (issue 36)."""
+    return [NULL if value is None else number_format % value if number_format else str(value) for value in values]
 
 
 def table(frame, key: str, column_config: dict | None = None, **options) -> None:

@@ -713,6 +713,13 @@ def test_a_republished_database_is_shown_at_the_next_rerun(tmp_path, monkeypatch
     assert list(table(at, "leaderboard")["submission"]) == ["gsml_doc_based", "submission"]
 
 
+def test_the_sidebar_names_the_database_file_but_not_where_the_server_keeps_it(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    shown = [element.value for element in at.sidebar.caption]
+    assert f"Database: {literal(built_db.name)}" in shown
+    assert not any(str(built_db.parent) in value.replace("\\", "") for value in shown), shown  # unescaped
+
+
 def test_without_a_database_the_page_says_so(tmp_path, monkeypatch):
     monkeypatch.setenv(DB_ENV, str(tmp_path / "missing.duckdb"))
     at = AppTest.from_file(str(APP), default_timeout=60).run()

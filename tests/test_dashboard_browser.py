@@ -431,6 +431,38 @@ def test_ctrl_c_ends_the_dashboard_quietly_and_leaves_no_server(built_db, tmp_pa
     assert not healthy(f"http://127.0.0.1:{port}")
 
 
+@pytest.mark.parametrize("stuck", [False, True], ids=["serving", "stuck"])
+def test_sigterm_ends_the_dashboard_within_seconds_even_when_its_server_is_stuck(built_db, page, tmp_path, stuck):
+    """A service manager stops the command with SIGTERM, to it alone. The command passes it on to the server, and
+    kills the server when it has not stopped a few seconds later: a server whose threads all wait for the
+    interpreter lock (issue 36) runs no signal handler, as one stopped with SIGSTOP here does not; before, the
+    command waited for it forever. The wait below is a hang guard, not a timing."""
+    port, log = free_port(), tmp_path / "server.log"
+    url = f"http://127.0.0.1:{port}"
+    with log.open("w") as output:
+        command = subprocess.Popen(
+            dashboard_command(built_db, port), stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not healthy(url):
+            if command.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the dashboard did not start:\n{log.read_text()}")
+            time.sleep(0.1)
+        visit(page, url)  # a visitor's session open on the server
+        (server,) = children(command.pid)
+        if stuck:
+            os.kill(server, signal.SIGSTOP)
+        command.send_signal(signal.SIGTERM)
+        command.wait(timeout=30)
+        assert command.returncode == 0 and "Traceback" not in log.read_text(), log.read_text()
+        assert not Path(f"/proc/{server}").exists()  # ended, and reaped by the command
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(command.pid, signal.SIGKILL)
+    assert not healthy(url)
+
+
 def test_ctrl_c_while_the_server_is_being_started_is_not_lost(monkeypatch):
     """A Ctrl+C that lands while serve() is starting the server's process (the test sends it from inside Popen,
     once the process exists) still ends both: serve returns 0 and no process is left. Before, this process ignored

@@ -10,6 +10,8 @@ import html
 import json
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -340,6 +342,57 @@ def test_every_category_gets_initials_of_its_own(names):
     initials = initials_of(names)
     assert set(initials) == set(names)
     assert len(set(initials.values())) == len(names) and all(initials.values())
+
+
+def initials_before_issue_36(names: list[str]) -> dict[str, str]:
+    """palette.initials_of as it was before issue 36 (a count over every label for each name, each round): the
+    reference the linear one must agree with."""
+    words = {name: [w for w in re.split(r"[\s_-]+", name) if w] or [name] for name in names}
+    labels = {name: "".join(w[0] for w in parts).capitalize() for name, parts in words.items()}
+    for length in range(2, max((len(name) for name in names), default=0) + 1):
+        clashing = {name for name in names if list(labels.values()).count(labels[name]) > 1}
+        if not clashing:
+            break
+        for name in clashing:
+            labels[name] = name[:length].replace(" ", "").capitalize()
+    if len(set(labels.values())) < len(names) or "" in labels.values():
+        return {name: str(position) for position, name in enumerate(names, start=1)}
+    return labels
+
+
+# Names made of few letters, spaces, underscores and dashes, so that initials clash and get lengthened.
+CLASHING_NAMES = strategies.text(alphabet="aAbB _-é", min_size=1, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(strategies.lists(CLASHING_NAMES | strategies.text(min_size=1, max_size=12), max_size=12, unique=True))
+def test_initials_are_those_of_the_definition_before_they_were_made_linear(names):
+    assert initials_of(names) == initials_before_issue_36(names)
+
+
+def test_twenty_thousand_categories_get_labels_of_their_own_in_a_moment():
+    """As many categories as an import takes (issue 36: 4,000 took 3 s, in a count per name per round; 20,000
+    would have taken minutes on every run of a page). A subprocess, so that a hang is bounded."""
+    script = (
+        "from accuracy_db.dashboard.palette import Categories\n"
+        "names = [f'x{i}' for i in range(10000)] + [f'category {i}' for i in range(10000)]\n"
+        "categories = Categories.of([(name, None) for name in names])\n"
+        "print(len(categories.names), len(set(categories.initials.values())), categories.initial('category 7'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["20000", "20000", "Category7"]  # C7 is category 70…79's too
+
+
+def test_a_corpus_s_categories_are_worked_out_once_not_on_every_run_of_a_page(corpora_db, monkeypatch):
+    worked_out = []
+    of = Categories.of.__func__
+    monkeypatch.setattr(Categories, "of", classmethod(lambda cls, rows: worked_out.append(rows) or of(cls, rows)))
+    at = opened_at(corpora_db, monkeypatch, "errors", corpus="weather")
+    at.run()
+    at.switch_page("app_pages/document.py").run()
+    assert not at.exception, at.exception
+    assert worked_out == [[("Wrong", "#D55E00"), ("Unsupported", None)]]
 
 
 def test_source_data_becomes_tables_named_by_their_path():

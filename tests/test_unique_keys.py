@@ -220,7 +220,10 @@ UNIQUE_BY_CONSTRUCTION = {
     ("corpus_folders", ("position",)): "numbered by corpus_folders.register, the registrations in order",
     ("corpus_folders", ("folder", "corpus")): "corpus_folders.register adds a registration only when it is new",
     ("model_inputs", ("model",)): "written by database.materialize, one row a model of queries/",
-    ("source_files", ("role", "corpus", "name")): "written INSERT OR REPLACE by sources.record: a file read again replaces",
+    (
+        "source_files",
+        ("role", "corpus", "name"),
+    ): "written INSERT OR REPLACE by sources.record: a file read again replaces",
     ("team_games", ("text_id", "side")): "a game's home and visitor lines (games.text_id is the key)",
     ("curated_mistakes", ("text_id", "doc_token_start")): "an export a text, and a token line starts one mistake",
     ("submission_metadata", ("corpus", "submission")): "a sidecar a list: the first of NAME.json, .yaml, .yml",

@@ -54,7 +54,8 @@ DOCUMENT_LINK = st.column_config.LinkColumn("document", display_text="open", hel
 
 def with_links(frame: pl.DataFrame) -> pl.DataFrame:
     """The rows with a link to their text in the document view, with the gold mistakes only."""
-    return frame.with_columns(document=pl.col("text_id").map_elements(links.document, return_dtype=pl.String))
+    documents = [links.document(text_id) for text_id in frame["text_id"].to_list()]  # see tables.shown_numbers
+    return frame.with_columns(document=pl.Series(documents, dtype=pl.String))
 
 
 COUNT_COLUMNS = {category.lower(): category for category in palette.CATEGORIES}  # the analyses' column names

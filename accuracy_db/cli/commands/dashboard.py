@@ -69,13 +69,17 @@ def check_can_listen(host: str, port: int) -> None:
             raise AccuracyDbError(f"cannot listen on {host}:{port}: {error.strerror}") from None
 
 
+# What the server is given to stop by itself, once told to, before it is killed.
+STOP_SECONDS = 5
+
+
 def serve(command: list[str], env: dict[str, str]) -> int:
     """Run the server until it ends or Ctrl+C or SIGTERM stops it (quietly: exit status 0).
 
     The server starts with SIGINT ignored, so that a Ctrl+C while Python imports Streamlit (a second or so) is no
-    traceback; once up, Streamlit sets its own handlers, which stop it with one line. This process ends it with
-    SIGTERM when it does not stop by itself. A signal that comes while the server is being started is acted on
-    once it has started (this process ignoring SIGINT meanwhile lost a Ctrl+C, and both kept running)."""
+    traceback; once up, Streamlit sets its own handlers, which stop it with one line. A signal that comes while
+    the server is being started is acted on once it has started (this process ignoring SIGINT meanwhile lost a
+    Ctrl+C, and both kept running). See stop() for how the server is ended."""
     from accuracy_db.signals import Signals
 
     with Signals() as signals:
@@ -85,12 +89,31 @@ def serve(command: list[str], env: dict[str, str]) -> int:
             signals.release()
             return server.wait()
         except KeyboardInterrupt:
-            try:  # a Ctrl+C in a terminal reached the server too: it stops by itself
-                server.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                server.terminate()
-                server.wait()
+            signals.hold()  # a second Ctrl+C must not leave the server running without this process to end it
+            stop(server, interrupted=signals.received == "SIGINT")
             return 0
+
+
+def stop(server: subprocess.Popen, interrupted: bool) -> None:
+    """End the server: after a Ctrl+C, which a terminal sends the server too, it is given two seconds to stop by
+    itself; then it is sent SIGTERM, and killed when it has not stopped STOP_SECONDS later. Streamlit's handlers
+    are Python code, which runs only when a thread gets the interpreter lock: a server whose threads all wait for
+    it (as under a crowd of visitors in issue 36) never stopped, and this process waited for it forever."""
+    if interrupted and ended(server, 2):
+        return
+    server.terminate()
+    if not ended(server, STOP_SECONDS):
+        server.kill()
+        server.wait()
+
+
+def ended(server: subprocess.Popen, seconds: float) -> bool:
+    """Whether the server ends within seconds."""
+    try:
+        server.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return False
+    return True
 
 
 def ignore_interrupts() -> None:
