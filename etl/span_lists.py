@@ -53,6 +53,17 @@ class ImportReport:
     refused: dict[str, list[Problem]] = field(default_factory=dict)  # file -> problems of a file left out
 
 
+def insert_annotation_set(
+    con: duckdb.DuckDBPyConnection, kind: str, name: str, split: str, source: Path, sha256: str, rows: int, corpus: str
+) -> int:
+    """A new list's row of annotation_sets (every loader's, CSV mistake lists and span lists alike); its set_id."""
+    return con.execute(
+        "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING set_id",
+        [kind, name, split, str(source), sha256, rows, corpus],
+    ).fetchall()[0][0]
+
+
 def reserve_mistake_ids(con: duckdb.DuckDBPyConnection, count: int) -> int:
     """The first of count ids taken from the sequence as one block. The block is unbroken: the database has one
     writer, which inserts one list at a time."""
@@ -67,11 +78,7 @@ def insert_list(
     """Insert one list of spans placed on tokens, its adjustments, and the scheme's refusal when its spans overlap;
     return its set_id. Its spans' mistake ids follow their order in records."""
     spans = [(record, span) for record in records for span in record.spans]
-    set_id = con.execute(
-        "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING set_id",
-        [kind, name, split, str(source), sha256, len(spans), corpus],
-    ).fetchall()[0][0]
+    set_id = insert_annotation_set(con, kind, name, split, source, sha256, len(spans), corpus)
     first_id = reserve_mistake_ids(con, len(spans))
     report.lists.append(name)
     report.spans += len(spans)
