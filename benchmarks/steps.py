@@ -176,7 +176,9 @@ def build_parts(data: str, db: str) -> None:
     for part, sources in inputs.items():
         # the scan: every value of every input read (and hashed); the median of three, each input alone
         queries = [f"SELECT count(*), sum(hash(COLUMNS(*))) FROM {source}" for source in sources]
-        seconds = sum(median_of_runs(lambda sql=sql: scan.execute(sql).fetchall())[0] for sql in queries)
+        scans = [median_of_runs(lambda sql=sql: scan.execute(sql).fetchall()) for sql in queries]
+        seconds = sum(median for median, _, _ in scans)
+        rows = [result[0][0] for _, _, result in scans]  # what each scan read, which the test checks
         # the copy: DuckDB storing the inputs as they are in tables of a new database file, checked for nothing
         copy.unlink(missing_ok=True)
         started = time.perf_counter()
@@ -190,6 +192,7 @@ def build_parts(data: str, db: str) -> None:
         copied = time.perf_counter() - started
         copy.unlink()
         parts[part] |= {
+            "scan_rows": rows,
             "scan_seconds": seconds,
             "ratio": parts[part]["seconds"] / seconds,
             "copy_seconds": copied,
