@@ -26,7 +26,7 @@ import orjson
 from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import nul_problem, read_bytes
 
-from .span_lists import insert_annotation_set, reserve_mistake_ids
+from .annotation_sets import insert_annotation_set, reserve_mistake_ids
 
 COLUMNS = (
     "TEXT_ID", "SENTENCE_ID", "ANNOTATION_ID", "TOKENS", "SENT_TOKEN_START", "SENT_TOKEN_END",

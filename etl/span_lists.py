@@ -12,6 +12,7 @@ import polars as pl
 
 from accuracy_db.errors import Problem, quoted
 
+from .annotation_sets import insert_annotation_set, reserve_mistake_ids
 from .char_spans import TokenSpan
 from .frames import create_temp_table
 
@@ -51,25 +52,6 @@ class ImportReport:
     adjustments: dict[str, int] = field(default_factory=dict)
     refused_by_scheme: list[str] = field(default_factory=list)  # the messages of scheme_refusals
     refused: dict[str, list[Problem]] = field(default_factory=dict)  # file -> problems of a file left out
-
-
-def insert_annotation_set(
-    con: duckdb.DuckDBPyConnection, kind: str, name: str, split: str, source: Path, sha256: str, rows: int, corpus: str
-) -> int:
-    """A new list's row of annotation_sets (every loader's, CSV mistake lists and span lists alike); its set_id."""
-    return con.execute(
-        "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING set_id",
-        [kind, name, split, str(source), sha256, rows, corpus],
-    ).fetchall()[0][0]
-
-
-def reserve_mistake_ids(con: duckdb.DuckDBPyConnection, count: int) -> int:
-    """The first of count ids taken from the sequence as one block. The block is unbroken: the database has one
-    writer, which inserts one list at a time."""
-    return con.execute(
-        "SELECT min(id) FROM (SELECT nextval('mistake_ids') AS id FROM range($count))", {"count": count}
-    ).fetchall()[0][0]
 
 
 def insert_list(

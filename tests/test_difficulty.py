@@ -186,7 +186,7 @@ def test_the_curation_files_are_data_sources_so_a_change_rebuilds(tmp_path):
     (data / "gsml.csv").symlink_to(DATA / "gsml.csv")
     export = data / "curation" / "S001_01_To_60.txt" / "CURATION_USER.tsv"
     shutil.copyfile(CURATION / "S001_01_To_60.txt" / "CURATION_USER.tsv", export)
-    assert ("data", "curation/S001_01_To_60.txt/CURATION_USER.tsv") in data_sources(data)
+    assert ("data", "", "curation/S001_01_To_60.txt/CURATION_USER.tsv") in data_sources(data)
     db, inbox = tmp_path / "accuracy.duckdb", tmp_path / "inbox"
     inbox.mkdir()
     build(data, db, inbox)
