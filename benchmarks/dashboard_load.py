@@ -41,7 +41,9 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [  # as tests/test_dashboard_browser.py launches it
+# How Debian's Chromium is launched here and in tests/test_dashboard_browser.py: headless, and without the
+# background connections this machine's closed network refuses.
+CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
     "--disable-gpu",

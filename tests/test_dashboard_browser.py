@@ -23,18 +23,8 @@ from hostile_names import HOSTILE_NAMES, REFUSED_NAME, TAG_NAME
 from playwright.sync_api import Page, expect, sync_playwright
 
 from accuracy_db.cli.commands.dashboard import app_file, streamlit_command
+from benchmarks.dashboard_load import CHROMIUM, CHROMIUM_ARGS  # one launch of Debian's Chromium for both
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 STARTUP_SECONDS = 60
 PAGE_TIMEOUT_MS = 30_000
 
