@@ -11,6 +11,7 @@ import csv
 import hashlib
 import html
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -737,6 +738,32 @@ def test_the_command_serves_the_installed_app_on_loopback():
     assert options["--server.port"] == "8501"
     assert options["--server.headless"] == "true"
     assert options["--browser.gatherUsageStats"] == "false"
+
+
+def test_the_command_gives_the_server_its_database_and_the_sql_pages_time_limit(built_db, monkeypatch, capsys):
+    served = []
+    monkeypatch.setattr("accuracy_db.cli.commands.dashboard.serve", lambda command, env: served.append(env) or 0)
+    monkeypatch.setattr("accuracy_db.cli.commands.dashboard.check_can_listen", lambda host, port: None)
+    assert run(["dashboard", "--db", str(built_db), "--port", "8599", "--sql-seconds", "2.5"]) == 0
+    assert run(["dashboard", "--db", str(built_db), "--port", "8599"]) == 0
+    assert [(env[DB_ENV], env["ACCURACY_DB_SQL_SECONDS"]) for env in served] == [(str(built_db.resolve()), "2.5")] + [
+        (str(built_db.resolve()), "10")
+    ]
+    assert run(["dashboard", "--db", str(built_db), "--sql-seconds", "0"]) == 2
+    assert "--sql-seconds" in capsys.readouterr().err
+
+
+def test_the_sql_pages_time_limit_is_read_from_the_servers_environment():
+    """What `dashboard --sql-seconds` sets (the browser test sees the page state it, and a query outlast 10 s)."""
+    limit = "from accuracy_db.dashboard.sql_limits import SQL_TIMEOUT; print(SQL_TIMEOUT)"
+    given = subprocess.run(
+        [sys.executable, "-c", limit],
+        env={**os.environ, "ACCURACY_DB_SQL_SECONDS": "42"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert given.stdout == "42.0\n"
 
 
 def test_the_command_refuses_a_missing_database(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from accuracy_db.cli.commands import db_option
-from accuracy_db.defaults import DB_ENV
+from accuracy_db.defaults import DB_ENV, SQL_SECONDS_ENV
 from accuracy_db.errors import AccuracyDbError
 
 
@@ -130,7 +130,14 @@ def ignore_interrupts() -> None:
     show_default=True,
     help="The address to serve it on; the default lets only this machine in.",
 )
-def dashboard(db: Path, port: int, host: str) -> None:
+@click.option(
+    "--sql-seconds",
+    type=click.FloatRange(1, 3600),
+    default=10,
+    show_default=True,
+    help="How long a query of the SQL page may run before it is stopped.",
+)
+def dashboard(db: Path, port: int, host: str, sql_seconds: float) -> None:
     """Serve the dashboard (leaderboard, errors, documents, gold list, refresh status) at http://HOST:PORT.
 
     It only reads the database, and follows it when `build` or `refresh` republishes it. Ctrl+C stops it."""
@@ -139,5 +146,6 @@ def dashboard(db: Path, port: int, host: str) -> None:
     database.open_existing(db).close()  # a missing or unreadable database is reported here, not in the browser
     check_can_listen(host, port)
     click.echo(f"Serving the dashboard of {db} at http://{host}:{port} (Ctrl+C stops it)", err=True)
-    status = serve(streamlit_command(host, port), {**os.environ, DB_ENV: str(db.resolve())})
+    env = {**os.environ, DB_ENV: str(db.resolve()), SQL_SECONDS_ENV: f"{sql_seconds:g}"}
+    status = serve(streamlit_command(host, port), env)
     click.get_current_context().exit(status)
