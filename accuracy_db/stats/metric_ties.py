@@ -1,0 +1,92 @@
+"""acc_eq: pairwise accuracy with an optimised tie threshold (Deutsch et al. 2023, "Ties Matter"), as mt-metrics-eval's
+KendallWithTiesOpt with variant acc23 defines it.
+
+Every pair of texts is concordant (metric and gold differ in the same direction), discordant, tied in the gold
+only, tied in the metric only or tied in both. With a threshold ε, a pair whose metric scores differ by at most ε
+counts as tied in the metric, and
+
+    acc_eq(ε) = (concordant + tied in both) / pairs,
+
+maximised over ε ∈ {0} ∪ {|x_i − x_j|}; among equal accuracies the smallest ε (tau_optimization's first maximum).
+As ε grows, a concordant pair turning into a metric tie lowers the accuracy and a gold-tied pair raises it, so the
+maximum is at 0 or at the metric difference of a gold-tied pair; only the concordant and the gold-tied pairs are
+kept, their differences sorted, and every candidate counted by binary search.
+
+Up to EXACT_TEXTS texts (50 million pairs) every pair is enumerated, in blocks of rows. Beyond, as mt-metrics-eval's
+sample_rate does, the threshold and the accuracy are those of a sample of SAMPLED_PAIRS pairs, drawn with
+replacement by the project's counter-based hash (resampling.bootstrap_draws of replicates numbered from
+PAIR_REPLICATES, far from any bootstrap's, so the sample is independent of the intervals' resamples); the result's
+method says which ("exact" or "sample:<pairs>:seed:<seed>"). Memory: 8 bytes per kept pair (up to 400 MB at the
+limit); time: the sort of the kept pairs' differences, some seconds at the limit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from accuracy_db.stats.metric_measures import Measure, as_floats, correlation_reason
+from accuracy_db.stats.resampling import bootstrap_draws
+
+EXACT_TEXTS = 10_000
+SAMPLED_PAIRS = EXACT_TEXTS * (EXACT_TEXTS - 1) // 2
+PAIR_REPLICATES = 2**31  # the pair sample's draws: replicates PAIR_REPLICATES + 1, + 2, …
+BLOCK_PAIRS = 4_000_000
+
+
+def acc_eq(x, y, seed: int = 12345, exact_texts: int = EXACT_TEXTS, sampled_pairs: int = SAMPLED_PAIRS) -> Measure:
+    """acc_eq of metric x against gold y, with its threshold and method. None when fewer than 2 texts or either
+    side is constant (then every pair is tied in it, and the accuracy measures nothing of the other)."""
+    x, y = as_floats(x, y)
+    reason = correlation_reason(x, y, minimum=2)
+    if reason is not None:
+        return Measure(None, reason)
+    if len(x) <= exact_texts:
+        gold_tied, concordant, pairs = all_pairs(x, y)
+        method = "exact"
+    else:
+        first, second = sampled_pair_texts(len(x), sampled_pairs, seed)
+        gold_tied, concordant = kept_differences(x[first] - x[second], y[first] - y[second])
+        pairs, method = len(first), f"sample:{len(first)}:seed:{seed}"
+    value, threshold = best_threshold(np.sort(gold_tied), np.sort(concordant), pairs)
+    return Measure(value, threshold=threshold, method=method)
+
+
+def kept_differences(dx: np.ndarray, dy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The metric differences |dx| of the gold-tied pairs and of the concordant pairs."""
+    return np.abs(dx[dy == 0]), np.abs(dx[dx * dy > 0])
+
+
+def all_pairs(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    n = len(x)
+    rows = max(1, BLOCK_PAIRS // n)
+    gold_tied, concordant = [], []
+    for start in range(0, n - 1, rows):
+        i = np.arange(start, min(start + rows, n - 1))[:, None]
+        j = np.arange(n)[None, :]
+        later = j > i
+        dx, dy = (x[None, :] - x[i])[later], (y[None, :] - y[i])[later]
+        tied, agreeing = kept_differences(dx, dy)
+        gold_tied.append(tied)
+        concordant.append(agreeing)
+    return np.concatenate(gold_tied or [np.empty(0)]), np.concatenate(concordant or [np.empty(0)]), n * (n - 1) // 2
+
+
+def sampled_pair_texts(n: int, pairs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A sample of pairs of distinct texts, uniform with replacement: the first and second text of each."""
+    replicates = -(-2 * pairs // n)
+    numbers = np.arange(PAIR_REPLICATES + 1, PAIR_REPLICATES + 1 + replicates, dtype=np.uint64)
+    draws = bootstrap_draws(seed, numbers, [n]).ravel()
+    first, second = draws[: len(draws) // 2], draws[len(draws) // 2 : 2 * (len(draws) // 2)]
+    distinct = first != second
+    return first[distinct][:pairs], second[distinct][:pairs]
+
+
+def best_threshold(gold_tied: np.ndarray, concordant: np.ndarray, pairs: int) -> tuple[float, float]:
+    """The best accuracy over the candidate thresholds and the smallest threshold that reaches it, given the sorted
+    metric differences of the gold-tied and of the concordant pairs."""
+    candidates = np.unique(np.r_[0.0, gold_tied])
+    turned_ties = np.searchsorted(gold_tied, candidates, side="right")
+    lost = np.searchsorted(concordant, candidates, side="right")
+    correct = len(concordant) - lost + turned_ties
+    best = int(np.argmax(correct))
+    return float(correct[best] / pairs), float(candidates[best])
