@@ -288,16 +288,19 @@ def kendall(x, y, unit: str = "text") -> Measure:
 
 def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
     """τ-b of two vectors that both vary."""
-    n = len(x)
-    order = np.lexsort((y, x))  # by x, then y: pairs tied in x are never inversions of y
+    order = np.lexsort((y, x))
     y_groups = Groups(y)
-    discordant = inversions(y_groups.codes[order])
-    x_sorted, y_sorted = x[order], y[order]
-    new_x = np.r_[True, x_sorted[1:] != x_sorted[:-1]]
-    new_pair = new_x | np.r_[True, y_sorted[1:] != y_sorted[:-1]]
-    new_y = np.zeros(n, dtype=bool)
-    new_y[y_groups.starts] = True
+    y_sizes = np.diff(np.r_[y_groups.starts, len(y)])
+    return sorted_tau_b(x[order], y[order], y_groups.codes[order], int((y_sizes * (y_sizes - 1) // 2).sum()))
+
+
+def sorted_tau_b(x: np.ndarray, y: np.ndarray, y_codes: np.ndarray, y_ties: int) -> float:
+    """τ-b of texts sorted by x, then y (so that pairs tied in x are never inversions of y): y_codes number the
+    distinct y values in order, y_ties counts the pairs tied in y."""
+    n = len(x)
+    new_x = np.r_[True, x[1:] != x[:-1]]
+    new_pair = new_x | np.r_[True, y[1:] != y[:-1]]
     pairs = n * (n - 1) // 2
-    x_ties, y_ties, both = tied_pairs(new_x), tied_pairs(new_y), tied_pairs(new_pair)
-    concordant_minus_discordant = pairs - x_ties - y_ties + both - 2 * discordant
+    x_ties, both = tied_pairs(new_x), tied_pairs(new_pair)
+    concordant_minus_discordant = pairs - x_ties - y_ties + both - 2 * inversions(y_codes)
     return float(np.clip(concordant_minus_discordant / np.sqrt(float(pairs - x_ties) * (pairs - y_ties)), -1, 1))

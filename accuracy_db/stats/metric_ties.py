@@ -72,13 +72,18 @@ def all_pairs(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, int
 
 
 def sampled_pair_texts(n: int, pairs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """A sample of pairs of distinct texts, uniform with replacement: the first and second text of each."""
-    replicates = -(-2 * pairs // n)
-    numbers = np.arange(PAIR_REPLICATES + 1, PAIR_REPLICATES + 1 + replicates, dtype=np.uint64)
-    draws = bootstrap_draws(seed, numbers, [n]).ravel()
-    first, second = draws[: len(draws) // 2], draws[len(draws) // 2 : 2 * (len(draws) // 2)]
-    distinct = first != second
-    return first[distinct][:pairs], second[distinct][:pairs]
+    """A sample of pairs of distinct texts, uniform with replacement: the first and second text of each. Replicate
+    after replicate of draws, cut in halves, until enough pairs of two distinct texts."""
+    firsts, seconds, found, number = [], [], 0, PAIR_REPLICATES + 1
+    while found < pairs:
+        count = -(-2 * (pairs - found) // n) + 1
+        draws = bootstrap_draws(seed, np.arange(number, number + count, dtype=np.uint64), [n]).ravel()
+        half = len(draws) // 2
+        distinct = draws[:half] != draws[half : 2 * half]
+        firsts.append(draws[:half][distinct])
+        seconds.append(draws[half : 2 * half][distinct])
+        found, number = found + int(distinct.sum()), number + count
+    return np.concatenate(firsts)[:pairs], np.concatenate(seconds)[:pairs]
 
 
 def best_threshold(gold_tied: np.ndarray, concordant: np.ndarray, pairs: int) -> tuple[float, float]:

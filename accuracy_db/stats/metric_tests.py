@@ -1,0 +1,87 @@
+"""Is one metric better than another on the same texts? PERM-BOTH, Williams' test and significance clusters, as
+mt-metrics-eval defines them (stats.PermutationSigDiff, stats.WilliamsTest, data.AssignRanks).
+
+* perm_both: both metrics' scores are z-scored (population standard deviation, scipy.stats.zscore's default); each
+  trial swaps each text's pair of scores with probability 1/2 (resampling.permutation_swaps, the swaps of every
+  permutation test of the project); p = the share of trials in which measure(A') − measure(B') ≥ the observed
+  measure(A) − measure(B). One-sided (A is better). As mt-metrics-eval: no +1 in numerator or denominator (p can be
+  0), a measure undefined in a trial counts as 0; unlike it, no early stopping: every trial is run.
+* williams: Williams (1959) as Steiger (1980, eq. 11) writes it, for Pearson's r only: r12 and r13 the two
+  metrics' correlations with the gold, r23 theirs with each other, t with n − 3 degrees of freedom. One-sided, A
+  (r12) is better: p = P(T ≥ t). mt-metrics-eval takes |t|, which equals this when A's r is the higher.
+* assign_ranks: the metrics sorted by value (best first, then by name); walking down, a metric starts a new
+  cluster when some metric from the current cluster's first down to it is significantly better (p ≤ alpha,
+  mt-metrics-eval's ≤).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from scipy import stats
+
+from accuracy_db.stats import resampling
+from accuracy_db.stats.metric_measures import Measure, as_floats
+
+SIGNIFICANCE_LEVEL = 0.05
+
+
+def zscore(v: np.ndarray) -> np.ndarray:
+    return (v - v.mean()) / v.std()
+
+
+def perm_both(
+    a, b, y, measure: Callable[[np.ndarray, np.ndarray], Measure], trials: int = 1000, seed: int = 12345
+) -> dict:
+    """PERM-BOTH of metric a against metric b (error-like, on the same texts) against gold y: a_value, b_value and
+    difference (of the z-scored scores, which no measure here distinguishes from the raw ones), p_value, trials;
+    p_value None with a reason when the measure of either metric is undefined."""
+    a, b, y = as_floats(a, b, y)
+    first, second = measure(a, y), measure(b, y)
+    result = {"a_value": first.value, "b_value": second.value, "trials": trials}
+    undefined = first.reason or second.reason
+    if undefined is not None:
+        return result | {"difference": None, "p_value": None, "reason": undefined}
+    za, zb = zscore(a), zscore(b)
+    observed = value_or_zero(measure(za, y)) - value_or_zero(measure(zb, y))
+    exceed = 0
+    for block in resampling.chunks(trials, len(a)):
+        swaps = resampling.permutation_swaps(seed, block, len(a)).astype(bool)
+        for swap in swaps:
+            swapped_a, swapped_b = np.where(swap, zb, za), np.where(swap, za, zb)
+            exceed += value_or_zero(measure(swapped_a, y)) - value_or_zero(measure(swapped_b, y)) >= observed
+    return result | {"difference": first.value - second.value, "p_value": exceed / trials, "reason": None}
+
+
+def value_or_zero(result: Measure) -> float:
+    return 0.0 if result.value is None else result.value
+
+
+def williams(r12: float, r13: float, r23: float, n: int) -> Measure:
+    """One-sided p-value of Williams' test that r12 (metric A with the gold) exceeds r13 (metric B with the gold),
+    given r23 (A with B) on n texts."""
+    if n <= 3:
+        return Measure(None, f"Williams' test needs more than 3 texts ({n})")
+    determinant = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    mean = (r12 + r13) / 2
+    denominator = 2 * (n - 1) / (n - 3) * determinant + mean**2 * (1 - r23) ** 3
+    if not denominator > 0:
+        return Measure(None, "the three correlations are degenerate (a correlation of ±1)")
+    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)) / np.sqrt(denominator)
+    return Measure(float(stats.t.sf(t, n - 3)))
+
+
+def assign_ranks(
+    values: dict[str, float | None], p_value: Callable[[str, str], float], alpha: float = SIGNIFICANCE_LEVEL
+) -> dict[str, int | None]:
+    """The significance cluster of each metric (1 the best), given each metric's value and p_value(better, worse),
+    the one-sided p-value that `better` beats `worse`. A metric without a value has no rank."""
+    ranked = sorted((name for name, value in values.items() if value is not None), key=lambda m: (-values[m], m))
+    ranks: dict[str, int | None] = dict.fromkeys(values)
+    rank, cluster_start = 1, 0
+    for i, name in enumerate(ranked):
+        if any(p_value(better, name) <= alpha for better in ranked[cluster_start:i]):
+            rank, cluster_start = rank + 1, i
+        ranks[name] = rank
+    return ranks

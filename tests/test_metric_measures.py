@@ -1,0 +1,369 @@
+"""Metric meta-evaluation (accuracy_db/stats/metric_*.py, issue 37): every measure equals an independent reference —
+scipy.stats, scikit-learn, numpy.linalg.lstsq, or a brute force over pairs written here from the definitions —
+on random vectors with many ties and on the edge cases; the bootstrap intervals equal the same references computed
+on the same resamples."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score
+
+from accuracy_db.stats import metric_measures as mm
+from accuracy_db.stats.metric_bootstrap import system_intervals, text_intervals
+from accuracy_db.stats.metric_systems import pairwise_accuracy, spa, system_means
+from accuracy_db.stats.metric_tests import assign_ranks, perm_both, williams
+from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
+from accuracy_db.stats.resampling import bootstrap_draws, permutation_swaps
+
+tied = st.lists(st.integers(0, 3), min_size=0, max_size=25)
+pairs_of = st.integers(0, 25).flatmap(
+    lambda n: st.tuples(*(st.lists(st.integers(0, 3), min_size=n, max_size=n) for _ in range(3)))
+)
+
+
+def constant(v) -> bool:
+    return len(set(v)) < 2
+
+
+# Text-level correlations.
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs_of)
+def test_correlations_equal_scipy_or_say_why_not(vectors):
+    x, y, _ = (np.array(v, dtype=float) for v in vectors)
+    for function, reference in (
+        (mm.pearson, lambda: stats.pearsonr(x, y).statistic),
+        (mm.spearman, lambda: stats.spearmanr(x, y).statistic),
+        (mm.kendall, lambda: stats.kendalltau(x, y, variant="b").statistic),
+    ):
+        result = function(x, y)
+        if len(x) < 3 or constant(x) or constant(y):
+            assert result.value is None and result.reason
+        else:
+            assert result.reason is None
+            assert result.value == pytest.approx(reference(), abs=1e-12)
+
+
+def test_reasons_name_what_is_missing():
+    assert mm.pearson([], []).reason == "fewer than 3 texts (0)"
+    assert mm.spearman([1, 2], [1, 2]).reason == "fewer than 3 texts (2)"
+    assert mm.kendall([1, 2, 3], [2, 2, 2]).reason == "the gold count is the same (2) for every text"
+    assert mm.pearson([4, 4, 4], [1, 2, 3]).reason == "the metric gives every text the same score (4)"
+    assert mm.pearson([1, 2, 3], [1, 2, 4], unit="system").value is not None
+    with pytest.raises(ValueError, match="different lengths"):
+        mm.pearson([1, 2, 3], [1, 2])
+
+
+def test_kendall_of_many_texts_equals_scipy():
+    rng = np.random.default_rng(7)
+    x = np.round(rng.normal(size=20_000), 2)  # ties in the metric too
+    y = rng.poisson(3, size=20_000).astype(float)
+    assert mm.kendall(x, y).value == pytest.approx(stats.kendalltau(x, y).statistic, abs=1e-12)
+    assert mm.kendall(y, x).value == pytest.approx(stats.kendalltau(y, x).statistic, abs=1e-12)
+
+
+def test_inversions_equal_a_count_over_pairs():
+    rng = np.random.default_rng(3)
+    for n in range(0, 40):
+        ranks = rng.integers(0, 9, n)
+        brute = sum(ranks[i] > ranks[j] for i, j in itertools.combinations(range(n), 2))
+        assert mm.inversions(ranks) == brute
+
+
+def residual_correlation(x, y, z, rank: bool) -> float:
+    """The correlation of x's and y's residuals after a least-squares line on z."""
+    if rank:
+        x, y, z = (stats.rankdata(v) for v in (x, y, z))
+    design = np.stack([np.ones_like(z), z], axis=1)
+    residuals = [v - design @ np.linalg.lstsq(design, v, rcond=None)[0] for v in (x, y)]
+    return stats.pearsonr(*residuals).statistic
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs_of)
+def test_partial_correlations_equal_residual_regression(vectors):
+    x, y, z = (np.array(v, dtype=float) for v in vectors)
+    for function, rank in ((mm.partial_pearson, False), (mm.partial_spearman, True)):
+        result = function(x, y, z)
+        if len(x) < 4 or constant(x) or constant(y) or constant(z):
+            assert result.value is None and result.reason
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            design = np.stack([np.ones_like(z), stats.rankdata(z) if rank else z], axis=1)
+            fitted = [
+                v - design @ np.linalg.lstsq(design, v, rcond=None)[0]
+                for v in ((stats.rankdata(x), stats.rankdata(y)) if rank else (x, y))
+            ]
+        if min(np.ptp(r) for r in fitted) < 1e-9:  # a side is a line of the control: no residual to correlate
+            assert result.value is None or abs(result.value) <= 1
+            continue
+        assert result.value == pytest.approx(residual_correlation(x, y, z, rank), abs=1e-9)
+
+
+# Detection of the texts with a gold mistake.
+
+
+@settings(max_examples=300, deadline=None)
+@given(pairs_of)
+def test_detection_equals_scikit_learn(vectors):
+    x, y, _ = (np.array(v, dtype=float) for v in vectors)
+    has_mistake = y > 0
+    results = [mm.roc_auc(x, y), mm.average_precision(x, y), mm.best_f1(x, y)]
+    if not has_mistake.any() or has_mistake.all():
+        assert all(r.value is None for r in results)
+        assert results[0].reason == (
+            "no text has a gold mistake" if not has_mistake.any() else "every text has a gold mistake"
+        )
+        return
+    auc, ap, f1 = results
+    assert auc.value == pytest.approx(roc_auc_score(has_mistake, x), abs=1e-12)
+    assert ap.value == pytest.approx(average_precision_score(has_mistake, x), abs=1e-12)
+    precision, recall, thresholds = precision_recall_curve(has_mistake, x, drop_intermediate=False)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = np.nan_to_num(2 * precision * recall / (precision + recall))[:-1]
+    assert f1.value == pytest.approx(scores.max(), abs=1e-12)
+    assert f1.threshold == thresholds[np.isclose(scores, scores.max(), rtol=0, atol=1e-12)].max()
+
+
+# acc_eq against tau optimisation as the paper describes it: every pair, every threshold.
+
+
+def brute_acc_eq(x, y, pairs):
+    """The accuracy at each candidate threshold over the given pairs, and the smallest best threshold."""
+    candidates = sorted({0.0} | {abs(x[i] - x[j]) for i, j in pairs})
+    best = None
+    for epsilon in candidates:
+        correct = 0
+        for i, j in pairs:
+            metric_tie = abs(x[i] - x[j]) <= epsilon
+            if y[i] == y[j]:
+                correct += metric_tie
+            else:
+                correct += not metric_tie and (x[i] - x[j]) * (y[i] - y[j]) > 0
+        if best is None or correct > best[0]:
+            best = (correct, epsilon)
+    return best[0] / len(pairs), best[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs_of)
+def test_acc_eq_equals_the_brute_force(vectors):
+    x, y, _ = (np.array(v, dtype=float) / 2 for v in vectors)
+    result = acc_eq(x, y)
+    if len(x) < 2 or constant(x) or constant(y):
+        assert result.value is None and result.reason
+        return
+    value, threshold = brute_acc_eq(x, y, list(itertools.combinations(range(len(x)), 2)))
+    assert (result.value, result.threshold, result.method) == (pytest.approx(value), threshold, "exact")
+
+
+def test_acc_eq_beyond_the_exact_limit_samples_pairs():
+    rng = np.random.default_rng(11)
+    x, y = rng.integers(0, 6, 40).astype(float), rng.integers(0, 3, 40).astype(float)
+    result = acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300)
+    first, second = sampled_pair_texts(40, 300, 5)
+    assert len(first) == 300 and (first != second).all()
+    value, threshold = brute_acc_eq(x, y, list(zip(first, second)))
+    assert (result.value, result.threshold) == (pytest.approx(value), threshold)
+    assert result.method == "sample:300:seed:5"
+    assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300) == result  # the same seed, the same sample
+
+
+# System level.
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=8))
+def test_pairwise_accuracy_equals_a_count_over_pairs(points):
+    x, y = (np.array([p[k] for p in points], dtype=float) for k in (0, 1))
+    result = pairwise_accuracy(x, y)
+    if len(x) < 2 or constant(x) or constant(y):
+        assert result.value is None
+        return
+    agree = [np.sign(x[i] - x[j]) == np.sign(y[i] - y[j]) for i, j in itertools.combinations(range(len(x)), 2)]
+    assert result.value == pytest.approx(sum(agree) / len(agree))
+
+
+def test_system_means():
+    names, means = system_means([1, 2, 3, 5], ["b", "a", "b", "a"])
+    assert names.tolist() == ["a", "b"] and means.tolist() == [3.5, 2.0]
+
+
+def test_spa_equals_permutation_tests_written_out():
+    rng = np.random.default_rng(2)
+    systems, inputs = np.repeat(["s1", "s2", "s3", "s4"], 12), np.tile(np.arange(12), 4)
+    gold = rng.integers(0, 4, 48).astype(float) + (systems == "s1")
+    metric = gold + rng.normal(scale=1.5, size=48)
+    swaps = permutation_swaps(9, np.arange(1, 201, dtype=np.uint64), 12)
+
+    def p_value(scores, a, b):
+        """Share of trials in which a's total minus b's, each swapped input exchanged, is ≥ the observed."""
+        sa, sb = scores[systems == a], scores[systems == b]
+        observed = sa.sum() - sb.sum()
+        count = 0
+        for swap in swaps:
+            count += np.where(swap == 1, sb, sa).sum() - np.where(swap == 1, sa, sb).sum() >= observed
+        return count / len(swaps)
+
+    names = ["s1", "s2", "s3", "s4"]
+    errors = [abs(p_value(metric, a, b) - p_value(gold, a, b)) for a, b in itertools.combinations(names, 2)]
+    assert spa(metric, gold, systems, inputs, trials=200, seed=9).value == pytest.approx(1 - np.mean(errors))
+
+
+def test_spa_needs_shared_inputs():
+    one_text_each = spa([1, 2, 3], [0, 1, 2], ["a", "b", "c"], ["g1", "g2", "g3"])
+    assert one_text_each.value is None and "do not share their inputs" in one_text_each.reason
+    assert spa([1, 2], [0, 1], ["a", "a"], ["g1", "g1"]).reason == "fewer than 2 systems (1)"
+    assert (
+        "two texts for the same input"
+        in spa([1, 2, 3, 4], [0, 1, 0, 1], ["a", "a", "b", "b"], ["g", "g", "g", "h"]).reason
+    )
+
+
+# Tests between two metrics.
+
+
+def brute_perm_both(a, b, y, correlation, trials, seed):
+    za, zb = stats.zscore(a), stats.zscore(b)
+    observed = correlation(za, y) - correlation(zb, y)
+    swaps = permutation_swaps(seed, np.arange(1, trials + 1, dtype=np.uint64), len(a))
+    exceed = 0
+    for swap in swaps:
+        first = [zb[i] if swap[i] else za[i] for i in range(len(a))]
+        second = [za[i] if swap[i] else zb[i] for i in range(len(a))]
+        exceed += correlation(first, y) - correlation(second, y) >= observed
+    return exceed / trials
+
+
+@pytest.mark.parametrize(
+    "measure, reference",
+    [
+        (mm.pearson, lambda x, y: stats.pearsonr(x, y).statistic),
+        (mm.kendall, lambda x, y: stats.kendalltau(x, y).statistic),
+    ],
+)
+def test_perm_both_equals_the_brute_force(measure, reference):
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 4, 30).astype(float)
+    a, b = y + rng.normal(size=30), y + rng.normal(scale=3, size=30)
+    result = perm_both(a, b, y, measure, trials=300, seed=21)
+    assert result["p_value"] == brute_perm_both(a, b, y, reference, 300, 21)
+    assert result["difference"] == pytest.approx(reference(a, y) - reference(b, y))
+    assert 0 <= result["p_value"] < 0.5  # a tracks the gold far better than b
+    reverse = perm_both(b, a, y, measure, trials=300, seed=21)
+    assert reverse["p_value"] > 0.5
+
+
+def test_perm_both_of_an_undefined_measure_says_why():
+    result = perm_both([1, 1, 1, 1], [1, 2, 3, 4], [0, 1, 2, 3], mm.pearson, trials=10)
+    assert result["p_value"] is None and "same score" in result["reason"]
+
+
+def steiger_williams(r12, r13, r23, n):
+    """Williams' t as Steiger (1980, eq. 11) writes it, |R| the determinant of the correlation matrix; p one-sided."""
+    determinant = np.linalg.det(np.array([[1, r12, r13], [r12, 1, r23], [r13, r23, 1]]))
+    mean = (r12 + r13) / 2
+    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23) / (2 * (n - 1) / (n - 3) * determinant + mean**2 * (1 - r23) ** 3))
+    return stats.t.cdf(-t, n - 3)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(-0.95, 0.95), st.floats(-0.95, 0.95), st.floats(-0.95, 0.95), st.integers(4, 500))
+def test_williams_equals_steiger(r12, r13, r23, n):
+    if np.linalg.det(np.array([[1, r12, r13], [r12, 1, r23], [r13, r23, 1]])) <= 1e-6:
+        return  # not a possible correlation matrix
+    assert williams(r12, r13, r23, n).value == pytest.approx(steiger_williams(r12, r13, r23, n), rel=1e-9, abs=1e-12)
+
+
+def test_williams_needs_four_texts():
+    assert williams(0.5, 0.3, 0.2, 3).value is None
+
+
+def test_assign_ranks_walks_down_the_ranking():
+    values = {"a": 0.9, "b": 0.8, "c": 0.7, "d": 0.6, "e": None}
+    significant = {("a", "c"), ("a", "d"), ("b", "d")}  # better, worse pairs with p ≤ 0.05
+    ranks = assign_ranks(values, lambda better, worse: 0.01 if (better, worse) in significant else 0.5)
+    # c is beaten by a, of the first cluster: a new cluster from c; d is beaten by none from c on: it stays.
+    assert ranks == {"a": 1, "b": 1, "c": 2, "d": 2, "e": None}
+    assert assign_ranks({"x": 0.5, "w": 0.5}, lambda b, w: 0.05) == {"x": 2, "w": 1}  # p ≤ alpha; names break ties
+
+
+# Bootstrap intervals: the same resamples, the references of the tests above.
+
+
+def test_text_intervals_equal_the_references_on_the_same_resamples():
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 4, 25).astype(float)
+    x = y + rng.integers(0, 3, 25)
+    z = rng.integers(5, 9, 25).astype(float)
+    draws = bootstrap_draws(77, np.arange(1, 151, dtype=np.uint64), [25])
+    references = {
+        "pearson": lambda xs, ys, zs: stats.pearsonr(xs, ys).statistic,
+        "spearman": lambda xs, ys, zs: stats.spearmanr(xs, ys).statistic,
+        "kendall": lambda xs, ys, zs: stats.kendalltau(xs, ys).statistic,
+        "acc_eq": lambda xs, ys, zs: brute_acc_eq(xs, ys, list(itertools.combinations(range(25), 2)))[0],
+        "roc_auc": lambda xs, ys, zs: roc_auc_score(ys > 0, xs),
+        "average_precision": lambda xs, ys, zs: average_precision_score(ys > 0, xs),
+        "partial_pearson": lambda xs, ys, zs: residual_correlation(xs, ys, zs, False),
+        "partial_spearman": lambda xs, ys, zs: residual_correlation(xs, ys, zs, True),
+    }
+    intervals = text_intervals(x, y, z, tuple(references), resamples=150, seed=77, confidence=0.9)
+    for measure, reference in references.items():
+        values = []
+        for d in draws:
+            xs, ys, zs = x[d], y[d], z[d]
+            if constant(xs) or constant(ys) or constant(zs) or ((ys > 0).all() or not (ys > 0).any()):
+                values.append(np.nan)
+            else:
+                values.append(reference(xs, ys, zs))
+        values = np.array(values)
+        expected = np.quantile(values[~np.isnan(values)], [0.05, 0.95])
+        assert intervals[measure].ci == pytest.approx(expected, abs=1e-9), measure
+        assert intervals[measure].undefined == np.isnan(values).sum()
+
+
+def test_best_f1_interval_and_undefined_resamples():
+    y = np.array([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], dtype=float)  # one erroneous text: many resamples miss it
+    x = np.arange(10, dtype=float)
+    result = text_intervals(x, y, measures=("best_f1", "pearson"), resamples=200, seed=3)
+    draws = bootstrap_draws(3, np.arange(1, 201, dtype=np.uint64), [10])
+    missing = sum(not (y[d] > 0).any() for d in draws)
+    assert result["best_f1"].undefined == missing > 0
+    assert result["pearson"].undefined == missing
+    f1s = []
+    for d in draws:
+        if (y[d] > 0).any():
+            precision, recall, _ = precision_recall_curve(y[d] > 0, x[d])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                f1s.append(np.nan_to_num(2 * precision * recall / (precision + recall)).max())
+    assert result["best_f1"].ci == pytest.approx(np.quantile(f1s, [0.025, 0.975]))
+
+
+def test_system_intervals_draw_within_systems():
+    rng = np.random.default_rng(8)
+    systems = np.array(["c", "a", "b", "d"] * 6)
+    y = rng.integers(0, 5, 24).astype(float)
+    x = y + rng.normal(size=24)
+    result = system_intervals(x, y, systems, resamples=100, seed=4)
+    order = np.argsort(systems, kind="stable")
+    draws = order[bootstrap_draws(4, np.arange(1, 101, dtype=np.uint64), [6, 6, 6, 6])]
+    values = {"pearson": [], "pairwise_accuracy": []}
+    for d in draws:
+        xm = [x[d][systems[d] == s].mean() for s in "abcd"]
+        ym = [y[d][systems[d] == s].mean() for s in "abcd"]
+        values["pearson"].append(stats.pearsonr(xm, ym).statistic)
+        pairs = list(itertools.combinations(range(4), 2))
+        values["pairwise_accuracy"].append(
+            np.mean([np.sign(xm[i] - xm[j]) == np.sign(ym[i] - ym[j]) for i, j in pairs])
+        )
+    for measure, computed in values.items():
+        assert result[measure].ci == pytest.approx(np.quantile(computed, [0.025, 0.975]), abs=1e-9)
