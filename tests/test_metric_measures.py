@@ -112,7 +112,7 @@ def test_partial_correlations_equal_residual_regression(vectors):
 # Detection of the texts with a gold mistake.
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(pairs_of)
 def test_detection_equals_scikit_learn(vectors):
     x, y, _ = (np.array(v, dtype=float) for v in vectors)
