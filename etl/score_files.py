@@ -28,13 +28,13 @@ import polars as pl
 
 from accuracy_db.errors import InputError, Problem, quoted
 from accuracy_db.names import name_problem
-from accuracy_db.regular_files import decode, read_bytes
+from accuracy_db.regular_files import decode, read_bytes, read_text
 
 from .frames import create_temp_table
 from .mistake_lists import csv_fields_up_to
+from .sidecars import SIDECAR_BYTES
 from .unstorable_text import unstorable_text
 
-BUILTIN_METRICS = ("bleu", "chrf", "length")  # computed by build (accuracy_db/ingest/builtin_metrics.py)
 MAX_METRICS = 1000  # columns of one file: more than any table of metrics has, and few enough to check each name
 SINGLE = "score"  # the column of a file of one metric named by --name or its stem
 NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")  # decimal, as CSV writers write floats
@@ -251,11 +251,10 @@ def resolve(con: duckdb.DuckDBPyConnection, score_file: ScoreFile, scores: Score
 
 def check_names(con: duckdb.DuckDBPyConnection, score_file: ScoreFile, metrics: list[str], split: str) -> list[str]:
     """The metrics of the names that a load with --replace replaces; InputError (one problem) when a name is taken:
-    by a built-in, a submission of the corpus, or (unless replaced) another metric of the corpus's split."""
+    by a submission of the corpus, or (unless replaced) another metric of the corpus's split (the built-ins' names
+    are reserved, accuracy_db/names.py)."""
     path = score_file.path
     for metric in metrics:
-        if metric.casefold() in BUILTIN_METRICS:
-            raise refused(path, 1, f"the metric name {quoted(metric, 60)} is a built-in metric's: choose another")
         if score_file.direction(metric) is None:
             raise refused(path, 1, f"no direction for the metric {quoted(metric, 60)}: is higher better?")
     submissions = con.execute(
@@ -365,3 +364,38 @@ def forget_folder_file(con: duckdb.DuckDBPyConnection, folder_file: str) -> None
         {"file": folder_file},
     )
     con.execute("DELETE FROM metrics WHERE folder_file = $file", {"file": folder_file})
+
+
+SCORE_SIDECAR_KEYS = ("higher_is_better", "description", "corpus")
+
+
+def read_score_sidecar(path: Path) -> dict:
+    """What a scores file's sidecar NAME.json says: higher_is_better (true or false for every metric of the file, or
+    an object giving each metric's), description (a text) and corpus (default shared-task); InputError (one problem)
+    when it is not such an object."""
+    text = read_text(path, SIDECAR_BYTES, "sidecar")
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        raise refused(path, None, "not valid JSON: expected an object of higher_is_better and description") from None
+    if not isinstance(value, dict):
+        raise refused(path, None, f"expected an object with the keys {', '.join(SCORE_SIDECAR_KEYS)}")
+    unknown = [key for key in value if key not in SCORE_SIDECAR_KEYS]
+    if unknown:
+        raise refused(path, None, f"unknown key {quoted(unknown[0], 60)}: the keys are {', '.join(SCORE_SIDECAR_KEYS)}")
+    direction = value.get("higher_is_better")
+    by_metric = isinstance(direction, dict) and all(isinstance(flag, bool) for flag in direction.values())
+    if not (isinstance(direction, bool) or by_metric):
+        raise refused(
+            path,
+            None,
+            f"higher_is_better is {quoted(direction, 60)}: true or false (or an object of each metric's true or false)",
+        )
+    for key in ("description", "corpus"):
+        if value.get(key) is not None and not isinstance(value[key], str):
+            raise refused(path, None, f"{key} is {quoted(value[key], 60)}, not a text")
+    if unstorable := unstorable_text(value, text):
+        raise refused(path, None, unstorable)
+    if wrong := name_problem(value.get("corpus", "shared-task"), "corpus"):
+        raise refused(path, None, wrong)
+    return value

@@ -42,6 +42,7 @@ COMMENT ON COLUMN text_scores.split IS 'The text''s split (metrics.split)';
 COMMENT ON COLUMN text_scores.score IS 'The metric''s score of the text, a finite number';
 
 CREATE TABLE score_rejections (
+    folder_file VARCHAR NOT NULL,
     file    VARCHAR NOT NULL,
     sha256  VARCHAR NOT NULL,
     line    INTEGER,
@@ -49,6 +50,7 @@ CREATE TABLE score_rejections (
 );
 
 COMMENT ON TABLE score_rejections IS 'One row per refused file of the scores folder (build or refresh --scores): a refused file loads nothing';
+COMMENT ON COLUMN score_rejections.folder_file IS 'The refused scores file''s name in the scores folder (source_files.name)';
 COMMENT ON COLUMN score_rejections.file IS 'The refused file (its scores file, or its sidecar)';
 COMMENT ON COLUMN score_rejections.sha256 IS 'SHA-256 of the scores file''s bytes (empty when it could not be read)';
 COMMENT ON COLUMN score_rejections.line IS 'Line of the problem in the file (the first line is 1); NULL for the whole file';

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from accuracy_db.etl import corpus_files, factgenie
 from accuracy_db.etl.score_files import LoadedScores, ScoreFile, load_score_file
-from accuracy_db.ingest import corpus_folders
+from accuracy_db.ingest import builtin_metrics, corpus_folders
 from accuracy_db.ingest.build import last_list, new_lists, score
 from accuracy_db.ingest.corpus_folders import Registration
 from accuracy_db.ingest.sources import record
@@ -34,6 +34,7 @@ def publish_import(db_path: Path, load, lists: bool = True):
             report = load(con)
             if lists:  # the new lists, and the submissions a new gold list made scorable (they had no rows before)
                 score(con, [], new_lists(con, before))
+                builtin_metrics.compute(con, [report.corpus])  # the corpus's texts, new or loaded again
             con.execute("CHECKPOINT")
         finally:
             con.close()
