@@ -10,7 +10,7 @@ blank, has no space at either end (two names that look alike would be two names)
 characters. And it is never a word the models give a meaning of their own (RESERVED), in any case: ALL is the scope
 of every category (queries/staging/scopes.sql), so a category named ALL would be scored as every category, and gold
 names a split's gold list wherever a list is named (pair_evaluations.find_set), so a submission named gold could
-not be told from it.
+not be told from it; bleu, chrf and length are the built-in metrics, and a list is a metric too.
 """
 
 from __future__ import annotations
@@ -26,13 +26,18 @@ MAX_CATEGORIES = 1000
 JOINERS = "\u200c\u200d"
 # The reserved words, by the kinds of name that may not take them; "list" is a submission's name (the gold list of
 # a corpus folder is the file gold.jsonl, named so on purpose).
+# The built-in metrics (accuracy_db/ingest/builtin_metrics.py) are reserved to them; a list is a metric too
+# (queries/marts/metric_scores.sql), so no list may take their names either.
+BUILTIN_METRICS = ("bleu", "chrf", "length")
 RESERVED = {
     "ALL": ("corpus", "category", "list", "campaign", "annotator"),
-    "gold": ("list",),
+    "gold": ("list", "metric"),
+    **dict.fromkeys(BUILTIN_METRICS, ("list", "metric")),
 }
 WHY_RESERVED = {
     "ALL": "ALL is the scope of every category",
     "gold": "gold names the gold list",
+    **{name: f"{name} is a built-in metric" for name in BUILTIN_METRICS},
 }
 
 
@@ -43,7 +48,7 @@ def invisible(character: str) -> bool:
 
 def name_problem(name, kind: str) -> str | None:
     """What is wrong with a name a user gave as the name of a kind of thing ("corpus", "category", "list",
-    "campaign", "annotator"), in a phrase that quotes it; None when nothing is."""
+    "campaign", "annotator", "metric"), in a phrase that quotes it; None when nothing is."""
     shown = f"the {kind} name {quoted(name, 60)}"
     if not isinstance(name, str):
         return f"{shown} is not a text"

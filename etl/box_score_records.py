@@ -311,10 +311,14 @@ def read_record(record, lines: dict[str, int]) -> tuple[dict | None, list[str]]:
     messages += missing_keys("home_line", record["home_line"], TEAM_KEYS)
     messages += missing_keys("vis_line", record["vis_line"], TEAM_KEYS)
     messages += box_score_problems(record["box_score"])
+    reference = record.get("cleaned_text")  # optional: the reference of the built-in metrics bleu and chrf
+    if reference is not None and not isinstance(reference, str):
+        messages.append(f"cleaned_text is not a string: {reference!r:.60}")
     if messages:
         return None, messages
     texts = {key: record[key] for key in RECORD_TEXTS}
-    return {**texts, "text_id": text_id, "game_date": game_date, "reference_summary": summary}, []
+    row = {**texts, "text_id": text_id, "game_date": game_date, "reference_summary": summary}
+    return {**row, "reference_text": reference}, []
 
 
 def joined_tokens(tokens) -> str | None:

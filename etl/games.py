@@ -33,6 +33,7 @@ GAMES_SCHEMA = {
     "bref_vis_url": pl.String,
     "calendar_url": pl.String,
     "reference_summary": pl.String,
+    "reference_text": pl.String,
 }
 
 

@@ -12,7 +12,8 @@ CREATE TABLE games (
     bref_home_url     VARCHAR,
     bref_vis_url      VARCHAR,
     calendar_url      VARCHAR,
-    reference_summary VARCHAR
+    reference_summary VARCHAR,
+    reference_text    VARCHAR
 );
 
 COMMENT ON TABLE games IS 'One row per game, keyed by the text that describes it (games.csv joined with shared_task.jsonl)';
@@ -29,6 +30,7 @@ COMMENT ON COLUMN games.bref_home_url IS 'basketball-reference.com season page o
 COMMENT ON COLUMN games.bref_vis_url IS 'basketball-reference.com season page of the visiting team (BREF_VIS, BREF_VISITING in the test split)';
 COMMENT ON COLUMN games.calendar_url IS 'Calendar of the game''s month (CALENDAR, CALANDER in the test split)';
 COMMENT ON COLUMN games.reference_summary IS 'The human-written Rotowire summary of the game, tokens joined by spaces';
+COMMENT ON COLUMN games.reference_text IS 'The human-written summary as the shared task cleaned it (cleaned_text of shared_task.jsonl; NULL when the record has none): the reference of the built-in metrics bleu and chrf';
 
 CREATE TABLE team_games (
     text_id   VARCHAR NOT NULL,

@@ -1,6 +1,6 @@
 -- The files the database was built from, so that a refresh can tell what changed.
 CREATE TABLE source_files (
-    role     VARCHAR NOT NULL CHECK (role IN ('schema', 'version', 'data', 'submission', 'metadata', 'folder')),
+    role     VARCHAR NOT NULL CHECK (role IN ('schema', 'version', 'data', 'submission', 'metadata', 'folder', 'scores', 'scores-metadata')),
     corpus   VARCHAR NOT NULL,
     name     VARCHAR NOT NULL,
     path     VARCHAR NOT NULL,
@@ -12,9 +12,9 @@ CREATE TABLE source_files (
 );
 
 COMMENT ON TABLE source_files IS 'One row per input file of the published database: data files, submissions (loaded or refused), their metadata sidecars, and the files of registered corpus folders and factgenie campaigns';
-COMMENT ON COLUMN source_files.role IS 'schema (the DDL the database was created with), version (every definition of the package that published it: the DDL and the models; readers refuse a database of another version), data (a file of the shared-task data folder), submission (a CSV of the submissions folder), metadata (its sidecar) or folder (a file of a registered folder, corpus_folders)';
+COMMENT ON COLUMN source_files.role IS 'schema (the DDL the database was created with), version (every definition of the package that published it: the DDL and the models; readers refuse a database of another version), data (a file of the shared-task data folder), submission (a CSV of the submissions folder), metadata (its sidecar) folder (a file of a registered folder, corpus_folders), scores (a file of the scores folder, build or refresh --scores) or scores-metadata (its sidecar)';
 COMMENT ON COLUMN source_files.corpus IS 'For folder, the corpus the registered folder is loaded into (corpus_folders.corpus); empty for the other roles';
-COMMENT ON COLUMN source_files.name IS 'For data, the path inside the data folder; for folder, the file''s path; otherwise the submission''s name';
+COMMENT ON COLUMN source_files.name IS 'For data, the path inside the data folder; for folder, the file''s path; for scores and scores-metadata, the scores file''s name in its folder; otherwise the submission''s name';
 COMMENT ON COLUMN source_files.path IS 'The file as it was read';
 COMMENT ON COLUMN source_files.size IS 'Size in bytes when it was read';
 COMMENT ON COLUMN source_files.mtime_ns IS 'Modification time (ns) when it was read: with the size, it spares hashing an untouched file again';

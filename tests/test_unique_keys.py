@@ -165,6 +165,19 @@ def list_in_two_files(root: Path) -> list[str]:
     return ["import", "corpus", "--db", str(root / "db.duckdb"), str(folder)]
 
 
+def metric_imported_twice(root: Path) -> list[str]:
+    (root / "first.csv").write_text("text_id,bertscore\nT001,0.5\n")
+    (root / "second.csv").write_text("text_id,bertscore\nT001,0.7\n")
+    importing = ["import", "scores", "--higher-is-better", "--db", str(root / "db.duckdb")]
+    assert run([*importing, str(root / "first.csv")]) == 0
+    return [*importing, str(root / "second.csv")]
+
+
+def text_scored_twice(root: Path) -> list[str]:
+    (root / "scores.csv").write_text("text_id,score\nT001,1\nT001.txt,2\n")
+    return ["import", "scores", "--lower-is-better", "--db", str(root / "db.duckdb"), str(root / "scores.csv")]
+
+
 # Places: {root} is the case's folder, {built} the folder of the database the case starts from (when built).
 DUPLICATES: dict[tuple[str, tuple[str, ...]], list[Duplicate]] = {
     ("texts", ("text_id",)): [
@@ -210,6 +223,14 @@ DUPLICATES: dict[tuple[str, tuple[str, ...]], list[Duplicate]] = {
     ("annotation_sets", ("corpus", "kind", "name", "split")): [
         Duplicate(list_in_two_files, "metric.csv: the list metric is given twice",  # (and metric.jsonl: …)
                   ("{root}/weather/lists/metric.csv", "(metric.csv and metric.jsonl)"), built=True),
+    ],
+    ("metrics", ("corpus", "split", "metric")): [
+        Duplicate(metric_imported_twice, "the metric 'bertscore' of split test is loaded already",
+                  ("{root}/second.csv: line 1", "(from {root}/first.csv)"), built=True),
+    ],
+    ("text_scores", ("corpus", "metric", "text_id")): [
+        Duplicate(text_scored_twice, "T001 is given again", ("{root}/scores.csv: line 3", "(first on line 2)"),
+                  built=True),
     ],
 }  # fmt: skip
 

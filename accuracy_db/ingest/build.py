@@ -17,7 +17,7 @@ import duckdb
 from accuracy_db.errors import AccuracyDbError, Problem
 from accuracy_db.etl import curation, games, mistake_lists, nlg_systems, texts
 from accuracy_db.etl.data_folder import SplitFiles, splits
-from accuracy_db.ingest import corpus_folders, inbox, pipeline
+from accuracy_db.ingest import builtin_metrics, corpus_folders, inbox, pipeline, score_folder
 from accuracy_db.ingest.sources import Source, data_sources, record
 from accuracy_db.regular_files import Digests
 from accuracy_db.signals import is_interrupt
@@ -48,6 +48,11 @@ class BuildReport:
     corpus_refusals: dict[str, list[Problem]] = field(default_factory=dict)  # file -> problems (corpus_rejections)
     adjusted_spans: dict[str, int] = field(default_factory=dict)  # the offset audit: adjustment -> spans
     refused_spans: int = 0
+    scores_added: list[str] = field(default_factory=list)  # files of the scores folder loaded for the first time
+    scores_changed: list[str] = field(default_factory=list)  # loaded again, the file or its sidecar having changed
+    scores_unchanged: list[str] = field(default_factory=list)
+    scores_retired: list[str] = field(default_factory=list)  # files whose metrics were removed, the file being gone
+    scores_refused: dict[str, list[Problem]] = field(default_factory=dict)  # file -> its problem (score_rejections)
 
     def summary(self) -> str:
         counts = (
@@ -57,7 +62,20 @@ class BuildReport:
         if self.refused_sidecars:
             counts += f", {len(self.refused_sidecars)} sidecar(s) refused"
         outcome = "published" if self.published else "nothing to publish"
-        return f"{self.command} {self.db_path}: {counts}{self.corpus_summary()}; {outcome} in {self.seconds:.2f} s"
+        return (
+            f"{self.command} {self.db_path}: {counts}{self.corpus_summary()}{self.scores_summary()}; {outcome} in"
+            f" {self.seconds:.2f} s"
+        )
+
+    def scores_summary(self) -> str:
+        """The files of the scores folder, when there are any (else nothing)."""
+        if not (self.scores_added or self.scores_changed or self.scores_unchanged or self.scores_retired):
+            return ""
+        loaded = [name for name in self.scores_added + self.scores_changed if name not in self.scores_refused]
+        return (
+            f"; score files: {len(loaded)} loaded, {len(self.scores_unchanged)} unchanged,"
+            f" {len(self.scores_retired)} retired, {len(self.scores_refused)} refused"
+        )
 
     def corpus_summary(self) -> str:
         """The corpora of registered folders and the offset audit, when the database has any (else nothing)."""
@@ -199,6 +217,18 @@ def load_corpora(
     return new_lists(con, before)
 
 
+def load_scores(
+    con, report: BuildReport, found: dict[str, score_folder.ScoresSource], names: list[str], step=lambda name: None
+) -> None:
+    """Load the named files of the scores folder (after the texts and the submissions, whose names they may not
+    take), retire the imported metrics a new submission's name clashes with, and count the refusals."""
+    for number, name in enumerate(names, start=1):
+        step(f"Loading the scores of {name} ({number}/{len(names)})")
+        score_folder.load(con, found[name])
+    report.warnings += score_folder.retire_clashes(con)
+    report.scores_refused = score_folder.refusals(con)
+
+
 def count_corpus_refusals(con, report: BuildReport) -> None:
     report.corpus_refusals = corpus_folders.refusals(con)
     report.adjusted_spans, report.refused_spans = corpus_folders.audit_counts(con)
@@ -236,7 +266,13 @@ def finish(con: duckdb.DuckDBPyConnection, report: BuildReport, started: float) 
 
 
 def build_into(
-    work: Path, data_dir: Path, submissions_dir: Path | None, report: BuildReport, step, registrations=()
+    work: Path,
+    data_dir: Path,
+    submissions_dir: Path | None,
+    report: BuildReport,
+    step,
+    registrations=(),
+    scores_dir: Path | None = None,
 ) -> None:
     """Create a whole database in a work file, with the corpora of the registered folders."""
     started = time.perf_counter()
@@ -268,6 +304,11 @@ def build_into(
         count_refusals(report, inbox.refusals(con))
         corpora = list(dict.fromkeys(registration.corpus for registration in registrations))
         load_corpora(con, report, list(registrations), corpora, step=step)
+        step("Computing the built-in metrics")
+        builtin_metrics.compute(con)
+        found = score_folder.scan(scores_dir) if scores_dir is not None else {}
+        report.scores_added = list(found)
+        load_scores(con, report, found, list(found), step)
         step("Scoring")
         database.materialize(con)  # every submission at once
         finish(con, report, started)
@@ -275,20 +316,26 @@ def build_into(
         con.close()
 
 
-def check_folder(submissions_dir: Path | None) -> None:
+def check_folder(submissions_dir: Path | None, what: str = "submissions") -> None:
     if submissions_dir is not None and not submissions_dir.is_dir():
-        raise AccuracyDbError(f"{submissions_dir}: no such folder of submissions")
+        raise AccuracyDbError(f"{submissions_dir}: no such folder of {what}")
 
 
 def build(
-    data_dir: Path, db_path: Path, submissions_dir: Path | None = None, step=lambda name: None, corpus_dirs=()
+    data_dir: Path,
+    db_path: Path,
+    submissions_dir: Path | None = None,
+    step=lambda name: None,
+    corpus_dirs=(),
+    scores_dir: Path | None = None,
 ) -> BuildReport:
     """Create the database at db_path anew, and publish it: a failed build leaves the previous one as it was. The
     folders registered with the database it replaces are loaded again, and the corpus folders given registered."""
     check_folder(submissions_dir)
+    check_folder(scores_dir, "scores")
     report = BuildReport(db_path)
     with writer_lock(db_path):
         registrations = corpus_folders.combined(corpus_folders.published_registrations(db_path), corpus_dirs)
         with publishing(db_path, start_from_published=False) as work:
-            build_into(work, data_dir, submissions_dir, report, step, registrations)
+            build_into(work, data_dir, submissions_dir, report, step, registrations, scores_dir)
     return report

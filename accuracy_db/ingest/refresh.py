@@ -15,7 +15,7 @@ from pathlib import Path
 
 import duckdb
 
-from accuracy_db.ingest import corpus_folders, inbox
+from accuracy_db.ingest import builtin_metrics, corpus_folders, inbox, score_folder
 from accuracy_db.ingest.build import (
     BuildReport,
     build_into,
@@ -24,6 +24,7 @@ from accuracy_db.ingest.build import (
     count_refusals,
     finish,
     load_corpora,
+    load_scores,
     load_submissions,
     schema_source,
     score,
@@ -38,15 +39,22 @@ def fingerprints(sources: dict, roles: tuple[str, ...]) -> dict:
 
 
 def refresh(
-    db_path: Path, data_dir: Path, submissions_dir: Path, step=lambda name: None, corpus_dirs=()
+    db_path: Path,
+    data_dir: Path,
+    submissions_dir: Path,
+    step=lambda name: None,
+    corpus_dirs=(),
+    scores_dir: Path | None = None,
 ) -> BuildReport:
-    """Load what is new or changed in the submissions folder and in the registered folders (with the corpus folders
-    given, registered if new), retire what was deleted, and publish."""
+    """Load what is new or changed in the submissions folder, in the scores folder (when given: without it, the
+    metrics of its files are kept as they are) and in the registered folders (with the corpus folders given,
+    registered if new), retire what was deleted, and publish."""
     started = time.perf_counter()
     check_folder(submissions_dir)
+    check_folder(scores_dir, "scores")
     report = BuildReport(db_path, command="refresh")
     with writer_lock(db_path):
-        known, published_refusals, registered_before = {}, ({}, {}), []
+        known, published_refusals, registered_before, published_score_refusals = {}, ({}, {}), [], {}
         if db_path.is_file():
             con = database.open_existing(db_path, same_version=False)
             try:
@@ -54,6 +62,7 @@ def refresh(
                 published_refusals = inbox.refusals(con)
                 registered_before = corpus_folders.registered(con)
                 count_corpus_refusals(con, report)
+                published_score_refusals = score_folder.refusals(con)
             except duckdb.Error:  # a database of a version before corpus_folders: rebuilt below
                 pass
             finally:
@@ -63,7 +72,7 @@ def refresh(
         now = {schema.key: schema, **data_sources(data_dir, known)}
         if fingerprints(now, ("schema", "data")) != fingerprints(known, ("schema", "data")):
             with publishing(db_path, start_from_published=False) as work:
-                build_into(work, data_dir, submissions_dir, report, step, registrations)
+                build_into(work, data_dir, submissions_dir, report, step, registrations, scores_dir)
             return report
 
         submissions = inbox.scan(submissions_dir, known)
@@ -78,10 +87,17 @@ def refresh(
             else:
                 report.unchanged.append(name)
         report.retired = sorted(before - submissions.keys())
+        found = score_folder.scan(scores_dir, known) if scores_dir is not None else {}
+        if scores_dir is not None:
+            report.scores_added, report.scores_changed, report.scores_unchanged, report.scores_retired = (
+                score_folder.changes(found, known)
+            )
+        scores_changed = report.scores_added or report.scores_changed or report.scores_retired
         views_current = known.get(("version", "", "definitions"), (None,) * 6)[5] == database.definitions_digest()
         corpora = corpus_folders.changed_corpora(registrations, registered_before, known)
-        if not (report.added or report.changed or report.retired or corpora or not views_current):
+        if not (report.added or report.changed or report.retired or corpora or scores_changed or not views_current):
             count_refusals(report, published_refusals)
+            report.scores_refused = published_score_refusals
             report.corpora_unchanged = list(dict.fromkeys(r.corpus for r in registrations))
             report.seconds = time.perf_counter() - started
             return report
@@ -96,6 +112,11 @@ def refresh(
                 load_submissions(con, changed, report, known, step)
                 count_refusals(report, inbox.refusals(con))
                 loaded = load_corpora(con, report, registrations, corpora, known, step)
+                if corpora:  # their texts were loaded again
+                    builtin_metrics.compute(con, corpora)
+                for name in report.scores_retired:
+                    score_folder.retire(con, name)
+                load_scores(con, report, found, report.scores_added + report.scores_changed, step)
                 step("Scoring")
                 score(con, report.loaded, loaded)
                 finish(con, report, started)

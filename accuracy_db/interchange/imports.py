@@ -11,7 +11,8 @@ import os
 from pathlib import Path
 
 from accuracy_db.etl import corpus_files, factgenie
-from accuracy_db.ingest import corpus_folders
+from accuracy_db.etl.score_files import LoadedScores, ScoreFile, load_score_file
+from accuracy_db.ingest import builtin_metrics, corpus_folders
 from accuracy_db.ingest.build import last_list, new_lists, score
 from accuracy_db.ingest.corpus_folders import Registration
 from accuracy_db.ingest.sources import record
@@ -22,17 +23,18 @@ from accuracy_db.store.publish import publishing, writer_lock
 KINDS = ("gold", "submission")
 
 
-def publish_import(db_path: Path, load):
-    """Run load(con) on a copy of the published database, score the lists it added, and publish the copy; a
-    failure leaves the published database as it was."""
+def publish_import(db_path: Path, load, lists: bool = True):
+    """Run load(con) on a copy of the published database, score the lists it added (when it loads lists), and
+    publish the copy; a failure leaves the published database as it was."""
     database.open_existing(db_path).close()  # a clear error when there is no database of this version
     with writer_lock(db_path), publishing(db_path, start_from_published=True) as work:
         con = database.connect_writable(work)
         try:
             before = last_list(con)
             report = load(con)
-            # the new lists, and the submissions a new gold list made scorable (they had no rows before)
-            score(con, [], new_lists(con, before))
+            if lists:  # the new lists, and the submissions a new gold list made scorable (they had no rows before)
+                score(con, [], new_lists(con, before))
+                builtin_metrics.compute(con, [report.corpus])  # the corpus's texts, new or loaded again
             con.execute("CHECKPOINT")
         finally:
             con.close()
@@ -71,3 +73,20 @@ def import_factgenie(db_path: Path, folder: Path, corpus: str | None = None, kin
     folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
     read_and_load = lambda con: factgenie.load_campaign(con, factgenie.read_campaign(folder), corpus, kind)  # noqa: E731
     return publish_import(db_path, registered_load(folder, "factgenie", kind, read_and_load))
+
+
+def import_scores(
+    db_path: Path,
+    file: Path,
+    higher_is_better: bool,
+    name: str | None = None,
+    corpus: str | None = None,
+    replace: bool = False,
+) -> LoadedScores:
+    """Load a file of text-level scores (etl/score_files.py) into the database: its metrics, of one split of the
+    corpus, each a score for every text of it. With replace, they replace metrics of the same names, in the same
+    publication; otherwise a name taken is refused."""
+    check_option("--corpus", corpus, "corpus")
+    check_option("--name", name, "metric")
+    score_file = ScoreFile(file, higher_is_better, corpus or "shared-task", name, replace=replace)
+    return publish_import(db_path, lambda con: load_score_file(con, score_file), lists=False)

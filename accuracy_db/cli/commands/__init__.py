@@ -52,6 +52,13 @@ corpus_dirs_option = click.option(
     help="A corpus folder (texts.jsonl, categories.yaml, lists/) to load as the corpus named after it, and to keep "
     "registered with the database; repeatable. Folders registered before (by this option or by import) are kept.",
 )
+scores_option = click.option(
+    "--scores",
+    "scores_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A folder of files of text-level scores (NAME.csv or NAME.jsonl, each one import of `import scores`), each "
+    "with a sidecar NAME.json giving higher_is_better (and a description, a corpus).",
+)
 format_option = click.option(
     "--format",
     "fmt",
@@ -132,6 +139,9 @@ def print_refusals(report, db: Path) -> None:
             soft_wrap=True,
         )
         print_problems(problems, f": accuracy-db rejections --db {db}")
+    for name, problems in report.scores_refused.items():
+        stderr.print(f"[red]refused[/] scores file {markup_free(name)}: nothing of it loaded", soft_wrap=True)
+        print_problems(problems, f": accuracy-db query 'FROM score_rejections' --db {db}")
 
 
 def showing_steps(status):

@@ -12,6 +12,7 @@ from accuracy_db.cli.commands import (
     db_option,
     print_refusals,
     print_warnings,
+    scores_option,
     showing_steps,
     stderr,
 )
@@ -27,14 +28,19 @@ from accuracy_db.printable import printable
     help="A folder of submission CSV files, one submission per file, named by its stem.",
 )
 @corpus_dirs_option
-def build(data: Path | None, db: Path, submissions: Path | None, corpus_dirs: tuple[Path, ...]) -> None:
+@scores_option
+def build(
+    data: Path | None, db: Path, submissions: Path | None, corpus_dirs: tuple[Path, ...], scores_dir: Path | None
+) -> None:
     """Create or rebuild the database from the shared-task data and a folder of submissions."""
     from accuracy_db.etl.data_folder import resolve_data_dir
     from accuracy_db.ingest.build import build as build_database
 
     data_dir = resolve_data_dir(data)
     with stderr.status("Building", spinner="dots") as status:
-        report = build_database(data_dir, db, submissions, step=showing_steps(status), corpus_dirs=corpus_dirs)
+        report = build_database(
+            data_dir, db, submissions, step=showing_steps(status), corpus_dirs=corpus_dirs, scores_dir=scores_dir
+        )
     print_warnings(report)
     print_refusals(report, db)
     splits = "; ".join(
@@ -43,6 +49,7 @@ def build(data: Path | None, db: Path, submissions: Path | None, corpus_dirs: tu
     click.echo(
         printable(
             f"Built {db} from {data_dir} in {report.seconds:.1f} s ({splits}); "
-            f"{len(report.loaded)} submission(s) loaded, {len(report.refused)} refused{report.corpus_summary()}."
+            f"{len(report.loaded)} submission(s) loaded, {len(report.refused)} refused{report.corpus_summary()}"
+            f"{report.scores_summary()}."
         )
     )

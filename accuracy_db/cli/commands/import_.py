@@ -7,13 +7,14 @@ from pathlib import Path
 import click
 
 from accuracy_db.cli.commands import db_option
+from accuracy_db.errors import AccuracyDbError
 from accuracy_db.printable import printable
 
 
 @click.group(name="import")
 def import_() -> None:
     """Load annotation lists of another format (a corpus folder, a factgenie campaign) into the database, and score
-    them."""
+    them; or a file of text-level scores of metrics."""
 
 
 @import_.command()
@@ -57,3 +58,34 @@ def corpus(db: Path, corpus_dir: Path, corpus: str | None) -> None:
     from accuracy_db.interchange.imports import import_corpus
 
     print_import(import_corpus(db, corpus_dir, corpus))
+
+
+@import_.command()
+@db_option
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option(
+    "--name",
+    help="The metric's name, for a file of one column of scores (default: the column's header, "
+    "or the file's stem when it is score).",
+)
+@click.option("--higher-is-better", "higher", is_flag=True, help="A higher score means a better text (BLEU, say).")
+@click.option("--lower-is-better", "lower", is_flag=True, help="A lower score means a better text (a count of errors).")
+@click.option("--corpus", help="The corpus of the texts scored (default: shared-task).")
+@click.option("--replace", is_flag=True, help="Replace metrics of the same names of the split (in one publication).")
+def scores(
+    db: Path, file: Path, name: str | None, higher: bool, lower: bool, corpus: str | None, replace: bool
+) -> None:
+    """A file of text-level scores: CSV text_id,<metric>,… (or text_id,score) or JSON Lines, every text of a split
+    once."""
+    from accuracy_db.interchange.imports import import_scores
+
+    if higher == lower:
+        raise AccuracyDbError("give one of --higher-is-better and --lower-is-better: which way is a text better?")
+    loaded = import_scores(db, file, higher, name, corpus, replace)
+    replaced = f"; replaced {', '.join(loaded.replaced)}" if loaded.replaced else ""
+    click.echo(
+        printable(
+            f"imported {len(loaded.metrics)} metric(s) ({', '.join(loaded.metrics)}) of split {loaded.split} of corpus"
+            f" {loaded.corpus}: {loaded.texts} texts{replaced}"
+        )
+    )

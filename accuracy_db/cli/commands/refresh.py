@@ -13,6 +13,7 @@ from accuracy_db.cli.commands import (
     db_option,
     print_refusals,
     print_warnings,
+    scores_option,
     showing_steps,
     stderr,
 )
@@ -29,6 +30,7 @@ from accuracy_db.printable import printable
     help="The inbox: one submission CSV a file, named by its stem, with an optional <stem>.json or .yaml sidecar.",
 )
 @corpus_dirs_option
+@scores_option
 @click.option("--watch", is_flag=True, help="Keep running, and refresh whenever the folder changes.")
 @click.option(
     "--interval",
@@ -38,7 +40,13 @@ from accuracy_db.printable import printable
     help="With --watch: seconds between looks at the folder.",
 )
 def refresh(
-    data: Path | None, db: Path, submissions: Path, corpus_dirs: tuple[Path, ...], watch: bool, interval: float
+    data: Path | None,
+    db: Path,
+    submissions: Path,
+    corpus_dirs: tuple[Path, ...],
+    scores_dir: Path | None,
+    watch: bool,
+    interval: float,
 ) -> None:
     """Bring the database up to date with the submissions folder, loading only what changed.
 
@@ -57,7 +65,7 @@ def refresh(
 
     def refresh_once() -> None:
         with stderr.status("Refreshing", spinner="dots") as status:
-            report = refresh_database(db, data_dir, submissions, step=showing_steps(status), corpus_dirs=corpus_dirs)
+            report = refresh_database(db, data_dir, submissions, showing_steps(status), corpus_dirs, scores_dir)
         print_warnings(report)
         print_refusals(report, db)
         click.echo(stamped(report.summary()))

@@ -1,0 +1,381 @@
+"""Text-level scores of metrics: `import scores` and build/refresh --scores (etl/score_files.py,
+accuracy_db/ingest/score_folder.py), the built-in metrics (checked against sacrebleu run here on the data files), and
+the models metric_scores, metric_targets and scoped_metric_scores (checked against counts of the CSV files)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import sacrebleu
+from accuracy_db.etl.score_files import MAX_METRICS, read_scores
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shared_data import DATA, EXAMPLES
+
+from accuracy_db.cli.main import run
+from accuracy_db.errors import InputError
+from accuracy_db.ingest.refresh import refresh
+from accuracy_db.store import database
+
+SPLITS = {"train": DATA, "test": DATA / "test_set"}
+
+
+def text_ids(split: str) -> list[str]:
+    return sorted(path.stem for path in (SPLITS[split] / "texts").glob("*.txt"))
+
+
+TRAIN, TEST = text_ids("train"), text_ids("test")
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def query(db: Path, sql: str, parameters=None) -> list[tuple]:
+    con = database.open_existing(db)
+    try:
+        return con.execute(sql, parameters).fetchall()
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def refusal_db(built_db, tmp_path_factory) -> Path:
+    """A copy of the built database with the metric taken imported: the refusals leave it as it is."""
+    folder = tmp_path_factory.mktemp("refusals")
+    path = folder / "accuracy.duckdb"
+    shutil.copyfile(built_db, path)
+    (folder / "taken.csv").write_text("text_id,score\n" + "".join(f"{t},1\n" for t in TEST))
+    assert run(["import", "scores", str(folder / "taken.csv"), "--lower-is-better", "--db", str(path)]) == 0
+    return path
+
+
+@pytest.fixture
+def db(built_db, tmp_path) -> Path:
+    path = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, path)
+    return path
+
+
+def rows(ids, *values) -> str:
+    return "".join(f"{text_id},{','.join(map(str, values))}\n" for text_id in ids)
+
+
+TRAIN_ROWS = rows(TRAIN, 1)
+# name -> (the file's name, its bytes, the options, the refusal's line as printed after the file's path)
+REFUSALS = {
+    "NaN": ("m.csv", f"text_id,score\n{TRAIN_ROWS}S001,nan\n", [], ": line 62: score is 'nan': a score must be a finite number"),
+    "infinity": ("m.csv", "text_id,score\nS001,-inf\n", [], ": line 2: score is '-inf': a score must be a finite number"),
+    "overflow": ("m.csv", "text_id,score\nS001,1e999\n", [], ": line 2: score is '1e999', too large to be a finite number"),
+    "word": ("m.csv", "text_id,score\nS001,good\n", [], ": line 2: score is 'good', not a number"),
+    "empty cell": ("m.csv", "text_id,a,b\nS001,1,\n", [], ": line 2: b is empty: every text needs a number"),
+    "repeated text": ("m.csv", f"text_id,score\n{TRAIN_ROWS}S001.txt,2\n", [], ": line 62: S001 is given again (first on line 2)"),
+    "unknown text": ("m.csv", "text_id,score\nS001,1\nX999,1\n", [], ": line 3: text_id 'X999' is not a text of corpus shared-task"),
+    "missing texts": ("m.csv", f"text_id,score\n{rows(TRAIN[1:], 1)}", [], ": 1 text(s) of split train have no score, the first S001"),
+    "two splits": ("m.csv", "text_id,score\nS001,1\nT001,1\n", [], ": line 3: T001 is a text of split test, but S001 (line 2) of split train"),
+    "empty file": ("m.csv", "", [], ": the file is empty: expected a header text_id"),
+    "blank file": ("m.csv", "\r\n \n", [], ": the file is empty"),
+    "header only": ("m.csv", "text_id,score\n", [], ": no scores: the file has a header and no text"),
+    "no text_id": ("m.csv", "id,score\nS001,1\n", [], ": line 1: no column text_id"),
+    "text_id twice": ("m.csv", "text_id,TEXT_ID\nS001,1\n", [], ": line 1: the column text_id is given twice"),
+    "no metric": ("m.csv", "text_id\nS001\n", [], ": line 1: no metric"),
+    "metric twice": ("m.csv", "text_id,a,a\nS001,1,1\n", [], ": line 1: the metric 'a' is given twice"),
+    "bad name": ("m.csv", "text_id, a\nS001,1\n", [], ": line 1: the metric name ' a' begins or ends with white space"),
+    "reserved name": ("m.csv", "text_id,gold\nS001,1\n", [], ": line 1: the metric name 'gold' is reserved"),
+    "built-in name": ("m.csv", "text_id,score\nS001,1\n", ["--name", "BLEU"], "error: --name: the metric name 'BLEU' is reserved (bleu is a built-in metric)"),
+    "built-in stem": ("chrF.csv", "text_id,score\nS001,1\n", [], ": line 1: the metric name 'chrF' is reserved (chrf is a built-in metric)"),
+    "submission name": ("m.csv", f"text_id,submission\n{TRAIN_ROWS}", [], ": line 1: the metric name 'submission' is a submission's of corpus shared-task"),
+    "name taken": ("taken.csv", f"text_id,score\n{rows(TEST, 2)}", [], ": line 1: the metric 'taken' of split test is loaded already"),
+    "name of several": ("m.csv", "text_id,a,b\nS001,1,2\n", ["--name", "n"], ": line 1: --name names the metric of a file of one column, and this has 2"),
+    "cells": ("m.csv", "text_id,a,b\nS001,1\n", [], ": line 2: 2 cells, but the header has 3 columns"),
+    "quote": ("m.csv", 'text_id,score\n"S001,1\n', [], ": line 2: not valid CSV: unexpected end of data"),
+    "NUL": ("m.csv", "text_id,score\nS001,\0\n", [], ": line 2: holds a NUL character"),
+    "columns": ("m.csv", "text_id," + ",".join(f"m{i}" for i in range(MAX_METRICS + 1)) + "\n", [], f": line 1: {MAX_METRICS + 1:,} metrics: at most {MAX_METRICS:,} a file"),
+    "JSON NaN": ("m.jsonl", '{"text_id": "S001", "score": NaN}\n', [], ": line 1: score is nan: a score must be a finite number"),
+    "JSON text": ("m.jsonl", '{"text_id": "S001", "score": "0.5"}\n', [], ": line 1: score is '0.5', not a number"),
+    "JSON boolean": ("m.jsonl", '{"text_id": "S001", "score": true}\n', [], ": line 1: score is True, not a number"),
+    "JSON keys": ("m.jsonl", '{"text_id": "S001", "a": 1}\n{"text_id": "S002", "b": 1}\n', [], ": line 2: the keys are text_id, b, not those of the first line"),
+    "JSON no text_id": ("m.jsonl", '{"id": "S001", "a": 1}\n', [], ": line 1: no key text_id"),
+    "JSON id": ("m.jsonl", '{"text_id": 1, "a": 1}\n', [], ": line 1: text_id is 1, not a string"),
+    "JSON array": ("m.jsonl", '[1]\n', [], ": line 1: not a JSON object"),
+    "JSON syntax": ("m.jsonl", '{"text_id": "S001", "a": 1}\n{"text_id"\n', [], ": line 2: not valid JSON"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_a_bad_file_is_refused_in_one_line_and_nothing_is_loaded(case, refusal_db, tmp_path, capsys):
+    name, content, options, message = REFUSALS[case]
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8", newline="")
+    before = digest(refusal_db)
+    capsys.readouterr()
+    assert run(["import", "scores", str(path), "--higher-is-better", *options, "--db", str(refusal_db)]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    first = err.splitlines()[0]
+    assert first.startswith(message if message.startswith("error:") else f"{path}{message}"), err
+    assert digest(refusal_db) == before
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"text_id,score\nS001,\xff\n", ": line 2: is not UTF-8 text"),
+        ("text_id,score\nS001,1\n".encode("utf-16"), ": is UTF-16 text: save it as UTF-8"),
+    ],
+)
+def test_a_file_that_is_not_utf8_is_refused(data, message, refusal_db, tmp_path, capsys):
+    path = tmp_path / "m.csv"
+    path.write_bytes(data)
+    before = digest(refusal_db)
+    assert run(["import", "scores", str(path), "--lower-is-better", "--db", str(refusal_db)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == f"{path}{message}"
+    assert digest(refusal_db) == before
+
+
+def test_a_directory_is_refused(refusal_db, tmp_path, capsys):
+    before = digest(refusal_db)
+    assert run(["import", "scores", str(tmp_path), "--lower-is-better", "--db", str(refusal_db)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == f"{tmp_path}: not a regular file: it is a directory"
+    assert digest(refusal_db) == before
+
+
+@pytest.mark.parametrize("flags", [[], ["--higher-is-better", "--lower-is-better"]])
+def test_both_or_neither_direction_is_refused(flags, refusal_db, tmp_path, capsys):
+    path = tmp_path / "m.csv"
+    path.write_text(f"text_id,score\n{TRAIN_ROWS}")
+    before = digest(refusal_db)
+    assert run(["import", "scores", str(path), *flags, "--db", str(refusal_db)]) == 1
+    assert capsys.readouterr().err == (
+        "error: give one of --higher-is-better and --lower-is-better: which way is a text better?\n"
+    )
+    assert digest(refusal_db) == before
+
+
+def imported(db: Path) -> dict[tuple[str, str], float]:
+    return {
+        (metric, text_id): score
+        for metric, text_id, score in query(
+            db, "SELECT metric, text_id, score FROM metric_scores WHERE kind = 'import'"
+        )
+    }
+
+
+def test_one_column_with_txt_ids_bom_and_crlf(db, tmp_path, capsys):
+    path = tmp_path / "bleurt.csv"
+    values = {text_id: round(0.01 * number - 0.3, 2) for number, text_id in enumerate(TRAIN)}
+    body = "".join(f"{text_id}.txt,{value}\r\n" for text_id, value in values.items())
+    path.write_bytes(("\ufefftext_id,score\r\n" + body).encode())
+    assert run(["import", "scores", str(path), "--higher-is-better", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == "imported 1 metric(s) (bleurt) of split train of corpus shared-task: 60 texts\n"
+    assert imported(db) == {("bleurt", text_id): value for text_id, value in values.items()}
+    assert query(db, "SELECT kind, split, higher_is_better FROM metrics WHERE metric = 'bleurt'") == [
+        ("import", "train", True)
+    ]
+
+
+def test_several_columns_and_json_lines(db, tmp_path):
+    multi = tmp_path / "several.csv"
+    multi.write_text("nli,text_id,judge\n" + "".join(f"{i / 7},{t},{i % 5}\n" for i, t in enumerate(TEST)))
+    lines = tmp_path / "lines.jsonl"
+    lines.write_text("".join(json.dumps({"text_id": t, "score": i * 1e-3}) + "\n\n" for i, t in enumerate(TRAIN)))
+    assert run(["import", "scores", str(multi), "--lower-is-better", "--db", str(db)]) == 0
+    assert run(["import", "scores", str(lines), "--higher-is-better", "--name", "probe", "--db", str(db)]) == 0
+    expected = {("nli", t): i / 7 for i, t in enumerate(TEST)} | {("judge", t): i % 5 for i, t in enumerate(TEST)}
+    assert imported(db) == expected | {("probe", t): i * 1e-3 for i, t in enumerate(TRAIN)}
+    assert sorted(query(db, "SELECT metric, split, higher_is_better FROM metrics WHERE kind = 'import'")) == [
+        ("judge", "test", False),
+        ("nli", "test", False),
+        ("probe", "train", True),
+    ]
+
+
+def test_replace_swaps_the_metric_and_a_refused_replacement_keeps_it(db, tmp_path, capsys):
+    path = tmp_path / "m.csv"
+    path.write_text(f"text_id,score\n{rows(TEST, 1)}")
+    assert run(["import", "scores", str(path), "--lower-is-better", "--db", str(db)]) == 0
+    path.write_text(f"text_id,score\n{rows(TEST, 2)}")
+    assert run(["import", "scores", str(path), "--higher-is-better", "--db", str(db)]) == 1
+    path.write_text(f"text_id,score\n{rows(TEST[1:], 3)}")
+    assert run(["import", "scores", str(path), "--higher-is-better", "--replace", "--db", str(db)]) == 1
+    assert set(imported(db).values()) == {1.0}
+    path.write_text(f"text_id,score\n{rows(TEST, 2)}")
+    capsys.readouterr()
+    assert run(["import", "scores", str(path), "--higher-is-better", "--replace", "--db", str(db)]) == 0
+    assert capsys.readouterr().out.endswith("30 texts; replaced m\n")
+    assert imported(db) == {("m", text_id): 2.0 for text_id in TEST}
+    assert query(db, "SELECT higher_is_better FROM metrics WHERE metric = 'm'") == [(True,)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=1, max_size=8),
+    st.sampled_from(["nan", "inf", "-Infinity", "", "1,5", "0x10", "1e", "--1", "one", "1_000"]),
+    st.data(),
+)
+def test_the_reader_gives_back_every_number_and_refuses_a_bad_cell_on_its_line(tmp_path, values, bad, data):
+    """Numbers written as repr gives them come back exactly; a bad cell anywhere is refused on its line."""
+    path = tmp_path / "m.csv"
+    lines = [f"T{i:03d},{value!r}" for i, value in enumerate(values)]
+    path.write_text("text_id,score\n" + "\n".join(lines) + "\n")
+    assert [row[2][0] for row in read_scores(path).rows] == values
+    at = data.draw(st.integers(0, len(values) - 1))
+    lines[at] = f"T{at:03d},{'' if bad == '' else json.dumps(bad) if ',' in bad else bad}"
+    path.write_text("text_id,score\n" + "\n".join(lines) + "\n")
+    with pytest.raises(InputError) as refusal:
+        read_scores(path)
+    assert [problem.line for problem in refusal.value.problems] == [at + 2]
+
+
+def write_scores(folder: Path, name: str, split_ids: list[str], value: float, sidecar: dict | None) -> None:
+    (folder / f"{name}.csv").write_text(f"text_id,{name}\n{rows(split_ids, value)}")
+    if sidecar is not None:
+        (folder / f"{name}.json").write_text(json.dumps(sidecar))
+
+
+def test_refresh_loads_only_what_changed_in_the_scores_folder(db, tmp_path):
+    folder = tmp_path / "scores"
+    folder.mkdir()
+    write_scores(folder, "good", TEST, 1, {"higher_is_better": True, "description": "a good one"})
+    write_scores(folder, "other", TRAIN, 5, {"higher_is_better": {"other": False}})
+    write_scores(folder, "undirected", TRAIN, 1, None)
+
+    def refreshed():
+        report = refresh(db, DATA, EXAMPLES, scores_dir=folder)
+        loaded = dict(query(db, "SELECT metric, loaded_at FROM metrics WHERE kind = 'import'"))
+        return report, loaded
+
+    report, first = refreshed()
+    assert (report.scores_added, report.published) == (["good.csv", "other.csv", "undirected.csv"], True)
+    assert {name: [str(p) for p in problems] for name, problems in report.scores_refused.items()} == {
+        "undirected.csv": [f"{folder}/undirected.csv: which way are its metrics better? give higher_is_better in"
+                           " undirected.json"]
+    }  # fmt: skip
+    assert query(db, "SELECT metric, higher_is_better, description FROM metrics WHERE kind = 'import' ORDER BY 1") == [
+        ("good", True, "a good one"),
+        ("other", False, None),
+    ]
+    report, again = refreshed()  # nothing changed: nothing loaded, nothing published
+    assert (report.published, report.scores_unchanged, again) == (
+        False,
+        ["good.csv", "other.csv", "undirected.csv"],
+        first,
+    )
+    assert list(report.scores_refused) == ["undirected.csv"]
+
+    write_scores(folder, "good", TEST, 2, None)  # the file changed, and its sidecar is gone: refused
+    (folder / "good.json").unlink()
+    (folder / "undirected.json").write_text('{"higher_is_better": false}')  # its sidecar came
+    report, loaded = refreshed()
+    assert (report.scores_changed, report.scores_unchanged) == (["good.csv", "undirected.csv"], ["other.csv"])
+    assert list(report.scores_refused) == ["good.csv"]
+    assert loaded["other"] == first["other"] and set(loaded) == {"other", "undirected"}
+
+    (folder / "other.csv").unlink()
+    (folder / "other.json").unlink()
+    report, loaded = refreshed()
+    assert report.scores_retired == ["other.csv"] and set(loaded) == {"undirected"}
+    assert query(db, "SELECT count(*) FROM source_files WHERE name = 'other.csv'") == [(0,)]
+    assert imported(db) == {("undirected", text_id): 1.0 for text_id in TRAIN}
+
+
+def test_a_file_of_the_folder_cannot_take_a_metric_of_another(db, tmp_path):
+    folder = tmp_path / "scores"
+    folder.mkdir()
+    write_scores(folder, "a", TEST, 1, {"higher_is_better": True})
+    (folder / "b.jsonl").write_text("".join(json.dumps({"text_id": t, "a": 2}) + "\n" for t in TEST))
+    (folder / "b.json").write_text('{"higher_is_better": true}')
+    report = refresh(db, DATA, EXAMPLES, scores_dir=folder)
+    assert [str(problem) for problem in report.scores_refused["b.jsonl"]] == [
+        f"{folder}/b.jsonl: line 1: the metric 'a' of split test is loaded already (from {folder}/a.csv): give"
+        " --replace to replace it, or rename it"
+    ]
+    assert imported(db) == {("a", text_id): 1.0 for text_id in TEST}
+
+
+def tokens_of(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split()
+
+
+def test_the_built_in_metrics_are_sacrebleus_of_the_texts_against_the_cleaned_reference(built_db):
+    references = {}
+    for folder in SPLITS.values():
+        for line in (folder / "shared_task.jsonl").read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            references[record["shared_task_text_id"]] = record["cleaned_text"]
+    expected = {}
+    for split, folder in SPLITS.items():
+        for path in (folder / "texts").glob("*.txt"):
+            text, reference = " ".join(tokens_of(path)), references[path.stem]
+            expected["bleu", path.stem] = (split, sacrebleu.sentence_bleu(text, [reference]).score, True)
+            expected["chrf", path.stem] = (split, sacrebleu.sentence_chrf(text, [reference]).score, True)
+            expected["length", path.stem] = (split, len(tokens_of(path)), False)
+    got = query(
+        built_db, "SELECT metric, text_id, split, score, higher_is_better FROM metric_scores WHERE kind = 'builtin'"
+    )
+    assert {(metric, text_id): tuple(rest) for metric, text_id, *rest in got} == {
+        key: (split, pytest.approx(score, abs=1e-9), direction) for key, (split, score, direction) in expected.items()
+    }
+    assert len(got) == 3 * 90
+
+
+def mistake_counts(path: Path) -> Counter:
+    """(text, category) -> how many rows of a mistake list mark it, read with the csv module."""
+    with path.open(encoding="utf-8", newline="") as stream:
+        return Counter((row["TEXT_ID"].removesuffix(".txt"), row["TYPE"]) for row in csv.DictReader(stream))
+
+
+CATEGORIES = ["NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
+
+
+def per_scope(counts: Counter, ids: list[str]) -> dict[tuple[str, str], int]:
+    scoped = {(scope, text_id): counts[text_id, scope] for scope in CATEGORIES for text_id in ids}
+    return scoped | {("ALL", text_id): sum(counts[text_id, c] for c in CATEGORIES) for text_id in ids}
+
+
+def test_a_submission_is_a_metric_of_its_mistakes_per_text(built_db):
+    expected = per_scope(mistake_counts(EXAMPLES / "submission.csv"), TRAIN)
+    scoped = query(
+        built_db,
+        "SELECT scope, text_id, score, kind, higher_is_better, split FROM scoped_metric_scores WHERE metric = 'submission'",
+    )
+    assert {(scope, text_id): score for scope, text_id, score, *_ in scoped} == expected
+    assert {(kind, direction, split) for *_, kind, direction, split in scoped} == {("submission", False, "train")}
+    flat = query(built_db, "SELECT text_id, score FROM metric_scores WHERE metric = 'submission'")
+    assert dict(flat) == {text_id: expected["ALL", text_id] for text_id in TRAIN}
+    # an imported or built-in metric has its one score in every scope
+    spread = query(
+        built_db,
+        "SELECT count(DISTINCT scope), count(DISTINCT score) FROM scoped_metric_scores WHERE metric = 'length'"
+        " GROUP BY text_id",
+    )
+    assert set(spread) == {(7, 1)}
+
+
+def test_metric_targets_are_the_gold_counts_per_scope_with_length_system_and_game(built_db):
+    got = query(built_db, "SELECT split, scope, text_id, gold_count, token_count, system, input_id FROM metric_targets")
+    for split, ids in (("train", TRAIN), ("test", TEST)):
+        expected = per_scope(mistake_counts(SPLITS[split] / "gsml.csv"), ids)
+        assert {(scope, text_id): gold for s, scope, text_id, gold, *_ in got if s == split} == expected
+    lengths = {
+        text_id: len(tokens_of(SPLITS[split] / "texts" / f"{text_id}.txt"))
+        for split in SPLITS
+        for text_id in text_ids(split)
+    }
+    assert {text_id: tokens for _, _, text_id, _, tokens, _, _ in got} == lengths
+    with (DATA.parent / "nlg_systems.csv").open(encoding="utf-8", newline="") as stream:
+        systems = {row["TEXT_ID"].removesuffix(".txt"): row["SYSTEM"] for row in csv.DictReader(stream)}
+    assert {text_id: system for _, _, text_id, _, _, system, _ in got} == {t: systems.get(t) for t in lengths}
+    games = {}
+    for folder in SPLITS.values():
+        for line in (folder / "shared_task.jsonl").read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            month, day, year = record["day"].split("_")
+            games[record["shared_task_text_id"]] = f"20{year}-{month}-{day}|{record['home_name']}|{record['vis_name']}"
+    assert {text_id: input_id for _, _, text_id, _, _, _, input_id in got} == games
