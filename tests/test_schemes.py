@@ -16,7 +16,7 @@ from nervaluate import Evaluator
 from oracle import CATEGORIES, SCOPES, Span
 from shared_data import DATA, EXAMPLES
 from test_corpus_files import GOLD, METRIC, corpus_folder
-from test_matching_properties import SHORT_SPANS, load
+from test_matching_properties import SHORT_SPANS, case_of_its_own, insert, load, load_cases
 from test_matching_properties import span_lists as matching_span_lists
 from unit_oracle import unit_scores
 
@@ -60,10 +60,8 @@ def con():
 
 def load_tokens(con, tokens: dict[tuple[str, int], str]) -> None:
     con.execute("DELETE FROM tokens")
-    con.executemany(
-        "INSERT INTO tokens (text_id, doc_token, sentence_id, sent_token, token) VALUES (?, ?, 1, ?, ?)",
-        [(text_id, position, position, token) for (text_id, position), token in tokens.items()],
-    )
+    rows = [(text_id, position, 1, position, token) for (text_id, position), token in tokens.items()]
+    insert(con, "tokens", ["text_id", "doc_token", "sentence_id", "sent_token", "token"], rows)
 
 
 def by_nervaluate(
@@ -142,24 +140,29 @@ def assert_like_unit_oracle(ours: dict, gold, submitted, scheme: str, scope: str
     assert got == expected
 
 
+# Cases come in batches, each in a split and on texts of its own (see test_matching_properties).
 @settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
 )
-@given(evaluations())
-def test_every_scheme_scores_like_its_reference(con, case):
-    gold, submissions, tokens = case
-    load_tokens(con, tokens)
-    submission_ids = load(con, gold, submissions)
-    weights = {unit: len(token) for unit, token in tokens.items()}
+@given(st.lists(evaluations(), min_size=1, max_size=6))
+def test_every_scheme_scores_like_its_reference(con, cases):
+    cases = [
+        (*case_of_its_own((gold, submissions), number), {(f"{t}-{number}", p): w for (t, p), w in tokens.items()})
+        for number, (gold, submissions, tokens) in enumerate(cases)
+    ]
+    load_tokens(con, {unit: token for *_, tokens in cases for unit, token in tokens.items()})
+    case_ids = load_cases(con, [(gold, submissions) for gold, submissions, _ in cases])
     every_row = scheme_rows(con)
-    for submission_id, submitted in zip(submission_ids, submissions):
-        ours = every_row[submission_id]
-        assert {scheme for scheme, _ in ours} == set(SCHEMES)
-        for (scheme, scope), theirs in by_nervaluate(gold, submitted).items():
-            assert_like_nervaluate(ours[scheme, scope], theirs)
-        for scheme in UNIT_SCHEMES:
-            for scope in SCOPES:
-                assert_like_unit_oracle(ours[scheme, scope], gold, submitted, scheme, scope, weights)
+    for (gold, submissions, tokens), submission_ids in zip(cases, case_ids):
+        weights = {unit: len(token) for unit, token in tokens.items()}
+        for submission_id, submitted in zip(submission_ids, submissions):
+            ours = every_row[submission_id]
+            assert {scheme for scheme, _ in ours} == set(SCHEMES)
+            for (scheme, scope), theirs in by_nervaluate(gold, submitted).items():
+                assert_like_nervaluate(ours[scheme, scope], theirs)
+            for scheme in UNIT_SCHEMES:
+                for scope in SCOPES:
+                    assert_like_unit_oracle(ours[scheme, scope], gold, submitted, scheme, scope, weights)
 
 
 def one_submission(con, gold: list[Span], submitted: list[Span], tokens: dict | None = None) -> dict:
