@@ -17,6 +17,7 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats.metric_bootstrap import system_intervals, text_intervals
+from accuracy_db.stats.metric_rows import ROW_MEASURES
 from accuracy_db.stats.metric_systems import pairwise_accuracy, spa, system_means
 from accuracy_db.stats.metric_tests import assign_ranks, perm_both, williams
 from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
@@ -244,22 +245,25 @@ def brute_perm_both(a, b, y, correlation, trials, seed):
     return exceed / trials
 
 
+@pytest.mark.parametrize("batched", [False, True], ids=["one trial at a time", "trials as rows"])
 @pytest.mark.parametrize(
     "measure, reference",
     [
         (mm.pearson, lambda x, y: stats.pearsonr(x, y).statistic),
+        (mm.spearman, lambda x, y: stats.spearmanr(x, y).statistic),
         (mm.kendall, lambda x, y: stats.kendalltau(x, y).statistic),
     ],
 )
-def test_perm_both_equals_the_brute_force(measure, reference):
+def test_perm_both_equals_the_brute_force(measure, reference, batched):
     rng = np.random.default_rng(4)
     y = rng.integers(0, 4, 30).astype(float)
     a, b = y + rng.normal(size=30), y + rng.normal(scale=3, size=30)
-    result = perm_both(a, b, y, measure, trials=300, seed=21)
+    rows = ROW_MEASURES[measure.__name__] if batched else None
+    result = perm_both(a, b, y, measure, trials=300, seed=21, rows=rows)
     assert result["p_value"] == brute_perm_both(a, b, y, reference, 300, 21)
     assert result["difference"] == pytest.approx(reference(a, y) - reference(b, y))
     assert 0 <= result["p_value"] < 0.5  # a tracks the gold far better than b
-    reverse = perm_both(b, a, y, measure, trials=300, seed=21)
+    reverse = perm_both(b, a, y, measure, trials=300, seed=21, rows=rows)
     assert reverse["p_value"] > 0.5
 
 
@@ -367,3 +371,29 @@ def test_system_intervals_draw_within_systems():
         )
     for measure, computed in values.items():
         assert result[measure].ci == pytest.approx(np.quantile(computed, [0.025, 0.975]), abs=1e-9)
+
+
+# Many vectors at once (metric_rows): each row as the one-vector measures, which scipy checks above.
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 12).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.lists(st.integers(0, 3), min_size=n, max_size=n), min_size=1, max_size=6),
+            st.lists(st.integers(0, 3), min_size=n, max_size=n),
+        )
+    )
+)
+def test_each_row_is_measured_as_the_vector_alone(case):
+    """Where the measure of the vector alone is defined, the row's is the same; a constant side is NaN (a row of
+    fewer texts than a correlation needs has a value the callers do not ask for)."""
+    rows, gold = np.array(case[0], dtype=float), np.array(case[1], dtype=float)
+    for name, function in ROW_MEASURES.items():
+        alone = {"pairwise_accuracy": pairwise_accuracy, "acc_eq": acc_eq}.get(name) or getattr(mm, name)
+        for row, value in zip(rows, function(rows, gold)):
+            reference = alone(row, gold).value
+            if reference is not None:
+                assert value == pytest.approx(reference, abs=1e-12), name
+            elif np.ptp(row) == 0 or np.ptp(gold) == 0:
+                assert np.isnan(value), name

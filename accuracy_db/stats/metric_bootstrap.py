@@ -23,7 +23,7 @@ import numpy as np
 
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats import resampling
-from accuracy_db.stats.metric_systems import pairwise_accuracy
+from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
 from accuracy_db.stats.metric_ties import acc_eq
 from accuracy_db.stats.validity import percentile_interval
 
@@ -95,6 +95,9 @@ def resampled_text_measures(x, y, z, measures, replicates: np.ndarray, seed: int
             return np.where(both_classes, mm.weighted_average_precision(weights, x, y), np.nan)
         if measure == "best_f1":
             return np.where(both_classes, mm.weighted_best_f1(weights, x, y)[0], np.nan)
+        if measure in ("kendall", "acc_eq") and len(x) <= PAIRWISE_TEXTS:  # every pair's signs, all resamples at once
+            draws = resampling.bootstrap_draws(seed, replicates, [len(x)])
+            return np.where(varies, ROW_MEASURES[measure](x[draws], y[draws]), np.nan)
         if measure == "kendall":
             return np.where(varies, resampled_kendall(x, y, weights), np.nan)
         if measure == "acc_eq":
@@ -140,16 +143,10 @@ def system_intervals(
     order = np.argsort(np.asarray(systems), kind="stable")
     _, sizes = np.unique(np.asarray(systems), return_counts=True)
     starts = np.cumsum(sizes) - sizes
-    functions = {"pearson": mm.pearson, "spearman": mm.spearman, "kendall": mm.kendall}
     values = {measure: [] for measure in measures}
     for block in resampling.chunks(resamples, len(x)):
         draws = order[resampling.bootstrap_draws(seed, block, sizes.tolist())]
         x_means, y_means = (np.add.reduceat(v[draws], starts, axis=1) / sizes for v in (x, y))
-        for xm, ym in zip(x_means, y_means):
-            for measure in measures:
-                if measure == "pairwise_accuracy":
-                    result = pairwise_accuracy(xm, ym)
-                else:
-                    result = functions[measure](xm, ym, unit="system")
-                values[measure].append(none_to_nan(result.value))
-    return {measure: interval(np.array(parts, dtype=np.float64), confidence) for measure, parts in values.items()}
+        for measure in measures:
+            values[measure].append(ROW_MEASURES[measure](x_means, y_means))
+    return {measure: interval(np.concatenate(parts), confidence) for measure, parts in values.items()}

@@ -28,15 +28,24 @@ SIGNIFICANCE_LEVEL = 0.05
 
 
 def zscore(v: np.ndarray) -> np.ndarray:
-    return (v - v.mean()) / v.std()
+    """v standardised; a constant v (which some measures, ROC AUC among them, still measure) as zeros."""
+    spread = v.std()
+    return (v - v.mean()) / spread if spread > 0 else np.zeros_like(v)
 
 
 def perm_both(
-    a, b, y, measure: Callable[[np.ndarray, np.ndarray], Measure], trials: int = 1000, seed: int = 12345
+    a,
+    b,
+    y,
+    measure: Callable[[np.ndarray, np.ndarray], Measure],
+    trials: int = 1000,
+    seed: int = 12345,
+    rows: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> dict:
     """PERM-BOTH of metric a against metric b (error-like, on the same texts) against gold y: a_value, b_value and
     difference (of the z-scored scores, which no measure here distinguishes from the raw ones), p_value, trials;
-    p_value None with a reason when the measure of either metric is undefined."""
+    p_value None with a reason when the measure of either metric is undefined. rows, when given, computes the
+    measure of every row of a matrix at once (metric_rows): every trial of a block in one go."""
     a, b, y = as_floats(a, b, y)
     first, second = measure(a, y), measure(b, y)
     result = {"a_value": first.value, "b_value": second.value, "trials": trials}
@@ -44,10 +53,19 @@ def perm_both(
     if undefined is not None:
         return result | {"difference": None, "p_value": None, "reason": undefined}
     za, zb = zscore(a), zscore(b)
-    observed = value_or_zero(measure(za, y)) - value_or_zero(measure(zb, y))
+    if rows is not None:
+        observed_a, observed_b = np.nan_to_num(rows(np.stack([za, zb]), y))  # undefined counts as 0, as below
+        observed = observed_a - observed_b
+    else:
+        observed = value_or_zero(measure(za, y)) - value_or_zero(measure(zb, y))
     exceed = 0
     for block in resampling.chunks(trials, len(a)):
         swaps = resampling.permutation_swaps(seed, block, len(a)).astype(bool)
+        if rows is not None:
+            swapped_a, swapped_b = np.where(swaps, zb, za), np.where(swaps, za, zb)
+            differences = np.nan_to_num(rows(swapped_a, y)) - np.nan_to_num(rows(swapped_b, y))
+            exceed += int((differences >= observed).sum())
+            continue
         for swap in swaps:
             swapped_a, swapped_b = np.where(swap, zb, za), np.where(swap, za, zb)
             exceed += value_or_zero(measure(swapped_a, y)) - value_or_zero(measure(swapped_b, y)) >= observed

@@ -1,0 +1,234 @@
+"""accuracy-db metrics: is a metric valid? Every metric's scores per text against the gold list's mistakes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from accuracy_db.cli import render
+from accuracy_db.cli.commands import corpus_option, db_option, format_option, resampling_options, scopes_option
+from accuracy_db.errors import AccuracyDbError
+from accuracy_db.formatting import cell, p_value_cell, to_csv, to_json, to_latex, to_markdown
+from accuracy_db.printable import printable
+
+LEVELS = ["text", "system"]
+TESTS = ["perm-both", "williams"]
+
+split_option = click.option("--split", help="The split (default: every split with a gold list; dev is train).")
+trials_option = click.option(
+    "--trials", type=click.IntRange(1, 100_000), default=1000, show_default=True, help="Permutation trials."
+)
+weights_option = click.option(
+    "--weights",
+    help="Weigh the mistakes by category, as CAT=W,… (e.g. NAME=5,NUMBER=1; 1 for a category not named): the gold "
+    "count and a submission's count become weighted sums (MQM-style).",
+)
+per_token_option = click.option(
+    "--per-token",
+    is_flag=True,
+    help="Set the gold count, and a submission's, as mistakes per 100 tokens of the text, and add the partial "
+    "correlations of metric and gold controlling for length (does the metric beat length?).",
+)
+
+
+def parse_weights(text: str | None) -> dict[str, float]:
+    """CAT=W,… as a mapping; a clear error for anything else."""
+    weights: dict[str, float] = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        category, equals, weight = part.partition("=")
+        try:
+            value = float(weight)
+        except ValueError:
+            value = None
+        if not equals or not category.strip() or value is None:
+            raise AccuracyDbError(f"--weights: {part.strip()!r} is not CATEGORY=WEIGHT (e.g. NAME=5)")
+        if category.strip() in weights:
+            raise AccuracyDbError(f"--weights: {category.strip()} is weighed twice")
+        weights[category.strip()] = value
+    return weights
+
+
+def settings_of(resamples: int, seed: int, confidence: float, weights: str | None, per_token: bool, trials: int):
+    from accuracy_db.stats.intervals import Resampling
+    from accuracy_db.stats.metric_evaluation import Settings
+
+    return Settings(Resampling(resamples, seed, confidence), parse_weights(weights), per_token, trials)
+
+
+@click.group(invoke_without_command=True)
+@db_option
+@corpus_option
+@split_option
+@scopes_option
+@click.option(
+    "--level",
+    "levels",
+    type=click.Choice(LEVELS),
+    multiple=True,
+    help="text (each text's score against its gold count) or system (the systems' means); repeatable (default: both).",
+)
+@weights_option
+@per_token_option
+@resampling_options
+@trials_option
+@format_option
+@click.pass_context
+def metrics(
+    ctx: click.Context,
+    db: Path,
+    corpus: str | None,
+    split: str | None,
+    scopes: tuple[str, ...],
+    levels: tuple[str, ...],
+    weights: str | None,
+    per_token: bool,
+    resamples: int,
+    seed: int,
+    confidence: float,
+    trials: int,
+    fmt: str,
+) -> None:
+    """How well each metric's scores per text track the gold list's mistakes: imported scores, the built-ins
+    (bleu, chrf, length) and every submission's mistake count. Text level: Pearson, Spearman, Kendall tau-b, acc_eq
+    (Kendall's accuracy with an optimised tie threshold), and the detection of texts with a gold mistake (ROC AUC,
+    average precision, best F1); system level: the correlations of the systems' means, pairwise accuracy and SPA.
+    Each with a bootstrap interval; at the text level the metrics' significance clusters (rank) by PERM-BOTH.
+
+    `accuracy-db metrics compare A B --measure M` tests whether metric A beats metric B."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from accuracy_db.stats.metric_evaluation import metric_table
+    from accuracy_db.store import database
+
+    settings = settings_of(resamples, seed, confidence, weights, per_token, trials)
+    con = database.open_existing(db)
+    print_metrics(metric_table(con, corpus, split, list(scopes), list(levels), settings), fmt)
+
+
+def shown_rows(results: list[dict]) -> list[dict]:
+    """The figures as people read them: the interval compact, the threshold where a measure chose one."""
+    return [
+        {
+            "metric": row["metric"],
+            "measure": row["measure"],
+            "value": row["value"],
+            "interval": "–" if row["ci"] is None else f"[{row['ci'][0]:.2f}, {row['ci'][1]:.2f}]",
+            "rank": row["rank"],
+            "threshold": row["threshold"],
+            "n": row["n"],
+            "note": row["reason"] or "",
+        }
+        for row in results
+    ]
+
+
+def permutation_p_cell(p: float | None, trials: int | None) -> str:
+    """A p-value; one of a permutation test that no trial reached is below one in the trials, not 0."""
+    return f"< {1 / trials:g}" if p == 0 and trials else p_value_cell(p)
+
+
+def flat_rows(results: list[dict]) -> list[dict]:
+    return [
+        {
+            **{key: value for key, value in row.items() if key not in ("ci", "signature")},
+            "ci_low": None if row["ci"] is None else row["ci"][0],
+            "ci_high": None if row["ci"] is None else row["ci"][1],
+            "signature": row["signature"],
+        }
+        for row in results
+    ]
+
+
+def print_metrics(results: list[dict], fmt: str) -> None:
+    """A table per (split, scope, level) for people, its signatures under it; JSON as computed; CSV, Markdown and
+    LaTeX flat, with the interval in two columns."""
+    if fmt == "json":
+        print(to_json(results))
+    elif fmt == "csv":
+        print(to_csv(flat_rows(results)), end="")
+    elif fmt == "markdown":
+        print(to_markdown(flat_rows(results)), end="")
+    elif fmt == "latex":
+        print(to_latex(flat_rows(results)), end="")
+    else:
+        for group in dict.fromkeys((r["split"], r["scope"], r["level"]) for r in results):
+            split, scope, level = group
+            rows = [r for r in results if (r["split"], r["scope"], r["level"]) == group]
+            title = f"Metrics against the gold list, split {split}, scope {scope}, {level} level"
+            render.print_table(shown_rows(rows), list(shown_rows(rows[:1])[0]), title=title)
+            for stamp in dict.fromkeys(row["signature"] for row in rows):
+                render.make_console().print(printable(f"signature: {stamp}"), markup=False, highlight=False)
+
+
+@metrics.command()
+@click.argument("a")
+@click.argument("b")
+@click.option(
+    "--measure", required=True, help="pearson, spearman, kendall, acc_eq, roc_auc, average_precision or best_f1."
+)
+@click.option("--level", type=click.Choice(["text"]), default="text", show_default=True, help="The level compared.")
+@db_option
+@corpus_option
+@split_option
+@click.option("--scope", default="ALL", show_default=True, help="ALL or a category of the corpus.")
+@click.option(
+    "--test",
+    type=click.Choice(TESTS),
+    default="perm-both",
+    show_default=True,
+    help="PERM-BOTH or Williams' test (Pearson only).",
+)
+@weights_option
+@per_token_option
+@trials_option
+@click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the permutations.")
+@format_option
+def compare(
+    a: str,
+    b: str,
+    measure: str,
+    level: str,
+    db: Path,
+    corpus: str | None,
+    split: str | None,
+    scope: str,
+    test: str,
+    weights: str | None,
+    per_token: bool,
+    trials: int,
+    seed: int,
+    fmt: str,
+) -> None:
+    """Is metric A better than metric B on the same texts? The difference of their measure (A − B) and the
+    one-sided p-value that A is better: PERM-BOTH (both metrics z-scored, each text's pair of scores swapped at
+    random) or Williams' test of two dependent Pearson correlations."""
+    from accuracy_db.stats.metric_evaluation import compare_metrics
+    from accuracy_db.store import database
+
+    settings = settings_of(1000, seed, 0.95, weights, per_token, trials)
+    con = database.open_existing(db)
+    result = compare_metrics(con, a, b, measure, level, corpus, split, scope, test, settings)
+    if fmt == "json":
+        print(to_json([result]))
+    elif fmt in ("csv", "markdown", "latex"):
+        render_flat = {"csv": to_csv, "markdown": to_markdown, "latex": to_latex}[fmt]
+        print(render_flat([result]), end="")
+    else:
+        shown = {
+            "A": result["a"],
+            "B": result["b"],
+            "measure": result["measure"],
+            "A's value": cell(result["a_value"]),
+            "B's value": cell(result["b_value"]),
+            "A − B": cell(result["difference"]),
+            "p (A better)": permutation_p_cell(result["p_value"], result["trials"]),
+            "test": result["test"] + ("" if result["trials"] is None else f", {result['trials']:,} trials"),
+        }
+        render.print_table([shown], list(shown), title=f"Metric {result['a']} (A) against {result['b']} (B)")
+        console = render.make_console()
+        if result["reason"]:
+            console.print(printable(result["reason"]), markup=False, highlight=False)
+        console.print(printable(f"signature: {result['signature']}"), markup=False, highlight=False)

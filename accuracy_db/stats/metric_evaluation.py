@@ -1,0 +1,516 @@
+"""Is my metric valid? (issue 37) Every metric's scores per text set against the gold list's mistakes per text.
+
+The scores come from SQL (queries/stats/scoped_metric_scores.sql: imported and built-in metrics, and every
+submission as the number of its mistakes of the scope), the targets too (queries/stats/metric_targets.sql: the gold
+list's mistakes of the scope per text, the text's length, system and input); this module orients and weighs them
+and hands them to the measures (metric_measures, metric_ties, metric_systems, metric_bootstrap, metric_tests).
+
+Orientation: a metric is taken as error-like (a higher-is-better metric negated) and set against the gold count, so
+that a metric that tracks the gold scores +1 whatever its direction; a threshold is given in the metric's own scale.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import duckdb
+import numpy as np
+
+from accuracy_db.defaults import VERSION
+from accuracy_db.errors import AccuracyDbError
+from accuracy_db.scoring.scores import check_scopes, resolve_split
+from accuracy_db.stats import metric_measures as mm
+from accuracy_db.stats.intervals import Resampling
+from accuracy_db.stats.metric_bootstrap import SYSTEM_MEASURES, system_intervals, text_intervals
+from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
+from accuracy_db.stats.metric_systems import pairwise_accuracy, spa, system_means
+from accuracy_db.stats.metric_tests import assign_ranks, perm_both, williams
+from accuracy_db.stats.metric_ties import acc_eq
+
+LEVELS = ("text", "system")
+TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average_precision", "best_f1")
+PARTIAL_MEASURES = ("partial_pearson", "partial_spearman")  # with per_token: length taken out
+TESTS = ("perm-both", "williams")
+PER_TOKENS = 100  # per_token: mistakes per this many tokens of the text
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the metrics are measured: resampling, the gold's weights by category, per-token targets, the trials of
+    the permutation tests that make the clusters."""
+
+    resampling: Resampling = field(default_factory=Resampling)
+    weights: dict[str, float] = field(default_factory=dict)
+    per_token: bool = False
+    trials: int = 1000
+
+    def signed(self) -> dict:
+        signed = {**self.resampling.signed(), "trials": self.trials}
+        if self.weights:
+            signed["weights"] = ",".join(f"{category}={weight:g}" for category, weight in sorted(self.weights.items()))
+        if self.per_token:
+            signed["per-token"] = PER_TOKENS
+        return signed
+
+
+@dataclass
+class Scored:
+    """One metric in one (split, scope): its error-like scores and the targets of the same texts."""
+
+    metric: str
+    kind: str
+    higher_is_better: bool
+    x: np.ndarray  # error-like scores
+    y: np.ndarray  # gold counts (weighted, per token as asked)
+    length: np.ndarray
+    systems: np.ndarray
+    inputs: np.ndarray
+    stamp: str  # the metric's part of the signature
+
+    def on_texts_scored(self) -> Scored:
+        """The same on the texts the metric scores (a built-in scores only texts with a reference)."""
+        kept = ~np.isnan(self.x)
+        return Scored(
+            self.metric,
+            self.kind,
+            self.higher_is_better,
+            *(vector[kept] for vector in (self.x, self.y, self.length, self.systems, self.inputs)),
+            self.stamp,
+        )
+
+
+MEASURE_FUNCTIONS = {
+    "pearson": mm.pearson,
+    "spearman": mm.spearman,
+    "kendall": mm.kendall,
+    "acc_eq": acc_eq,
+    "roc_auc": mm.roc_auc,
+    "average_precision": mm.average_precision,
+    "best_f1": mm.best_f1,
+}
+
+
+def choose_corpus(con: duckdb.DuckDBPyConnection, corpus: str | None) -> str:
+    """The corpus asked for, or the only one with a gold list (the shared task's when it has one)."""
+    with_gold = [c for (c,) in con.execute("SELECT DISTINCT corpus FROM metric_targets ORDER BY 1").fetchall()]
+    if corpus is not None:
+        if corpus not in with_gold:
+            raise AccuracyDbError(f"corpus {corpus!r} has no gold list to measure metrics against")
+        return corpus
+    if not with_gold:
+        raise AccuracyDbError("no corpus has a gold list to measure metrics against")
+    if len(with_gold) == 1 or "shared-task" in with_gold:
+        return with_gold[0] if len(with_gold) == 1 else "shared-task"
+    raise AccuracyDbError(f"give --corpus: more than one corpus has a gold list ({', '.join(with_gold)})")
+
+
+def check_weights(con: duckdb.DuckDBPyConnection, corpus: str, weights: dict[str, float]) -> None:
+    categories = [c for (c,) in con.execute("SELECT category FROM categories WHERE corpus = ?", [corpus]).fetchall()]
+    for category, weight in weights.items():
+        if category not in categories:
+            raise AccuracyDbError(f"--weights: {category!r} is not a category of corpus {corpus}")
+        if not (np.isfinite(weight) and weight >= 0):
+            raise AccuracyDbError(f"--weights: the weight of {category} is {weight!r}: a number of at least 0")
+
+
+def targets(con, corpus: str, split: str, scope: str, settings: Settings):
+    """The texts of the split in text order, with the gold count of the scope (weighted by category when asked:
+    in ALL the weighted sum of the categories), length, system and input."""
+    rows = con.execute(
+        """
+        SELECT targets.text_id, sum(categories.gold_count * coalesce(weights.weight, 1)) AS gold,
+               any_value(targets.token_count), any_value(targets.system), any_value(targets.input_id)
+        FROM metric_targets AS targets
+        JOIN metric_targets AS categories
+            ON categories.corpus = targets.corpus AND categories.split = targets.split
+            AND categories.text_id = targets.text_id
+            AND categories.scope <> 'ALL' AND $scope IN ('ALL', categories.scope)
+        LEFT JOIN (SELECT unnest($categories) AS category, unnest($weights) AS weight) AS weights
+            ON weights.category = categories.scope
+        WHERE targets.corpus = $corpus AND targets.split = $split AND targets.scope = $scope
+        GROUP BY targets.text_id
+        ORDER BY targets.text_id
+        """,
+        {
+            "corpus": corpus,
+            "split": split,
+            "scope": scope,
+            "categories": list(settings.weights),
+            "weights": [float(w) for w in settings.weights.values()],
+        },
+    ).fetchall()
+    text_ids = [row[0] for row in rows]
+    columns = list(zip(*rows)) if rows else [[]] * 5
+    return (
+        text_ids,
+        np.asarray(columns[1], dtype=np.float64),
+        np.asarray(columns[2], dtype=np.float64),
+        np.array(columns[3], dtype=object),
+        np.array(columns[4], dtype=object),
+    )
+
+
+def scored_metrics(con, corpus: str, split: str, scope: str, settings: Settings, names: list[str] | None = None):
+    """Every metric of the split (or those named) with its error-like scores, on the targets' texts."""
+    text_ids, gold, length, systems, inputs = targets(con, corpus, split, scope, settings)
+    per_100 = PER_TOKENS / np.maximum(length, 1)
+    if settings.per_token:
+        gold = gold * per_100
+    position = {text_id: i for i, text_id in enumerate(text_ids)}
+    rows = con.execute(
+        """
+        SELECT
+            scores.metric,
+            any_value(scores.kind) AS kind,
+            any_value(scores.higher_is_better),
+            scores.text_id,
+            CASE WHEN any_value(scores.kind) = 'submission'
+                THEN sum(scores.score * coalesce(weights.weight, 1)) FILTER (WHERE scores.scope <> 'ALL')
+                ELSE any_value(scores.score) FILTER (WHERE scores.scope = $scope)
+            END AS score
+        FROM scoped_metric_scores AS scores
+        LEFT JOIN (SELECT unnest($categories) AS category, unnest($weights) AS weight) AS weights
+            ON weights.category = scores.scope
+        WHERE scores.corpus = $corpus AND scores.split = $split
+          AND (scores.scope = $scope OR ($scope = 'ALL' AND scores.scope <> 'ALL'))
+          AND ($names IS NULL OR list_contains($names, scores.metric))
+        GROUP BY scores.metric, scores.text_id
+        ORDER BY scores.metric, scores.text_id
+        """,
+        {
+            "corpus": corpus,
+            "split": split,
+            "scope": scope,
+            "names": names,
+            "categories": list(settings.weights),
+            "weights": [float(w) for w in settings.weights.values()],
+        },
+    ).fetchall()
+    stamps = metric_stamps(con, corpus, split)
+    found: dict[str, Scored] = {}
+    for metric, kind, higher_is_better, text_id, score in rows:
+        if text_id not in position:
+            continue
+        if metric not in found:
+            found[metric] = Scored(
+                metric,
+                kind,
+                higher_is_better,
+                np.full(len(text_ids), np.nan),
+                gold,
+                length,
+                systems,
+                inputs,
+                stamps.get(metric, metric),
+            )
+        value = float(score)
+        if kind == "submission" and settings.per_token:
+            value *= per_100[position[text_id]]
+        found[metric].x[position[text_id]] = -value if higher_is_better else value
+    return [scored.on_texts_scored() for scored in found.values()]
+
+
+def metric_stamps(con, corpus: str, split: str) -> dict[str, str]:
+    """How each metric is named in a signature: an imported file or a submission by the first 12 hex digits of its
+    SHA-256, a built-in by its name and version."""
+    import sacrebleu
+
+    rows = con.execute(
+        """
+        SELECT metric, kind, sha256 FROM metrics WHERE corpus = $corpus AND split = $split
+        UNION ALL
+        SELECT name, 'submission', sha256 FROM annotation_sets
+        WHERE kind = 'submission' AND corpus = $corpus AND split = $split
+        """,
+        {"corpus": corpus, "split": split},
+    ).fetchall()
+    return {
+        metric: f"{metric}-sacrebleu{sacrebleu.__version__}"
+        if kind == "builtin" and metric != "length"
+        else metric
+        if kind == "builtin"
+        else (sha256 or "")[:12]
+        for metric, kind, sha256 in rows
+    }
+
+
+def gold_stamp(con, corpus: str, split: str) -> str:
+    row = con.execute(
+        "SELECT sha256 FROM annotation_sets WHERE kind = 'gold' AND corpus = ? AND split = ?", [corpus, split]
+    ).fetchone()
+    return (row[0] if row else "")[:12]
+
+
+def signature(gold: str, metric: str, scope: str, level: str, settings: Settings, **more) -> str:
+    parts = [f"accuracy-db:{VERSION}", f"gold:{gold}", f"metric:{metric}", f"scope:{scope}", f"level:{level}"]
+    return "|".join(parts + [f"{key}:{value}" for key, value in {**settings.signed(), **more}.items()])
+
+
+def shown_threshold(measure: str, result: mm.Measure, scored: Scored) -> float | None:
+    """best_f1's threshold in the metric's own scale (flag a text when its score is ≥ it, or ≤ it for a metric
+    whose higher scores are better); acc_eq's is a difference of scores, the same in either direction."""
+    if result.threshold is None or measure != "best_f1" or not scored.higher_is_better:
+        return result.threshold
+    return -result.threshold
+
+
+def text_rows(scored: Scored, settings: Settings) -> list[dict]:
+    measures = TEXT_MEASURES + (PARTIAL_MEASURES if settings.per_token else ())
+    resampling = settings.resampling
+    values = {name: MEASURE_FUNCTIONS[name](scored.x, scored.y) for name in TEXT_MEASURES}
+    if settings.per_token:
+        values["partial_pearson"] = mm.partial_pearson(scored.x, scored.y, scored.length)
+        values["partial_spearman"] = mm.partial_spearman(scored.x, scored.y, scored.length)
+    defined = tuple(name for name in measures if values[name].value is not None)
+    intervals = text_intervals(
+        scored.x,
+        scored.y,
+        scored.length if settings.per_token else None,
+        defined,
+        resampling.resamples,
+        resampling.seed,
+        resampling.confidence,
+    )
+    return [
+        {
+            "measure": name,
+            "value": values[name].value,
+            "ci": intervals[name].ci if name in intervals else None,
+            "n": len(scored.x),
+            "threshold": shown_threshold(name, values[name], scored),
+            "reason": values[name].reason,
+            "method": values[name].method,
+        }
+        for name in measures
+    ]
+
+
+def system_rows(scored: Scored, settings: Settings) -> list[dict]:
+    known = np.array([system is not None for system in scored.systems], dtype=bool)
+    x, y, systems, inputs = scored.x[known], scored.y[known], scored.systems[known], scored.inputs[known]
+    names, x_means = system_means(x, systems) if known.any() else (np.array([]), np.array([]))
+    _, y_means = system_means(y, systems) if known.any() else (None, np.array([]))
+    values = {
+        "pearson": mm.pearson(x_means, y_means, unit="system"),
+        "spearman": mm.spearman(x_means, y_means, unit="system"),
+        "kendall": mm.kendall(x_means, y_means, unit="system"),
+        "pairwise_accuracy": pairwise_accuracy(x_means, y_means),
+    }
+    if not known.any():
+        values = {name: mm.Measure(None, "no text's system is known (nlg_systems)") for name in values}
+    has_inputs = known.any() and all(value is not None for value in inputs)
+    values["spa"] = (
+        spa(x, y, systems, inputs, settings.trials, settings.resampling.seed)
+        if has_inputs
+        else mm.Measure(None, "the texts' inputs are not known" if known.any() else values["pearson"].reason)
+    )
+    defined = tuple(name for name in SYSTEM_MEASURES if values[name].value is not None)
+    resampling = settings.resampling
+    intervals = (
+        system_intervals(x, y, systems, defined, resampling.resamples, resampling.seed, resampling.confidence)
+        if defined
+        else {}
+    )
+    return [
+        {
+            "measure": name,
+            "value": values[name].value,
+            "ci": intervals[name].ci if name in intervals else None,
+            "n": len(names),
+            "threshold": None,
+            "reason": values[name].reason,
+            "method": None,
+        }
+        for name in (*SYSTEM_MEASURES, "spa")
+    ]
+
+
+def ranks_of(rows: list[dict], metrics: dict[str, Scored], settings: Settings) -> None:
+    """The metrics' significance clusters per (split, scope, level, measure), by PERM-BOTH at the text level (a
+    measure the bootstrap alone can tell apart at the system level gets no rank there)."""
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["split"], row["scope"], row["level"], row["measure"]), []).append(row)
+    for (split, scope, level, measure), group in groups.items():
+        if level != "text" or measure not in MEASURE_FUNCTIONS:
+            continue
+        texts = max(row["n"] for row in group)  # metrics of fewer texts (a built-in without references) are not paired
+        group = [row for row in group if row["n"] == texts]
+        y = metrics[split, scope, group[0]["metric"]].y
+        values = {row["metric"]: row["value"] for row in group}
+
+        scored = {row["metric"]: metrics[split, scope, row["metric"]] for row in group}
+        p_value = functools.partial(perm_both_p, scored, y, measure, settings)
+        ranks = assign_ranks(values, p_value)
+        for row in group:
+            row["rank"] = ranks[row["metric"]]
+
+
+def perm_both_p(scored: dict[str, Scored], y, measure: str, settings: Settings, better: str, worse: str) -> float:
+    """PERM-BOTH's p-value that metric better beats metric worse: the trials as rows where a measure has a form for
+    many vectors at once (Kendall's and acc_eq on up to PAIRWISE_TEXTS texts)."""
+    pairwise = measure in ("kendall", "acc_eq")
+    rows = ROW_MEASURES.get(measure) if not pairwise or len(y) <= PAIRWISE_TEXTS else None
+    a, b = scored[better].x, scored[worse].x
+    return perm_both(a, b, y, MEASURE_FUNCTIONS[measure], settings.trials, settings.resampling.seed, rows)["p_value"]
+
+
+def metric_table(
+    con: duckdb.DuckDBPyConnection,
+    corpus: str | None = None,
+    split: str | None = None,
+    scopes: list[str] | None = None,
+    levels: list[str] | None = None,
+    settings: Settings | None = None,
+) -> list[dict]:
+    """One object per (metric, split, scope, level, measure): metric, kind, split, scope, level, measure, value,
+    ci ([low, high] or None), n (texts or systems), threshold, rank (the significance cluster, 1 the best; text level
+    only), reason (why value is None), signature. Every split with a gold list, scope and level unless told which."""
+    settings = settings or Settings()
+    corpus = choose_corpus(con, corpus)
+    check_weights(con, corpus, settings.weights)
+    scopes = check_scopes(con, corpus, scopes or [])
+    splits = [
+        s
+        for (s,) in con.execute(
+            "SELECT DISTINCT split FROM metric_targets WHERE corpus = ? ORDER BY split DESC", [corpus]
+        ).fetchall()
+    ]
+    if split is not None:
+        split = resolve_split(con, split, corpus)
+        if split not in splits:
+            raise AccuracyDbError(f"split {split!r} of corpus {corpus} has no gold list ({', '.join(splits)})")
+        splits = [split]
+    rows, metrics = [], {}
+    for split_name in splits:
+        gold = gold_stamp(con, corpus, split_name)
+        for scope in scopes:
+            for scored in scored_metrics(con, corpus, split_name, scope, settings):
+                metrics[split_name, scope, scored.metric] = scored
+                for level in levels or LEVELS:
+                    measured = text_rows(scored, settings) if level == "text" else system_rows(scored, settings)
+                    for row in measured:
+                        method = row.pop("method")
+                        rows.append(
+                            {
+                                "metric": scored.metric,
+                                "kind": scored.kind,
+                                "split": split_name,
+                                "scope": scope,
+                                "level": level,
+                                **row,
+                                "rank": None,
+                                "signature": signature(
+                                    gold, scored.stamp, scope, level, settings, **({"acc_eq": method} if method else {})
+                                ),
+                            }
+                        )
+    ranks_of(rows, metrics, settings)
+    order = {
+        name: i for i, name in enumerate(dict.fromkeys((*TEXT_MEASURES, *PARTIAL_MEASURES, *SYSTEM_MEASURES, "spa")))
+    }
+    rows.sort(
+        key=lambda r: (
+            splits.index(r["split"]),
+            scopes.index(r["scope"]),
+            LEVELS.index(r["level"]),
+            order[r["measure"]],
+            r["rank"] or 10**9,
+            r["metric"],
+        )
+    )
+    return [{key: row[key] for key in ROW_KEYS} for row in rows]
+
+
+ROW_KEYS = (
+    "metric",
+    "kind",
+    "split",
+    "scope",
+    "level",
+    "measure",
+    "value",
+    "ci",
+    "n",
+    "threshold",
+    "rank",
+    "reason",
+    "signature",
+)
+
+
+def compare_metrics(
+    con: duckdb.DuckDBPyConnection,
+    a: str,
+    b: str,
+    measure: str,
+    level: str = "text",
+    corpus: str | None = None,
+    split: str | None = None,
+    scope: str = "ALL",
+    test: str = "perm-both",
+    settings: Settings | None = None,
+) -> dict:
+    """Is metric A better than metric B on the same texts? a, b, measure, a_value, b_value, difference (A − B),
+    p_value (one-sided: A is better), test, trials, signature."""
+    settings = settings or Settings()
+    if level != "text":
+        raise AccuracyDbError("metrics compare tests text-level measures (--level text)")
+    if measure not in MEASURE_FUNCTIONS:
+        raise AccuracyDbError(f"--measure {measure}: one of {', '.join(MEASURE_FUNCTIONS)}")
+    if test == "williams" and measure != "pearson":
+        raise AccuracyDbError("Williams' test compares Pearson correlations: give --measure pearson")
+    corpus = choose_corpus(con, corpus)
+    check_weights(con, corpus, settings.weights)
+    (scope,) = check_scopes(con, corpus, [scope])
+    splits = [
+        s
+        for (s,) in con.execute(
+            "SELECT DISTINCT split FROM metric_targets WHERE corpus = ? ORDER BY split DESC", [corpus]
+        ).fetchall()
+    ]
+    split = resolve_split(con, split, corpus) if split is not None else splits[0] if len(splits) == 1 else None
+    if split is None:
+        raise AccuracyDbError(f"give --split: corpus {corpus} has gold lists of {', '.join(splits)}")
+    if split not in splits:
+        raise AccuracyDbError(f"split {split!r} of corpus {corpus} has no gold list ({', '.join(splits)})")
+    found = {scored.metric: scored for scored in scored_metrics(con, corpus, split, scope, settings, [a, b])}
+    for name in (a, b):
+        if name not in found:
+            raise AccuracyDbError(f"no metric named {name!r} scores every text of split {split} of corpus {corpus}")
+    first, second = found[a], found[b]
+    if test == "williams":
+        r12 = mm.pearson(first.x, first.y).value
+        r13 = mm.pearson(second.x, second.y).value
+        r23 = mm.pearson(first.x, second.x).value
+        undefined = next((r for r in (r12, r13, r23) if r is None), False) is None
+        result = (
+            williams(r12, r13, r23, len(first.x)) if not undefined else mm.Measure(None, "a correlation is undefined")
+        )
+        outcome = {
+            "a_value": r12,
+            "b_value": r13,
+            "difference": None if undefined else r12 - r13,
+            "p_value": result.value,
+            "trials": None,
+            "reason": result.reason,
+        }
+    else:
+        outcome = perm_both(
+            first.x, second.x, first.y, MEASURE_FUNCTIONS[measure], settings.trials, settings.resampling.seed
+        )
+    gold = gold_stamp(con, corpus, split)
+    return {
+        "a": a,
+        "b": b,
+        "measure": measure,
+        "a_value": outcome["a_value"],
+        "b_value": outcome["b_value"],
+        "difference": outcome["difference"],
+        "p_value": outcome["p_value"],
+        "test": test,
+        "trials": outcome["trials"] if test == "perm-both" else None,
+        "reason": outcome.get("reason"),
+        "signature": signature(gold, f"{first.stamp}+{second.stamp}", scope, level, settings, test=test),
+    }

@@ -1,0 +1,239 @@
+"""accuracy-db metrics on the shared-task data: every figure against scipy and scikit-learn computed here on counts
+read from the data files with the csv module (the measures themselves are checked against their references on
+random vectors in test_metric_measures.py), the orientation of higher-is-better metrics, weights, per-token targets,
+the clusters, `metrics compare` against a PERM-BOTH written out, and bad options in one line."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+import sacrebleu
+from scipy import stats
+from shared_data import DATA, EXAMPLES
+from sklearn.metrics import average_precision_score, roc_auc_score
+from test_metric_measures import brute_perm_both
+from test_score_files import CATEGORIES, SPLITS, TEST, TRAIN, mistake_counts, tokens_of
+
+from accuracy_db.cli.main import run
+
+FAST = ["--resamples", "100", "--trials", "100"]
+GOLD = {split: mistake_counts(folder / "gsml.csv") for split, folder in SPLITS.items()}
+LENGTH = {path.stem: len(tokens_of(path)) for folder in SPLITS.values() for path in (folder / "texts").glob("*.txt")}
+
+
+def gold_counts(split: str, scope: str = "ALL", weights: dict | None = None) -> np.ndarray:
+    ids = TEST if split == "test" else TRAIN
+    categories = CATEGORIES if scope == "ALL" else [scope]
+    weights = weights or {}
+    return np.array([sum(GOLD[split][t, c] * weights.get(c, 1) for c in categories) for t in ids], dtype=float)
+
+
+def bleu_scores(split: str) -> np.ndarray:
+    references = {}
+    for line in (SPLITS[split] / "shared_task.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        references[record["shared_task_text_id"]] = record["cleaned_text"]
+    texts = {path.stem: " ".join(tokens_of(path)) for path in (SPLITS[split] / "texts").glob("*.txt")}
+    ids = TEST if split == "test" else TRAIN
+    return np.array([sacrebleu.sentence_bleu(texts[t], [references[t]]).score for t in ids])
+
+
+def metrics_json(db, capsys, *options: str) -> list[dict]:
+    assert run(["metrics", "--db", str(db), *FAST, "--format", "json", *options]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def figure(rows: list[dict], metric: str, measure: str, **where) -> dict:
+    (row,) = [
+        r
+        for r in rows
+        if r["metric"] == metric and r["measure"] == measure and all(r[k] == v for k, v in where.items())
+    ]
+    return row
+
+
+def test_the_built_ins_on_the_test_split_equal_scipys(built_db, capsys):
+    rows = metrics_json(built_db, capsys, "--split", "test", "--scope", "ALL", "--level", "text")
+    gold = gold_counts("test")
+    length = np.array([LENGTH[t] for t in TEST], dtype=float)
+    bleu = -bleu_scores("test")  # higher is better: taken as error-like
+    for metric, x in (("length", length), ("bleu", bleu)):
+        assert figure(rows, metric, "pearson")["value"] == pytest.approx(stats.pearsonr(x, gold).statistic, abs=1e-12)
+        assert figure(rows, metric, "spearman")["value"] == pytest.approx(stats.spearmanr(x, gold).statistic, abs=1e-12)
+        assert figure(rows, metric, "kendall")["value"] == pytest.approx(stats.kendalltau(x, gold).statistic, abs=1e-12)
+    # the issue's first measurements: length tracks the gold far better than BLEU does
+    assert round(figure(rows, "length", "pearson")["value"], 2) == 0.83
+    assert round(figure(rows, "bleu", "pearson")["value"], 2) == 0.10
+    every_text = figure(rows, "length", "roc_auc")
+    assert every_text["value"] is None and every_text["reason"] == "every text has a gold mistake"
+    assert {row["n"] for row in rows} == {30} and {row["kind"] for row in rows} == {"builtin"}
+    for row in rows:
+        assert row["value"] is None or row["ci"] is not None
+        assert row["signature"].startswith("accuracy-db:") and "|scope:ALL|level:text|bs:100|" in row["signature"]
+
+
+def test_a_submission_detects_texts_as_scikit_learn_says_in_a_category_scope(built_db, capsys):
+    rows = metrics_json(built_db, capsys, "--split", "train", "--scope", "NUMBER", "--level", "text")
+    gold = gold_counts("train", "NUMBER")
+    submitted = mistake_counts(EXAMPLES / "submission.csv")
+    x = np.array([submitted[t, "NUMBER"] for t in TRAIN], dtype=float)
+    assert figure(rows, "submission", "roc_auc")["value"] == pytest.approx(roc_auc_score(gold > 0, x), abs=1e-12)
+    assert figure(rows, "submission", "average_precision")["value"] == pytest.approx(
+        average_precision_score(gold > 0, x), abs=1e-12
+    )
+    assert figure(rows, "submission", "pearson")["value"] == pytest.approx(stats.pearsonr(x, gold).statistic)
+    # bleu is taken as error-like: its threshold is given in its own scale, and flags texts at or below it
+    bleu = bleu_scores("train")
+    best = figure(rows, "bleu", "best_f1")
+    flagged = bleu <= best["threshold"]
+    precision, recall = (flagged & (gold > 0)).sum() / flagged.sum(), (flagged & (gold > 0)).sum() / (gold > 0).sum()
+    assert best["value"] == pytest.approx(2 * precision * recall / (precision + recall))
+
+
+def test_weights_weigh_the_gold_and_the_submissions_counts(built_db, capsys):
+    weights = {"NAME": 5, "NUMBER": 0.5}
+    rows = metrics_json(
+        built_db, capsys, "--split", "train", "--scope", "ALL", "--level", "text", "--weights", "NAME=5,NUMBER=0.5"
+    )
+    gold = gold_counts("train", "ALL", weights)
+    submitted = mistake_counts(EXAMPLES / "submission.csv")
+    x = np.array([sum(submitted[t, c] * weights.get(c, 1) for c in CATEGORIES) for t in TRAIN], dtype=float)
+    assert figure(rows, "submission", "pearson")["value"] == pytest.approx(stats.pearsonr(x, gold).statistic)
+    length = np.array([LENGTH[t] for t in TRAIN], dtype=float)
+    assert figure(rows, "length", "pearson")["value"] == pytest.approx(stats.pearsonr(length, gold).statistic)
+    assert all("|weights:NAME=5,NUMBER=0.5" in row["signature"] for row in rows)
+
+
+def test_per_token_targets_and_the_partial_correlation_with_length(built_db, capsys):
+    rows = metrics_json(built_db, capsys, "--split", "test", "--scope", "ALL", "--level", "text", "--per-token")
+    length = np.array([LENGTH[t] for t in TEST], dtype=float)
+    gold = gold_counts("test") * 100 / length
+    bleu = -bleu_scores("test")
+    assert figure(rows, "bleu", "pearson")["value"] == pytest.approx(stats.pearsonr(bleu, gold).statistic)
+
+    def residuals(v):  # v with the linear trend in length taken out
+        design = np.column_stack([np.ones_like(length), length])
+        return v - design @ np.linalg.lstsq(design, v, rcond=None)[0]
+
+    partial = stats.pearsonr(residuals(bleu), residuals(gold)).statistic
+    assert figure(rows, "bleu", "partial_pearson")["value"] == pytest.approx(partial, abs=1e-9)
+
+
+def test_the_clusters_put_the_best_metric_first_and_only_significant_gaps_start_a_new_one(built_db, capsys):
+    rows = metrics_json(built_db, capsys, "--split", "test", "--scope", "ALL", "--level", "text")
+    pearson = sorted((r for r in rows if r["measure"] == "pearson"), key=lambda r: r["rank"])
+    assert [r["metric"] for r in pearson][0] == "length" and pearson[0]["rank"] == 1
+    assert [r["rank"] for r in pearson] == sorted(r["rank"] for r in pearson)
+    # bleu and chrf: neither beats the other (one cluster); length beats both
+    assert figure(rows, "bleu", "pearson")["rank"] == figure(rows, "chrf", "pearson")["rank"] == 2
+
+
+def test_compare_is_perm_both_as_written_out(built_db, capsys):
+    assert (
+        run(
+            [
+                "metrics",
+                "compare",
+                "length",
+                "bleu",
+                "--measure",
+                "kendall",
+                "--db",
+                str(built_db),
+                "--split",
+                "test",
+                "--trials",
+                "200",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
+    (result,) = json.loads(capsys.readouterr().out)
+    length = np.array([LENGTH[t] for t in TEST], dtype=float)
+    bleu, gold = -bleu_scores("test"), gold_counts("test")
+    expected = brute_perm_both(length, bleu, gold, lambda x, y: stats.kendalltau(x, y).statistic, 200, 12345)
+    assert result["p_value"] == expected
+    assert result["difference"] == pytest.approx(
+        stats.kendalltau(length, gold).statistic - stats.kendalltau(bleu, gold).statistic
+    )
+    assert (result["a"], result["b"], result["test"], result["trials"]) == ("length", "bleu", "perm-both", 200)
+
+
+def test_compare_by_williams_test(built_db, capsys):
+    assert (
+        run(
+            [
+                "metrics",
+                "compare",
+                "bleu",
+                "length",
+                "--measure",
+                "pearson",
+                "--test",
+                "williams",
+                "--db",
+                str(built_db),
+                "--split",
+                "test",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
+    (result,) = json.loads(capsys.readouterr().out)
+    assert result["difference"] < 0 and result["p_value"] > 0.99  # bleu does not beat length
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (["--weights", "NAME"], "--weights: 'NAME' is not CATEGORY=WEIGHT (e.g. NAME=5)"),
+        (["--weights", "NAME=x"], "--weights: 'NAME=x' is not CATEGORY=WEIGHT (e.g. NAME=5)"),
+        (["--weights", "SIZE=2"], "--weights: 'SIZE' is not a category of corpus shared-task"),
+        (["--weights", "NAME=-1"], "--weights: the weight of NAME is -1.0: a number of at least 0"),
+        (["--weights", "NAME=nan"], "--weights: the weight of NAME is nan: a number of at least 0"),
+        (["--weights", "NAME=1,NAME=2"], "--weights: NAME is weighed twice"),
+        (["--split", "dev2"], "split 'dev2' of corpus shared-task has no gold list (train, test)"),
+        (["--scope", "SIZE"], "scope 'SIZE' is not a scope of corpus shared-task"),
+        (["--corpus", "nothing"], "corpus 'nothing' has no gold list to measure metrics against"),
+        (
+            ["compare", "bleu", "nothing", "--measure", "pearson", "--split", "test"],
+            "no metric named 'nothing' scores every text of split test of corpus shared-task",
+        ),
+        (
+            ["compare", "bleu", "length", "--measure", "kendall", "--test", "williams", "--split", "test"],
+            "Williams' test compares Pearson correlations: give --measure pearson",
+        ),
+        (["compare", "bleu", "length", "--measure", "size", "--split", "test"], "--measure size: one of pearson"),
+        (["compare", "bleu", "length", "--measure", "pearson"], "give --split: corpus shared-task has gold lists of"),
+    ],
+)
+def test_a_bad_option_is_one_line(built_db, capsys, options, message):
+    assert run(["metrics", *options, "--db", str(built_db)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"error: {message}") and err.count("\n") == 1, err
+
+
+def test_the_system_level_correlates_the_systems_means(built_db, capsys):
+    rows = metrics_json(built_db, capsys, "--split", "train", "--scope", "ALL", "--level", "system")
+    with (DATA.parent / "nlg_systems.csv").open(encoding="utf-8", newline="") as stream:
+        systems = {row["TEXT_ID"]: row["SYSTEM"] for row in csv.DictReader(stream)}
+    known = [t for t in TRAIN if t in systems]
+    names = sorted({systems[t] for t in known})
+    gold = dict(zip(TRAIN, gold_counts("train")))
+
+    def means(values):
+        return [np.mean([values[t] for t in known if systems[t] == name]) for name in names]
+
+    length_means, gold_means = means(LENGTH), means(gold)
+    result = figure(rows, "length", "pearson")
+    assert result["n"] == len(names) == 3
+    assert result["value"] == pytest.approx(stats.pearsonr(length_means, gold_means).statistic)
+    # each game has one text: the systems share no input, so there is no soft pairwise accuracy
+    assert figure(rows, "length", "spa")["reason"].startswith("the systems do not share their inputs")
