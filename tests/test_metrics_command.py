@@ -18,6 +18,8 @@ from test_metric_measures import brute_perm_both
 from test_score_files import CATEGORIES, SPLITS, TEST, TRAIN, mistake_counts, tokens_of
 
 from accuracy_db.cli.main import run
+from accuracy_db.stats.intervals import Resampling
+from accuracy_db.stats.metric_evaluation import Scored, Settings, text_rows
 
 FAST = ["--resamples", "100", "--trials", "100"]
 GOLD = {split: mistake_counts(folder / "gsml.csv") for split, folder in SPLITS.items()}
@@ -237,3 +239,15 @@ def test_the_system_level_correlates_the_systems_means(built_db, capsys):
     assert result["value"] == pytest.approx(stats.pearsonr(length_means, gold_means).statistic)
     # each game has one text: the systems share no input, so there is no soft pairwise accuracy
     assert figure(rows, "length", "spa")["reason"].startswith("the systems do not share their inputs")
+
+
+def test_above_a_thousand_texts_acc_eq_has_no_interval_and_kendall_no_rank_and_each_row_says_so():
+    rng = np.random.default_rng(7)
+    y = rng.integers(0, 4, 1_001).astype(float)
+    x = y + rng.normal(size=len(y))
+    scored = Scored("m", "import", False, x, y, y, np.full(len(y), None), np.full(len(y), None), "m")
+    rows = {row["measure"]: row for row in text_rows(scored, Settings(Resampling(20), trials=20))}
+    assert rows["acc_eq"]["value"] is not None and rows["acc_eq"]["ci"] is None
+    assert rows["acc_eq"]["reason"] == "no interval above 1,000 texts; no rank above 1,000 texts"
+    assert rows["kendall"]["ci"] is not None and rows["kendall"]["reason"] == "no rank above 1,000 texts"
+    assert rows["pearson"]["ci"] is not None and rows["pearson"]["reason"] is None

@@ -33,6 +33,11 @@ TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average
 PARTIAL_MEASURES = ("partial_pearson", "partial_spearman")  # with per_token: length taken out
 TESTS = ("perm-both", "williams")
 PER_TOKENS = 100  # per_token: mistakes per this many tokens of the text
+# Texts up to which a measure is resampled (intervals) and permuted (ranks): acc_eq searches its threshold anew in
+# each resample and trial, over every pair, and Kendall's τ sorts the texts anew; as rows of one matrix they are fast
+# up to metric_rows.PAIRWISE_TEXTS texts, one at a time beyond it (acc_eq: seconds each at 10,000 texts).
+INTERVAL_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": 10 * PAIRWISE_TEXTS}
+RANKED_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": PAIRWISE_TEXTS}
 
 
 @dataclass(frozen=True)
@@ -255,6 +260,16 @@ def shown_threshold(measure: str, result: mm.Measure, scored: Scored) -> float |
     return -result.threshold
 
 
+def unmeasured(measure: str, texts: int) -> str | None:
+    """What a defined measure lacks on so many texts (see INTERVAL_TEXTS), or None."""
+    missing = [
+        f"no {what} above {limits[measure]:,} texts"
+        for what, limits in (("interval", INTERVAL_TEXTS), ("rank", RANKED_TEXTS))
+        if texts > limits.get(measure, texts)
+    ]
+    return "; ".join(missing) or None
+
+
 def text_rows(scored: Scored, settings: Settings) -> list[dict]:
     measures = TEXT_MEASURES + (PARTIAL_MEASURES if settings.per_token else ())
     resampling = settings.resampling
@@ -263,11 +278,12 @@ def text_rows(scored: Scored, settings: Settings) -> list[dict]:
         values["partial_pearson"] = mm.partial_pearson(scored.x, scored.y, scored.length)
         values["partial_spearman"] = mm.partial_spearman(scored.x, scored.y, scored.length)
     defined = tuple(name for name in measures if values[name].value is not None)
+    too_many = tuple(name for name in defined if len(scored.x) > INTERVAL_TEXTS.get(name, len(scored.x)))
     intervals = text_intervals(
         scored.x,
         scored.y,
         scored.length if settings.per_token else None,
-        defined,
+        tuple(name for name in defined if name not in too_many),
         resampling.resamples,
         resampling.seed,
         resampling.confidence,
@@ -279,7 +295,7 @@ def text_rows(scored: Scored, settings: Settings) -> list[dict]:
             "ci": intervals[name].ci if name in intervals else None,
             "n": len(scored.x),
             "threshold": shown_threshold(name, values[name], scored),
-            "reason": values[name].reason,
+            "reason": values[name].reason or unmeasured(name, len(scored.x)),
             "method": values[name].method,
         }
         for name in measures
@@ -336,6 +352,8 @@ def ranks_of(rows: list[dict], metrics: dict[str, Scored], settings: Settings) -
         if level != "text" or measure not in MEASURE_FUNCTIONS:
             continue
         texts = max(row["n"] for row in group)  # metrics of fewer texts (a built-in without references) are not paired
+        if texts > RANKED_TEXTS.get(measure, texts):
+            continue  # the reason of each row says so
         group = [row for row in group if row["n"] == texts]
         y = metrics[split, scope, group[0]["metric"]].y
         values = {row["metric"]: row["value"] for row in group}
@@ -366,7 +384,7 @@ def metric_table(
 ) -> list[dict]:
     """One object per (metric, split, scope, level, measure): metric, kind, split, scope, level, measure, value,
     ci ([low, high] or None), n (texts or systems), threshold, rank (the significance cluster, 1 the best; text level
-    only), reason (why value is None), signature. Every split with a gold list, scope and level unless told which."""
+    only), reason (why value is None, or what it lacks: see INTERVAL_TEXTS), signature. Every split with a gold list, scope and level unless told which."""
     settings = settings or Settings()
     corpus = choose_corpus(con, corpus)
     check_weights(con, corpus, settings.weights)
