@@ -30,7 +30,7 @@ CREATE TABLE text_scores (
     metric  VARCHAR NOT NULL,
     text_id VARCHAR NOT NULL,
     split   VARCHAR NOT NULL,
-    score   DOUBLE NOT NULL CHECK (isfinite(score)),
+    score   DOUBLE NOT NULL CHECK (score > '-Infinity'::DOUBLE AND score < 'Infinity'::DOUBLE), -- finite (NaN is above all)
     PRIMARY KEY (corpus, metric, text_id)
 );
 

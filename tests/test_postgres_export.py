@@ -170,6 +170,13 @@ def test_constraints_are_kept(exported):
     with pytest.raises(psycopg.errors.UniqueViolation):
         exported.pg.execute("INSERT INTO categories SELECT * FROM categories LIMIT 1")
     exported.pg.rollback()
+    for score in ("NaN", "Infinity", "-Infinity"):  # a metric's score is a finite number
+        with pytest.raises(psycopg.errors.CheckViolation):
+            exported.pg.execute(
+                "INSERT INTO text_scores (corpus, metric, text_id, split, score) VALUES ('c', 'm', 't', 's', %s)",
+                [float(score)],
+            )
+        exported.pg.rollback()
 
 
 @pytest.mark.parametrize("name", database.table_models())
