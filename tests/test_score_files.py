@@ -20,6 +20,7 @@ from shared_data import DATA, EXAMPLES
 
 from accuracy_db.cli.main import run
 from accuracy_db.errors import InputError
+from accuracy_db.ingest import builtin_metrics
 from accuracy_db.ingest.refresh import refresh
 from accuracy_db.store import database
 
@@ -379,3 +380,23 @@ def test_metric_targets_are_the_gold_counts_per_scope_with_length_system_and_gam
             month, day, year = record["day"].split("_")
             games[record["shared_task_text_id"]] = f"20{year}-{month}-{day}|{record['home_name']}|{record['vis_name']}"
     assert {text_id: input_id for _, _, text_id, _, _, _, input_id in got} == games
+
+
+def test_many_texts_are_scored_in_processes_of_their_own_alike(monkeypatch):
+    texts = [
+        ("c", "s", path.stem, " ".join(tokens_of(path)), " ".join(tokens_of(path))[::-1])
+        for folder in SPLITS.values()
+        for path in sorted((folder / "texts").glob("*.txt"))
+    ]
+    monkeypatch.setattr(builtin_metrics, "TEXTS_IN_PROCESS", 40)  # 90 texts: two processes on two cores
+    monkeypatch.setattr(builtin_metrics.os, "cpu_count", lambda: 2)
+    pools = []
+
+    class Pool(builtin_metrics.ProcessPoolExecutor):
+        def __init__(self, workers, **options):
+            pools.append(workers)
+            super().__init__(workers, **options)
+
+    monkeypatch.setattr(builtin_metrics, "ProcessPoolExecutor", Pool)
+    assert builtin_metrics.scored_pairs(texts) == builtin_metrics.reference_scores([t[3:] for t in texts])
+    assert pools == [2]
