@@ -65,18 +65,18 @@ ORDER BY position
 
 LEVELS = {"text": "Text level: each text's score against its gold count", "system": "System level: the systems' means"}
 INTERVAL = f"{data.METRIC_SETTINGS.resampling.confidence:.0%} interval"
+CHART_HEIGHT = 360  # the scatter and the ROC curve side by side, the same height
 NOT_KNOWN = "#BBBBBB"  # the texts whose system is not known, behind the others' colours
 
 
 def measure_table(rows: list[dict]) -> pl.DataFrame:
-    """The rows of one level as the command's table prints them: the value with its interval, the cluster, the
-    threshold a measure chose, and why a value is undefined."""
+    """The rows of one level in the command's columns: the value with its interval, the cluster, the threshold a
+    measure chose, and why a value is undefined."""
     return pl.DataFrame(
         [
             {
-                "measure": row["measure"],
                 "metric": row["metric"],
-                "kind": row["kind"],
+                "measure": row["measure"],
                 "value": with_interval({"value": row["value"], "value_ci": row["ci"]}, "value"),
                 "rank": row["rank"],
                 "threshold": row["threshold"],
@@ -86,9 +86,8 @@ def measure_table(rows: list[dict]) -> pl.DataFrame:
             for row in rows
         ],
         schema={
-            "measure": pl.String,
             "metric": pl.String,
-            "kind": pl.String,
+            "measure": pl.String,
             "value": pl.String,
             "rank": pl.Int64,
             "threshold": pl.Float64,
@@ -96,6 +95,19 @@ def measure_table(rows: list[dict]) -> pl.DataFrame:
             "note": pl.String,
         },
     )
+
+
+# Narrow columns for the figures, so that a note (why a value is undefined) is read whole at 1440 px: the
+# widths add up to the page's 960 px there.
+MEASURE_COLUMNS = {
+    "metric": st.column_config.TextColumn("metric", width=170),
+    "measure": st.column_config.TextColumn("measure", width=140),
+    "value": st.column_config.TextColumn("value", width=150, help=f"The measure and its {INTERVAL}"),
+    "rank": st.column_config.NumberColumn("rank", format="%d", width=50, help="The significance cluster, 1 the best"),
+    "threshold": st.column_config.NumberColumn("threshold", format="%.3f", width=80),
+    "n": st.column_config.NumberColumn("n", format="%d", width=45, help="Texts (text level) or systems (system level)"),
+    "note": st.column_config.TextColumn("note", width=320, help="Why the value is undefined"),
+}
 
 
 def scatter(points: pl.DataFrame, metric: str) -> alt.Chart:
@@ -109,16 +121,17 @@ def scatter(points: pl.DataFrame, metric: str) -> alt.Chart:
         alt.Chart(points)
         .mark_circle(size=80, opacity=0.7)
         .encode(
-            x=alt.X("gold:Q", title="gold mistakes in the text"),
+            x=alt.X("gold:Q", title="gold mistakes in the text", axis=alt.Axis(tickMinStep=1)),
             y=alt.Y("score:Q", title=f"{metric}'s score", scale=alt.Scale(zero=False)),
             color=alt.Color("system:N", scale=colours, title="system"),
             tooltip=["text_id", "gold", alt.Tooltip("score:Q", format=".4g"), "system"],
         )
+        .properties(height=CHART_HEIGHT)
     )
 
 
 def roc_chart(curve: pl.DataFrame) -> alt.LayerChart:
-    """The ROC curve as steps through its points, with the diagonal of a metric no better than chance."""
+    """The ROC curve through its points (a slope where texts tie on a score), with the diagonal of chance."""
     chance = (
         alt.Chart(alt.Data(values=[{"x": 0, "y": 0}, {"x": 1, "y": 1}]))
         .mark_line(color="grey", strokeDash=[4, 4])
@@ -128,8 +141,8 @@ def roc_chart(curve: pl.DataFrame) -> alt.LayerChart:
         alt.Chart(curve)
         .mark_line(point=True)
         .encode(
-            x=alt.X("false_positive_rate:Q", title="texts without a gold mistake flagged (false positive rate)"),
-            y=alt.Y("true_positive_rate:Q", title="texts with one flagged (true positive rate)"),
+            x=alt.X("false_positive_rate:Q", title="false positive rate"),
+            y=alt.Y("true_positive_rate:Q", title="true positive rate"),
             order="position:Q",
             tooltip=[
                 alt.Tooltip("threshold:Q", format=".4g"),
@@ -138,7 +151,7 @@ def roc_chart(curve: pl.DataFrame) -> alt.LayerChart:
             ],
         )
     )
-    return (chance + steps).properties(height=400)
+    return (chance + steps).properties(height=CHART_HEIGHT)
 
 
 st.title("Metrics")
@@ -183,12 +196,7 @@ for level, title in LEVELS.items():
         continue
     tables.table(
         measure_table(of_level),
-        column_config={
-            "value": st.column_config.TextColumn("value", help=f"The measure and its {INTERVAL}"),
-            "rank": st.column_config.NumberColumn("rank", format="%d", help="The significance cluster, 1 the best"),
-            "threshold": st.column_config.NumberColumn("threshold", format="%.3f"),
-            "n": st.column_config.NumberColumn("n", format="%d", help="Texts (text level) or systems (system level)"),
-        },
+        column_config=MEASURE_COLUMNS,
         key=f"metrics_{level}",
     )
 with st.expander("Signatures (what each figure was computed from and how)"):
@@ -197,7 +205,7 @@ with st.expander("Signatures (what each figure was computed from and how)"):
 
 st.subheader("One metric, text by text")
 links.from_address(f"metric_choice-{corpus}-{split}", "metric", names)
-metric = st.selectbox("Metric", names, key=f"metric_choice-{corpus}-{split}")
+metric = st.columns(2)[0].selectbox("Metric", names, key=f"metric_choice-{corpus}-{split}")
 links.to_address(corpus=None if corpus == data.SHARED_TASK else corpus, split=split, scope=scope, metric=metric)
 of_metric = {"corpus": corpus, "split": split, "scope": scope, "metric": metric}
 frames = data.read(points=(POINTS, of_metric), curve=(ROC, of_metric))
@@ -219,7 +227,8 @@ with curve:
     else:
         st.caption(
             f"Finding the texts with a gold mistake of scope {scope}: a text is flagged when its score is "
-            f"{'at most' if direction == 'higher' else 'at least'} the threshold. ROC AUC "
+            f"{'at most' if direction == 'higher' else 'at least'} the threshold: up, the share of those texts "
+            "flagged (true positive rate); across, the share of the others flagged (false positive rate). ROC AUC "
             f"{with_interval({'value': roc['value'], 'value_ci': roc['ci']}, 'value')}; the dashed line is chance."
         )
         with st.container(key="metric_roc"):
