@@ -379,7 +379,6 @@ def test_metrics_table_is_the_commands_for_the_split_and_scope(built_db, monkeyp
         expected = [row for row in printed if row["level"] == level]
         assert list(shown["measure"]) == [row["measure"] for row in expected]
         assert list(shown["metric"]) == [row["metric"] for row in expected]
-        assert list(shown["kind"]) == [row["kind"] for row in expected]
         assert list(shown["value"]) == [
             "–"
             if row["value"] is None
@@ -400,28 +399,29 @@ def test_metrics_table_is_the_commands_for_the_split_and_scope(built_db, monkeyp
 
 
 def test_metrics_scatter_and_roc_curve_are_the_counts_per_text(built_db, monkeypatch):
-    """The example submission as a metric in scope CONTEXT of the train split, where 27 of the 60 texts have a gold
-    CONTEXT mistake: its points are the counts of the files, and its ROC curve scikit-learn's."""
-    at = metrics_page(built_db, monkeypatch, split="train", scope="CONTEXT", metric="submission")
+    """The example submission as a metric in scope NUMBER of the train split: its points are the counts of the
+    files. In CONTEXT, where 27 of the 60 texts have a gold mistake, the ROC curves of length and of BLEU are
+    scikit-learn's."""
+    at = metrics_page(built_db, monkeypatch, split="train", scope="NUMBER", metric="submission")
     assert labelled(at.selectbox, "Metric").value == "submission"
-    assert dict(at.query_params) == {"split": "train", "scope": "CONTEXT", "metric": "submission"}
+    assert dict(at.query_params) == {"split": "train", "scope": "NUMBER", "metric": "submission"}
     spec, points = chart(at, "metric_scatter")
     texts = [text_id for (text_id,) in sql(built_db, "SELECT text_id FROM texts WHERE split = 'train' ORDER BY 1")]
-    submitted = mistakes_per_text(EXAMPLES / "submission.csv", "CONTEXT")
-    gold = mistakes_per_text(DATA / "gsml.csv", "CONTEXT")
+    submitted = mistakes_per_text(EXAMPLES / "submission.csv", "NUMBER")
     with (DATA.parent / "nlg_systems.csv").open(newline="", encoding="utf-8") as stream:
         systems = {row["TEXT_ID"]: row["SYSTEM"] for row in csv.DictReader(stream)}
     assert list(points["text_id"]) == texts
     assert list(points["score"]) == [submitted.get(text_id, 0) for text_id in texts]
-    assert list(points["gold"]) == [gold.get(text_id, 0) for text_id in texts]
+    assert list(points["gold"]) == [mistakes_per_text(DATA / "gsml.csv", "NUMBER").get(t, 0) for t in texts]
     assert list(points["system"]) == [systems.get(text_id, "not known") for text_id in texts]
     assert {"field": "text_id", "type": "nominal"} in spec["encoding"]["tooltip"]
     assert (spec["encoding"]["x"]["field"], spec["encoding"]["y"]["field"]) == ("gold", "score")
     assert spec["encoding"]["color"]["field"] == "system"
 
-    positive = [gold.get(text_id, 0) > 0 for text_id in texts]
+    labelled(at.selectbox, "Scope").set_value("CONTEXT").run()
+    positive = [mistakes_per_text(DATA / "gsml.csv", "CONTEXT").get(text_id, 0) > 0 for text_id in texts]
     assert 0 < sum(positive) < len(texts)  # both classes
-    for metric, sign in (("submission", 1), ("bleu", -1)):  # a count (lower is better) and BLEU (higher is)
+    for metric, sign in (("length", 1), ("bleu", -1)):  # longer is worse; a higher BLEU is better
         labelled(at.selectbox, "Metric").set_value(metric).run()
         _, points = chart(at, "metric_scatter")
         assert list(points["text_id"]) == texts  # BLEU scores every text: each has its game's reference
@@ -429,12 +429,13 @@ def test_metrics_scatter_and_roc_curve_are_the_counts_per_text(built_db, monkeyp
         false_positive_rate, true_positive_rate, thresholds = roc_curve(
             positive, sign * points["score"], drop_intermediate=False
         )
+        assert len(curve) > 10  # a point per distinct score
         assert list(curve["false_positive_rate"]) == pytest.approx(list(false_positive_rate))
         assert list(curve["true_positive_rate"]) == pytest.approx(list(true_positive_rate))
         assert list(curve["threshold"][1:]) == pytest.approx(list(sign * thresholds[1:]))
         area = roc_auc_score(positive, sign * points["score"])
         assert f"ROC AUC {area:.3f} [" in captions(at)
-        assert at.query_params["metric"] == metric
+        assert dict(at.query_params) == {"split": "train", "scope": "CONTEXT", "metric": metric}
 
 
 def test_metrics_say_why_there_is_no_roc_curve_and_no_system_level(built_db, monkeypatch):
