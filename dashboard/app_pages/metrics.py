@@ -179,8 +179,8 @@ if not names:
 
 st.caption(
     f"How well each metric's scores per text track the gold list's mistakes of scope {scope} on the "
-    f"{literal(split)} split, as `accuracy-db metrics --split {literal(split)} --scope {scope} --trials "
-    f"{settings.trials}` prints them. A metric is taken as error-like (a higher-is-better one, such as BLEU, negated), "
+    f"{literal(split)} split, as `accuracy-db metrics --trials {settings.trials}` prints them for that split and "
+    "scope. A metric is taken as error-like (a higher-is-better one, such as BLEU, negated), "
     "so one that tracks the gold scores towards +1 whatever its direction. Each value has its "
     f"{INTERVAL} ({settings.resampling.resamples:,} bootstrap resamples of the texts, seed "
     f"{settings.resampling.seed}); **rank** is the significance cluster at the text level, by PERM-BOTH with "
