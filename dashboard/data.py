@@ -27,7 +27,7 @@ from accuracy_db.scoring import schemes
 from accuracy_db.scoring.schemes import DESCRIPTION as SCHEME_DESCRIPTION  # noqa: F401  for the pages
 from accuracy_db.scoring.schemes import HALF_COUNT_SCHEMES, SCHEMES  # noqa: F401  for the pages
 from accuracy_db.sqlbox.guard import QueryRefused, megabytes  # noqa: F401  for the pages
-from accuracy_db.stats import agreement, pair_evaluations, ranking, significance, validity
+from accuracy_db.stats import agreement, metric_evaluation, pair_evaluations, ranking, significance, validity
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.intervals import figures as scheme_figures  # noqa: F401  for the pages
 from accuracy_db.stats.significance import DEFAULT_TRIALS
@@ -180,6 +180,25 @@ def correlations(submission: str, split: str, scope: str, corpus: str = SHARED_T
     """validity.validity at the text level: Pearson, Spearman and Kendall of the mistakes per text (of a corpus's
     submission), as `accuracy-db validity` prints them."""
     return _current(_correlations, submission, split, scope, corpus)
+
+
+# The metrics' validity as `accuracy-db metrics --trials 200` measures it: the command's resampling, and a fifth of
+# its permutation trials for the clusters (PERM-BOTH), which at 1,000 trials held a first visit of the shared task's
+# train split up for 10-20 s of CPU in one scope; the signatures say trials:200.
+METRIC_SETTINGS = metric_evaluation.Settings(resampling=RESAMPLING, trials=200)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _metric_table(file: FileIdentity, split: str, scope: str, corpus: str) -> list[dict]:
+    return _on_file(
+        file, lambda con: metric_evaluation.metric_table(con, corpus, split, [scope], None, METRIC_SETTINGS)
+    )
+
+
+def metric_table(split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
+    """metric_evaluation.metric_table of one split and scope, both levels, with METRIC_SETTINGS: every metric's
+    measures against the gold list with intervals and clusters, as `accuracy-db metrics` prints them."""
+    return _current(_metric_table, split, scope, corpus)
 
 
 def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:

@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlencode
@@ -39,6 +40,7 @@ from hostile_names import (
 from hypothesis import given, settings, strategies
 from markdown_it import MarkdownIt
 from shared_data import DATA, EXAMPLES
+from sklearn.metrics import roc_auc_score, roc_curve
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
@@ -323,6 +325,139 @@ def test_clicking_a_text_in_the_scatter_opens_it_in_the_document_view(built_db, 
     assert at.selectbox(key="text").value == "S005"
     assert labelled(at.selectbox, "Submission").value == "submission"
     assert at.markdown[0].value.startswith("**S005**")
+
+
+# Metrics
+
+
+def metrics_page(db: Path, monkeypatch, **address: str) -> AppTest:
+    """The Metrics page opened at an address (/metrics?split=…&scope=…&metric=…), as a shared link opens it."""
+    monkeypatch.setenv(DB_ENV, str(db))
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    for name, value in address.items():
+        at.query_params[name] = value
+    at.switch_page("app_pages/metrics.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def mistakes_per_text(path: Path, category: str) -> dict[str, int]:
+    """The rows of a mistake list of one category per text (S001, not S001.txt), read with the csv module."""
+    with path.open(newline="", encoding="utf-8") as stream:
+        return dict(
+            Counter(row["TEXT_ID"].removesuffix(".txt") for row in csv.DictReader(stream) if row["TYPE"] == category)
+        )
+
+
+def shown_cell(value) -> str:
+    """A cell of a page's table as text: a column with a NULL is text throughout, one without keeps its numbers."""
+    return value if isinstance(value, str) else f"{value:g}"
+
+
+def captions(at: AppTest) -> str:
+    return "\n".join(element.value for element in at.caption)
+
+
+def has_key(at: AppTest, key: str) -> bool:
+    """Whether the page shows an element or a container named by key."""
+    try:
+        at.get_by_key(key)
+    except KeyError:
+        return False
+    return True
+
+
+def test_metrics_table_is_the_commands_for_the_split_and_scope(built_db, monkeypatch, capsys):
+    at = metrics_page(built_db, monkeypatch, split="train", scope="NUMBER")
+    assert (labelled(at.selectbox, "Split").value, labelled(at.selectbox, "Scope").value) == ("train", "NUMBER")
+    args = ["metrics", "--db", str(built_db), "--split", "train", "--scope", "NUMBER", "--trials", "200"]
+    assert run(args + ["--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert {row["level"] for row in printed} == {"text", "system"}
+    for level in ("text", "system"):
+        shown = table(at, f"metrics_{level}")
+        expected = [row for row in printed if row["level"] == level]
+        assert list(shown["measure"]) == [row["measure"] for row in expected]
+        assert list(shown["metric"]) == [row["metric"] for row in expected]
+        assert list(shown["value"]) == [
+            "–"
+            if row["value"] is None
+            else f"{row['value']:.3f}"
+            if row["ci"] is None
+            else with_interval(row["value"], row["ci"])
+            for row in expected
+        ]
+        assert [shown_cell(rank) for rank in shown["rank"]] == [
+            "–" if r["rank"] is None else str(r["rank"]) for r in expected
+        ]
+        assert list(shown["n"]) == [row["n"] for row in expected]
+        assert list(shown["note"]) == [row["reason"] or "–" for row in expected]
+    text_level = [row for row in printed if row["level"] == "text"]
+    assert {row["rank"] for row in text_level if row["value"] is not None} >= {1, 2}  # clusters, not one rank
+    assert all("|trials:200" in row["signature"] for row in printed)  # the page's trials, signed
+    assert set(table(at, "metric_signatures")["signature"]) == {row["signature"] for row in printed}
+
+
+def test_metrics_scatter_and_roc_curve_are_the_counts_per_text(built_db, monkeypatch):
+    """The example submission as a metric in scope NUMBER of the train split: its points are the counts of the
+    files. In CONTEXT, where 27 of the 60 texts have a gold mistake, the ROC curves of length and of BLEU are
+    scikit-learn's."""
+    at = metrics_page(built_db, monkeypatch, split="train", scope="NUMBER", metric="submission")
+    assert labelled(at.selectbox, "Metric").value == "submission"
+    assert dict(at.query_params) == {"split": "train", "scope": "NUMBER", "metric": "submission"}
+    spec, points = chart(at, "metric_scatter")
+    texts = [text_id for (text_id,) in sql(built_db, "SELECT text_id FROM texts WHERE split = 'train' ORDER BY 1")]
+    submitted = mistakes_per_text(EXAMPLES / "submission.csv", "NUMBER")
+    with (DATA.parent / "nlg_systems.csv").open(newline="", encoding="utf-8") as stream:
+        systems = {row["TEXT_ID"]: row["SYSTEM"] for row in csv.DictReader(stream)}
+    assert list(points["text_id"]) == texts
+    assert list(points["score"]) == [submitted.get(text_id, 0) for text_id in texts]
+    assert list(points["gold"]) == [mistakes_per_text(DATA / "gsml.csv", "NUMBER").get(t, 0) for t in texts]
+    assert list(points["system"]) == [systems.get(text_id, "not known") for text_id in texts]
+    assert {"field": "text_id", "type": "nominal"} in spec["encoding"]["tooltip"]
+    assert (spec["encoding"]["x"]["field"], spec["encoding"]["y"]["field"]) == ("gold", "score")
+    assert spec["encoding"]["color"]["field"] == "system"
+
+    labelled(at.selectbox, "Scope").set_value("CONTEXT").run()
+    positive = [mistakes_per_text(DATA / "gsml.csv", "CONTEXT").get(text_id, 0) > 0 for text_id in texts]
+    assert 0 < sum(positive) < len(texts)  # both classes
+    for metric, sign in (("length", 1), ("bleu", -1)):  # longer is worse; a higher BLEU is better
+        labelled(at.selectbox, "Metric").set_value(metric).run()
+        _, points = chart(at, "metric_scatter")
+        assert list(points["text_id"]) == texts  # BLEU scores every text: each has its game's reference
+        spec, curve = chart(at, "metric_roc")
+        false_positive_rate, true_positive_rate, thresholds = roc_curve(
+            positive, sign * points["score"], drop_intermediate=False
+        )
+        assert len(curve) > 10  # a point per distinct score
+        assert list(curve["false_positive_rate"]) == pytest.approx(list(false_positive_rate))
+        assert list(curve["true_positive_rate"]) == pytest.approx(list(true_positive_rate))
+        assert list(curve["threshold"][1:]) == pytest.approx(list(sign * thresholds[1:]))
+        area = roc_auc_score(positive, sign * points["score"])
+        assert f"ROC AUC {area:.3f} [" in captions(at)
+        assert dict(at.query_params) == {"split": "train", "scope": "CONTEXT", "metric": metric}
+
+
+def test_metrics_say_why_there_is_no_roc_curve_and_no_system_level(built_db, monkeypatch):
+    """On the test split every text has a gold mistake, and no text's system is known (nlg_systems.csv names
+    train texts only)."""
+    at = metrics_page(built_db, monkeypatch)
+    assert (labelled(at.selectbox, "Split").value, labelled(at.selectbox, "Scope").value) == ("test", "ALL")
+    assert labelled(at.selectbox, "Metric").options == ["length", "bleu", "chrf"]  # in the order of their Pearson
+    infos = [element.value for element in at.info]
+    assert "Nothing to measure at the system level: no text's system is known (nlg_systems)." in infos
+    assert "No ROC curve in scope ALL: every text has a gold mistake." in infos
+    assert not has_key(at, "metric_roc")
+    assert has_key(at, "metric_scatter")
+
+
+def test_the_leaderboard_links_to_the_metrics_of_its_split_and_scope(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    [link] = [element.proto for element in at.get("page_link")]
+    assert link.page == "metrics"  # the page's address, /metrics
+    assert link.query_string == "split=train&scope=NUMBER"
+    assert not link.external
 
 
 # Difficulty
@@ -882,7 +1017,7 @@ def assert_no_markup_from_names(at: AppTest) -> None:
 
 
 @pytest.mark.parametrize(
-    "page", ["leaderboard", "significance", "validity", "difficulty", "errors", "gold", "refresh", "sql"]
+    "page", ["leaderboard", "significance", "validity", "metrics", "difficulty", "errors", "gold", "refresh", "sql"]
 )
 def test_no_page_renders_a_name_as_markup(hostile_db, monkeypatch, page):
     at = open_page(hostile_db, page, monkeypatch)

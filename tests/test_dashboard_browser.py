@@ -134,7 +134,7 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     seconds = visit(page, dashboard_url)
     expect(page.get_by_role("heading", name="Leaderboard", level=1)).to_be_visible()
     expect(page.get_by_text("Ranked by mistake recall, then precision")).to_be_visible()
-    pages = ("Leaderboard", "Significance", "Validity", "Difficulty", "Errors browser", "Document view")
+    pages = ("Leaderboard", "Significance", "Validity", "Metrics", "Difficulty", "Errors browser", "Document view")
     pages += ("Gold explorer",)
     for title in (*pages, "Refresh status", "SQL"):
         expect(page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True)).to_be_visible()
@@ -208,8 +208,33 @@ def test_document_view_in_the_browser(page, dashboard_url, tmp_path):
     expect(page.get_by_text("S002 (train)")).to_be_visible()
 
 
+def test_metrics_in_the_browser(page, dashboard_url, tmp_path):
+    """The Metrics page of a category where some texts have a gold mistake and others none: the table, the
+    scatter and the ROC curve (docs/dashboard-metrics.png and dashboard-metrics-texts.png are its screenshots)."""
+    seconds = visit(page, f"{dashboard_url}/metrics?split=train&scope=CONTEXT&metric=length")
+    expect(page.get_by_role("heading", name="Metrics", level=1)).to_be_visible()
+    rows = table_rows(page, "metrics_text")
+    assert rows[0][:4] == ["gsml_doc_based", "pearson", "1.000 [1.00, 1.00]", "1"]
+    assert screenshot(page, tmp_path, "dashboard-metrics").stat().st_size > 0
+    page.get_by_role("heading", name="One metric, text by text").evaluate("heading => heading.scrollIntoView()")
+    for chart in ("metric_scatter", "metric_roc"):
+        expect(page.locator(f".st-key-{chart} canvas, .st-key-{chart} svg").first).to_be_visible()
+    assert screenshot(page, tmp_path, "dashboard-metrics-texts").stat().st_size > 0
+    print(f"metrics of train, CONTEXT: {seconds:.2f} s to a finished page")
+
+
 @pytest.mark.parametrize(
-    "path", ["", "errors", "gold", "refresh", "validity", "agreement", "document?text=S001&submission=submission"]
+    "path",
+    [
+        "",
+        "errors",
+        "gold",
+        "refresh",
+        "validity",
+        "agreement",
+        "metrics?split=train&scope=CONTEXT",
+        "document?text=S001&submission=submission",
+    ],
 )
 def test_every_column_is_in_view_at_1440_px(page, dashboard_url, path):
     """At 1440 px, no table of the page scrolls sideways: every column is in view (page's viewport is 1440 px)."""

@@ -118,6 +118,13 @@ shown += figures + (list(tables.COUNTS) if level == "mistake level" else [])
 tables.table(board, column_config=tables.interval_columns(INTERVAL), column_order=shown, key="leaderboard")
 with st.expander("Signatures (what each figure was computed from and how)"):
     tables.table(pl.DataFrame([{k: row[k] for k in ("submission", "signature")} for row in ranked]), key="signatures")
+st.page_link(
+    "app_pages/metrics.py",
+    label="Metrics: does each submission's count of mistakes per text track the gold list's, better than BLEU, chrF "
+    "or the texts' length?",
+    icon=":material/query_stats:",
+    query_params={"split": split, "scope": scope} | ({} if corpus == data.SHARED_TASK else {"corpus": corpus}),
+)
 
 if not frames["metadata"].is_empty():
     with st.expander("What the submitters say about their submissions"):

@@ -1,0 +1,235 @@
+"""Metrics: is my metric valid? Every metric of a split (imported scores, the built-ins bleu, chrf and length, and each
+submission's count of mistakes) set against the gold list's mistakes per text, as metric_evaluation.metric_table
+measures it for `accuracy-db metrics`; then one metric's scores against the gold counts, text by text, and its ROC
+curve of finding the texts with a gold mistake of the scope. The per-text points and the curve are SQL over
+scoped_metric_scores and metric_targets."""
+
+import altair as alt
+import polars as pl
+import streamlit as st
+from accuracy_db.dashboard import data, links, palette, tables
+from accuracy_db.dashboard.literal import literal
+
+from accuracy_db.formatting import with_interval
+
+SPLITS = """
+SELECT DISTINCT split
+FROM metric_targets
+WHERE corpus = $corpus
+ORDER BY split <> 'test', split
+"""
+
+# One point a text the metric scores: its score as given, the gold list's mistakes of the scope in it, its system.
+POINTS = """
+SELECT
+    scores.text_id,
+    scores.score,
+    targets.gold_count AS gold,
+    coalesce(targets.system, 'not known') AS system,
+    scores.higher_is_better
+FROM scoped_metric_scores AS scores
+JOIN metric_targets AS targets USING (corpus, split, scope, text_id)
+WHERE scores.corpus = $corpus AND scores.split = $split AND scores.scope = $scope AND scores.metric = $metric
+ORDER BY scores.text_id
+"""
+
+# The ROC curve of flagging a text as having a gold mistake when its score is at least the threshold (at most, for
+# a metric whose higher scores are better): a point a distinct score, highest error-likeness first, and (0, 0).
+ROC = f"""
+WITH points AS ({POINTS}),
+at_score AS (
+    SELECT
+        score AS threshold,
+        any_value(higher_is_better) AS higher_is_better,
+        count(*) FILTER (WHERE gold > 0) AS positives,
+        count(*) FILTER (WHERE gold = 0) AS negatives
+    FROM points
+    GROUP BY score
+),
+curve AS (
+    SELECT
+        row_number() OVER flagged AS position,
+        threshold,
+        sum(positives) OVER flagged / sum(positives) OVER () AS true_positive_rate,
+        sum(negatives) OVER flagged / sum(negatives) OVER () AS false_positive_rate
+    FROM at_score
+    WINDOW flagged AS (
+        ORDER BY CASE WHEN higher_is_better THEN -threshold ELSE threshold END DESC ROWS UNBOUNDED PRECEDING
+    )
+)
+SELECT position, threshold, true_positive_rate, false_positive_rate FROM curve
+UNION ALL
+SELECT 0, NULL, 0.0, 0.0
+ORDER BY position
+"""
+
+LEVELS = {"text": "Text level: each text's score against its gold count", "system": "System level: the systems' means"}
+INTERVAL = f"{data.METRIC_SETTINGS.resampling.confidence:.0%} interval"
+CHART_HEIGHT = 360  # the scatter and the ROC curve side by side, the same height
+NOT_KNOWN = "#BBBBBB"  # the texts whose system is not known, behind the others' colours
+
+
+def measure_table(rows: list[dict]) -> pl.DataFrame:
+    """The rows of one level in the command's columns: the value with its interval, the cluster, the threshold a
+    measure chose, and why a value is undefined."""
+    return pl.DataFrame(
+        [
+            {
+                "metric": row["metric"],
+                "measure": row["measure"],
+                "value": with_interval({"value": row["value"], "value_ci": row["ci"]}, "value"),
+                "rank": row["rank"],
+                "threshold": row["threshold"],
+                "n": row["n"],
+                "note": row["reason"],
+            }
+            for row in rows
+        ],
+        schema={
+            "metric": pl.String,
+            "measure": pl.String,
+            "value": pl.String,
+            "rank": pl.Int64,
+            "threshold": pl.Float64,
+            "n": pl.Int64,
+            "note": pl.String,
+        },
+    )
+
+
+# Narrow columns for the figures, so that a note (why a value is undefined) is read whole at 1440 px: the
+# widths add up to the page's 960 px there.
+MEASURE_COLUMNS = {
+    "metric": st.column_config.TextColumn("metric", width=170),
+    "measure": st.column_config.TextColumn("measure", width=140),
+    "value": st.column_config.TextColumn("value", width=150, help=f"The measure and its {INTERVAL}"),
+    "rank": st.column_config.NumberColumn("rank", format="%d", width=50, help="The significance cluster, 1 the best"),
+    "threshold": st.column_config.NumberColumn("threshold", format="%.3f", width=80),
+    "n": st.column_config.NumberColumn("n", format="%d", width=45, help="Texts (text level) or systems (system level)"),
+    "note": st.column_config.TextColumn("note", width=320, help="Why the value is undefined"),
+}
+
+
+def scatter(points: pl.DataFrame, metric: str) -> alt.Chart:
+    """One point a text: the gold mistakes of the scope across, the metric's score up, coloured by system."""
+    systems = sorted(set(points["system"].to_list()) - {"not known"})
+    spare = palette.SPARE_COLOURS
+    colours = alt.Scale(
+        domain=[*systems, "not known"], range=[*(spare[i % len(spare)] for i in range(len(systems))), NOT_KNOWN]
+    )
+    return (
+        alt.Chart(points)
+        .mark_circle(size=80, opacity=0.7)
+        .encode(
+            x=alt.X("gold:Q", title="gold mistakes in the text", axis=alt.Axis(tickMinStep=1)),
+            y=alt.Y("score:Q", title=f"{metric}'s score", scale=alt.Scale(zero=False)),
+            color=alt.Color("system:N", scale=colours, title="system"),
+            tooltip=["text_id", "gold", alt.Tooltip("score:Q", format=".4g"), "system"],
+        )
+        .properties(height=CHART_HEIGHT)
+    )
+
+
+def roc_chart(curve: pl.DataFrame) -> alt.LayerChart:
+    """The ROC curve through its points (a slope where texts tie on a score), with the diagonal of chance."""
+    chance = (
+        alt.Chart(alt.Data(values=[{"x": 0, "y": 0}, {"x": 1, "y": 1}]))
+        .mark_line(color="grey", strokeDash=[4, 4])
+        .encode(x="x:Q", y="y:Q")
+    )
+    steps = (
+        alt.Chart(curve)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("false_positive_rate:Q", title="false positive rate"),
+            y=alt.Y("true_positive_rate:Q", title="true positive rate"),
+            order="position:Q",
+            tooltip=[
+                alt.Tooltip("threshold:Q", format=".4g"),
+                alt.Tooltip("true_positive_rate:Q", format=".3f"),
+                alt.Tooltip("false_positive_rate:Q", format=".3f"),
+            ],
+        )
+    )
+    return (chance + steps).properties(height=CHART_HEIGHT)
+
+
+st.title("Metrics")
+corpus, top = data.corpus_and_columns([1, 1])
+splits = data.read_one(SPLITS, {"corpus": corpus})["split"].to_list()
+if not splits:
+    st.info("This corpus has no gold list to measure metrics against.")
+    st.stop()
+
+# The choices live in the address (st.query_params), so a view of the metrics can be shared as a link.
+links.from_address(f"metric_split-{corpus}", "split", splits)
+links.from_address(f"scope-{corpus}", "scope", data.scopes(corpus))
+split = top[0].selectbox("Split", splits, key=f"metric_split-{corpus}")
+scope = top[1].selectbox(
+    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+)
+settings = data.METRIC_SETTINGS
+with st.spinner("Measuring the metrics: some seconds, the first time a split and scope are asked for"):
+    rows = data.metric_table(split, scope, corpus)
+names = list(dict.fromkeys(row["metric"] for row in rows))  # in the order of the first measure's ranking
+if not names:
+    links.to_address(corpus=None if corpus == data.SHARED_TASK else corpus, split=split, scope=scope)
+    st.info(f"No metric scores the {literal(split)} split: import scores, or build with references or submissions.")
+    st.stop()
+
+st.caption(
+    f"How well each metric's scores per text track the gold list's mistakes of scope {scope} on the "
+    f"{literal(split)} split, as `accuracy-db metrics --trials {settings.trials}` prints them for that split and "
+    "scope. A metric is taken as error-like (a higher-is-better one, such as BLEU, negated), "
+    "so one that tracks the gold scores towards +1 whatever its direction. Each value has its "
+    f"{INTERVAL} ({settings.resampling.resamples:,} bootstrap resamples of the texts, seed "
+    f"{settings.resampling.seed}); **rank** is the significance cluster at the text level, by PERM-BOTH with "
+    f"{settings.trials:,} trials (the command's default is 1,000: fewer keep this page quick). **length** is the "
+    "baseline: a metric that does no better than the texts' lengths adds nothing."
+)
+for level, title in LEVELS.items():
+    st.subheader(title)
+    of_level = [row for row in rows if row["level"] == level]
+    reasons = {row["reason"] for row in of_level}
+    if len(reasons) == 1 and None not in reasons:  # one reason for every figure: said once
+        st.info(f"Nothing to measure at the {level} level: {reasons.pop()}.")
+        continue
+    tables.table(
+        measure_table(of_level),
+        column_config=MEASURE_COLUMNS,
+        key=f"metrics_{level}",
+    )
+with st.expander("Signatures (what each figure was computed from and how)"):
+    signatures = pl.DataFrame(rows).select("metric", "level", "signature").unique(maintain_order=True)
+    tables.table(signatures, key="metric_signatures")
+
+st.subheader("One metric, text by text")
+links.from_address(f"metric_choice-{corpus}-{split}", "metric", names)
+metric = st.columns(2)[0].selectbox("Metric", names, key=f"metric_choice-{corpus}-{split}")
+links.to_address(corpus=None if corpus == data.SHARED_TASK else corpus, split=split, scope=scope, metric=metric)
+of_metric = {"corpus": corpus, "split": split, "scope": scope, "metric": metric}
+frames = data.read(points=(POINTS, of_metric), curve=(ROC, of_metric))
+points = frames["points"]
+direction = "higher" if points["higher_is_better"][0] else "lower"
+shown, curve = st.columns([3, 2])
+with shown:
+    st.caption(
+        f"One point per text of the {literal(split)} split that {literal(metric)} scores ({len(points)} texts): "
+        f"the gold list's mistakes of scope {scope} across, the metric's score up ({direction} is better). "
+        "Coloured by the system that generated the text, where that is known. Hover over a point for its text."
+    )
+    with st.container(key="metric_scatter"):
+        st.altair_chart(scatter(points, metric), width="stretch")
+with curve:
+    [roc] = [row for row in rows if row["level"] == "text" and row["measure"] == "roc_auc" and row["metric"] == metric]
+    if roc["reason"] is not None:
+        st.info(f"No ROC curve in scope {scope}: {roc['reason']}.")
+    else:
+        st.caption(
+            f"Finding the texts with a gold mistake of scope {scope}: a text is flagged when its score is "
+            f"{'at most' if direction == 'higher' else 'at least'} the threshold: up, the share of those texts "
+            "flagged (true positive rate); across, the share of the others flagged (false positive rate). ROC AUC "
+            f"{with_interval({'value': roc['value'], 'value_ci': roc['ci']}, 'value')}; the dashed line is chance."
+        )
+        with st.container(key="metric_roc"):
+            st.altair_chart(roc_chart(frames["curve"]), width="stretch")
