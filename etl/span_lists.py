@@ -53,6 +53,7 @@ class ImportReport:
     adjustments: dict[str, int] = field(default_factory=dict)
     refused_by_scheme: list[str] = field(default_factory=list)  # the messages of scheme_refusals
     refused: dict[str, list[Problem]] = field(default_factory=dict)  # file -> problems of a file left out
+    warnings: list[Problem] = field(default_factory=list)  # what was loaded all the same (a line each)
 
 
 def insert_list(
