@@ -28,6 +28,8 @@ TABLE_COLUMNS = {
     "token_recall": "token recall",
     "token_precision": "token precision",
     "token_f1": "token F1",
+    "iou": "IoU",  # the mushroom scheme's
+    "cor": "cor",
     "matched": "matched",
     "gold_total": "gold",
     "submitted_total": "submitted",

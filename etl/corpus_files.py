@@ -5,7 +5,8 @@ data the text was generated from)), categories.yaml (a list of name, description
 list a file, in JSONL or CSV (etl/span_csv.py): lists/gold.jsonl (or .csv) is the gold list, every other
 lists/NAME.jsonl (or .csv) a submission named NAME, with an optional sidecar lists/NAME.json or .yaml (the submissions
 folder's, accuracy_db/ingest/inbox.py); a list covers every text (one with no span in it has no mistake), one list per
-split. A line of a list is one span: text_id, category, comment (optional) and either characters (start, with end or
+split. A line of a list is one span: text_id, category, comment (optional), probability (or prob; optional: how likely
+the span is a mistake, from 0 to 1; a span without one is hard) and either characters (start, with end or
 text; from 0, end exclusive) or tokens (token_start, token_end: counted from 1, inclusive). Spans in characters map to
 whole tokens as factgenie's do (etl/char_spans.py, audited in offset_adjustments).
 
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
+from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem, quoted
 from accuracy_db.names import MAX_CATEGORIES, name_problem, too_many_categories
 from accuracy_db.printable import utf8_text
 from accuracy_db.regular_files import read_bytes, read_text
@@ -125,6 +126,11 @@ def read_categories(path: Path) -> list[Category]:
     return categories
 
 
+def is_probability(value) -> bool:
+    """A number from 0 to 1 (a bool is no number; NaN is not in the range)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
+
+
 def read_span(path, line, value, texts: dict[str, CorpusText], indexes, categories, problems) -> Record | None:
     def problem(message: str, kind=Problem) -> None:
         problems.append(kind(str(path), line, message))
@@ -160,9 +166,19 @@ def read_span(path, line, value, texts: dict[str, CorpusText], indexes, categori
             return problem(tokens, SpanProblem)
     else:
         return problem("expected start with end or text (characters), or token_start and token_end (tokens)")
+    probability = value.get("probability", value.get("prob"))
+    if probability is not None and not is_probability(probability):
+        return problem(f"probability {quoted(probability, 40)} is not a number from 0 to 1")
     comment = value.get("comment")
     span = Span(
-        str(path), line, given_start, given_text, category, comment if isinstance(comment, str) else None, tokens
+        str(path),
+        line,
+        given_start,
+        given_text,
+        category,
+        comment if isinstance(comment, str) else None,
+        tokens,
+        None if probability is None else float(probability),
     )
     text = texts[text_id]
     return Record(str(path), line, text_id, text.split, text.text, "", [span])

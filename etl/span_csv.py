@@ -2,10 +2,11 @@
 (etl/corpus_files.py), one span a row, so that both read into the same (line, mapping) pairs and are checked by one
 set of rules.
 
-The header names the columns, each once (in any case): text_id and category, then comment, and start with end or
-text (characters), or token_start and token_end (tokens). An empty cell is a key not given; a number is written in
-digits (a minus sign allowed, so that factgenie's -1 is refused as a span, not as a number). A row is numbered by
-the line it starts on (the header is line 1).
+The header names the columns, each once (in any case): text_id and category, then comment, probability (or prob),
+and start with end or text (characters), or token_start and token_end (tokens). An empty cell is a key not given; a
+whole number is written in digits (a minus sign allowed, so that factgenie's -1 is refused as a span, not as a
+number); a probability as Python's float() reads it. A row is numbered by the line it starts on (the header is
+line 1).
 """
 
 from __future__ import annotations
@@ -24,7 +25,16 @@ from .mistake_lists import csv_fields_up_to
 REQUIRED = ("text_id", "category")
 TEXTS = ("text_id", "category", "comment", "text")
 NUMBERS = ("start", "end", "token_start", "token_end")
+PROBABILITIES = ("probability", "prob")  # a decimal number; a cell that is none is left as text, refused as a span
+COLUMNS = TEXTS + NUMBERS + PROBABILITIES
 WHOLE = re.compile(r"-?[0-9]{1,18}")  # int() refuses over 4,300 digits; no offset needs 19
+
+
+def decimal_or_text(cell: str) -> float | str:
+    try:
+        return float(cell)
+    except ValueError:
+        return cell
 
 
 def csv_objects(path: Path, problems: list[Problem], data: bytes | None = None) -> list[tuple[int, dict]]:
@@ -37,7 +47,7 @@ def csv_objects(path: Path, problems: list[Problem], data: bytes | None = None) 
         problems += error.problems
         return []
     if not text.strip():
-        problems.append(Problem(file, None, f"the file is empty: expected a header ({', '.join(TEXTS + NUMBERS)})"))
+        problems.append(Problem(file, None, f"the file is empty: expected a header ({', '.join(COLUMNS)})"))
         return []
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)  # an unclosed quote is an error, not a cell
     rows = []
@@ -53,9 +63,7 @@ def csv_objects(path: Path, problems: list[Problem], data: bytes | None = None) 
         return []
     counts = Counter(header)  # (header.count of each name took minutes under a header of 200,000 cells)
     header_problems = [f"column {name!r} is given twice" for name in sorted(counts) if counts[name] > 1] + [
-        f"unknown column {name!r}: the columns are {', '.join(TEXTS + NUMBERS)}"
-        for name in header
-        if name not in TEXTS + NUMBERS
+        f"unknown column {name!r}: the columns are {', '.join(COLUMNS)}" for name in header if name not in COLUMNS
     ]
     header_problems += [f"no column {name}" for name in REQUIRED if name not in header]
     if header_problems:
@@ -77,6 +85,8 @@ def csv_objects(path: Path, problems: list[Problem], data: bytes | None = None) 
                     wrong.append(f"{name} is {cell[:40]!r}, not a whole number")
                     continue
                 value[name] = int(cell.strip())
+            elif name in PROBABILITIES:
+                value[name] = decimal_or_text(cell)
             else:
                 value[name] = cell
         if wrong:

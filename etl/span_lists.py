@@ -29,6 +29,7 @@ class Span:
     category: str
     reason: str | None
     tokens: TokenSpan
+    probability: float | None = None  # None: a hard span (counts as 1)
 
 
 @dataclass
@@ -52,6 +53,7 @@ class ImportReport:
     adjustments: dict[str, int] = field(default_factory=dict)
     refused_by_scheme: list[str] = field(default_factory=list)  # the messages of scheme_refusals
     refused: dict[str, list[Problem]] = field(default_factory=dict)  # file -> problems of a file left out
+    warnings: list[Problem] = field(default_factory=list)  # what was loaded all the same (a line each)
 
 
 def insert_list(
@@ -78,6 +80,7 @@ def insert_list(
             "given_text": [span.given_text for _, span in spans],
             "char_start": [span.tokens.char_start for _, span in spans],
             "char_end": [span.tokens.char_end for _, span in spans],
+            "probability": [span.probability for _, span in spans],
         },
         schema={
             "line_number": pl.Int32,
@@ -92,6 +95,7 @@ def insert_list(
             "given_text": pl.String,
             "char_start": pl.Int32,
             "char_end": pl.Int32,
+            "probability": pl.Float64,
         },
     ).with_row_index("span_number")
     create_temp_table(con, "campaign_spans", frame)
@@ -115,7 +119,7 @@ def insert_list(
             """
             INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, annotation_id, tokens, sentence_id,
                 sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
-                previous_end, next_start)
+                previous_end, next_start, probability)
             SELECT $first_id + spans.span_number, $set_id, spans.line_number, spans.text_id,
                 parse_filename(spans.file) || ':' || spans.line_number,
                 (SELECT string_agg(token, ' ' ORDER BY doc_token) FROM tokens
@@ -128,7 +132,8 @@ def insert_list(
                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0),
                 coalesce(lead(spans.doc_token_start) OVER (
                     PARTITION BY spans.text_id ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number),
-                    texts.token_count + 1)
+                    texts.token_count + 1),
+                spans.probability
             FROM campaign_spans AS spans
             JOIN texts USING (text_id)
             JOIN tokens AS first ON first.text_id = spans.text_id AND first.doc_token = spans.doc_token_start

@@ -124,6 +124,27 @@ def test_a_corpus_folder_is_loaded_and_scored_in_its_own_scopes(db, tmp_path, ca
             lines([{"text_id": "w1", "category": "Wrong", "token_start": 2, "token_end": 9}]),
             "gold.jsonl: line 1: tokens 2-9 are not tokens of w1 (1-5)",
         ),
+        *(
+            (
+                "lists/metric.jsonl",
+                lines([METRIC[0], {**METRIC[1], key: value}]),
+                f"metric.jsonl: line 2: probability {shown} is not a number from 0 to 1",
+            )
+            for key, value, shown in (
+                ("probability", 1.5, "1.5"),
+                ("prob", -0.25, "-0.25"),
+                ("probability", "0.5", "'0.5'"),
+                ("prob", True, "True"),
+            )
+        ),
+        *(
+            (
+                "lists/soft.csv",
+                f"text_id,category,start,end,probability\nw1,Wrong,14,16,0.5\nw2,Wrong,0,5,{cell}\n",
+                f"soft.csv: line 3: probability {shown} is not a number from 0 to 1",
+            )
+            for cell, shown in (("high", "'high'"), ("nan", "nan"), ("1.0000001", "1.0000001"))
+        ),
     ],
 )
 def test_bad_input_is_named_with_file_and_line_and_nothing_is_loaded(db, tmp_path, capsys, file, content, message):
@@ -135,6 +156,28 @@ def test_bad_input_is_named_with_file_and_line_and_nothing_is_loaded(db, tmp_pat
     assert f"{folder}/{file.rsplit('/', 1)[0] + '/' if '/' in file else ''}{message}" in err
     assert "nothing was loaded" in err and "Traceback" not in err
     assert db.read_bytes() == before
+
+
+def test_a_span_keeps_its_probability_from_jsonl_and_csv(db, tmp_path):
+    """probability (or prob) is kept on the mistake's row, in JSONL and CSV alike; a span without one is hard
+    (NULL)."""
+    metric = [{**METRIC[0], "probability": 0.25}, {**METRIC[1], "prob": 1}, METRIC[2]]
+    folder = corpus_folder(tmp_path, metric=metric)
+    (folder / "lists" / "soft.csv").write_text("text_id,category,start,end,prob\nw1,Wrong,14,16,0.75\nw2,Wrong,0,5,\n")
+    assert run(["import", "corpus", "--db", str(db), str(folder)]) == 0
+    assert rows(
+        db,
+        "SELECT name, line_number, probability FROM mistakes JOIN annotation_sets USING (set_id)"
+        " WHERE corpus = 'weather' ORDER BY name, line_number",
+    ) == [
+        ("gold", 1, None),
+        ("gold", 2, None),
+        ("metric", 1, 0.25),
+        ("metric", 2, 1.0),
+        ("metric", 3, None),
+        ("soft", 2, 0.75),
+        ("soft", 3, None),
+    ]
 
 
 def test_a_folder_without_texts_and_a_corpus_loaded_twice_are_refused(db, tmp_path, capsys):

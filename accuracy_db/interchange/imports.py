@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from accuracy_db.etl import corpus_files, factgenie
+from accuracy_db.etl import corpus_files, factgenie, mushroom_files
 from accuracy_db.etl.score_files import LoadedScores, ScoreFile, load_score_file
 from accuracy_db.ingest import builtin_metrics, corpus_folders
 from accuracy_db.ingest.build import last_list, new_lists, score
@@ -73,6 +73,21 @@ def import_factgenie(db_path: Path, folder: Path, corpus: str | None = None, kin
     folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
     read_and_load = lambda con: factgenie.load_campaign(con, factgenie.read_campaign(folder), corpus, kind)  # noqa: E731
     return publish_import(db_path, registered_load(folder, "factgenie", kind, read_and_load))
+
+
+def import_mushroom(
+    db_path: Path, file: Path, corpus: str | None = None, kind: str = "submission", name: str | None = None
+):
+    """Load a Mu-SHROOM file (etl/mushroom_files.py): a labelled file as a new corpus (--as gold), or predictions as
+    a submission of one (named --name, by default the file's stem); score its lists. The file is not registered:
+    refresh does not load it again."""
+    check_option("--corpus", corpus, "corpus")
+    check_option("--name", name, "list")
+    file = Path(os.path.abspath(file))  # the lists' source_file
+    corpus = corpus or mushroom_files.DEFAULT_CORPUS
+    if kind == "gold":
+        return publish_import(db_path, lambda con: mushroom_files.load_gold(con, file, corpus))
+    return publish_import(db_path, lambda con: mushroom_files.load_prediction(con, file, corpus, name or file.stem))
 
 
 def import_scores(

@@ -11,6 +11,12 @@ from accuracy_db.scoring.signature import SCHEME, signature
 NERVALUATE_SCHEMES = ("strict", "exact", "partial", "ent_type")
 UNIT_SCHEMES = ("token-hard", "token-soft", "char-hard", "char-soft")
 SCHEMES = (SCHEME, *NERVALUATE_SCHEMES, *UNIT_SCHEMES)
+# SemEval-2025 Task 3's figures over characters (queries/marts/mushroom_scores.sql): so far the drop-in evaluate's only.
+MUSHROOM = "mushroom"
+DROP_IN_SCHEMES = (*SCHEMES, MUSHROOM)
+MUSHROOM_DESCRIPTION = (
+    "mushroom: Mu-SHROOM's iou and cor of JSON Lines files (--gsml the labelled file, --submitted the predictions)."
+)
 
 # The keys of a scheme's report, after the scope: the figures, their counts, and nervaluate's counts.
 FIGURE_KEYS = ["recall", "precision", "f1", "matched", "gold_total", "submitted_total"]

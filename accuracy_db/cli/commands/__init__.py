@@ -83,16 +83,17 @@ list_split_option = click.option(
 )
 
 
-def scheme_option(command):
-    """--scheme: the match scheme the figures are computed under (accuracy_db/scoring/schemes.py)."""
-    from accuracy_db.scoring.schemes import DESCRIPTION, SCHEMES
+def scheme_option(command, drop_in: bool = False):
+    """--scheme: the match scheme the figures are computed under (accuracy_db/scoring/schemes.py); the drop-in
+    evaluate takes the mushroom scheme too."""
+    from accuracy_db.scoring.schemes import DESCRIPTION, DROP_IN_SCHEMES, MUSHROOM_DESCRIPTION, SCHEMES
 
     return click.option(
         "--scheme",
-        type=click.Choice(SCHEMES),
+        type=click.Choice(DROP_IN_SCHEMES if drop_in else SCHEMES),
         default=SCHEMES[0],
         show_default=True,
-        help=DESCRIPTION,
+        help=f"{DESCRIPTION} {MUSHROOM_DESCRIPTION}" if drop_in else DESCRIPTION,
     )(command)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import click
@@ -67,7 +68,7 @@ def print_warnings(warnings) -> None:
     help="Refuse what the shared task's scorer scores anyway: TOKENS that differ from the text at the token ids "
     "(beyond case, dashes, quotes and spacing), and a TYPE that is no category (that scorer leaves the row out).",
 )
-@scheme_option
+@functools.partial(scheme_option, drop_in=True)
 @format_option
 def evaluate(
     gsml: Path,
@@ -82,12 +83,20 @@ def evaluate(
     """Score a submission against a gold list, as the shared task's evaluate.py does (same flags)."""
     from accuracy_db.cli import render
     from accuracy_db.errors import AccuracyDbError
-    from accuracy_db.scoring.evaluate import evaluate_with_warnings
+    from accuracy_db.scoring.evaluate import evaluate_mushroom, evaluate_with_warnings
+    from accuracy_db.scoring.schemes import MUSHROOM
 
-    evaluation = evaluate_with_warnings(
-        gsml, submitted, token_lookup=token_lookup, text_dir=text_dir, strict=strict, scheme=scheme
-    )
-    print_warnings(evaluation.warnings)
+    if scheme == MUSHROOM:
+        if token_lookup is not None or text_dir is not None or strict:
+            raise AccuracyDbError("--token_lookup, --text_dir and --strict are the shared task's: not for mushroom")
+        evaluation = evaluate_mushroom(gsml, submitted)
+        for warning in evaluation.warnings:
+            stderr.print(f"[yellow]warning:[/] {markup_free(str(warning))}", soft_wrap=True)
+    else:
+        evaluation = evaluate_with_warnings(
+            gsml, submitted, token_lookup=token_lookup, text_dir=text_dir, strict=strict, scheme=scheme
+        )
+        print_warnings(evaluation.warnings)
     report = evaluation.report
     if csv_out is not None:
         try:

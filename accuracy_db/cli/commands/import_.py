@@ -47,6 +47,8 @@ def print_import(report) -> None:
     )
     for refusal in report.refused_by_scheme:
         click.echo(printable(f"not scored: {refusal}"), err=True)
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
 
 
 @import_.command()
@@ -58,6 +60,26 @@ def corpus(db: Path, corpus_dir: Path, corpus: str | None) -> None:
     from accuracy_db.interchange.imports import import_corpus
 
     print_import(import_corpus(db, corpus_dir, corpus))
+
+
+@import_.command()
+@db_option
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--corpus", help="The corpus: new for a gold file, loaded from one for predictions (default: mushroom).")
+@click.option(
+    "--as",
+    "kind",
+    type=click.Choice(["gold", "submission"]),
+    default="submission",
+    show_default=True,
+    help="A labelled file (its texts, gold list and annotators) or a system's predictions.",
+)
+@click.option("--name", help="The submission's name (default: the file's stem).")
+def mushroom(db: Path, file: Path, corpus: str | None, kind: str, name: str | None) -> None:
+    """A SemEval-2025 Task 3 (Mu-SHROOM) JSON Lines file: id, model_output_text, hard_labels, soft_labels."""
+    from accuracy_db.interchange.imports import import_mushroom
+
+    print_import(import_mushroom(db, file, corpus, kind, name))
 
 
 @import_.command()

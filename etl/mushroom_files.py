@@ -1,0 +1,293 @@
+"""Read a SemEval-2025 Task 3 (Mu-SHROOM) file, and load it as the gold list of a new corpus or as a submission.
+
+A file is JSON Lines, one generated text a line: id, lang, model_input, model_output_text (the text), soft_labels
+([{start, end, prob}]: characters marked with a probability), hard_labels ([[start, end]]: characters marked) and,
+in a labelled file, annotations ({annotator: [[start, end], …]}); other keys are ignored. Offsets are Python string
+indices: code points from 0, end exclusive.
+
+A gold file makes a new corpus (one category, HALLUCINATION; each text's split is its lang): its texts, its hard
+labels as the gold list, its soft labels kept (character_labels), and each annotator's spans a submission of its
+own, named annotator/NAME. A prediction file is a submission of an existing corpus, following the task's scorer:
+soft labels alone give hard labels (those of p > 0.5, touching spans merged), hard labels alone give soft labels of
+p = 1, and a text of the gold with no line is an empty prediction (one warning counts them). Every label is kept
+exactly in character_labels; the hard labels also become token spans (etl/char_spans.py) so that the other schemes,
+agreement and adjudicate see them.
+
+Refused in one line naming the file and line, and then nothing is loaded: a line that is not a JSON object, an id
+missing or given twice, a text missing (gold) or differing from the gold's, an id not in the gold, labels that are
+not lists of the shapes above, offsets outside the text or start >= end, a probability outside [0, 1] or not a
+number.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from accuracy_db.errors import AccuracyDbError, InputError, Problem, quoted
+from accuracy_db.names import name_problem
+from accuracy_db.regular_files import read_bytes
+
+from .char_spans import TokenIndex
+from .corpus_files import is_probability, jsonl_objects
+from .corpus_texts import Category, CorpusText, create_corpus, held_texts, insert_texts
+from .frames import insert_frame
+from .span_lists import ImportReport, Record, Span, insert_list
+
+CATEGORY = Category("HALLUCINATION", "A span of the text that the input does not support (Mu-SHROOM)", None)
+DEFAULT_CORPUS = "mushroom"
+DEFAULT_SPLIT = "test"  # a line without lang
+HARD_FROM_SOFT = 0.5  # the task's rule: a soft label of p > 0.5 is hard
+
+
+@dataclass
+class Labelled:
+    """One line of a Mu-SHROOM file as read: a text's hard and soft labels and its annotators' spans."""
+
+    line: int
+    text_id: str
+    split: str
+    text: str | None
+    hard: list[tuple[int, int]] | None
+    soft: list[tuple[int, int, float]] | None
+    annotators: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+
+
+def hard_from_soft(soft: list[tuple[int, int, float]]) -> list[tuple[int, int]]:
+    """The task's rule: the soft labels of p > 0.5 in order of (start, end), a span starting where the previous one
+    ended joined to it."""
+    hard: list[list[int]] = []
+    for start, end, _ in sorted((label for label in soft if label[2] > HARD_FROM_SOFT), key=lambda s: s[:2]):
+        if hard and hard[-1][1] == start:
+            hard[-1][1] = end
+        else:
+            hard.append([start, end])
+    return [(start, end) for start, end in hard]
+
+
+def is_offset(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def spans_of(value, key: str, length: int | None, problem) -> list[tuple[int, int]] | None:
+    """[[start, end], …] checked against the text's length; None (after a problem) when it cannot be read."""
+    if not isinstance(value, list) or not all(
+        isinstance(span, list) and len(span) == 2 and all(is_offset(o) for o in span) for span in value
+    ):
+        return problem(f"{key} is not a list of [start, end] pairs of whole numbers")
+    return checked_offsets([tuple(span) for span in value], key, length, problem)
+
+
+def checked_offsets(spans: list[tuple], key: str, length: int | None, problem):
+    for start, end, *_ in spans:
+        if length is not None and not 0 <= start < end <= length:
+            return problem(f"{key}: characters {start}-{end} are not a span of the text (0-{length})")
+    return spans
+
+
+def soft_of(value, length: int | None, problem) -> list[tuple[int, int, float]] | None:
+    if not isinstance(value, list) or not all(
+        isinstance(label, dict) and is_offset(label.get("start")) and is_offset(label.get("end")) for label in value
+    ):
+        return problem("soft_labels is not a list of {start, end, prob} with whole-number offsets")
+    for label in value:
+        if not is_probability(label.get("prob")):
+            return problem(f"soft_labels: prob {quoted(label.get('prob'), 40)} is not a number from 0 to 1")
+    return checked_offsets(
+        [(label["start"], label["end"], float(label["prob"])) for label in value], "soft_labels", length, problem
+    )
+
+
+def read_lines(path: Path, data: bytes, gold_texts: dict[str, CorpusText] | None) -> list[Labelled]:
+    """The lines of a gold file (gold_texts None) or of a prediction file against the gold's texts; InputError
+    listing every problem."""
+    problems: list[Problem] = []
+    read, seen = [], {}
+    for line, value in jsonl_objects(path, problems, data):
+
+        def problem(message: str) -> None:
+            problems.append(Problem(str(path), line, message))  # noqa: B023 (called within this iteration)
+
+        text_id, text, lang = value.get("id"), value.get("model_output_text"), value.get("lang", DEFAULT_SPLIT)
+        if not isinstance(text_id, str) or not text_id:
+            problem("id is missing or not a string")
+            continue
+        if text_id in seen:
+            problem(f"id {text_id} is given again (first on line {seen[text_id]})")
+            continue
+        seen[text_id] = line
+        if gold_texts is None:
+            if not isinstance(text, str):
+                problem("model_output_text is missing or not a string")
+                continue
+            if not isinstance(lang, str) or not lang:
+                problem("lang is not a string")
+                continue
+        else:
+            gold = gold_texts.get(text_id)
+            if gold is None:
+                problem(f"id {text_id} is not a text of the gold")
+                continue
+            if text is not None and text != gold.text:
+                problem(f"model_output_text differs from the gold's text of {text_id}")
+                continue
+            text, lang = gold.text, gold.split
+        hard = soft = None
+        if "hard_labels" in value:
+            hard = spans_of(value["hard_labels"], "hard_labels", len(text), problem)
+            if hard is None:
+                continue
+        if "soft_labels" in value:
+            soft = soft_of(value["soft_labels"], len(text), problem)
+            if soft is None:
+                continue
+        annotators = value.get("annotations", {}) if gold_texts is None else {}
+        if not isinstance(annotators, dict):
+            problem("annotations is not an object of annotator: [[start, end], …]")
+            continue
+        annotator_spans = {}
+        for annotator, spans in annotators.items():
+            wrong = name_problem(f"annotator/{annotator}", "list")
+            checked = None if wrong else spans_of(spans, f"annotations.{annotator}", len(text), problem)
+            if wrong:
+                problem(wrong)
+            if checked is None:
+                break
+            annotator_spans[annotator] = checked
+        else:
+            if gold_texts is not None and hard is None and soft is None:
+                problem("neither hard_labels nor soft_labels is given")
+                continue
+            read.append(Labelled(line, text_id, lang, text, hard, soft, annotator_spans))
+    if problems:
+        raise InputError(problems)
+    return read
+
+
+def completed(labelled: Labelled) -> tuple[list[tuple[int, int]], list[tuple[int, int, float]]]:
+    """A line's hard and soft labels, each derived from the other when only one is given (the task's rules)."""
+    hard = labelled.hard if labelled.hard is not None else hard_from_soft(labelled.soft or [])
+    soft = labelled.soft if labelled.soft is not None else [(start, end, 1.0) for start, end in hard]
+    return hard, soft
+
+
+def token_record(path: Path, labelled: Labelled, spans, index: TokenIndex) -> Record:
+    """The hard spans of a line placed on whole tokens; a span of whitespace alone marks no token and is left out
+    (its characters are scored by the mushroom scheme all the same)."""
+    placed = []
+    for start, end in spans:
+        tokens = index.locate(start, index.text[start:end])
+        if not isinstance(tokens, str):
+            placed.append(Span(str(path), labelled.line, start, index.text[start:end], CATEGORY.name, None, tokens))
+    return Record(str(path), labelled.line, labelled.text_id, labelled.split, index.text, "", placed)
+
+
+def insert_labels(con, set_id: int, rows: list[tuple]) -> None:
+    con.execute("INSERT INTO character_label_lists VALUES (?, 'mushroom')", [set_id])
+    frame = pl.DataFrame(
+        rows,
+        schema={
+            "text_id": pl.String,
+            "line_number": pl.Int32,
+            "label": pl.String,
+            "label_number": pl.Int32,
+            "char_start": pl.Int32,
+            "char_end": pl.Int32,
+            "probability": pl.Float64,
+        },
+        orient="row",
+    ).with_columns(set_id=pl.lit(set_id, pl.Int32))
+    insert_frame(con, frame, "INSERT INTO character_labels BY NAME SELECT * FROM new_rows")
+
+
+def label_rows(labelled: Labelled, hard, soft) -> list[tuple]:
+    line, text_id = labelled.line, labelled.text_id
+    return [(text_id, line, "hard", n, start, end, None) for n, (start, end) in enumerate(hard, start=1)] + [
+        (text_id, line, "soft", n, start, end, p) for n, (start, end, p) in enumerate(soft, start=1)
+    ]
+
+
+def load_list(con, path, sha256, corpus, kind, name, splits, lines, indexes, report, labels_of) -> None:
+    """One list, per split of the corpus (a text with no line has no label): its token spans and its labels."""
+    for split in splits:
+        of_split = [labelled for labelled in lines if labelled.split == split]
+        pairs = [(labelled, labels_of(labelled)) for labelled in of_split]
+        records = [token_record(path, labelled, hard, indexes[labelled.text_id]) for labelled, (hard, _) in pairs]
+        set_id = insert_list(con, path, sha256, corpus, kind, name, split, records, report)
+        insert_labels(
+            con, set_id, [row for labelled, (hard, soft) in pairs for row in label_rows(labelled, hard, soft)]
+        )
+
+
+def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, annotators: bool = True) -> ImportReport:
+    """A labelled file as a new corpus: its texts, its gold list, and (annotators) a submission for each annotator."""
+    wrong = name_problem(corpus, "corpus")
+    if wrong:
+        raise InputError([Problem(str(path), None, wrong)])
+    if con.execute("SELECT 1 FROM corpora WHERE corpus = ?", [corpus]).fetchall():
+        raise AccuracyDbError(f"corpus {corpus} exists already: give another --corpus")
+    data = read_bytes(path)
+    lines = read_lines(path, data, None)
+    taken = held_texts(con, [labelled.text_id for labelled in lines])
+    if taken:
+        at = {labelled.text_id: labelled.line for labelled in lines}
+        raise InputError(
+            [Problem(str(path), at[t], f"text id {t} is a text of {held} already") for t, held in taken.items()]
+        )
+    report = ImportReport(corpus)
+    create_corpus(con, corpus, f"Mu-SHROOM file {path.name}", str(path), [CATEGORY])
+    texts = [CorpusText(labelled.text_id, labelled.split, labelled.text) for labelled in lines]
+    insert_texts(con, corpus, texts)
+    report.texts_added = len(texts)
+    splits = sorted({text.split for text in texts})
+    indexes = {text.text_id: TokenIndex(text.text) for text in texts}
+    sha256 = hashlib.sha256(data).hexdigest()
+    load_list(con, path, sha256, corpus, "gold", "gold", splits, lines, indexes, report, completed)
+    for annotator in sorted({a for labelled in lines for a in labelled.annotators} if annotators else ()):
+        spans_of_annotator = lambda labelled, a=annotator: (  # noqa: E731
+            labelled.annotators.get(a, []),
+            [(start, end, 1.0) for start, end in labelled.annotators.get(a, [])],
+        )
+        name = f"annotator/{annotator}"
+        load_list(con, path, sha256, corpus, "submission", name, splits, lines, indexes, report, spans_of_annotator)
+    return report
+
+
+def load_prediction(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, name: str) -> ImportReport:
+    """A prediction file as a submission of a corpus loaded from a gold file."""
+    wrong = name_problem(name, "list")
+    if wrong:
+        raise InputError([Problem(str(path), None, wrong)])
+    rows = con.execute(
+        "SELECT text_id, split, generated_text FROM texts WHERE corpus = ? ORDER BY text_id", [corpus]
+    ).fetchall()
+    gold = con.execute(
+        "SELECT 1 FROM annotation_sets JOIN character_label_lists USING (set_id) WHERE corpus = ? AND kind = 'gold'",
+        [corpus],
+    ).fetchall()
+    if not gold:
+        raise AccuracyDbError(f"corpus {corpus} has no Mu-SHROOM gold file: import one first (--as gold)")
+    if con.execute(
+        "SELECT 1 FROM annotation_sets WHERE corpus = ? AND kind = 'submission' AND name = ?", [corpus, name]
+    ).fetchall():
+        raise AccuracyDbError(f"corpus {corpus} has a submission {name} already: give another --name")
+    texts = {text_id: CorpusText(text_id, split, text) for text_id, split, text in rows}
+    data = read_bytes(path)
+    lines = read_lines(path, data, texts)
+    report = ImportReport(corpus)
+    given = {labelled.text_id for labelled in lines}
+    missing = [text for text in texts.values() if text.text_id not in given]
+    if missing:
+        report.warnings.append(
+            Problem(str(path), None, f"{len(missing)} text(s) of the gold have no line: scored as empty predictions")
+        )
+    lines += [Labelled(0, text.text_id, text.split, text.text, [], []) for text in missing]
+    indexes = {labelled.text_id: TokenIndex(labelled.text) for labelled in lines}
+    splits = sorted({text.split for text in texts.values()})
+    sha256 = hashlib.sha256(data).hexdigest()
+    load_list(con, path, sha256, corpus, "submission", name, splits, lines, indexes, report, completed)
+    return report

@@ -1,0 +1,113 @@
+-- The figures of the mushroom scheme (SemEval-2025 Task 3, Mu-SHROOM) for each text, from the lists' exact
+-- character labels (character_labels): a submission read with them is scored against the gold list of its corpus
+-- and split read with them, on every text of that split (a text without labels has none: an empty prediction).
+-- A character is a code point of texts.generated_text. iou is |gold ∩ predicted| / |gold ∪ predicted| of the
+-- characters the hard labels mark (1.0 when neither marks any); cor is Spearman's rho of the per-character soft
+-- vectors (a character no soft label marks is 0; of two soft labels on one character the later one counts),
+-- computed as Pearson's r of the average ranks; when either vector is constant (rounded to 8 decimals, as the
+-- task's scorer does) it is 1.0 if both are, else 0.0. An empty text scores 1.0 and 1.0.
+-- Grain: one row per (submission read with character labels, text of its split).
+-- Key: submission_id, text_id
+-- Columns:
+--   submission_id: The submission (annotation_sets.set_id).
+--   gold_id: The gold list it is scored against (annotation_sets.set_id).
+--   text_id: The text (texts.text_id).
+--   characters: The text's length in characters (code points).
+--   gold_marked: Characters the gold's hard labels mark.
+--   predicted_marked: Characters the submission's hard labels mark.
+--   both_marked: Characters both mark.
+--   iou: both_marked / (characters either marks); 1.0 when neither marks any.
+--   cor: Spearman's rho of the soft vectors; 1.0 or 0.0 when either is constant (see above).
+WITH pairs AS (
+    SELECT submission.set_id AS submission_id, gold.set_id AS gold_id, submission.corpus, submission.split
+    FROM annotation_sets AS submission
+    JOIN annotation_sets AS gold
+        ON gold.kind = 'gold' AND gold.corpus = submission.corpus AND gold.split = submission.split
+    WHERE submission.kind = 'submission'
+        AND submission.set_id IN (SELECT set_id FROM character_label_lists)
+        AND gold.set_id IN (SELECT set_id FROM character_label_lists)
+),
+hard_marked AS (
+    SELECT DISTINCT set_id, text_id, unnest(range(char_start, char_end)) AS position
+    FROM character_labels
+    WHERE label = 'hard'
+),
+soft_marked AS (
+    SELECT set_id, text_id, position, arg_max(probability, label_number) AS probability
+    FROM (
+        SELECT set_id, text_id, label_number, probability, unnest(range(char_start, char_end)) AS position
+        FROM character_labels
+        WHERE label = 'soft'
+    )
+    GROUP BY set_id, text_id, position
+),
+positions AS (
+    SELECT pairs.submission_id, pairs.gold_id, texts.text_id, unnest(range(length(texts.generated_text))) AS position
+    FROM pairs
+    JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
+),
+vectors AS (
+    SELECT
+        positions.submission_id,
+        positions.text_id,
+        gold_hard.position IS NOT NULL AS gold_hard,
+        predicted_hard.position IS NOT NULL AS predicted_hard,
+        coalesce(gold_soft.probability, 0) AS gold_soft,
+        coalesce(predicted_soft.probability, 0) AS predicted_soft
+    FROM positions
+    LEFT JOIN hard_marked AS gold_hard
+        ON gold_hard.set_id = positions.gold_id AND gold_hard.text_id = positions.text_id
+        AND gold_hard.position = positions.position
+    LEFT JOIN hard_marked AS predicted_hard
+        ON predicted_hard.set_id = positions.submission_id AND predicted_hard.text_id = positions.text_id
+        AND predicted_hard.position = positions.position
+    LEFT JOIN soft_marked AS gold_soft
+        ON gold_soft.set_id = positions.gold_id AND gold_soft.text_id = positions.text_id
+        AND gold_soft.position = positions.position
+    LEFT JOIN soft_marked AS predicted_soft
+        ON predicted_soft.set_id = positions.submission_id AND predicted_soft.text_id = positions.text_id
+        AND predicted_soft.position = positions.position
+),
+ranked AS (
+    SELECT
+        *,
+        rank() OVER (PARTITION BY submission_id, text_id ORDER BY gold_soft)
+            + (count(*) OVER (PARTITION BY submission_id, text_id, gold_soft) - 1) / 2 AS gold_rank,
+        rank() OVER (PARTITION BY submission_id, text_id ORDER BY predicted_soft)
+            + (count(*) OVER (PARTITION BY submission_id, text_id, predicted_soft) - 1) / 2 AS predicted_rank
+    FROM vectors
+),
+per_text AS (
+    SELECT
+        submission_id,
+        text_id,
+        count(*) FILTER (WHERE gold_hard) AS gold_marked,
+        count(*) FILTER (WHERE predicted_hard) AS predicted_marked,
+        count(*) FILTER (WHERE gold_hard AND predicted_hard) AS both_marked,
+        count(DISTINCT round(gold_soft, 8)) AS gold_values,
+        count(DISTINCT round(predicted_soft, 8)) AS predicted_values,
+        corr(gold_rank, predicted_rank) AS rho
+    FROM ranked
+    GROUP BY submission_id, text_id
+)
+SELECT
+    pairs.submission_id,
+    pairs.gold_id,
+    texts.text_id,
+    length(texts.generated_text)::BIGINT AS characters,
+    coalesce(per_text.gold_marked, 0) AS gold_marked,
+    coalesce(per_text.predicted_marked, 0) AS predicted_marked,
+    coalesce(per_text.both_marked, 0) AS both_marked,
+    CASE
+        WHEN coalesce(per_text.gold_marked + per_text.predicted_marked, 0) = 0 THEN 1.0
+        ELSE per_text.both_marked / (per_text.gold_marked + per_text.predicted_marked - per_text.both_marked)
+    END::DOUBLE AS iou,
+    CASE
+        WHEN per_text.text_id IS NULL THEN 1.0
+        WHEN per_text.gold_values = 1 OR per_text.predicted_values = 1
+            THEN (per_text.gold_values = 1 AND per_text.predicted_values = 1)::INTEGER
+        ELSE per_text.rho
+    END::DOUBLE AS cor
+FROM pairs
+JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
+LEFT JOIN per_text ON per_text.submission_id = pairs.submission_id AND per_text.text_id = texts.text_id
