@@ -370,7 +370,7 @@ def has_key(at: AppTest, key: str) -> bool:
 def test_metrics_table_is_the_commands_for_the_split_and_scope(built_db, monkeypatch, capsys):
     at = metrics_page(built_db, monkeypatch, split="train", scope="NUMBER")
     assert (labelled(at.selectbox, "Split").value, labelled(at.selectbox, "Scope").value) == ("train", "NUMBER")
-    args = ["metrics", "--db", str(built_db), "--split", "train", "--scope", "NUMBER", "--trials", "200"]
+    args = ["metrics", "--db", str(built_db), "--split", "train", "--scope", "NUMBER"]
     assert run(args + ["--format", "json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert {row["level"] for row in printed} == {"text", "system"}
@@ -394,7 +394,7 @@ def test_metrics_table_is_the_commands_for_the_split_and_scope(built_db, monkeyp
         assert list(shown["note"]) == [row["reason"] or "–" for row in expected]
     text_level = [row for row in printed if row["level"] == "text"]
     assert {row["rank"] for row in text_level if row["value"] is not None} >= {1, 2}  # clusters, not one rank
-    assert all("|trials:200" in row["signature"] for row in printed)  # the page's trials, signed
+    assert all("|trials:1000" in row["signature"] for row in printed)  # the command's default trials, signed
     assert set(table(at, "metric_signatures")["signature"]) == {row["signature"] for row in printed}
 
 

@@ -96,7 +96,57 @@ def acc_eq_rows(x, y) -> np.ndarray:
     return values
 
 
+def runs_by_score(x, y):
+    """Each row's texts by decreasing score: true positives and texts flagged when every text scoring at least a
+    position's score is flagged, where runs of equal scores end, and the positives (texts with y > 0)."""
+    x = np.asarray(x, dtype=np.float64)
+    positive = np.asarray(y) > 0
+    order = np.argsort(-x, axis=1, kind="stable")
+    scores = np.take_along_axis(x, order, axis=1)
+    true_positives = np.cumsum(positive[order], axis=1, dtype=np.float64)
+    run_ends = np.ones_like(scores, dtype=bool)
+    run_ends[:, :-1] = scores[:, 1:] != scores[:, :-1]
+    flagged = np.arange(1, x.shape[1] + 1, dtype=np.float64)
+    return true_positives, flagged, run_ends, float(positive.sum()), float((~positive).sum())
+
+
+def roc_auc_rows(x, y) -> np.ndarray:
+    """ROC AUC of each row against the texts with y > 0: the Mann-Whitney U of the rows' average ranks (ties count
+    half, as scikit-learn's trapezoids do). NaN when a class is missing."""
+    x = np.asarray(x, dtype=np.float64)
+    positive = np.asarray(y) > 0
+    positives, negatives = positive.sum(), (~positive).sum()
+    if not positives or not negatives:
+        return np.full(len(x), np.nan)
+    ranks = stats.rankdata(x, axis=1)
+    return (ranks[:, positive].sum(axis=1) - positives * (positives + 1) / 2) / (positives * negatives)
+
+
+def average_precision_rows(x, y) -> np.ndarray:
+    """Average precision of each row (scikit-learn's: Σ (recall step) × precision over the distinct scores,
+    highest first). NaN when a class is missing."""
+    true_positives, flagged, run_ends, positives, negatives = runs_by_score(x, y)
+    if not positives or not negatives:
+        return np.full(len(true_positives), np.nan)
+    at_ends = np.where(run_ends, true_positives, 0.0)
+    before = np.maximum.accumulate(np.pad(at_ends[:, :-1], ((0, 0), (1, 0))), axis=1)  # at the previous run's end
+    steps = np.where(run_ends, (true_positives - before) / positives * true_positives / flagged, 0.0)
+    return steps.sum(axis=1)
+
+
+def best_f1_rows(x, y) -> np.ndarray:
+    """The best F1 of each row over the thresholds "score ≥ t" (without the threshold). NaN when a class is
+    missing."""
+    true_positives, flagged, run_ends, positives, negatives = runs_by_score(x, y)
+    if not positives or not negatives:
+        return np.full(len(true_positives), np.nan)
+    return np.where(run_ends, 2 * true_positives / (flagged + positives), -np.inf).max(axis=1)
+
+
 ROW_MEASURES = {
+    "roc_auc": roc_auc_rows,
+    "average_precision": average_precision_rows,
+    "best_f1": best_f1_rows,
     "acc_eq": acc_eq_rows,
     "pearson": pearson_rows,
     "spearman": spearman_rows,

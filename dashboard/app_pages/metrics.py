@@ -179,12 +179,12 @@ if not names:
 
 st.caption(
     f"How well each metric's scores per text track the gold list's mistakes of scope {scope} on the "
-    f"{literal(split)} split, as `accuracy-db metrics --trials {settings.trials}` prints them for that split and "
+    f"{literal(split)} split, as `accuracy-db metrics` prints them for that split and "
     "scope. A metric is taken as error-like (a higher-is-better one, such as BLEU, negated), "
     "so one that tracks the gold scores towards +1 whatever its direction. Each value has its "
     f"{INTERVAL} ({settings.resampling.resamples:,} bootstrap resamples of the texts, seed "
     f"{settings.resampling.seed}); **rank** is the significance cluster at the text level, by PERM-BOTH with "
-    f"{settings.trials:,} trials (the command's default is 1,000: fewer keep this page quick). **length** is the "
+    f"{settings.trials:,} trials. **length** is the "
     "baseline: a metric that does no better than the texts' lengths adds nothing."
 )
 for level, title in LEVELS.items():
