@@ -33,13 +33,18 @@ hard_marked AS (
     WHERE label = 'hard'
 ),
 soft_marked AS (
-    SELECT set_id, text_id, position, arg_max(probability, label_number) AS probability
+    SELECT set_id, text_id, position, probability
     FROM (
-        SELECT set_id, text_id, label_number, probability, unnest(range(char_start, char_end)) AS position
-        FROM character_labels
-        WHERE label = 'soft'
-    )
-    GROUP BY set_id, text_id, position
+        SELECT
+            *,
+            row_number() OVER (PARTITION BY set_id, text_id, position ORDER BY label_number DESC) AS latest_first
+        FROM (
+            SELECT set_id, text_id, label_number, probability, unnest(range(char_start, char_end)) AS position
+            FROM character_labels
+            WHERE label = 'soft'
+        ) AS soft_characters
+    ) AS numbered
+    WHERE latest_first = 1
 ),
 positions AS (
     SELECT pairs.submission_id, pairs.gold_id, texts.text_id, unnest(range(length(texts.generated_text))) AS position
@@ -72,9 +77,9 @@ ranked AS (
     SELECT
         *,
         rank() OVER (PARTITION BY submission_id, text_id ORDER BY gold_soft)
-            + (count(*) OVER (PARTITION BY submission_id, text_id, gold_soft) - 1) / 2 AS gold_rank,
+            + (count(*) OVER (PARTITION BY submission_id, text_id, gold_soft) - 1) / 2.0 AS gold_rank,
         rank() OVER (PARTITION BY submission_id, text_id ORDER BY predicted_soft)
-            + (count(*) OVER (PARTITION BY submission_id, text_id, predicted_soft) - 1) / 2 AS predicted_rank
+            + (count(*) OVER (PARTITION BY submission_id, text_id, predicted_soft) - 1) / 2.0 AS predicted_rank
     FROM vectors
 ),
 per_text AS (
@@ -84,8 +89,8 @@ per_text AS (
         count(*) FILTER (WHERE gold_hard) AS gold_marked,
         count(*) FILTER (WHERE predicted_hard) AS predicted_marked,
         count(*) FILTER (WHERE gold_hard AND predicted_hard) AS both_marked,
-        count(DISTINCT round(gold_soft, 8)) AS gold_values,
-        count(DISTINCT round(predicted_soft, 8)) AS predicted_values,
+        count(DISTINCT CAST(gold_soft AS DECIMAL(18, 8))) AS gold_values,
+        count(DISTINCT CAST(predicted_soft AS DECIMAL(18, 8))) AS predicted_values,
         corr(gold_rank, predicted_rank) AS rho
     FROM ranked
     GROUP BY submission_id, text_id
@@ -100,7 +105,7 @@ SELECT
     coalesce(per_text.both_marked, 0) AS both_marked,
     CASE
         WHEN coalesce(per_text.gold_marked + per_text.predicted_marked, 0) = 0 THEN 1.0
-        ELSE per_text.both_marked / (per_text.gold_marked + per_text.predicted_marked - per_text.both_marked)
+        ELSE per_text.both_marked::DOUBLE / (per_text.gold_marked + per_text.predicted_marked - per_text.both_marked)
     END::DOUBLE AS iou,
     CASE
         WHEN per_text.text_id IS NULL THEN 1.0

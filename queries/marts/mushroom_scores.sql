@@ -23,4 +23,4 @@ SELECT
     avg(text_scores.cor) AS cor
 FROM mushroom_text_scores AS text_scores
 JOIN annotation_sets AS submission ON submission.set_id = text_scores.submission_id
-GROUP BY ALL
+GROUP BY text_scores.submission_id, submission.name, submission.corpus, submission.split, text_scores.gold_id

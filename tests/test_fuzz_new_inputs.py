@@ -1,0 +1,128 @@
+"""The inputs of issue 37 and 34 fuzzed as the mistake lists are (test_bad_input.py; issue 36, item 8): files of
+scores and Mu-SHROOM files made of random bytes, random shapes of CSV and JSON Lines, huge numbers, deep JSON, text
+that is not UTF-8 and offsets at the edges of the text. Each loads whole, or is refused whole: an InputError whose
+problems name the file, nothing written to the database, no other exception."""
+
+from __future__ import annotations
+
+import json
+
+from accuracy_db.etl import mushroom_files
+from accuracy_db.etl.score_files import ScoreFile, load_score_file
+from accuracy_db.etl.texts import load_texts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_bad_input import TEXTS
+
+from accuracy_db.errors import InputError
+from accuracy_db.store import database
+
+SCORE_CELLS = st.sampled_from(
+    ["", "text_id", "score", "bleurt", "S001", "S001.txt", "S002", "S003", "T001", "1", "-0", "0.5", "1e308", "1e309",
+     "-1e400", "nan", "inf", "-inf", "NaN", "Infinity", "0x10", "1_000", " 2", "é", "\ufeff", "\x00", '"', ",", "\r",
+     "9" * 400]
+)  # fmt: skip
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.floats() | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+SCORE_KEYS = st.sampled_from(["text_id", "score", "bleurt", "S001", ""])
+SHAPES = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def rows_of(con) -> tuple:
+    return tuple(
+        con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        for table in ("corpora", "metrics", "text_scores", "annotation_sets", "mistakes", "texts")
+    )
+
+
+def score_files():
+    csv_shapes = st.lists(st.lists(SCORE_CELLS, max_size=5), max_size=5).map(
+        lambda rows: "\n".join(",".join(row) for row in rows).encode("utf-8", "surrogatepass")
+    )
+    jsonl_shapes = st.lists(
+        st.one_of(st.dictionaries(SCORE_KEYS, JSON_VALUES | SCORE_CELLS, max_size=4), JSON_VALUES), max_size=4
+    ).map(lambda lines: "\n".join(json.dumps(line) for line in lines).encode())
+    deep = st.integers(1, 100_000).map(lambda depth: b"[" * depth + b"]" * depth)
+    return st.tuples(
+        st.sampled_from(["csv", "jsonl"]), st.one_of(st.binary(max_size=300), csv_shapes, jsonl_shapes, deep)
+    )
+
+
+@SHAPES
+@given(score_files())
+def test_a_file_of_scores_loads_whole_or_is_refused_whole(tmp_path_factory, case):
+    suffix, data = case
+    path = tmp_path_factory.mktemp("scores") / f"random.{suffix}"
+    path.write_bytes(data)
+    con = database.open_new(None)
+    load_texts(con, "train", TEXTS)
+    before = rows_of(con)
+    try:
+        loaded = load_score_file(con, ScoreFile(path, higher_is_better=True))
+    except InputError as refused:
+        assert refused.problems and all(problem.file == str(path) for problem in refused.problems)
+        assert rows_of(con) == before
+    else:  # every text of the split, one finite number each, for each metric
+        assert loaded.texts == len(TEXTS)
+        assert con.execute("SELECT count(*), bool_and(isfinite(score)) FROM text_scores").fetchone() == (
+            len(TEXTS) * len(loaded.metrics),
+            True,
+        )
+    finally:
+        con.close()
+
+
+GOLD = [
+    {"id": "a", "lang": "EN", "model_input": "q", "model_output_text": "ab 中文😀", "hard_labels": [[0, 2]],
+     "soft_labels": [{"start": 0, "end": 2, "prob": 0.8}]},
+    {"id": "b", "lang": "EN", "model_input": "q", "model_output_text": "x y", "hard_labels": [], "soft_labels": []},
+]  # fmt: skip
+OFFSETS = st.sampled_from([-1, 0, 1, 2, 5, 6, 7, 2**31, 2**63, 10**30, 1.5, "1", None, True])
+LABEL_KEYS = st.sampled_from(["id", "lang", "model_input", "model_output_text", "hard_labels", "soft_labels",
+                              "annotations", "start", "end", "prob"])  # fmt: skip
+
+
+def mushroom_lines():
+    spans = st.lists(st.lists(OFFSETS, max_size=3), max_size=3)
+    soft = st.lists(
+        st.dictionaries(st.sampled_from(["start", "end", "prob"]), OFFSETS | st.floats(), max_size=3), max_size=3
+    )
+    line = st.fixed_dictionaries(
+        {"id": st.sampled_from(["a", "b", "c", 1, None]), "model_output_text": st.sampled_from(["ab 中文😀", "x y", "", 5])},
+        optional={"hard_labels": spans | JSON_VALUES, "soft_labels": soft | JSON_VALUES, "lang": st.sampled_from(["EN", 3]),
+                  "annotations": st.dictionaries(st.text(max_size=4), spans, max_size=2) | JSON_VALUES},
+    )  # fmt: skip
+    shaped = st.lists(line | st.dictionaries(LABEL_KEYS, JSON_VALUES, max_size=5), min_size=1, max_size=4).map(
+        lambda lines: "\n".join(json.dumps(entry) for entry in lines).encode()
+    )
+    deep = st.integers(1, 100_000).map(lambda depth: b"[" * depth + b"]" * depth)
+    return st.one_of(st.binary(max_size=300), shaped, deep)
+
+
+@SHAPES
+@given(st.booleans(), mushroom_lines())
+def test_a_mushroom_file_loads_whole_or_is_refused_whole(tmp_path_factory, as_gold, data):
+    folder = tmp_path_factory.mktemp("mushroom")
+    path = folder / "random.jsonl"
+    path.write_bytes(data)
+    con = database.open_new(None)
+    if not as_gold:  # a prediction is read against a gold file
+        gold = folder / "gold.jsonl"
+        gold.write_text("\n".join(json.dumps(line) for line in GOLD), encoding="utf-8")
+        mushroom_files.load_gold(con, gold, "mushroom")
+    before = rows_of(con)
+    try:
+        if as_gold:
+            mushroom_files.load_gold(con, path, "mushroom")
+        else:
+            mushroom_files.load_prediction(con, path, "mushroom", "random")
+    except InputError as refused:
+        assert refused.problems and all(problem.file == str(path) for problem in refused.problems)
+        assert rows_of(con) == before
+    else:
+        assert rows_of(con) != before  # a list was written
+    finally:
+        con.close()
