@@ -163,7 +163,7 @@ def read_lines(path: Path, data: bytes, gold_texts: dict[str, CorpusText] | None
                 problem("neither hard_labels nor soft_labels is given")
                 continue
             read.append(Labelled(line, text_id, lang, text, hard, soft, annotator_spans))
-    if not problems and not read:
+    if not problems and not read and gold_texts is None:  # (a prediction of nothing is every text's empty one)
         problems.append(Problem(str(path), None, "the file is empty: expected JSON Lines, one text a line"))
     if problems:
         raise InputError(problems)

@@ -196,7 +196,7 @@ def test_a_refresh_killed_at_any_moment_leaves_the_previous_database(tmp_path, i
     many_submissions(inbox, 2)
     refresh(db, DATA, inbox)
     before = snapshot(db)
-    many_submissions(inbox, 80)  # 78 to add: a refresh that takes a few seconds
+    many_submissions(inbox, 40)  # 38 to add: a refresh that takes a few seconds
     after = fresh_build(tmp_path, inbox)
     kills = 0
     for delay in (0.0, 0.3, 0.6, 0.9, 1.2, 1.6, 2.0, 2.5, 3.0, 4.0, 6.0):
