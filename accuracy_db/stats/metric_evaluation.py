@@ -119,6 +119,26 @@ def check_weights(con: duckdb.DuckDBPyConnection, corpus: str, weights: dict[str
             raise AccuracyDbError(f"--weights: the weight of {category} is {weight!r}: a number of at least 0")
 
 
+def weight_parameters(settings: Settings) -> dict:
+    """The parameters $categories and $weights: the --weights of the settings, as the queries below join them (a
+    category not named weighs 1)."""
+    return {"categories": list(settings.weights), "weights": [float(w) for w in settings.weights.values()]}
+
+
+def gold_splits(con, corpus: str) -> list[str]:
+    """The splits of the corpus that have a gold list (test before train)."""
+    query = "SELECT DISTINCT split FROM metric_targets WHERE corpus = ? ORDER BY split DESC"
+    return [split for (split,) in con.execute(query, [corpus]).fetchall()]
+
+
+def checked_split(con, corpus: str, split: str, splits: list[str]) -> str:
+    """The split asked for (dev: the shared task's train), which must be one of the splits with a gold list."""
+    split = resolve_split(con, split, corpus)
+    if split not in splits:
+        raise AccuracyDbError(f"split {split!r} of corpus {corpus} has no gold list ({', '.join(splits)})")
+    return split
+
+
 def targets(con, corpus: str, split: str, scope: str, settings: Settings):
     """The texts of the split in text order, with the gold count of the scope (weighted by category when asked:
     in ALL the weighted sum of the categories), length, system and input."""
@@ -141,8 +161,7 @@ def targets(con, corpus: str, split: str, scope: str, settings: Settings):
             "corpus": corpus,
             "split": split,
             "scope": scope,
-            "categories": list(settings.weights),
-            "weights": [float(w) for w in settings.weights.values()],
+            **weight_parameters(settings),
         },
     ).fetchall()
     text_ids = [row[0] for row in rows]
@@ -188,8 +207,7 @@ def scored_metrics(con, corpus: str, split: str, scope: str, settings: Settings,
             "split": split,
             "scope": scope,
             "names": names,
-            "categories": list(settings.weights),
-            "weights": [float(w) for w in settings.weights.values()],
+            **weight_parameters(settings),
         },
     ).fetchall()
     stamps = metric_stamps(con, corpus, split)
@@ -384,22 +402,15 @@ def metric_table(
 ) -> list[dict]:
     """One object per (metric, split, scope, level, measure): metric, kind, split, scope, level, measure, value,
     ci ([low, high] or None), n (texts or systems), threshold, rank (the significance cluster, 1 the best; text level
-    only), reason (why value is None, or what it lacks: see INTERVAL_TEXTS), signature. Every split with a gold list, scope and level unless told which."""
+    only), reason (why value is None, or what it lacks: see INTERVAL_TEXTS), signature. Every split with a gold
+    list, scope and level unless told which."""
     settings = settings or Settings()
     corpus = choose_corpus(con, corpus)
     check_weights(con, corpus, settings.weights)
     scopes = check_scopes(con, corpus, scopes or [])
-    splits = [
-        s
-        for (s,) in con.execute(
-            "SELECT DISTINCT split FROM metric_targets WHERE corpus = ? ORDER BY split DESC", [corpus]
-        ).fetchall()
-    ]
+    splits = gold_splits(con, corpus)
     if split is not None:
-        split = resolve_split(con, split, corpus)
-        if split not in splits:
-            raise AccuracyDbError(f"split {split!r} of corpus {corpus} has no gold list ({', '.join(splits)})")
-        splits = [split]
+        splits = [checked_split(con, corpus, split, splits)]
     rows, metrics = [], {}
     for split_name in splits:
         gold = gold_stamp(con, corpus, split_name)
@@ -482,17 +493,10 @@ def compare_metrics(
     corpus = choose_corpus(con, corpus)
     check_weights(con, corpus, settings.weights)
     (scope,) = check_scopes(con, corpus, [scope])
-    splits = [
-        s
-        for (s,) in con.execute(
-            "SELECT DISTINCT split FROM metric_targets WHERE corpus = ? ORDER BY split DESC", [corpus]
-        ).fetchall()
-    ]
-    split = resolve_split(con, split, corpus) if split is not None else splits[0] if len(splits) == 1 else None
-    if split is None:
+    splits = gold_splits(con, corpus)
+    if split is None and len(splits) != 1:
         raise AccuracyDbError(f"give --split: corpus {corpus} has gold lists of {', '.join(splits)}")
-    if split not in splits:
-        raise AccuracyDbError(f"split {split!r} of corpus {corpus} has no gold list ({', '.join(splits)})")
+    split = splits[0] if split is None else checked_split(con, corpus, split, splits)
     found = {scored.metric: scored for scored in scored_metrics(con, corpus, split, scope, settings, [a, b])}
     for name in (a, b):
         if name not in found:
