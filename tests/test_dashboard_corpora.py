@@ -303,7 +303,7 @@ def test_the_per_text_counts_of_a_list_keep_to_its_corpus(corpora_db):
     rows = connected(
         corpora_db,
         lambda con: con.execute(
-            "SELECT scope, text_id, mistakes FROM annotation_text_counts WHERE name = 'metric' ORDER BY ALL"
+            "SELECT scope, text_id, mistakes FROM list_text_counts WHERE name = 'metric' ORDER BY ALL"
         ).fetchall(),
     )
     assert {scope for scope, _, _ in rows} == {"ALL", "Wrong", "Unsupported"}

@@ -57,7 +57,7 @@ def test_reasons_name_what_is_missing():
     assert mm.pearson([], []).reason == "fewer than 3 texts (0)"
     assert mm.spearman([1, 2], [1, 2]).reason == "fewer than 3 texts (2)"
     assert mm.kendall([1, 2, 3], [2, 2, 2]).reason == "the gold count is the same (2) for every text"
-    assert mm.pearson([4, 4, 4], [1, 2, 3]).reason == "the metric gives every text the same score (4)"
+    assert mm.pearson([4, 4, 4], [1, 2, 3]).reason == "the metric's score is the same (4) for every text"
     assert mm.pearson([1, 2, 3], [1, 2, 4], unit="system").value is not None
     with pytest.raises(ValueError, match="different lengths"):
         mm.pearson([1, 2, 3], [1, 2])
@@ -269,7 +269,7 @@ def test_perm_both_equals_the_brute_force(measure, reference, batched):
 
 def test_perm_both_of_an_undefined_measure_says_why():
     result = perm_both([1, 1, 1, 1], [1, 2, 3, 4], [0, 1, 2, 3], mm.pearson, trials=10)
-    assert result["p_value"] is None and "same score" in result["reason"]
+    assert result["p_value"] is None and "is the same" in result["reason"]
 
 
 def steiger_williams(r12, r13, r23, n):

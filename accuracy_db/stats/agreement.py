@@ -1,7 +1,7 @@
 """Agreement between annotation sets (issue 13, item 2), and majority gold (item 3).
 
 The counts come from SQL: each ordered pair's matching and Cohen's kappa from the views of queries/ over the pair
-(pair_evaluations), the per-text counts from the view annotation_text_counts, the majority spans and each set's
+(pair_evaluations), the per-text counts from the view list_text_counts, the majority spans and each set's
 category on them from the query model majority_spans. The coefficients come from libraries: Pearson and Spearman
 with their p-values from scipy.stats, Fleiss' kappa from statsmodels (statsmodels.stats.inter_rater), Krippendorff's
 alpha from the krippendorff package.
@@ -18,6 +18,7 @@ import numpy as np
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring.scores import check_scopes, fetch_dicts
 from accuracy_db.scoring.signature import SCHEME, signature
+from accuracy_db.stats.metric_measures import correlation_reason
 from accuracy_db.stats.pair_evaluations import (
     AnnotationSet,
     counts_characters,
@@ -26,7 +27,7 @@ from accuracy_db.stats.pair_evaluations import (
     pair_figures,
     score_pairs,
 )
-from accuracy_db.stats.validity import MIN_POINTS, correlation
+from accuracy_db.stats.validity import correlation
 from accuracy_db.store import database
 
 MEASURES = ("pearson", "spearman")
@@ -45,7 +46,7 @@ def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scop
     counts: dict[tuple[int, str], list[int]] = {
         (set_id, scope): mistakes
         for set_id, scope, mistakes in con.execute(
-            "SELECT set_id, scope, list(mistakes ORDER BY text_id) FROM annotation_text_counts"
+            "SELECT set_id, scope, list(mistakes ORDER BY text_id) FROM list_text_counts"
             " WHERE list_contains($ids, set_id) AND list_contains($scopes, scope) GROUP BY set_id, scope",
             {"ids": [s.set_id for s in sets], "scopes": scopes},
         ).fetchall()
@@ -54,7 +55,7 @@ def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scop
     for a, b in itertools.combinations(sets, 2):
         for scope in scopes:
             x, y = (np.array(counts[s.set_id, scope], dtype=float) for s in (a, b))
-            reason = undefined_reason(x, y, a, b)
+            reason = correlation_reason(x, y, names=(f"{a.name}'s count", f"{b.name}'s count"))
             for measure in MEASURES:
                 value, p_value = (None, None) if reason else correlation(measure, x, y)
                 results.append(
@@ -62,16 +63,6 @@ def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scop
                      "p_value": p_value, "n": len(x), "reason": reason}
                 )  # fmt: skip
     return results
-
-
-def undefined_reason(x: np.ndarray, y: np.ndarray, a: AnnotationSet, b: AnnotationSet) -> str | None:
-    """Why two series of counts have no correlation, or None when they have one."""
-    if len(x) < MIN_POINTS:
-        return f"fewer than {MIN_POINTS} texts ({len(x)})"
-    for series, annotation_set in ((x, a), (y, b)):
-        if np.ptp(series) == 0:
-            return f"{annotation_set.name} has the same count ({series[0]:g}) in every text"
-    return None
 
 
 def majority_ratings(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], min_votes: int) -> list[dict]:

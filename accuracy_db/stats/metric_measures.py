@@ -82,14 +82,20 @@ def as_floats(*vectors) -> list[np.ndarray]:
     return arrays
 
 
-def correlation_reason(x: np.ndarray, y: np.ndarray, minimum: int = MIN_POINTS, unit: str = "text") -> str | None:
-    """Why no correlation of metric x and gold y can be computed, or None."""
+def correlation_reason(
+    x: np.ndarray,
+    y: np.ndarray,
+    minimum: int = MIN_POINTS,
+    unit: str = "text",
+    names: tuple[str, str] = ("the metric's score", "the gold count"),
+) -> str | None:
+    """Why no correlation of x and y can be computed, or None: too few points, or a series that does not vary
+    (named by names, y's first: 'the gold count is the same (2) for every text')."""
     if len(x) < minimum:
         return f"fewer than {minimum} {unit}s ({len(x)})"
-    if np.ptp(y) == 0:
-        return f"the gold count is the same ({y[0]:g}) for every {unit}"
-    if np.ptp(x) == 0:
-        return f"the metric gives every {unit} the same score ({x[0]:g})"
+    for series, name in ((y, names[1]), (x, names[0])):
+        if np.ptp(series) == 0:
+            return f"{name} is the same ({series[0]:g}) for every {unit}"
     return None
 
 

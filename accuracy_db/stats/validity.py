@@ -21,23 +21,12 @@ from scipy import stats
 from accuracy_db.scoring.scores import check_scopes, fetch_dicts, find_submission
 from accuracy_db.scoring.signature import signature
 from accuracy_db.stats.intervals import Resampling
+from accuracy_db.stats.metric_measures import correlation_reason
 from accuracy_db.stats.resampling import bootstrap_draws
 from accuracy_db.store.analyses import saved_analysis
 
 MEASURES = ("pearson", "spearman", "kendall")
 LEVELS = ("text", "system", "category")
-MIN_POINTS = 3  # a correlation of two points is always ±1, and has no p-value
-
-
-def undefined_reason(gold: np.ndarray, submitted: np.ndarray, unit: str) -> str | None:
-    """Why no correlation of the two can be computed, or None when one can."""
-    if len(gold) < MIN_POINTS:
-        return f"fewer than {MIN_POINTS} {unit}s ({len(gold)})"
-    if np.ptp(gold) == 0:
-        return f"the gold list has the same count ({gold[0]:g}) for every {unit}"
-    if np.ptp(submitted) == 0:
-        return f"the submission has the same count ({submitted[0]:g}) for every {unit}"
-    return None
 
 
 def correlation(measure: str, gold: np.ndarray, submitted: np.ndarray) -> tuple[float, float]:
@@ -75,7 +64,7 @@ def correlate(gold, submitted, replicates, unit: str, settings: Resampling) -> l
     matrices of the resampled series (resamples x points). A replicate whose series does not vary has no
     coefficient and is left out of the interval; undefined_resamples says how many were."""
     gold, submitted = np.asarray(gold, dtype=float), np.asarray(submitted, dtype=float)
-    reason = undefined_reason(gold, submitted, unit)
+    reason = correlation_reason(submitted, gold, unit=unit, names=("the submission's count", "the gold count"))
     if reason is not None:
         return [
             {"measure": m, "value": None, "p_value": None, "ci": None, "n": len(gold), "reason": reason}

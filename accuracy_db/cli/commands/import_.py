@@ -11,6 +11,13 @@ from accuracy_db.errors import AccuracyDbError
 from accuracy_db.printable import printable
 
 
+def kind_option(help: str):
+    """--as gold|submission: what the file's lists are loaded as."""
+    return click.option(
+        "--as", "kind", type=click.Choice(["gold", "submission"]), default="submission", show_default=True, help=help
+    )
+
+
 @click.group(name="import")
 def import_() -> None:
     """Load annotation lists of another format (a corpus folder, a factgenie campaign) into the database, and score
@@ -21,14 +28,7 @@ def import_() -> None:
 @db_option
 @click.argument("campaign_dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--corpus", help="The corpus the texts belong to (default: the campaign's id; created when new).")
-@click.option(
-    "--as",
-    "kind",
-    type=click.Choice(["gold", "submission"]),
-    default="submission",
-    show_default=True,
-    help="Load each annotator's lists as submissions, or (one annotator a split) as the gold list.",
-)
+@kind_option("Load each annotator's lists as submissions, or (one annotator a split) as the gold list.")
 def factgenie(db: Path, campaign_dir: Path, corpus: str | None, kind: str) -> None:
     """A factgenie campaign folder: each annotator's spans become one list per split."""
     from accuracy_db.interchange.imports import import_factgenie
@@ -66,14 +66,7 @@ def corpus(db: Path, corpus_dir: Path, corpus: str | None) -> None:
 @db_option
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--corpus", help="The corpus: new for a gold file, loaded from one for predictions (default: mushroom).")
-@click.option(
-    "--as",
-    "kind",
-    type=click.Choice(["gold", "submission"]),
-    default="submission",
-    show_default=True,
-    help="A labelled file (its texts, gold list and annotators) or a system's predictions.",
-)
+@kind_option("A labelled file (its texts, gold list and annotators) or a system's predictions.")
 @click.option("--name", help="The submission's name (default: the file's stem).")
 def mushroom(db: Path, file: Path, corpus: str | None, kind: str, name: str | None) -> None:
     """A SemEval-2025 Task 3 (Mu-SHROOM) JSON Lines file: id, model_output_text, hard_labels, soft_labels."""
