@@ -87,6 +87,11 @@ def create_tables(con: duckdb.DuckDBPyConnection, described: bool = True) -> Non
 def model_definitions() -> dict[str, str]:
     """Every model of queries/, views, tables and queries: name (the file stem) -> SELECT statement. A header whose
     Key or Materialized line is not well formed is an error naming its file."""
+    return dict(read_models())
+
+
+@functools.cache  # the package's files do not change under a running process: a build asks a dozen times
+def read_models() -> dict[str, str]:
     definitions = {}
     for layer in VIEW_LAYERS:
         for file in sql_files(f"accuracy_db.queries.{layer}"):
@@ -101,6 +106,7 @@ def view_definitions() -> dict[str, str]:
     return {name: sql for name, sql in model_definitions().items() if materialization(sql) != QUERY}
 
 
+@functools.cache  # asked for every model, many times a build
 def materialization(sql: str) -> str:
     """How a model is materialized, as its header's Materialized line says (VIEW without one)."""
     return model_headers.parse(sql).materialized
