@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from shared_data import DATA, EXAMPLES
+from test_cli_tables import printed_signatures
 
 from accuracy_db.ingest.build import build
 from accuracy_db.stats import ranking
@@ -103,7 +104,9 @@ def test_compare_takes_a_scheme(two_metrics_db):
     assert comparison["signature"].endswith("|scope:NAME|bs:1000|seed:12345|ci:95|test:permutation|trials:10000")
     table = accuracy_db(*args, "--metric", "f1")
     assert table.returncode == 0, table.stderr
-    assert f"{partial_f1:.3f}" in table.stdout and comparison["signature"] in table.stdout.replace("\n", "")
+    assert f"{partial_f1:.3f}" in table.stdout and printed_signatures(table.stdout) == {
+        "signature": comparison["signature"]
+    }
 
 
 def test_leaderboard_ci_takes_a_scheme(two_metrics_db):
