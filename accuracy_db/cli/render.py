@@ -156,9 +156,14 @@ def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple
             fitted_figures(console, rows, title, hide)
     elif fmt == "latex":
         print(figures_latex(rows, hide), end="")
+    elif fmt == "markdown":  # for people too: an undefined figure so named
+        named = [
+            {key: UNDEFINED if value is None and key in FIGURE_KEYS else value for key, value in row.items()}
+            for row in flat(rows)
+        ]
+        print(to_markdown(named), end="")
     else:
-        render = {"json": to_json, "csv": to_csv, "markdown": to_markdown}[fmt]
-        print(render(rows if fmt == "json" else flat(rows)), end="" if fmt != "json" else "\n")
+        print(to_json(rows) if fmt == "json" else to_csv(flat(rows)), end="" if fmt == "csv" else "\n")
 
 
 def signature_label(row: dict) -> str:
