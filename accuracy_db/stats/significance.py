@@ -193,7 +193,8 @@ def pairwise(
     scheme: str = SCHEME,
 ) -> list[dict]:
     """The paired permutation test of every two of some submissions of one split under a match scheme: one row per
-    ordered pair (a, b, a_value, b_value, difference, p_value), for a matrix of p-values."""
+    ordered pair (a, b, a_value, b_value, difference, p_value, trials: those in which the figure is defined for
+    both), for a matrix of p-values."""
     found = {name: find_submission(con, name, split, corpus) for name in names}
     ids = [found[name]["submission_id"] for name in names]
     pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
@@ -210,6 +211,7 @@ def pairwise(
             "b_value": row["partner_value"],
             "difference": row["difference"],
             "p_value": row["p_value"],
+            "trials": row["trials"],
         }
         for a in names
         for b in names

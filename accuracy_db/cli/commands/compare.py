@@ -9,8 +9,8 @@ import click
 
 from accuracy_db.cli import render
 from accuracy_db.cli.commands import corpus_option, db_option, resampling_options, scheme_option
-from accuracy_db.formatting import cell, latex_escape
-from accuracy_db.printable import markup_free, printable
+from accuracy_db.formatting import cell, figure_text, latex_escape, p_value_text
+from accuracy_db.printable import printable
 
 FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "token_f1"]
 
@@ -62,37 +62,38 @@ def compare(
 
 
 def print_comparison(result: dict, fmt: str) -> None:
-    """The result of compare: JSON as it is; for people, one line per figure and the signature; in LaTeX, a
-    sentence a paper can quote."""
+    """The result of compare: JSON as it is; for people, a table naming A and B with one line per figure, and the
+    signature; in LaTeX, a sentence a paper can quote."""
     if fmt == "json":
         print(json.dumps(result, indent=1))
         return
     low, high = (cell(bound) for bound in result["difference_ci"])
-    p_value = cell(result["p_value"]) if result["p_value"] is None or result["p_value"] >= 0.001 else "< 0.001"
+    p_value = p_value_text(result["p_value"], result["trials"] - result["excluded_trials"])
     if fmt == "latex":
         p_text = p_value if p_value.startswith("<") else f"= {p_value}"
         footnote = f"\\footnote{{\\texttt{{{latex_escape(result['signature'])}}}}}"
         print(
-            f"{latex_escape(result['a'])} {cell(result['a_value'])} vs {latex_escape(result['b'])} "
-            f"{cell(result['b_value'])}: difference {cell(result['difference'])} {{\\small [{low}, {high}]}}, "
-            f"$p {p_text}${footnote}"
+            f"{latex_escape(result['a'])} {figure_text(result['a_value'])} vs {latex_escape(result['b'])} "
+            f"{figure_text(result['b_value'])}: difference {figure_text(result['difference'])} "
+            f"{{\\small [{low}, {high}]}}, $p {p_text}${footnote}"
         )
         return
-    from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=markup_free(f"{result['a']} vs {result['b']}: {result['metric']}, scope {result['scope']}"))
-    table.add_column("")
-    table.add_column("value", justify="right")
-    for label, value in (
-        (result["a"], cell(result["a_value"])),
-        (result["b"], cell(result["b_value"])),
-        ("difference (A - B)", f"{cell(result['difference'])} [{low}, {high}]"),
-        (f"p-value ({result['test']}, {result['trials']} trials)", p_value),
-    ):
-        table.add_row(Text(printable(label)), Text(value))
+    difference = figure_text(result["difference"]) + ("" if result["difference"] is None else f" [{low}, {high}]")
+    labels = [
+        f"A: {result['a']}",
+        f"B: {result['b']}",
+        "difference A - B",
+        f"p-value ({result['test']}, {result['trials']:,} trials)",
+    ]
+    values = [figure_text(result["a_value"]), figure_text(result["b_value"]), difference, p_value]
     console = render.make_console()
-    console.print(table)
+    render.print_fitted(
+        console,
+        [render.Column("", [printable(label) for label in labels]), render.Column(result["metric"], values, "right")],
+        title=f"Compare {result['a']} (A) with {result['b']} (B): {result['metric']}, scope {result['scope']}",
+    )
     if result["excluded_trials"]:
         console.print(Text(f"{result['excluded_trials']} trials left out: the figure is undefined in them"))
-    console.print(Text(printable(f"signature: {result['signature']}")))
+    render.print_signatures(console, [("signature", result["signature"])])
