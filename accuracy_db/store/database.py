@@ -14,7 +14,7 @@ import duckdb
 
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.store import model_headers
-from accuracy_db.store.model_headers import GOLD_TABLE, INCREMENTAL, ONE_AT_A_TIME, QUERY, TABLE
+from accuracy_db.store.model_headers import BATCHED, GOLD_TABLE, INCREMENTAL, QUERY, TABLE
 
 DEFAULT_DB = Path("accuracy.duckdb")
 # DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
@@ -44,9 +44,9 @@ VIEW_LAYERS = ("staging", "intermediate", "marts", "stats")  # the folders of qu
 # scoring views read the expensive steps, computed once, when a submission is loaded. Such a model computes the rows
 # of the submissions in its parameter $submission_ids, which it filters on where it reads them (a filter on its
 # result would come too late: DuckDB does not push one into a common table expression that is read twice).
-# incremental, one submission at a time: an incremental model filled one submission at a time, as its rows of
-# every submission at once come close to the memory limit, for no gain in time (scored_mistakes: 24 million rows
-# at scale 1000).
+# incremental, a batch of submissions at a time: an incremental model filled a batch of submissions at a time
+# (submission_batches), as its rows of every submission at once come close to the memory limit, for no gain in time
+# (scored_mistakes: 24 million rows at scale 1000).
 # table: a table computed again, whole, whenever submissions are scored or removed (dbt's "table" materialization):
 # a figure over all the submissions of a split, which no per-submission rows give (how many of them found each gold
 # mistake). It reads no $submission_ids.
@@ -114,7 +114,7 @@ def materialization(sql: str) -> str:
 
 def is_incremental(sql: str) -> bool:
     """Whether a model is a table filled a submission at a time (incremental)."""
-    return materialization(sql) in (INCREMENTAL, ONE_AT_A_TIME)
+    return materialization(sql) in (INCREMENTAL, BATCHED)
 
 
 def stats_query(name: str) -> str:
@@ -156,7 +156,7 @@ def incremental_models() -> list[str]:
 
 def is_table(sql: str) -> bool:
     """Whether a model is materialized as a table (incremental, or computed whole), not a view."""
-    return materialization(sql) in (INCREMENTAL, ONE_AT_A_TIME, TABLE, GOLD_TABLE)
+    return materialization(sql) in (INCREMENTAL, BATCHED, TABLE, GOLD_TABLE)
 
 
 def table_models() -> list[str]:
@@ -240,9 +240,38 @@ def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None
             if gold_ids is not None:
                 con.execute("INSERT OR REPLACE INTO model_inputs VALUES (?, ?)", [name, gold_ids])
             continue
-        batches = [[one] for one in submission_ids] if materialized == ONE_AT_A_TIME else [submission_ids]
+        batches = submission_batches(con, submission_ids) if materialized == BATCHED else [submission_ids]
         for batch in batches:
             con.execute(sql, {"submission_ids": batch})
+
+
+# A batched model computes the submissions of a batch in one statement: its memory grows with the mistakes of the
+# batch, and each statement costs some 80 ms however small (the shared task's lists, a few hundred mistakes each).
+BATCH_MISTAKES = 1_000_000
+
+
+def submission_batches(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> list[list[int]]:
+    """The submissions in batches of at most BATCH_MISTAKES mistakes of theirs and of their gold lists (a larger one
+    alone: scale 1000's, 2.4 million), in the order given."""
+    sizes = dict(
+        con.execute(
+            "WITH sizes AS (SELECT set_id, count(*) AS mistakes FROM mistakes GROUP BY set_id)"
+            " SELECT submission_id, coalesce(submitted.mistakes, 0) + coalesce(gold.mistakes, 0) FROM evaluations"
+            " LEFT JOIN sizes AS submitted ON submitted.set_id = submission_id"
+            " LEFT JOIN sizes AS gold ON gold.set_id = gold_id WHERE submission_id = ANY($ids)",
+            {"ids": submission_ids},
+        ).fetchall()
+    )
+    batches: list[list[int]] = []
+    size = 0
+    for submission_id in submission_ids:
+        mistakes = sizes.get(submission_id, 0)
+        if not batches or size + mistakes > BATCH_MISTAKES:
+            batches.append([])
+            size = 0
+        batches[-1].append(submission_id)
+        size += mistakes
+    return batches
 
 
 def gold_list_ids(con: duckdb.DuckDBPyConnection) -> str:
@@ -260,8 +289,10 @@ def computed_from(con: duckdb.DuckDBPyConnection, model: str) -> str | None:
 
 def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:
     """Remove the rows of the incremental models for some submissions (every caller scores afterwards: the
-    materialize() that follows computes the models materialized whole again)."""
-    for name in incremental_models():
+    materialize() that follows computes the models materialized whole again). Only the models the database has
+    (see materialize)."""
+    present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    for name in [name for name in incremental_models() if name in present]:
         con.execute(f"DELETE FROM {name} WHERE submission_id = ANY($ids)", {"ids": submission_ids})
 
 
