@@ -21,11 +21,12 @@ RATIOS = {
     "token_f1": "token F1",
 }
 COUNTS = {"matched": "matched", "gold_total": "gold", "submitted_total": "submitted"}
+MEANS = {"iou": "IoU", "cor": "cor"}  # the mushroom scheme's figures, means over texts
 
 
 def score_columns() -> dict:
-    """Column settings for the figures of the scores view."""
-    config = {key: st.column_config.NumberColumn(label, format="%.3f") for key, label in RATIOS.items()}
+    """Column settings for the figures of the scores view (and of the mushroom scheme's)."""
+    config = {key: st.column_config.NumberColumn(label, format="%.3f") for key, label in (RATIOS | MEANS).items()}
     config |= {key: st.column_config.NumberColumn(label, format="%d") for key, label in COUNTS.items()}
     return config
 

@@ -68,7 +68,7 @@ def print_warnings(warnings) -> None:
     help="Refuse what the shared task's scorer scores anyway: TOKENS that differ from the text at the token ids "
     "(beyond case, dashes, quotes and spacing), and a TYPE that is no category (that scorer leaves the row out).",
 )
-@functools.partial(scheme_option, drop_in=True)
+@functools.partial(scheme_option, mushroom=True)
 @format_option
 def evaluate(
     gsml: Path,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import click
@@ -21,7 +22,7 @@ from accuracy_db.cli.commands import db_option, format_option, resampling_option
 @click.option(
     "--trials", type=int, default=10_000, show_default=True, help="Permutation trials of each test behind the clusters."
 )
-@scheme_option
+@functools.partial(scheme_option, mushroom=True)
 @format_option
 def leaderboard(
     db: Path,
@@ -36,7 +37,8 @@ def leaderboard(
     scheme: str,
     fmt: str,
 ) -> None:
-    """Every loaded submission ranked by mistake recall, then precision."""
+    """Every loaded submission ranked by mistake recall, then precision (under the mushroom scheme: by iou, then
+    cor)."""
     from accuracy_db.cli import render
     from accuracy_db.scoring import schemes, scores
     from accuracy_db.stats import ranking
