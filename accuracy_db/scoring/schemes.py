@@ -7,7 +7,8 @@ import duckdb
 
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring.scores import REPORT_KEYS, fetch_dicts, find_submission, resolve_split
-from accuracy_db.scoring.signature import SCHEME, signature
+from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
+from accuracy_db.store.database import DEFAULT_THRESHOLD
 
 NERVALUATE_SCHEMES = ("strict", "exact", "partial", "ent_type")
 UNIT_SCHEMES = ("token-hard", "token-soft", "char-hard", "char-soft")
@@ -55,9 +56,11 @@ def figures_of(scheme: str, shared_task_view: str, schemes_view: str) -> tuple[s
     return ", ".join(report_keys(scheme)), f"{schemes_view} WHERE scheme = $scheme", {"scheme": scheme}
 
 
-def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme: str = SCHEME) -> list[dict]:
-    """One submission's figures under a scheme in its corpus's scopes, ALL first, each with its signature: the
-    evaluate command's report."""
+def submission_report(
+    con: duckdb.DuckDBPyConnection, submission_id: int, scheme: str = SCHEME, threshold: float | None = None
+) -> list[dict]:
+    """One submission's figures under a scheme in its corpus's scopes, ALL first, each with its signature (which
+    names the threshold the database scores at, when given and not the default): the evaluate command's report."""
     keys, source, params = figures_of(scheme, "scores", "scheme_scores")
     rows = fetch_dicts(
         con,
@@ -66,7 +69,13 @@ def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme
         {**params, "submission_id": submission_id},
     )
     for row in rows:
-        row["signature"] = signature(row.pop("gold_sha256"), row.pop("submission_sha256"), row["categories"], scheme)
+        row["signature"] = signature(
+            row.pop("gold_sha256"),
+            row.pop("submission_sha256"),
+            row["categories"],
+            scheme,
+            **threshold_setting(threshold, DEFAULT_THRESHOLD),
+        )
     return [whole_counts(row) for row in rows]
 
 
@@ -95,6 +104,14 @@ def ranked(
         {**params, "corpus": corpus, "scope": scope, "split": resolve_split(con, split, corpus)},
     )
     return [whole_counts(row) for row in rows]
+
+
+def check_threshold_scheme(threshold: float | None, scheme: str) -> None:
+    """A probability threshold is for the match schemes; the mushroom scheme reads the probabilities themselves."""
+    if threshold is not None and scheme == MUSHROOM:
+        raise AccuracyDbError(
+            "the mushroom scheme reads the probabilities themselves: --threshold is the other schemes'"
+        )
 
 
 def check_mushroom_scope(scope: str) -> None:

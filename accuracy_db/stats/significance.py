@@ -10,9 +10,10 @@ import duckdb
 import numpy as np
 
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.scoring import schemes
 from accuracy_db.scoring.schemes import find_scored
 from accuracy_db.scoring.scores import check_scopes, find_submission
-from accuracy_db.scoring.signature import SCHEME, signature
+from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
 from accuracy_db.stats import resampling
 from accuracy_db.stats.intervals import (
     Resampling,
@@ -25,6 +26,7 @@ from accuracy_db.stats.intervals import (
     text_statistics,
     trial_sums,
 )
+from accuracy_db.store import database
 
 TESTS = ("permutation", "bootstrap")
 DEFAULT_TRIALS = {"permutation": 10_000, "bootstrap": 1000}
@@ -117,10 +119,12 @@ def compare(
     corpus: str | None = None,
     scheme: str = SCHEME,
     split: str | None = None,
+    threshold: float | None = None,
 ) -> dict:
     """Submission a against submission b (of a split, when their names are in several) on the same texts and gold
     list under a match scheme: both figures, the difference, its bootstrap interval and the p-value of a paired
-    test. metric: by default the figure the scheme ranks by (recall; iou under the mushroom scheme)."""
+    test. metric: by default the figure the scheme ranks by (recall; iou under the mushroom scheme). threshold:
+    score the spans with a probability at this one, not the database's (not under the mushroom scheme)."""
     settings = settings or Resampling()
     metric = figures(scheme)[0] if metric is None else metric
     first, second = (find_scored(con, name, split, corpus, scope, scheme) for name in (a, b))
@@ -132,7 +136,9 @@ def compare(
         )
     trials = DEFAULT_TRIALS.get(test, 0) if trials is None else trials
     pair = (first["submission_id"], second["submission_id"])
-    row = paired_tests(con, [pair], scope, metric, test, trials, settings, scheme=scheme)[pair]
+    schemes.check_threshold_scheme(threshold, scheme)
+    with database.scored_at(con, threshold, list(pair)):
+        row = paired_tests(con, [pair], scope, metric, test, trials, settings, scheme=scheme)[pair]
     resamples = trials if test == "bootstrap" else settings.resamples
     return {
         "a": a,
@@ -152,7 +158,11 @@ def compare(
             [first["submission_sha256"], second["submission_sha256"]],
             scope,
             scheme,
-            **(Resampling(resamples, settings.seed, settings.confidence).signed() | {"test": test, "trials": trials}),
+            **(
+                Resampling(resamples, settings.seed, settings.confidence).signed()
+                | {"test": test, "trials": trials}
+                | threshold_setting(threshold, database.DEFAULT_THRESHOLD)
+            ),
         ),
     }
 

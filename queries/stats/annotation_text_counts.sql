@@ -14,7 +14,7 @@
 --   mistakes: How many of the set's mistakes in the scope lie in the text.
 WITH counts AS (
     SELECT set_id, text_id, coalesce(category, 'ALL') AS scope, count(*) AS mistakes
-    FROM mistakes
+    FROM thresholded_mistakes AS mistakes
     GROUP BY GROUPING SETS ((set_id, text_id), (set_id, text_id, category))
 )
 

@@ -97,6 +97,14 @@ def scheme_option(command, mushroom: bool = False):
     )(command)
 
 
+threshold_option = click.option(
+    "--threshold",
+    type=float,
+    help="Score the spans that have a probability at or above this one (default: 0.5, the database's); a span "
+    "without one is always scored. For the match schemes (the mushroom scheme reads the probabilities themselves).",
+)
+
+
 def resampling_options(command):
     """--resamples, --seed and --confidence: how the bootstrap resamples the texts (checked by Resampling)."""
     for option in reversed(

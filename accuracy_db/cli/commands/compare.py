@@ -9,7 +9,14 @@ from pathlib import Path
 import click
 
 from accuracy_db.cli import render
-from accuracy_db.cli.commands import corpus_option, db_option, list_split_option, resampling_options, scheme_option
+from accuracy_db.cli.commands import (
+    corpus_option,
+    db_option,
+    list_split_option,
+    resampling_options,
+    scheme_option,
+    threshold_option,
+)
 from accuracy_db.formatting import cell, latex_escape
 from accuracy_db.printable import markup_free, printable
 
@@ -38,6 +45,7 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 @click.option("--trials", type=int, help="Trials of the test (default: 10000 permutation, 1000 bootstrap).")
 @resampling_options
 @functools.partial(scheme_option, mushroom=True)
+@threshold_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "latex"]), default="table", show_default=True)
 def compare(
     a: str,
@@ -53,6 +61,7 @@ def compare(
     seed: int,
     confidence: float,
     scheme: str,
+    threshold: float | None,
     fmt: str,
 ) -> None:
     """Compare submission A with submission B (scored against the same gold list) on one figure: both figures,
@@ -65,7 +74,7 @@ def compare(
         check_figure(metric, scheme)
     con = database.open_existing(db)
     settings = Resampling(resamples, seed, confidence)
-    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme, split)
+    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold)
     print_comparison(result, fmt)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from accuracy_db.cli.commands import db_option, format_option, resampling_options, scheme_option
+from accuracy_db.cli.commands import db_option, format_option, resampling_options, scheme_option, threshold_option
 
 
 @click.command()
@@ -23,6 +23,7 @@ from accuracy_db.cli.commands import db_option, format_option, resampling_option
     "--trials", type=int, default=10_000, show_default=True, help="Permutation trials of each test behind the clusters."
 )
 @functools.partial(scheme_option, mushroom=True)
+@threshold_option
 @format_option
 def leaderboard(
     db: Path,
@@ -35,6 +36,7 @@ def leaderboard(
     confidence: float,
     trials: int,
     scheme: str,
+    threshold: float | None,
     fmt: str,
 ) -> None:
     """Every loaded submission ranked by mistake recall, then precision (under the mushroom scheme: by iou, then
@@ -50,6 +52,7 @@ def leaderboard(
     check_count("trials", trials, MAX_TRIALS)
     con = database.open_existing(db)
     scores.check_corpus_choice(con, corpus, split, scope)
-    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus, scheme)
+    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus, scheme, threshold)
     title = f"Leaderboard, scope {scope}" + ("" if scheme == schemes.SCHEME else f", scheme {scheme}")
+    title += "" if threshold is None else f", threshold {threshold:g}"
     render.print_rows(rows, fmt, title=title, hide=("categories",))
