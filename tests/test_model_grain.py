@@ -29,7 +29,16 @@ NO_KEY = {
 RESAMPLED = ("replicate_figures", "bootstrap_intervals", "paired_tests")
 # The mushroom scheme's models, which only lists read with character labels fill, and its figures of a run (another
 # replicate_figures): checked on a database with a Mu-SHROOM corpus imported, in its runs.
-MUSHROOM_MODELS = ("mushroom_text_scores", "mushroom_scores", "mushroom_leaderboard")
+MUSHROOM_MODELS = (
+    "mushroom_evaluations",
+    "mushroom_characters",
+    "mushroom_text_scores",
+    "mushroom_scores",
+    "mushroom_leaderboard",
+    "mushroom_precision_recall",
+    "mushroom_calibration",
+    "mushroom_soft_label_quality",
+)
 MUSHROOM_RESAMPLED = ("mushroom_replicate_figures", "bootstrap_intervals", "paired_tests")
 GENERATED_NAMES = {"submission": "sub01", "first": "sub01", "second": "sub02"}  # benchmarks/generate.py's names
 

@@ -229,7 +229,11 @@ def without_signatures(report: list[dict]) -> list[dict]:
 def test_evaluate_scores_the_rows_of_a_probability_at_or_above_the_threshold(tmp_path, scheme):
     path, (header, *rows), probabilities = with_probabilities(tmp_path)
     for threshold in (None, 0.0, 0.3, 0.5, 0.8, 1.0):
-        kept = [row for row, p in zip(rows, probabilities) if p == "" or float(p) >= (0.5 if threshold is None else threshold)]
+        kept = [
+            row
+            for row, p in zip(rows, probabilities)
+            if p == "" or float(p) >= (0.5 if threshold is None else threshold)
+        ]
         reference = write_csv(tmp_path / f"cut-{threshold}.csv", [header, *kept])
         ours = evaluate_with_warnings(DATA / "gsml.csv", path, scheme=scheme, threshold=threshold).report
         theirs = evaluate_with_warnings(DATA / "gsml.csv", reference, scheme=scheme).report

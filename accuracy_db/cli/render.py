@@ -38,19 +38,26 @@ def make_console():
     return printer
 
 
-def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple[str, ...] = ()) -> None:
-    """Print rows of figures in a format. The table is for people: 3 decimals, – for undefined, intervals
-    compactly beside their figures, without the hidden columns, and the signatures under it. The other formats
-    give every key (CSV and Markdown with intervals in two columns); LaTeX sets the figures of a paper's table."""
+def print_rows(
+    rows: list[dict],
+    fmt: str,
+    title: str | None = None,
+    hide: tuple[str, ...] = (),
+    headings: dict[str, str] = TABLE_COLUMNS,
+) -> None:
+    """Print rows of figures in a format. The table is for people: the keys of headings (by default those of
+    every command's figures), under their headings, 3 decimals, – for undefined, intervals compactly beside their
+    figures, without the hidden columns, and the signatures under it. The other formats give every key (CSV and
+    Markdown with intervals in two columns); LaTeX sets the figures of a paper's table."""
     if fmt == "table":
         from rich.table import Table
         from rich.text import Text
 
-        columns = [key for key in TABLE_COLUMNS if rows and key in rows[0] and key not in hide]
+        columns = [key for key in headings if rows and key in rows[0] and key not in hide]
         table = Table(title=title and markup_free(title), caption="– : undefined (nothing to divide by)")
         for key in columns:  # text left-aligned, figures and counts right-aligned
             text = any(isinstance(row.get(key), str) for row in rows)
-            table.add_column(TABLE_COLUMNS[key], justify="left" if text else "right")
+            table.add_column(headings[key], justify="left" if text else "right")
         for row in rows:
             table.add_row(*(Text(with_interval(row, key)) for key in columns))  # Text: a [bracket] is not markup
         console = make_console()
