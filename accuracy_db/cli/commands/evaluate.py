@@ -91,7 +91,7 @@ def evaluate(
     if scheme == MUSHROOM:
         if token_lookup is not None or text_dir is not None or strict or threshold is not None:
             raise AccuracyDbError(
-                "--token_lookup, --text_dir, --strict and --threshold are the shared task's: not for mushroom"
+                "--token_lookup, --text_dir, --strict and --threshold read the shared task's CSV lists, not mushroom's"
             )
         evaluation = evaluate_mushroom(gsml, submitted)
         for warning in evaluation.warnings:
