@@ -22,11 +22,12 @@ RATIOS = {
 }
 COUNTS = {"matched": "matched", "gold_total": "gold", "submitted_total": "submitted"}
 FIGURES = (*RATIOS, "kappa")  # a NULL in these columns is a figure with nothing to divide by
+MEANS = {"iou": "IoU", "cor": "cor"}  # the mushroom scheme's figures, means over texts
 
 
 def score_columns() -> dict:
-    """Column settings for the figures of the scores view."""
-    config = {key: st.column_config.NumberColumn(label, format="%.3f") for key, label in RATIOS.items()}
+    """Column settings for the figures of the scores view (and of the mushroom scheme's)."""
+    config = {key: st.column_config.NumberColumn(label, format="%.3f") for key, label in (RATIOS | MEANS).items()}
     config |= {key: st.column_config.NumberColumn(label, format="%d") for key, label in COUNTS.items()}
     return config
 

@@ -155,7 +155,7 @@ def test_validity_fits_100_columns_one_table_per_level_without_empty_rows(built_
         (scope, level) for scope in ("WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER") for level in ("text", "system")
     }
     assert len(shown_scopes) == 3 + 3 + 7  # text and system: ALL, NAME, NUMBER; category: every scope
-    reason, running = "the submission has the same count (0) for every", re.sub(r"\s+", " ", text)
+    reason, running = "the submission's count is the same (0) for every", re.sub(r"\s+", " ", text)
     assert running.count(reason) == 2  # once per level, naming the four scopes
     for unit in ("text", "system"):
         assert f"undefined in WORD, CONTEXT, NOT_CHECKABLE, OTHER: {reason} {unit}" in running

@@ -134,8 +134,15 @@ def signature_lines(stamp: str, width: int) -> list[str]:
     return lines
 
 
-def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple[str, ...] = ()) -> None:
-    """Print rows of figures in a format. The table is for people: one per split, 3 decimals, undefined for a
+def print_rows(
+    rows: list[dict],
+    fmt: str,
+    title: str | None = None,
+    hide: tuple[str, ...] = (),
+    headings: dict[str, str] = TABLE_COLUMNS,
+) -> None:
+    """Print rows of figures in a format. The table is for people: the keys of headings (by default those of every
+    command's figures) under their headings, one table per split, 3 decimals, undefined for a
     figure with nothing to divide by, intervals compactly beside their figures, without the hidden columns, fitted
     to the terminal (fitted_figures), and each row's signature beside its name under it. The other formats give
     every key (CSV and Markdown with intervals in two columns); LaTeX sets the figures of a paper's table."""
@@ -146,14 +153,14 @@ def print_rows(rows: list[dict], fmt: str, title: str | None = None, hide: tuple
         for split in dict.fromkeys(row.get("split") for row in rows):
             in_split = [row for row in rows if row.get("split") == split]
             heading = title if split is None else f"{title or 'Figures'}, split {split}"
-            fitted_figures(console, in_split, heading, (*hide, "split"))
+            fitted_figures(console, in_split, heading, (*hide, "split"), headings)
             for line in excluded_notes(in_split):
                 console.print(Text(printable(line)))
             signed = [(signature_label(row), row["signature"]) for row in in_split if row.get("signature")]
             if signed:
                 print_signatures(console, signed)
         if not rows:
-            fitted_figures(console, rows, title, hide)
+            fitted_figures(console, rows, title, hide, headings)
     elif fmt == "latex":
         print(figures_latex(rows, hide), end="")
     elif fmt == "markdown":  # for people too: an undefined figure so named
@@ -188,16 +195,18 @@ def excluded_notes(rows: list[dict]) -> list[str]:
 NAMING_COLUMNS = ("rank", "submission", "categories")
 
 
-def fitted_figures(console, rows: list[dict], title: str | None, hide: tuple[str, ...]) -> None:
+def fitted_figures(
+    console, rows: list[dict], title: str | None, hide: tuple[str, ...], headings: dict[str, str] = TABLE_COLUMNS
+) -> None:
     """Rows of figures as a table fitted to the console: the columns that name a row first (rank, submission, scope),
     then the figures, each with its interval, the cluster first among them."""
-    keys = [key for key in TABLE_COLUMNS if rows and key in rows[0] and key not in hide]
+    keys = [key for key in headings if rows and key in rows[0] and key not in hide]
     keys = sorted(keys, key=lambda key: (key not in NAMING_COLUMNS, key != "cluster"))
     figures = {key for key in keys if key in FIGURE_KEYS or any(isinstance(row[key], float) for row in rows)}
     counted = all(key in keys for key in COUNTS)
     columns = [
         Column(
-            TABLE_COLUMNS[key],
+            headings[key],
             [with_interval(row, key) if key in figures else cell(row[key]) for row in rows],
             justify="left" if any(isinstance(row[key], str) for row in rows) else "right",
             wraps=key in WRAPPING_COLUMNS,
@@ -207,9 +216,7 @@ def fitted_figures(console, rows: list[dict], title: str | None, hide: tuple[str
     ]
     if counted:  # one column for the three: narrow beside the figures' intervals
         counts = ["/".join(cell(row[key]) for key in COUNTS) for row in rows]
-        columns.append(
-            Column("/".join(TABLE_COLUMNS[key] for key in COUNTS).replace("/sub", "/\nsub"), counts, "right")
-        )
+        columns.append(Column("/".join(headings[key] for key in COUNTS).replace("/sub", "/\nsub"), counts, "right"))
     undefined = any(row[key] is None for row in rows for key in figures)
     caption = f"{UNDEFINED}: nothing to divide by" if undefined else None
     print_fitted(console, columns, sum(key in NAMING_COLUMNS for key in keys), title, caption)

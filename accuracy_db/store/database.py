@@ -7,6 +7,8 @@ import graphlib
 import hashlib
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -272,6 +274,59 @@ def submission_batches(con: duckdb.DuckDBPyConnection, submission_ids: list[int]
         batches[-1].append(submission_id)
         size += mistakes
     return batches
+
+
+DEFAULT_THRESHOLD = 0.5  # scoring_threshold's row in a new database (schema/04_annotations.sql)
+
+
+def check_threshold(threshold) -> None:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
+        raise AccuracyDbError(f"threshold is {threshold!r}: a probability from 0 to 1, such as 0.5")
+
+
+def set_threshold(con: duckdb.DuckDBPyConnection, threshold: float) -> None:
+    """The threshold a database scores at (a scratch database, before its lists are scored)."""
+    check_threshold(threshold)
+    con.execute("UPDATE scoring_threshold SET threshold = ?", [threshold])
+
+
+@contextmanager
+def scored_at(con: duckdb.DuckDBPyConnection, threshold: float | None, submission_ids: list[int]) -> Iterator[None]:
+    """Within the block, some submissions scored at another probability threshold than the database's, on this
+    connection alone (None: the database's). A temporary scoring_threshold and, in dependency order, a temporary
+    table of each incremental model with these submissions' rows shadow the database's relations, in its views too;
+    so the views read these submissions at that threshold, and no other submission's rows of those models (the
+    models computed whole, such as found-by-k, stay at the database's threshold). Nothing is written to the file:
+    a read-only connection will do. Nothing is computed when none of the submissions nor their gold lists has a
+    span with a probability: their figures are those of any threshold."""
+    if threshold is not None:
+        check_threshold(threshold)
+    with_probabilities = (
+        threshold is not None
+        and con.execute(
+            "SELECT 1 FROM mistakes WHERE probability IS NOT NULL AND set_id IN ("
+            " SELECT submission_id FROM evaluations WHERE submission_id = ANY($ids)"
+            " UNION ALL SELECT gold_id FROM evaluations WHERE submission_id = ANY($ids)) LIMIT 1",
+            {"ids": submission_ids},
+        ).fetchall()
+    )
+    if not with_probabilities or con.execute("SELECT threshold FROM scoring_threshold").fetchall() == [(threshold,)]:
+        yield
+        return
+    created = ["scoring_threshold"]
+    con.execute("CREATE TEMP TABLE scoring_threshold AS SELECT ?::DOUBLE AS threshold", [threshold])
+    try:
+        definitions = view_definitions()
+        for name in incremental_models():
+            created.append(name)
+            con.execute(
+                f"CREATE TEMP TABLE {name} AS SELECT * FROM (\n{definitions[name]}\n)",
+                {"submission_ids": submission_ids},
+            )
+        yield
+    finally:
+        for name in reversed(created):
+            con.execute(f"DROP TABLE IF EXISTS temp.main.{name}")
 
 
 def gold_list_ids(con: duckdb.DuckDBPyConnection) -> str:

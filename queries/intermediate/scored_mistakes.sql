@@ -108,7 +108,7 @@ gold_rows AS (
         matches.category_submitted_mistake_id AS category_counterpart_id,
         coalesce(matches.category_candidate_count, 0) AS category_candidate_count
     FROM evaluated
-    JOIN mistakes AS gold ON gold.set_id = evaluated.gold_id
+    JOIN thresholded_mistakes AS gold ON gold.set_id = evaluated.gold_id
     LEFT JOIN gold_matches AS matches
         ON matches.submission_id = evaluated.submission_id AND matches.gold_mistake_id = gold.mistake_id
 ),
@@ -130,7 +130,7 @@ submitted_rows AS (
         matches.category_gold_mistake_id AS category_counterpart_id,
         NULL::BIGINT AS category_candidate_count
     FROM evaluated
-    JOIN mistakes AS submitted ON submitted.set_id = evaluated.submission_id
+    JOIN thresholded_mistakes AS submitted ON submitted.set_id = evaluated.submission_id
     LEFT JOIN submitted_matches AS matches
         ON matches.submission_id = evaluated.submission_id AND matches.submitted_mistake_id = submitted.mistake_id
 )

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
 import click
 
 from accuracy_db.cli import render
-from accuracy_db.cli.commands import corpus_option, db_option, resampling_options, scheme_option
+from accuracy_db.cli.commands import (
+    corpus_option,
+    db_option,
+    list_split_option,
+    resampling_options,
+    scheme_option,
+    threshold_option,
+)
 from accuracy_db.formatting import cell, figure_text, latex_escape, p_value_text
 from accuracy_db.printable import printable
 
-FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "token_f1"]
+FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "token_f1", "iou", "cor"]
 
 
 @click.command()
@@ -20,8 +28,13 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 @click.argument("b")
 @db_option
 @corpus_option
+@list_split_option
 @click.option("--scope", default="ALL", show_default=True, help="ALL or one category of the submissions' corpus.")
-@click.option("--metric", type=click.Choice(FIGURES), default="recall", show_default=True, help="The figure compared.")
+@click.option(
+    "--metric",
+    type=click.Choice(FIGURES),
+    help="The figure compared (default: recall; iou under the mushroom scheme, whose figures are iou and cor).",
+)
 @click.option(
     "--test",
     type=click.Choice(["permutation", "bootstrap"]),
@@ -31,21 +44,24 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 )
 @click.option("--trials", type=int, help="Trials of the test (default: 10000 permutation, 1000 bootstrap).")
 @resampling_options
-@scheme_option
+@functools.partial(scheme_option, mushroom=True)
+@threshold_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "latex"]), default="table", show_default=True)
 def compare(
     a: str,
     b: str,
     db: Path,
     corpus: str | None,
+    split: str | None,
     scope: str,
-    metric: str,
+    metric: str | None,
     test: str,
     trials: int | None,
     resamples: int,
     seed: int,
     confidence: float,
     scheme: str,
+    threshold: float | None,
     fmt: str,
 ) -> None:
     """Compare submission A with submission B (scored against the same gold list) on one figure: both figures,
@@ -54,10 +70,11 @@ def compare(
     from accuracy_db.stats.significance import compare as compare_submissions
     from accuracy_db.store import database
 
-    check_figure(metric, scheme)
+    if metric is not None:
+        check_figure(metric, scheme)
     con = database.open_existing(db)
     settings = Resampling(resamples, seed, confidence)
-    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme)
+    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold)
     print_comparison(result, fmt)
 
 
