@@ -187,16 +187,6 @@ def test_a_list_of_spans_marking_a_whole_text_again_and_again_is_refused_without
     assert f"{tmp_path / 'whole.csv'}: line 3: overlaps line 2: both mark tokens 1-241 of S001" in result.stderr
 
 
-@pytest.fixture(scope="module")
-def train_texts():
-    """A database with the train texts of TEXTS, shared by the examples of a property test (each takes out what it
-    loaded): a fresh database per example cost 1.5-2 s, most of the test's time."""
-    con = database.open_new(None)
-    load_texts(con, "train", TEXTS)
-    yield con
-    con.close()
-
-
 def forget_list(con, set_id: int) -> None:
     con.execute("DELETE FROM mistakes WHERE set_id = ?", [set_id])
     con.execute("DELETE FROM annotation_sets WHERE set_id = ?", [set_id])

@@ -11,7 +11,6 @@ import json
 import pytest
 from accuracy_db.etl import mushroom_files
 from accuracy_db.etl.score_files import ScoreFile, load_score_file
-from accuracy_db.etl.texts import load_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bad_input import TEXTS
@@ -31,16 +30,6 @@ JSON_VALUES = st.recursive(
 )
 SCORE_KEYS = st.sampled_from(["text_id", "score", "bleurt", "S001", ""])
 SHAPES = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-@pytest.fixture(scope="module")
-def train_texts():
-    """A database with the train texts of TEXTS, shared by the examples (each takes out what it loaded): a fresh
-    database per example cost 1.5-2 s, most of the test's time."""
-    con = database.open_new(None)
-    load_texts(con, "train", TEXTS)
-    yield con
-    con.close()
 
 
 @pytest.fixture(scope="module")

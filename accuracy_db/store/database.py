@@ -220,6 +220,11 @@ def column_comments(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str
     }
 
 
+def tables_in(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables the database has (a scratch database made for some models has only those they read)."""
+    return {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+
+
 def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:
     """Compute the rows of the incremental models for some submissions (None: every submission, into empty
     tables): one statement per model for all of them at once, or per submission where the model says so; then
@@ -229,7 +234,7 @@ def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None
     if submission_ids is None:
         submission_ids = [set_id for (set_id,) in con.execute("SELECT submission_id FROM evaluations").fetchall()]
     definitions = view_definitions()
-    present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    present = tables_in(con)
     for name in [name for name in table_models() if name in present]:
         sql = f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)"
         materialized = materialization(definitions[name])
@@ -346,7 +351,7 @@ def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:
     """Remove the rows of the incremental models for some submissions (every caller scores afterwards: the
     materialize() that follows computes the models materialized whole again). Only the models the database has
     (see materialize)."""
-    present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    present = tables_in(con)
     for name in [name for name in incremental_models() if name in present]:
         con.execute(f"DELETE FROM {name} WHERE submission_id = ANY($ids)", {"ids": submission_ids})
 
