@@ -225,10 +225,13 @@ def without_signatures(report: list[dict]) -> list[dict]:
     return [{key: value for key, value in row.items() if key != "signature"} for row in report]
 
 
-@pytest.mark.parametrize("scheme", ["shared-task", "strict", "token-soft"])
+# The shared task's scheme and one scheme of units: every scheme at every threshold is the database's test above; here the
+# drop-in's path to it. The thresholds give each cut of the file once (all rows; 0.5 and up, the default; 0.8 and up;
+# the rows without a probability), as an evaluation costs about a second.
+@pytest.mark.parametrize("scheme", ["shared-task", "token-soft"])
 def test_evaluate_scores_the_rows_of_a_probability_at_or_above_the_threshold(tmp_path, scheme):
     path, (header, *rows), probabilities = with_probabilities(tmp_path)
-    for threshold in (None, 0.0, 0.3, 0.5, 0.8, 1.0):
+    for threshold in (None, 0.0, 0.8, 1.0):
         kept = [
             row
             for row, p in zip(rows, probabilities)
