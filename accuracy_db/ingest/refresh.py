@@ -105,7 +105,8 @@ def refresh(
         with publishing(db_path, start_from_published=True) as work:
             con = database.connect_writable(work)
             try:
-                database.create_views(con)  # the views of this version of the package
+                if not views_current:  # the views of this version of the package (about a second to make)
+                    database.create_views(con)
                 for name in report.retired:
                     inbox.remove_submission(con, name)
                 changed = [submissions[name] for name in report.added + report.changed]
