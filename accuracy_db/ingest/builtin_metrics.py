@@ -7,6 +7,7 @@ more mistakes)."""
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -33,12 +34,17 @@ TEXTS_IN_PROCESS = 2_000
 
 def reference_scores(pairs: list[tuple[str, str]]) -> list[tuple[float, float]]:
     """sentence_bleu and sentence_chrf of each (text, reference)."""
+    return [pair_scores(text, reference) for text, reference in pairs]
+
+
+# A process that loads the same texts again (a watching refresh when a corpus folder changes, a test session's
+# builds) scores each pair once: the scores are a function of the two strings alone. Bounded: 4,096 pairs of texts
+# of a few kilobytes are some tens of megabytes at most.
+@functools.lru_cache(maxsize=4096)
+def pair_scores(text: str, reference: str) -> tuple[float, float]:
     import sacrebleu  # (0.2 s to import: only the commands that load texts need it)
 
-    return [
-        (sacrebleu.sentence_bleu(text, [reference]).score, sacrebleu.sentence_chrf(text, [reference]).score)
-        for text, reference in pairs
-    ]
+    return sacrebleu.sentence_bleu(text, [reference]).score, sacrebleu.sentence_chrf(text, [reference]).score
 
 
 def scored_pairs(texts: list[tuple]) -> list[tuple[float, float]]:
