@@ -75,15 +75,15 @@ def shown_numbers(values: list, number_format: str | None, missing: str = NULL) 
     return [missing if value is None else number_format % value if number_format else str(value) for value in values]
 
 
-def table(frame, key: str, column_config: dict | None = None, **options) -> None:
+def table(frame, key: str, column_config: dict | None = None, **options):
     """A table without its row index, NULL shown as –, in a container named by key: the name a test finds it by
     (AppTest.get_by_key), and a CSS class (st-key-KEY) in the browser. st.dataframe keeps a key only for
-    selections."""
+    selections. What st.dataframe returns: the selection, with on_select."""
     config = column_config or {}
     if isinstance(frame, pl.DataFrame):
         frame, config = with_nulls_shown(frame, config)
     with st.container(key=key):
-        st.dataframe(frame, hide_index=True, column_config=config or None, **options)
+        return st.dataframe(frame, hide_index=True, column_config=config or None, **options)
 
 
 def cut_long_values(frame: pl.DataFrame) -> tuple[pl.DataFrame, int]:

@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl
 
 import accuracy_db.dashboard
 import pandas as pd
@@ -123,6 +123,17 @@ def click_chart(at: AppTest, key: str, selection: dict) -> AppTest:
     state = states.widgets.add()
     state.id = element.proto.id
     state.string_value = json.dumps({"selection": selection})
+    return at._run(states)
+
+
+def select_rows(at: AppTest, key: str, rows: list[int]) -> AppTest:
+    """Rerun the page as the browser does after a click on rows of a table that reruns on selection."""
+    [element] = at.get_by_key(key).dataframe
+    states = WidgetStates()
+    states.CopyFrom(at._tree.get_widget_states())
+    state = states.widgets.add()
+    state.id = element.proto.id
+    state.string_value = json.dumps({"selection": {"rows": rows, "columns": [], "cells": []}})
     return at._run(states)
 
 
@@ -593,6 +604,7 @@ def test_errors_filters_live_in_the_address(built_db, monkeypatch):
     total = at.subheader[0].value
     address = dict(at.query_params)
     assert address == {
+        "corpus": "shared-task",
         "split": "train",
         "matching": "across categories",
         "category": ["NAME", "WORD"],
@@ -612,11 +624,54 @@ def test_errors_filters_live_in_the_address(built_db, monkeypatch):
     assert shared.subheader[0].value == total
 
 
-def test_every_error_row_links_to_its_document_view(built_db, monkeypatch):
+def test_a_clicked_error_row_opens_its_detail_with_a_link_to_its_document_view(built_db, monkeypatch):
     at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Submissions").set_value(["submission"])
+    labelled(at.multiselect, "Texts").set_value(["S001"]).run()
     rows = table(at, "error_rows")
-    for row in rows.itertuples():
-        assert row.document == "document?" + urlencode({"text": row.text_id, "submission": row.submission})
+    number = next(i for i, row in enumerate(rows.itertuples()) if row.marked == "Wednesday")
+    at = select_rows(at, "error_rows", [number])
+    detail = at.get_by_key("error_detail")
+    shown = [element.value for element in detail.markdown]
+    assert shown[1] == literal(", at TD Garden on [Wednesday] . The Celtics ( 32")  # the whole context, wrapped
+    assert shown[2] == f"*Correction:* {literal('Friday')}"
+    [link] = [element.proto for element in detail.get("page_link")]
+    assert (link.page, link.external) == ("document", False)  # the same tab, keeping the session
+    assert dict(parse_qsl(link.query_string)) == {
+        "corpus": "shared-task",
+        "split": "train",
+        "submission": "submission",
+        "text": "S001",
+    }
+
+
+def test_errors_chart_comes_first_with_false_alarms_as_bars_of_their_own(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Submissions").set_value(["submission"]).run()
+    spec, counts = chart(at, "error_counts")
+    assert spec["spec"]["encoding"]["yOffset"]["field"] == "bar"
+    by_bar = counts.groupby(["bar", "outcome"])["mistakes"].sum().to_dict()
+    # Within each category, as the scores of the example's categories count them (the test above).
+    [(gold, matched, submitted)] = sql(
+        built_db,
+        "SELECT sum(gold_total), sum(matched), sum(submitted_total) FROM scores "
+        "WHERE submission = 'submission' AND scope <> 'ALL'",
+    )
+    assert by_bar == {
+        ("gold mistakes", "matched"): matched,
+        ("gold mistakes", "missed"): gold - matched,
+        ("false alarms", "false alarm"): submitted - matched,
+    }
+
+
+def test_errors_filters_are_summarised_in_one_line(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Categories").set_value(["NAME", "WORD"])
+    labelled(at.multiselect, "Outcomes").set_value(["missed", "false_alarm"]).run()
+    [line] = at.get_by_key("error_filters").markdown
+    assert line.value == (
+        "split train · every submission · NAME, WORD · missed, false alarm · every text · matched within each category"
+    )
 
 
 def test_errors_pages_through_the_rows(built_db, monkeypatch):
