@@ -23,6 +23,19 @@ RATIOS = {
 COUNTS = {"matched": "matched", "gold_total": "gold", "submitted_total": "submitted"}
 FIGURES = (*RATIOS, "kappa")  # a NULL in these columns is a figure with nothing to divide by
 MEANS = {"iou": "IoU", "cor": "cor"}  # the mushroom scheme's figures, means over texts
+# The statistics' measures in words (the command line's JSON and CSV keep their names).
+MEASURES = {
+    "pearson": "Pearson's r",
+    "spearman": "Spearman's ρ",
+    "kendall": "Kendall's τ",
+    "fleiss_kappa": "Fleiss' κ",
+    "krippendorff_alpha": "Krippendorff's α",
+}
+
+
+def measure_name(measure: str) -> str:
+    """A measure as a table names it: in words where it has them."""
+    return MEASURES.get(measure, measure)
 
 
 def score_columns() -> dict:

@@ -92,6 +92,7 @@ def open_page(db: Path, page: str, monkeypatch) -> AppTest:
     """The dashboard on a database, at one page, after its first run."""
     monkeypatch.setenv(DB_ENV, str(db))
     at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at.query_params.clear()  # as a browser's sidebar opens another page: without this page's address
     at.switch_page(f"app_pages/{page}.py").run()
     assert not at.exception, at.exception
     return at
@@ -209,10 +210,16 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
     assert list(points["low"]) == [row["token_f1_ci"][0] for row in expected]
     assert list(points["high"]) == [row["token_f1_ci"][1] for row in expected]
     assert points["low"].iloc[2] < points["value"].iloc[2] < points["high"].iloc[2]
-    bars, zeros, undefined, errors = spec["layer"]
-    assert (bars["mark"]["type"], bars["encoding"]["y"]["field"]) == ("bar", "value")
-    assert errors["mark"]["type"] == "errorbar"
-    assert (errors["encoding"]["y"]["field"], errors["encoding"]["y2"]["field"]) == ("low", "high")
+    whiskers, dots, undefined = spec["layer"]
+    assert (dots["mark"]["type"], dots["encoding"]["x"]["field"]) == ("circle", "value")
+    assert whiskers["mark"]["type"] == "rule"
+    assert (whiskers["encoding"]["x"]["field"], whiskers["encoding"]["x2"]["field"]) == ("low", "high")
+    # an axis that fits the intervals, not one from 0; whole names, read across, in rank order; clusters coloured
+    assert whiskers["encoding"]["x"]["scale"]["zero"] is False
+    assert whiskers["encoding"]["y"]["field"] == "submission"
+    assert whiskers["encoding"]["y"]["sort"] == [row["submission"] for row in expected]
+    assert whiskers["encoding"]["color"]["field"] == "cluster"
+    assert list(points["cluster"]) == [f"cluster {row['cluster']}" for row in expected]
 
 
 def test_leaderboard_ranks_under_another_scheme_as_the_command_does(built_db, monkeypatch, capsys):
@@ -255,7 +262,7 @@ def test_leaderboard_of_the_test_split_with_metadata(derived_db, monkeypatch):
     assert list(board["approach"]) == ["–", "metric"]
 
 
-def test_a_zero_is_a_zero_bar_and_an_undefined_figure_says_so(derived_db, monkeypatch):
+def test_a_zero_is_drawn_and_an_undefined_figure_says_so(derived_db, monkeypatch):
     """names_only finds every gold NAME mistake, numbers_only lists none: its NAME recall is 0.0 and its NAME
     precision undefined (nothing submitted to divide by)."""
     at = open_page(derived_db, "leaderboard", monkeypatch)
@@ -263,10 +270,13 @@ def test_a_zero_is_a_zero_bar_and_an_undefined_figure_says_so(derived_db, monkey
     at.radio(key="board_figure").set_value("recall").run()
     spec, points = chart(at, "interval_chart")
     assert dict(zip(points["submission"], points["value"])) == {"names_only": 1.0, "numbers_only": 0.0}
-    bars, zeros, undefined, _ = spec["layer"]
-    assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['value'] === 0"}]
+    _, _, undefined = spec["layer"]  # a 0.0 is a dot like any other figure
     assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
     assert undefined["transform"] == [{"filter": "!isValid(datum['value'])"}]
+    spec, bars = chart(at, "category_chart")  # the per-category bars: a 0.0 is a tick on the axis
+    _, zeros, undefined = spec["layer"]
+    assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['recall'] === 0"}]
+    assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
     at.radio(key="board_figure").set_value("precision").run()
     _, points = chart(at, "interval_chart")
     assert points.set_index("submission")["value"].isna().to_dict() == {"names_only": False, "numbers_only": True}
@@ -437,7 +447,12 @@ def test_metrics_scatter_and_roc_curve_are_the_counts_per_text(built_db, monkeyp
     scikit-learn's."""
     at = metrics_page(built_db, monkeypatch, split="train", scope="NUMBER", metric="submission")
     assert labelled(at.selectbox, "Metric").value == "submission"
-    assert dict(at.query_params) == {"split": "train", "scope": "NUMBER", "metric": "submission"}
+    assert dict(at.query_params) == {
+        "corpus": "shared-task",
+        "split": "train",
+        "scope": "NUMBER",
+        "metric": "submission",
+    }
     spec, points = chart(at, "metric_scatter")
     texts = [text_id for (text_id,) in sql(built_db, "SELECT text_id FROM texts WHERE split = 'train' ORDER BY 1")]
     submitted = mistakes_per_text(EXAMPLES / "submission.csv", "NUMBER")
@@ -468,7 +483,12 @@ def test_metrics_scatter_and_roc_curve_are_the_counts_per_text(built_db, monkeyp
         assert list(curve["threshold"][1:]) == pytest.approx(list(sign * thresholds[1:]))
         area = roc_auc_score(positive, sign * points["score"])
         assert f"ROC AUC {area:.3f} [" in captions(at)
-        assert dict(at.query_params) == {"split": "train", "scope": "CONTEXT", "metric": metric}
+        assert dict(at.query_params) == {
+            "corpus": "shared-task",
+            "split": "train",
+            "scope": "CONTEXT",
+            "metric": metric,
+        }
 
 
 def test_metrics_say_why_there_is_no_roc_curve_and_no_system_level(built_db, monkeypatch):
@@ -489,7 +509,13 @@ def test_the_leaderboard_links_to_the_metrics_of_its_split_and_scope(built_db, m
     labelled(at.selectbox, "Scope").set_value("NUMBER").run()
     [link] = [element.proto for element in at.get("page_link")]
     assert link.page == "metrics"  # the page's address, /metrics
-    assert link.query_string == "split=train&scope=NUMBER"
+    # the choices the pages share: the leaderboard's split and scope, and its submission of the category table
+    assert dict(parse_qsl(link.query_string)) == {
+        "corpus": "shared-task",
+        "split": "train",
+        "scope": "NUMBER",
+        "submission": "gsml_doc_based",
+    }
     assert not link.external
 
 
@@ -615,7 +641,6 @@ def test_errors_filters_live_in_the_address(built_db, monkeypatch):
     st.cache_data.clear()
     shared = AppTest.from_file(str(APP), default_timeout=60)
     shared.query_params.update(address)
-    shared.run()
     shared.switch_page("app_pages/errors.py").run()
     assert not shared.exception, shared.exception
     assert labelled(shared.multiselect, "Categories").value == ["NAME", "WORD"]
@@ -637,8 +662,8 @@ def test_a_clicked_error_row_opens_its_detail_with_a_link_to_its_document_view(b
     assert shown[2] == f"*Correction:* {literal('Friday')}"
     [link] = [element.proto for element in detail.get("page_link")]
     assert (link.page, link.external) == ("document", False)  # the same tab, keeping the session
-    assert dict(parse_qsl(link.query_string)) == {
-        "corpus": "shared-task",
+    address = dict(parse_qsl(link.query_string))
+    assert {name: address[name] for name in ("split", "submission", "text")} == {
         "split": "train",
         "submission": "submission",
         "text": "S001",
@@ -670,7 +695,8 @@ def test_errors_filters_are_summarised_in_one_line(built_db, monkeypatch):
     labelled(at.multiselect, "Outcomes").set_value(["missed", "false_alarm"]).run()
     [line] = at.get_by_key("error_filters").markdown
     assert line.value == (
-        "split train · every submission · NAME, WORD · missed, false alarm · every text · matched within each category"
+        "split train · submissions: every one · categories: NAME, WORD · outcomes: missed, false alarm · every text "
+        "· matched within each category"
     )
 
 
@@ -847,6 +873,8 @@ def test_missed_by_every_submission_of_the_train_split(built_db, monkeypatch):
 
 def test_gold_mistakes_by_category_and_text(built_db, monkeypatch):
     at = open_page(built_db, "gold", monkeypatch)
+    assert labelled(at.selectbox, "Split").value == "train"  # the split the leaderboard showed, kept
+    labelled(at.selectbox, "Split").set_value("test").run()
     by_category = table(at, "gold_by_category")
     assert dict(zip(by_category["category"], by_category["mistakes"])) == {
         "NAME": 212,
@@ -862,6 +890,20 @@ def test_gold_mistakes_by_category_and_text(built_db, monkeypatch):
     assert len(by_text) == 60 and by_text["mistakes"].sum() == 1214
     s001 = by_text[by_text["text_id"] == "S001"].iloc[0]
     assert (s001["NAME"], s001["NUMBER"], s001["WORD"], s001["mistakes"]) == (5, 6, 5, 16)
+
+
+def test_gold_by_text_keeps_the_saved_querys_order_after_the_split_filter(built_db, monkeypatch):
+    """The saved analysis orders its rows by split and text; the page filters them by split and must keep that
+    order (a join had hashed it away: T005, T010, T016, …)."""
+    from accuracy_db.store.analyses import saved_analysis
+
+    saved = sql(built_db, saved_analysis("mistakes_per_text").sql)  # (split, text_id, …) in the query's order
+    at = open_page(built_db, "gold", monkeypatch)
+    for split in ("test", "train"):
+        labelled(at.selectbox, "Split").set_value(split).run()
+        shown = list(table(at, "gold_by_text")["text_id"])
+        assert shown == [row[1] for row in saved if row[0] == split]
+        assert len(shown) == {"test": 30, "train": 60}[split]
 
 
 def test_error_rate_per_generating_system(built_db, monkeypatch):
@@ -892,6 +934,24 @@ def test_refresh_status_lists_the_refused_examples_with_their_reasons(built_db, 
     assert set(rejections["submission"]) == {"submission_blank", "submission_malformed", "submission_overlapping"}
     overlapping = rejections[rejections["submission"] == "submission_overlapping"]
     assert overlapping["message"].str.contains("overlaps line 79").any()
+
+
+def test_refresh_status_groups_the_lines_refused_with_the_same_message(built_db, monkeypatch):
+    """submission_blank has 571 lines refused for the same reason: one row, its lines as a run."""
+    at = open_page(built_db, "refresh", monkeypatch)
+    shown = table(at, "rejections")
+    refused = sql(
+        built_db,
+        "SELECT submission, count(*), count(DISTINCT (file, message)), min(line), max(line) FROM rejections "
+        "WHERE suffix(file, '.csv') GROUP BY submission",
+    )
+    for submission, lines, messages, _, _ in refused:
+        rows = shown[shown["submission"] == submission]
+        assert rows["times"].sum() == lines and len(rows) == messages
+    [blank] = shown[shown["submission"] == "submission_blank"].itertuples()
+    [(first, last, lines)] = [(r[3], r[4], r[1]) for r in refused if r[0] == "submission_blank"]
+    assert (blank.lines, blank.times) == (f"{first}–{last}", lines) and last - first + 1 == lines == 571
+    assert "**submission\\_blank** (571 problems)" in markdown(at)
 
 
 def test_refresh_status_shows_the_hashes_of_the_loaded_lists(built_db, monkeypatch):

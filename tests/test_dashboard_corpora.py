@@ -292,7 +292,7 @@ def test_agreement_in_a_corpus_s_own_categories(corpora_db, monkeypatch):
     )
     assert recall[("gold", "metric")] == scores["metric"] == pytest.approx(2 / 3)
     assert recall[("gold", "llm")] == scores["llm"] == pytest.approx(2 / 3)
-    assert set(table(at, "agreement_categories")["measure"]) == {"fleiss_kappa", "krippendorff_alpha"}
+    assert set(table(at, "agreement_categories")["measure"]) == {"Fleiss' κ", "Krippendorff's α"}  # in words
     labelled(at.selectbox, "Scope").set_value("Wrong").run()
     _, cells = chart(at, "agreement_matrix")
     recall = {(row.reference, row.compared): row.recall for row in cells.itertuples()}

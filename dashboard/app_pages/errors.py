@@ -125,7 +125,7 @@ def page_rows(page: pl.DataFrame) -> pl.DataFrame:
 
 def listed(values: list[str], every: list[str], all_of: str, shown=str) -> str | None:
     """A filter in the summary line: None when it keeps every value, else its values, comma-separated."""
-    if not values:
+    if not values and every:
         return f"no {all_of}"
     return None if values == every else ", ".join(literal(shown(value)) for value in values)
 
@@ -134,10 +134,10 @@ def filters_line(split, submissions, names, matching, categories, category_names
     """The filters chosen, in one line of words (the multiselects' chips are cut at their widths)."""
     parts = [
         f"split {literal(split)}",
-        listed(submissions, names, "submission") or "every submission",
-        listed(categories, category_names, "category") or "every category",
-        listed(outcomes, palette.OUTCOMES, "outcome", palette.OUTCOME_LABELS.get) or "every outcome",
-        f"texts {listed(texts, [], 'text')}" if texts else "every text",
+        f"submissions: {listed(submissions, names, 'submission') or 'every one'}",
+        f"categories: {listed(categories, category_names, 'category') or 'every one'}",
+        f"outcomes: {listed(outcomes, palette.OUTCOMES, 'outcome', palette.OUTCOME_LABELS.get) or 'every one'}",
+        f"texts: {listed(texts, [], 'text')}" if texts else "every text",
         f"matched {matching}",
     ]
     if search:
@@ -278,14 +278,14 @@ rows = page_rows(data.read_one(PAGE, {**params, "page_size": PAGE_SIZE, "offset"
 # The columns shown, in widths that fit a 1440 px screen beside the sidebar (the CSV has every column, the marked
 # tokens and what a mistake was matched with too).
 SHOWN = {
-    "submission": st.column_config.TextColumn("submission", width=130),
+    "submission": st.column_config.TextColumn("submission", width=120),
     "text_id": st.column_config.TextColumn("text", width=55),
-    "outcome": st.column_config.TextColumn("outcome", width=85),
-    "category": st.column_config.TextColumn("category", width=110),
-    "in_context": st.column_config.TextColumn("in context", width=300),
-    "correction": st.column_config.TextColumn("correction", width=100),
-    "comment": st.column_config.TextColumn("comment", width=130),
-    "matched_category": st.column_config.TextColumn("matched with", width=100, help="The category it was matched with"),
+    "outcome": st.column_config.TextColumn("outcome", width=80),
+    "category": st.column_config.TextColumn("category", width=105),
+    "in_context": st.column_config.TextColumn("in context", width=255),
+    "correction": st.column_config.TextColumn("correction", width=95),
+    "comment": st.column_config.TextColumn("comment", width=120),
+    "matched_category": st.column_config.TextColumn("matched with", width=95, help="The category it was matched with"),
 }
 # Every row of the page in view: the table is as tall as its rows, so the page scrolls, not a box inside it.
 event = tables.table(

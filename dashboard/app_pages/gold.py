@@ -23,10 +23,13 @@ ORDER BY any_value(categories.position)
 
 
 def of_split(analysis: str) -> str:
-    """A saved analysis, only the rows of the texts of the corpus $corpus and split $split."""
+    """A saved analysis, only the rows of the texts of the corpus $corpus and split $split, in the analysis's own
+    order. The texts are a list the rows are checked against, not a join: DuckDB keeps the order of the rows
+    through a filter, and a join (IN a subquery is one) hashes them out of it (the By text table went T005,
+    T010, T016, …)."""
     return (
         f"SELECT * FROM ({data.saved_analysis(analysis).sql}) WHERE split = $split"
-        " AND text_id IN (SELECT text_id FROM texts WHERE corpus = $corpus AND split = $split)"
+        " AND list_contains((SELECT list(text_id) FROM texts WHERE corpus = $corpus AND split = $split), text_id)"
     )
 
 
@@ -75,7 +78,7 @@ splits = data.read_one(GOLD_SPLITS, {"corpus": corpus})
 if splits.is_empty():
     st.info("The corpus has no gold list.")
     st.stop()
-split = top[0].selectbox("Split", splits["split"].to_list(), key=f"gold_split-{corpus}")
+split = links.select(top[0], "Split", "split", splits["split"].to_list())
 params = {"corpus": corpus, "split": split}
 frames = data.read(
     by_category=(BY_CATEGORY, params),

@@ -5,7 +5,7 @@ submissions of a split compared under a match scheme by the paired permutation t
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, tables
+from accuracy_db.dashboard import data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.formatting import p_value_text
@@ -52,15 +52,16 @@ if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-split = top[0].selectbox("Split", splits)
-scope = top[1].selectbox(
-    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+split = links.select(top[0], "Split", "split", splits)
+scope = links.select(
+    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
 )
-scheme = top[2].selectbox(
+scheme = links.select(
+    top[2],
     "Match scheme",
+    "scheme",
     data.SCHEMES,
     help=f"{data.SCHEME_DESCRIPTION} The texts' counts under it are what the test swaps.",
-    key="significance_scheme",
 )
 figure = top[3].selectbox("Figure", data.scheme_figures(scheme), format_func=tables.RATIOS.get)
 names = data.read_one(RANKED, {"corpus": corpus, "split": split, "scope": scope})["submission"].to_list()

@@ -4,7 +4,7 @@ every score sums up); clicking a text opens it in the document view."""
 
 import altair as alt
 import streamlit as st
-from accuracy_db.dashboard import data, tables
+from accuracy_db.dashboard import data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
@@ -53,12 +53,18 @@ if submissions.is_empty():
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-submission = top[0].selectbox("Submission", submissions["submission"].to_list())
-scope = top[1].selectbox(
-    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+# The submissions of the split kept from another page first, where it has some.
+of_kept = submissions.filter(split=links.kept("split"))["submission"].to_list()
+submission = links.select(
+    top[0], "Submission", "submission", submissions["submission"].to_list(), default=(of_kept or [None])[0]
+)
+scope = links.select(
+    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
 )
 chosen = submissions.filter(submission=submission).row(0, named=True)
 split = chosen["split"]
+links.keep("split", split)
+links.to_address(split=split)
 per_text = data.read_one(PER_TEXT, {"submission_id": chosen["submission_id"], "scope": scope})
 
 st.subheader("How closely the counts follow the gold list's")
@@ -66,7 +72,7 @@ figures = data.correlations(submission, split, scope, corpus)
 tables.table(
     [
         {
-            "measure": row["measure"],
+            "measure": tables.measure_name(row["measure"]),
             f"value [{data.RESAMPLING.signed()['ci']}% interval]": formatting.with_interval(
                 {"value": row["value"], "value_ci": row["ci"]}, "value"
             ),
@@ -91,4 +97,4 @@ with st.container(key="validity_scatter"):
     event = st.altair_chart(scatter(per_text, submission), on_select="rerun", selection_mode="text", key="scatter")
 chosen = event.selection.get("text") or []
 if chosen:
-    st.switch_page("app_pages/document.py", query_params={"text": chosen[0]["text_id"], "submission": submission})
+    links.follow("document", text=chosen[0]["text_id"], submission=submission)
