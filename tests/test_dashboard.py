@@ -287,6 +287,59 @@ def test_a_zero_is_drawn_and_an_undefined_figure_says_so(derived_db, monkeypatch
     }
 
 
+def test_a_leaderboard_row_opens_the_errors_of_that_submission_in_its_scope(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    board = table(at, "leaderboard")
+    at = select_rows(at, "leaderboard", [list(board["submission"]).index("submission")])
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Errors browser"
+    assert labelled(at.multiselect, "Submissions").value == ["submission"]
+    assert labelled(at.multiselect, "Categories").value == ["NUMBER"]
+    assert labelled(at.multiselect, "Outcomes").value == ["missed", "false_alarm"]
+    assert labelled(at.radio, "Matching").value == "within each category"  # as a category's scores match
+    [(gold, matched, submitted)] = sql(
+        built_db,
+        "SELECT gold_total, matched, submitted_total FROM scores WHERE submission = 'submission' AND scope = 'NUMBER'",
+    )
+    assert at.subheader[0].value == f"{(gold - matched) + (submitted - matched)} mistakes"
+
+
+@pytest.mark.parametrize(("figure", "outcomes"), [("recall", ["missed"]), ("precision", ["false_alarm"])])
+def test_a_category_bar_opens_the_errors_its_figure_counts(built_db, monkeypatch, figure, outcomes):
+    """A recall bar opens the gold mistakes the submission missed in the category, a precision bar its false alarms."""
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    at.radio(key="category_figure").set_value(figure).run()
+    at = click_chart(at, "category_chart", {"bar": [{"submission": "submission", "scope": "NAME"}]})
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Errors browser"
+    assert labelled(at.multiselect, "Categories").value == ["NAME"]
+    assert labelled(at.multiselect, "Outcomes").value == outcomes
+    [(gold, matched, submitted)] = sql(
+        built_db,
+        "SELECT gold_total, matched, submitted_total FROM scores WHERE submission = 'submission' AND scope = 'NAME'",
+    )
+    expected = gold - matched if figure == "recall" else submitted - matched
+    assert at.subheader[0].value == f"{expected} mistakes"
+
+
+def test_the_scope_and_submission_chosen_are_kept_on_another_page(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    labelled(at.selectbox, "Submission").set_value("submission_sent_based").run()
+    assert at.query_params["scope"] == "NUMBER" and at.query_params["split"] == "train"
+    at.query_params.clear()  # as the sidebar opens another page
+    at.switch_page("app_pages/validity.py").run()
+    assert not at.exception, at.exception
+    assert labelled(at.selectbox, "Scope").value == "NUMBER"
+    assert labelled(at.selectbox, "Submission").value == "submission_sent_based"
+    assert {name: at.query_params[name] for name in ("split", "scope", "submission")} == {
+        "split": "train",
+        "scope": "NUMBER",
+        "submission": "submission_sent_based",
+    }
+
+
 # Significance
 
 
@@ -514,7 +567,7 @@ def test_the_leaderboard_links_to_the_metrics_of_its_split_and_scope(built_db, m
         "corpus": "shared-task",
         "split": "train",
         "scope": "NUMBER",
-        "submission": "gsml_doc_based",
+        "submission": "submission",  # the best-ranked that is not a copy of the gold list
     }
     assert not link.external
 
@@ -805,6 +858,23 @@ def test_a_mistake_lights_up_the_rows_it_names_in_the_box_score(built_db, monkey
     assert "G1" not in rules  # Wednesday names nobody
     text = at.get("html")[1].value
     assert 'class="adb-mark adb-m-G4"' in text  # the tokens the rule points at
+
+
+def test_document_view_opens_on_the_best_submission_that_is_not_the_gold_list(built_db, monkeypatch):
+    """The examples' gsml_* lists are the gold list again (ranked first, 16 of 16 matched): the view opens on the
+    best-ranked of the others, and links to this text's mistakes in the Errors browser."""
+    monkeypatch.setenv(DB_ENV, str(built_db))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.switch_page("app_pages/document.py").run()  # opened first, as a link to it does
+    assert labelled(at.selectbox, "Submission").value == "submission"
+    [link] = [element.proto for element in at.get("page_link")]
+    assert (link.page, link.external) == ("errors", False)
+    address = dict(parse_qsl(link.query_string))
+    assert {name: address[name] for name in ("split", "text", "submission")} == {
+        "split": "train",
+        "text": "S001",
+        "submission": "submission",
+    }
 
 
 def test_document_view_goes_to_the_next_and_previous_text(built_db, monkeypatch):

@@ -45,7 +45,7 @@ def opened_at(db: Path, monkeypatch, page: str, **address) -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=60)
     for name, value in address.items():
         at.query_params[name] = value
-    at.run().switch_page(f"app_pages/{page}.py").run()
+    at.switch_page(f"app_pages/{page}.py").run()  # the page first, as a link opens it
     assert not at.exception, at.exception
     return at
 

@@ -123,16 +123,6 @@ def lane_spans(rows: pl.DataFrame, set_id: int, letter: str, name: str) -> list[
     ]
 
 
-# The submission shown first: the best-ranked one that is not the gold list again (a list that matches every gold
-# mistake and lists nothing else would show 16 of 16 matched, nothing to read).
-FIRST_SUBMISSION = """
-SELECT submission
-FROM leaderboard
-WHERE corpus = $corpus AND split = $split AND scope = 'ALL'
-ORDER BY matched = gold_total AND submitted_total = matched, rank, submission
-LIMIT 1
-"""
-
 st.title("Document view")
 given_text = st.query_params.get("text")
 if given_text and "corpus" not in st.query_params:  # a link names a text alone: show it in its own corpus
@@ -161,9 +151,9 @@ text_id = top[0].selectbox("Text", text_ids, key="text")
 split = choices["texts"].filter(text_id=text_id)["split"][0]
 links.keep("split", split)
 options = [*choices["submissions"].filter(split=split)["submission"].to_list(), NO_SUBMISSION]
-first = data.read_one(FIRST_SUBMISSION, {"corpus": corpus, "split": split})["submission"].to_list()
 # and the submission: /document?text=S001&submission=submission
-submission = links.select(top[1], "Submission", "submission", options, default=(first or [NO_SUBMISSION])[0])
+first = data.best_submission(corpus, split) or NO_SUBMISSION
+submission = links.select(top[1], "Submission", "submission", options, default=first)
 top[2].button("Previous", on_click=move, args=(text_ids, -1), icon=":material/arrow_back:", width="stretch")
 top[3].button("Next", on_click=move, args=(text_ids, 1), icon=":material/arrow_forward:", width="stretch")
 links.from_address("document_layout", "layout", LAYOUTS)  # and the layout and its lists: &layout=lanes&list=…

@@ -199,7 +199,9 @@ if not frames["metadata"].is_empty():
 
 st.subheader("One submission, category by category")
 categories = frames["categories"]
-submission = links.select(None, "Submission", "submission", [row["submission"] for row in ranked])
+submission = links.select(
+    None, "Submission", "submission", [row["submission"] for row in ranked], default=data.best_submission(corpus, split)
+)
 tables.table(
     categories.filter(submission=submission).drop("submission", "position"),
     column_config=tables.score_columns(),

@@ -53,10 +53,14 @@ if submissions.is_empty():
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-# The submissions of the split kept from another page first, where it has some.
-of_kept = submissions.filter(split=links.kept("split"))["submission"].to_list()
+# First the best submission of the split kept from another page (of the first split, when none is kept).
+first_split = links.kept("split") or submissions["split"][0]
 submission = links.select(
-    top[0], "Submission", "submission", submissions["submission"].to_list(), default=(of_kept or [None])[0]
+    top[0],
+    "Submission",
+    "submission",
+    submissions["submission"].to_list(),
+    default=data.best_submission(corpus, first_split),
 )
 scope = links.select(
     top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
