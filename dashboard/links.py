@@ -10,22 +10,16 @@ the session."""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import streamlit as st
 
 NO_SUBMISSION = "(gold mistakes only)"  # the document view's choice of no submission
 SHARED = ("corpus", "split", "submission", "scope", "scheme")  # the choices kept from page to page
 KEPT = "kept-"  # the session's key of a shared choice: KEPT + its name (a widget's own state is its page's)
 
-PAGES = {  # the pages a link can open, by the name of their address (/errors)
-    "leaderboard": "app_pages/leaderboard.py",
-    "significance": "app_pages/significance.py",
-    "validity": "app_pages/validity.py",
+PAGES = {  # the pages a link opens, by the name of their address (/errors)
     "metrics": "app_pages/metrics.py",
     "errors": "app_pages/errors.py",
     "document": "app_pages/document.py",
-    "gold": "app_pages/gold.py",
 }
 
 
@@ -74,12 +68,6 @@ def target(page: str, **values) -> tuple[str, dict]:
     return PAGES[page], {name: value for name, value in params.items() if value is not None}
 
 
-def address(page: str, **values) -> str:
-    """target() as a relative address, for a table's link column or Markdown: "errors?split=train&…"."""
-    params = target(page, **values)[1]
-    return page + "?" + urlencode(params, doseq=True) if params else page
-
-
 def link(where, page: str, label: str, icon: str | None = None, **values) -> None:
     """A link (in where) to a page with target()'s parameters, opened in the same tab."""
     file, params = target(page, **values)
@@ -90,11 +78,6 @@ def follow(page: str, **values):
     """Go to a page with target()'s parameters, in the same tab (a click on a chart's mark or a table's row)."""
     file, params = target(page, **values)
     st.switch_page(file, query_params=params)
-
-
-def document(text_id: str, submission: str | None = None) -> str:
-    """The address of a text in the document view, with a submission's mistakes (or the gold mistakes only)."""
-    return "document?" + urlencode({"text": text_id, "submission": submission or NO_SUBMISSION})
 
 
 def from_address(key: str, name: str, choices: list | None = None, default=None, many: bool = False) -> None:

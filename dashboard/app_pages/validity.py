@@ -24,26 +24,31 @@ ORDER BY text_id
 """
 
 
+SCATTER_PIXELS = 460  # the scatter's width and height: equal axes, so that y = x is the diagonal
+
+
 def scatter(per_text, submission: str) -> alt.LayerChart:
-    """One point per text, gold mistakes across and submitted ones up, with the line where they are equal."""
+    """One point per text, gold mistakes across and submitted ones up, with the line where they are equal, on
+    equal axes (the same span in the same pixels)."""
     most = max(per_text["gold"].max() or 0, per_text["submitted"].max() or 0, 1)
+    span = alt.Scale(domain=[0, most], nice=False)
     equal = (
         alt.Chart(alt.Data(values=[{"x": 0, "y": 0}, {"x": most, "y": most}]))
         .mark_line(color="grey", strokeDash=[4, 4])
-        .encode(x="x:Q", y="y:Q")
+        .encode(x=alt.X("x:Q", scale=span), y=alt.Y("y:Q", scale=span))
     )
     clicked = alt.selection_point(name="text", fields=["text_id"], on="click")
     points = (
         alt.Chart(per_text)
         .mark_circle(size=80, opacity=0.6)
         .encode(
-            x=alt.X("gold:Q", title="gold mistakes in the text"),
-            y=alt.Y("submitted:Q", title=f"mistakes {submission} lists in it"),
+            x=alt.X("gold:Q", title="gold mistakes in the text", scale=span),
+            y=alt.Y("submitted:Q", title=f"mistakes {submission} lists in it", scale=span),
             tooltip=["text_id", "gold", "submitted", "matched"],
         )
         .add_params(clicked)
     )
-    return equal + points
+    return (equal + points).properties(width=SCATTER_PIXELS, height=SCATTER_PIXELS)
 
 
 st.title("Validity")
@@ -98,7 +103,9 @@ st.caption(
     "counts. Hover over a point for its text; click it to open the text in the document view."
 )
 with st.container(key="validity_scatter"):
-    event = st.altair_chart(scatter(per_text, submission), on_select="rerun", selection_mode="text", key="scatter")
+    event = st.altair_chart(
+        scatter(per_text, submission), on_select="rerun", selection_mode="text", key="scatter", width="content"
+    )
 chosen = event.selection.get("text") or []
 if chosen:
     links.follow("document", text=chosen[0]["text_id"], submission=submission)
