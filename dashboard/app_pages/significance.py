@@ -26,8 +26,8 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
     line writes it (p: "< 0.0001" at the floor of the trials)."""
     label = tables.RATIOS[figure]
     base = alt.Chart(pairs).encode(
-        x=alt.X("b:N", sort=names, title="B", axis=alt.Axis(labelAngle=-30)),
-        y=alt.Y("a:N", sort=names, title="A"),
+        x=alt.X("b:N", sort=names, title="B", axis=alt.Axis(labelAngle=-30, labelLimit=320)),
+        y=alt.Y("a:N", sort=names, title="A", axis=alt.Axis(labelLimit=320)),  # whole names
         tooltip=[
             "a",
             "b",
@@ -37,7 +37,11 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
             alt.Tooltip("p:N", title="p"),
         ],
     )
-    cells = base.mark_rect().encode(color=alt.Color("p_value:Q", scale=BANDS, title="p-value"))
+    cells = base.mark_rect().encode(
+        color=alt.Color(
+            "p_value:Q", scale=BANDS, title="p-value", legend=alt.Legend(orient="top", direction="horizontal")
+        )
+    )
     text = base.mark_text().encode(
         text=alt.Text("p:N"),
         color=alt.condition(alt.datum.p_value < 0.05, alt.value("white"), alt.value("black")),
