@@ -1,8 +1,9 @@
 """Links between the pages, and the page's state in its address (st.query_params), so that what a page shows can
 be shared as a link.
 
-The choices every page shares (SHARED: split, submission, scope, scheme; the corpus is data.choose_corpus's) are
-kept from page to page in the session and written in the address of every page that offers them. The address
+The choices the pages share (SHARED: the corpus, through data.choose_corpus, the split, the submission, the scope
+and the match scheme) are kept from page to page in the session and written in the address of every page that
+offers them. The address
 wins over what is kept: a link (or a shared address) names what it opens. Links between pages are made by one
 helper, target(), which adds the shared choices kept to what the link names, so that a page opened from another
 shows the same split, scope and submission; they open in the same tab (st.page_link, st.switch_page), keeping

@@ -205,6 +205,16 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     expect(page.get_by_text("gold mistakes in the 60 texts of the train split")).to_be_visible()
     assert parse_qs(urlsplit(page.url).query)["split"] == ["train"]
 
+    # A click on a bar of the per-category chart (recall, the first figure) opens what that recall missed.
+    sidebar.get_by_text("Leaderboard", exact=True).click()
+    expect(page.get_by_role("heading", name="Leaderboard", level=1)).to_be_visible()
+    finished_running(page)
+    page.locator(".st-key-category_chart [aria-label*='scope: NAME;'][aria-label*='submission: submission;']").click()
+    expect(page.get_by_role("heading", name="Errors browser", level=1)).to_be_visible()
+    finished_running(page)
+    expect(page.locator(".st-key-error_filters")).to_contain_text("categories: NAME · outcomes: missed")
+    expect(page.get_by_role("heading", name="157 mistakes")).to_be_visible()  # 317 NAME gold mistakes, 160 matched
+
 
 def test_document_view_in_the_browser(page, dashboard_url, tmp_path):
     seconds = visit(page, f"{dashboard_url}/document?text=S001&submission=submission")
