@@ -360,9 +360,10 @@ def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, mon
     written = [row | {"p": p_value_text(row["p_value"], row["trials"])} for row in expected]
     assert cells.to_dict("records") == written
     assert "< 0.0001" in set(cells["p"])
-    rect, text = spec["layer"]
+    rect, difference, text = spec["layer"]
     assert (rect["mark"]["type"], rect["encoding"]["color"]["field"]) == ("rect", "p_value")
     assert (text["mark"]["type"], text["encoding"]["text"]["field"]) == ("text", "p")
+    assert difference["encoding"]["text"] == {"field": "difference", "format": "+.3f", "type": "quantitative"}
     shown = [{k: v for k, v in row.items() if k not in ("p_value", "trials")} for row in written]
     assert table(at, "pairwise").to_dict("records") == shown
 
