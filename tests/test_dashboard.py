@@ -274,9 +274,11 @@ def test_a_zero_is_drawn_and_an_undefined_figure_says_so(derived_db, monkeypatch
     assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
     assert undefined["transform"] == [{"filter": "!isValid(datum['value'])"}]
     spec, bars = chart(at, "category_chart")  # the per-category bars: a 0.0 is a tick on the axis
-    _, zeros, undefined = spec["layer"]
-    assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['recall'] === 0"}]
+    _, zeros, undefined = spec["spec"]["layer"]
+    assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['value'] === 0"}]
     assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
+    name = bars[bars["scope"] == "NAME"].set_index(["submission", "figure"])["value"]
+    assert name[("numbers_only", "recall")] == 0.0 and pd.isna(name[("numbers_only", "precision")])
     at.radio(key="board_figure").set_value("precision").run()
     _, points = chart(at, "interval_chart")
     assert points.set_index("submission")["value"].isna().to_dict() == {"names_only": False, "numbers_only": True}
@@ -309,8 +311,14 @@ def test_a_leaderboard_row_opens_the_errors_of_that_submission_in_its_scope(buil
 def test_a_category_bar_opens_the_errors_its_figure_counts(built_db, monkeypatch, figure, outcomes):
     """A recall bar opens the gold mistakes the submission missed in the category, a precision bar its false alarms."""
     at = open_page(built_db, "leaderboard", monkeypatch)
-    at.radio(key="category_figure").set_value(figure).run()
-    at = click_chart(at, "category_chart", {"bar": [{"submission": "submission", "scope": "NAME"}]})
+    spec, bars = chart(at, "category_chart")  # a small chart per category, recall and precision side by side
+    assert spec["facet"]["column"]["field"] == "scope"
+    name = bars[(bars["submission"] == "submission") & (bars["scope"] == "NAME")]
+    assert dict(zip(name["figure"], name["value"].round(3))) == {
+        "recall": round(160 / 317, 3),
+        "precision": round(160 / 237, 3),
+    }
+    at = click_chart(at, "category_chart", {"bar": [{"submission": "submission", "scope": "NAME", "figure": figure}]})
     assert not at.exception, at.exception
     assert at.title[0].value == "Errors browser"
     assert labelled(at.multiselect, "Categories").value == ["NAME"]

@@ -114,6 +114,45 @@ def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
     return (whiskers + dots + undefined).properties(height=alt.Step(30))
 
 
+# The figures' names as the tables write them (token_recall: token recall), on the small charts' axes.
+LABEL_EXPRESSION = "replace(datum.label, '_', ' ')"
+
+
+def category_charts(categories: pl.DataFrame, figures: list[str], names: list[str]) -> alt.FacetChart:
+    """A small chart per category (the scores view's rows), its figures side by side, a bar per submission; a
+    click on a bar selects its submission, category and figure."""
+    long = categories.filter(pl.col("scope") != "ALL").unpivot(
+        on=figures,
+        index=["submission", "scope", "matched", "gold_total", "submitted_total"],
+        variable_name="figure",
+        value_name="value",
+    )
+    bar = alt.selection_point(name="bar", fields=["submission", "scope", "figure"], on="click")
+    return (
+        bars.figure_bars(
+            alt.Chart(long).encode(
+                x=alt.X("figure:N", sort=figures, title=None, axis=alt.Axis(labelAngle=0, labelExpr=LABEL_EXPRESSION)),
+                xOffset=alt.XOffset("submission:N"),
+                y=alt.Y("value:Q", title=None, scale=alt.Scale(domain=[0, 1])),
+                color=alt.Color("submission:N", title="submission", legend=alt.Legend(orient="top", labelLimit=320)),
+                tooltip=[
+                    "submission",
+                    "scope",
+                    "figure",
+                    alt.Tooltip("value:Q", format=".3f"),
+                    "matched",
+                    "gold_total",
+                    "submitted_total",
+                ],
+            ),
+            "value",
+            bar,
+        )
+        .properties(width=120, height=180)
+        .facet(column=alt.Column("scope:N", sort=names, title=None))
+    )
+
+
 st.title("Leaderboard")
 corpus, top = data.corpus_and_columns([1, 1])
 splits = data.splits_with_submissions(corpus)
@@ -209,29 +248,22 @@ tables.table(
 )
 
 st.subheader("Submissions compared per category")
-figure = st.radio("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get, horizontal=True, key="category_figure")
-per_category = categories.filter(categories["scope"] != "ALL")
-bar = alt.selection_point(name="bar", fields=["submission", "scope"], on="click")
-chart = bars.figure_bars(
-    alt.Chart(per_category).encode(
-        x=alt.X("scope:N", sort=data.categories(corpus).names, title=None, axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("submission:N"),
-        y=alt.Y(f"{figure}:Q", title=tables.RATIOS[figure], scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("submission:N", title="submission", legend=alt.Legend(orient="top", labelLimit=320)),
-        tooltip=["submission", "scope", alt.Tooltip(f"{figure}:Q", format=".3f"), "matched", "gold_total"],
-    ),
-    figure,
-    bar,
-)
+chart_level = st.radio("Level", ["mistake level", "token level"], horizontal=True, key="category_level")
+side_by_side = ["token_recall", "token_precision"] if chart_level == "token level" else ["recall", "precision"]
 with st.container(key="category_chart"):
-    event = st.altair_chart(chart, width="stretch", on_select="rerun", key="category_bars")
+    event = st.altair_chart(
+        category_charts(categories, side_by_side, data.categories(corpus).names),
+        on_select="rerun",
+        key="category_bars",
+    )
 st.caption(
-    "A thick line on the axis is a 0.000; undefined marks a figure with nothing to divide by (the precision in a "
-    "category the submission listed no mistake of). Click a bar for those mistakes in the Errors browser: the "
-    "gold mistakes the submission missed (recall), its false alarms (precision), or both (F1)."
+    "One small chart per category, its recall and precision side by side. A thick line on the axis is a 0.000; "
+    "undefined marks a figure with nothing to divide by (the precision in a category the submission listed no "
+    "mistake of). Click a bar for those mistakes in the Errors browser: the gold mistakes the submission missed "
+    "(recall) or its false alarms (precision)."
 )
 if clicked := event.selection.get("bar"):
-    links.follow("errors", **errors_of(clicked[0]["submission"], clicked[0]["scope"], figure))
+    links.follow("errors", **errors_of(clicked[0]["submission"], clicked[0]["scope"], clicked[0]["figure"]))
 
 st.subheader("Under another match scheme")
 scheme = st.selectbox(
