@@ -235,7 +235,7 @@ if len(texts) == 1:  # and back to the text: the document view of it
     links.link(
         None,
         "document",
-        f"{texts[0]} in the Document view",
+        f"{literal(texts[0])} in the Document view",  # a label is Markdown: the id is shown as it is
         icon=":material/article:",
         text=texts[0],
         submission=submissions[0] if len(submissions) == 1 else links.NO_SUBMISSION,
@@ -313,7 +313,7 @@ if chosen:
         links.link(
             None,
             "document",
-            f"{row['text_id']} in the Document view",
+            f"{literal(row['text_id'])} in the Document view",
             icon=":material/article:",
             text=row["text_id"],
             submission=row["submission"],
