@@ -9,8 +9,9 @@ import altair as alt
 from accuracy_db.formatting import UNDEFINED  # the word the command line writes too
 
 
-def figure_bars(chart: alt.Chart, field: str) -> alt.LayerChart:
-    """The bars of a chart whose y is the figure `field`: the bars, a tick for each 0.0, a label for each NULL."""
+def figure_bars(chart: alt.Chart, field: str, selection: alt.Parameter | None = None) -> alt.LayerChart:
+    """The bars of a chart whose y is the figure `field`: the bars, a tick for each 0.0, a label for each NULL;
+    a click on a bar makes the selection, when one is given."""
     bars = chart.mark_bar()
     zeros = chart.mark_tick(thickness=3).transform_filter(f"datum['{field}'] === 0")
     undefined = (
@@ -18,4 +19,6 @@ def figure_bars(chart: alt.Chart, field: str) -> alt.LayerChart:
         .encode(y=alt.datum(0))
         .transform_filter(f"!isValid(datum['{field}'])")
     )
+    if selection is not None:
+        bars = bars.add_params(selection)
     return bars + zeros + undefined

@@ -39,7 +39,7 @@ from accuracy_db.stats.significance import DEFAULT_TRIALS
 from accuracy_db.store import database
 from accuracy_db.store.analyses import saved_analyses, saved_analysis  # noqa: F401  for the pages
 
-from . import DB_ENV, palette
+from . import DB_ENV, links, palette
 from .literal import literal
 from .sql_limits import SQL_MAX_BYTES, SQL_QUERIES_AT_ONCE, SQL_ROW_LIMIT, SQL_TIMEOUT
 
@@ -230,6 +230,24 @@ def splits_with_submissions(corpus: str = SHARED_TASK) -> list[str]:
     return frame["split"].to_list()
 
 
+# The best-ranked submission that is not the gold list again: a list that matches every gold mistake and lists
+# nothing else shows 16 of 16 matched, nothing to read (the examples' gsml_doc_based is one).
+BEST_SUBMISSION = """
+SELECT submission
+FROM leaderboard
+WHERE corpus = $corpus AND split = $split AND scope = 'ALL'
+ORDER BY matched = gold_total AND submitted_total = matched, rank, submission
+LIMIT 1
+"""
+
+
+def best_submission(corpus: str, split: str | None) -> str | None:
+    """The submission a page shows first: the best-ranked of the split that is not a copy of the gold list (or the
+    best-ranked, when every one is); None when the split has none."""
+    found = read_one(BEST_SUBMISSION, {"corpus": corpus, "split": split})["submission"]
+    return found[0] if len(found) else None
+
+
 def corpora() -> list[str]:
     """The corpora of the database, the shared task first."""
     return read_one("SELECT corpus FROM corpora ORDER BY corpus <> $shared, corpus", {"shared": SHARED_TASK})[
@@ -237,32 +255,21 @@ def corpora() -> list[str]:
     ].to_list()
 
 
-CORPUS_KEY = "corpus_choice"  # the corpus selector's widget
-CHOSEN_CORPUS = "corpus"  # the corpus chosen, kept from page to page (a widget's own state is the page's)
-
-
-def _keep_corpus() -> None:
-    st.session_state[CHOSEN_CORPUS] = st.session_state[CORPUS_KEY]
-
-
 def choose_corpus(where=None) -> str:
     """The corpus a page shows: a selector (in where, a column, else the page) when the database has more than
-    one. It starts from the address's corpus (?corpus=NAME) or the shared task, and then keeps the one chosen,
-    from page to page."""
+    one. It is a shared choice (links.shared): the address's corpus (?corpus=NAME), else the one kept from page to
+    page, else the shared task."""
     names = corpora()
-    if st.session_state.get(CHOSEN_CORPUS) not in names:
-        given = st.query_params.get("corpus")
-        st.session_state[CHOSEN_CORPUS] = given if given in names else SHARED_TASK
-    st.session_state[CORPUS_KEY] = st.session_state[CHOSEN_CORPUS]
     if len(names) > 1:
-        (where or st).selectbox(
+        return links.select(
+            where,
             "Corpus",
+            "corpus",
             names,
-            key=CORPUS_KEY,
-            on_change=_keep_corpus,
+            SHARED_TASK,
             help="The texts, categories and lists of one corpus (`corpora`).",
         )
-    return st.session_state[CHOSEN_CORPUS]
+    return links.shared("corpus", names, SHARED_TASK)
 
 
 def corpus_and_columns(widths: list[float], corpus_width: float = 1) -> tuple[str, list]:

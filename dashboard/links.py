@@ -1,18 +1,84 @@
 """Links between the pages, and the page's state in its address (st.query_params), so that what a page shows can
-be shared as a link."""
+be shared as a link.
+
+The choices the pages share (SHARED: the corpus, through data.choose_corpus, the split, the submission, the scope
+and the match scheme) are kept from page to page in the session and written in the address of every page that
+offers them. The address
+wins over what is kept: a link (or a shared address) names what it opens. Links between pages are made by one
+helper, target(), which adds the shared choices kept to what the link names, so that a page opened from another
+shows the same split, scope and submission; they open in the same tab (st.page_link, st.switch_page), keeping
+the session."""
 
 from __future__ import annotations
-
-from urllib.parse import urlencode
 
 import streamlit as st
 
 NO_SUBMISSION = "(gold mistakes only)"  # the document view's choice of no submission
+SHARED = ("corpus", "split", "submission", "scope", "scheme")  # the choices kept from page to page
+KEPT = "kept-"  # the session's key of a shared choice: KEPT + its name (a widget's own state is its page's)
+
+PAGES = {  # the pages a link opens, by the name of their address (/errors)
+    "metrics": "app_pages/metrics.py",
+    "errors": "app_pages/errors.py",
+    "document": "app_pages/document.py",
+}
 
 
-def document(text_id: str, submission: str | None = None) -> str:
-    """The address of a text in the document view, with a submission's mistakes (or the gold mistakes only)."""
-    return "document?" + urlencode({"text": text_id, "submission": submission or NO_SUBMISSION})
+def kept(name: str):
+    """The value of a shared choice kept in this session, or None."""
+    return st.session_state.get(KEPT + name)
+
+
+def keep(name: str, value) -> None:
+    """Keep a shared choice for the other pages (a choice made otherwise than by select: a multiselect's one value)."""
+    st.session_state[KEPT + name] = value
+
+
+def shared(name: str, choices: list, default=None):
+    """A shared choice's value on this run of a page: the address's when it is one of the choices, else the one
+    kept from another page, else the default (or the first choice). It is kept, and written in the address."""
+    given = st.query_params.get(name)
+    value = next(
+        (value for value in (given, kept(name), default) if value is not None and value in choices),
+        choices[0] if choices else None,
+    )
+    keep(name, value)
+    if value is not None and given != value:
+        st.query_params[name] = value
+    return value
+
+
+def _chosen(name: str, key: str) -> None:
+    """A shared selector's change: kept, and in the address (which would otherwise win on the next run)."""
+    keep(name, st.session_state[key])
+    st.query_params[name] = st.session_state[key]
+
+
+def select(where, label: str, name: str, choices: list, default=None, **options):
+    """A selector (in where: a column, or st) of a shared choice: it starts from shared(), and what the visitor
+    chooses is kept for the other pages and put in the address."""
+    key = f"shared-{name}"
+    st.session_state[key] = shared(name, choices, default)
+    return (where or st).selectbox(label, choices, key=key, on_change=_chosen, args=(name, key), **options)
+
+
+def target(page: str, **values) -> tuple[str, dict]:
+    """A link to a page: its file and its address's parameters, the shared choices kept and the values given (a
+    list repeats its parameter; None drops it)."""
+    params = {name: kept(name) for name in SHARED} | values
+    return PAGES[page], {name: value for name, value in params.items() if value is not None}
+
+
+def link(where, page: str, label: str, icon: str | None = None, **values) -> None:
+    """A link (in where) to a page with target()'s parameters, opened in the same tab."""
+    file, params = target(page, **values)
+    (where or st).page_link(file, label=label, icon=icon, query_params=params)
+
+
+def follow(page: str, **values):
+    """Go to a page with target()'s parameters, in the same tab (a click on a chart's mark or a table's row)."""
+    file, params = target(page, **values)
+    st.switch_page(file, query_params=params)
 
 
 def from_address(key: str, name: str, choices: list | None = None, default=None, many: bool = False) -> None:
@@ -33,9 +99,12 @@ def from_address(key: str, name: str, choices: list | None = None, default=None,
 
 
 def to_address(**values) -> None:
-    """Put the page's state in its address: one parameter a value, repeated for a list, none for None."""
-    wanted = {name: value for name, value in values.items() if value is not None}
-    current = {name: st.query_params.get_all(name) for name in st.query_params}
-    as_lists = {name: value if isinstance(value, list) else [value] for name, value in wanted.items()}
-    if current != {name: [str(v) for v in value] for name, value in as_lists.items()}:
-        st.query_params.from_dict(wanted)
+    """Put these parts of the page's state in its address: one parameter a value, repeated for a list, none for
+    None. Other parameters (the shared choices select() wrote) stay."""
+    for name, value in values.items():
+        wanted = None if value is None else [str(v) for v in value] if isinstance(value, list) else [str(value)]
+        if wanted is None:
+            if name in st.query_params:
+                del st.query_params[name]
+        elif st.query_params.get_all(name) != wanted:
+            st.query_params[name] = wanted if isinstance(value, list) else wanted[0]

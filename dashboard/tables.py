@@ -23,6 +23,19 @@ RATIOS = {
 COUNTS = {"matched": "matched", "gold_total": "gold", "submitted_total": "submitted"}
 FIGURES = (*RATIOS, "kappa")  # a NULL in these columns is a figure with nothing to divide by
 MEANS = {"iou": "IoU", "cor": "cor"}  # the mushroom scheme's figures, means over texts
+# The statistics' measures in words (the command line's JSON and CSV keep their names).
+MEASURES = {
+    "pearson": "Pearson's r",
+    "spearman": "Spearman's ρ",
+    "kendall": "Kendall's τ",
+    "fleiss_kappa": "Fleiss' κ",
+    "krippendorff_alpha": "Krippendorff's α",
+}
+
+
+def measure_name(measure: str) -> str:
+    """A measure as a table names it: in words where it has them."""
+    return MEASURES.get(measure, measure)
 
 
 def score_columns() -> dict:
@@ -75,15 +88,15 @@ def shown_numbers(values: list, number_format: str | None, missing: str = NULL) 
     return [missing if value is None else number_format % value if number_format else str(value) for value in values]
 
 
-def table(frame, key: str, column_config: dict | None = None, **options) -> None:
+def table(frame, key: str, column_config: dict | None = None, **options):
     """A table without its row index, NULL shown as –, in a container named by key: the name a test finds it by
     (AppTest.get_by_key), and a CSS class (st-key-KEY) in the browser. st.dataframe keeps a key only for
-    selections."""
+    selections. What st.dataframe returns: the selection, with on_select."""
     config = column_config or {}
     if isinstance(frame, pl.DataFrame):
         frame, config = with_nulls_shown(frame, config)
     with st.container(key=key):
-        st.dataframe(frame, hide_index=True, column_config=config or None, **options)
+        return st.dataframe(frame, hide_index=True, column_config=config or None, **options)
 
 
 def cut_long_values(frame: pl.DataFrame) -> tuple[pl.DataFrame, int]:

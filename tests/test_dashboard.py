@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl
 
 import accuracy_db.dashboard
 import pandas as pd
@@ -92,6 +92,7 @@ def open_page(db: Path, page: str, monkeypatch) -> AppTest:
     """The dashboard on a database, at one page, after its first run."""
     monkeypatch.setenv(DB_ENV, str(db))
     at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at.query_params.clear()  # as a browser's sidebar opens another page: without this page's address
     at.switch_page(f"app_pages/{page}.py").run()
     assert not at.exception, at.exception
     return at
@@ -123,6 +124,17 @@ def click_chart(at: AppTest, key: str, selection: dict) -> AppTest:
     state = states.widgets.add()
     state.id = element.proto.id
     state.string_value = json.dumps({"selection": selection})
+    return at._run(states)
+
+
+def select_rows(at: AppTest, key: str, rows: list[int]) -> AppTest:
+    """Rerun the page as the browser does after a click on rows of a table that reruns on selection."""
+    [element] = at.get_by_key(key).dataframe
+    states = WidgetStates()
+    states.CopyFrom(at._tree.get_widget_states())
+    state = states.widgets.add()
+    state.id = element.proto.id
+    state.string_value = json.dumps({"selection": {"rows": rows, "columns": [], "cells": []}})
     return at._run(states)
 
 
@@ -198,10 +210,16 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
     assert list(points["low"]) == [row["token_f1_ci"][0] for row in expected]
     assert list(points["high"]) == [row["token_f1_ci"][1] for row in expected]
     assert points["low"].iloc[2] < points["value"].iloc[2] < points["high"].iloc[2]
-    bars, zeros, undefined, errors = spec["layer"]
-    assert (bars["mark"]["type"], bars["encoding"]["y"]["field"]) == ("bar", "value")
-    assert errors["mark"]["type"] == "errorbar"
-    assert (errors["encoding"]["y"]["field"], errors["encoding"]["y2"]["field"]) == ("low", "high")
+    whiskers, dots, undefined = spec["layer"]
+    assert (dots["mark"]["type"], dots["encoding"]["x"]["field"]) == ("circle", "value")
+    assert whiskers["mark"]["type"] == "rule"
+    assert (whiskers["encoding"]["x"]["field"], whiskers["encoding"]["x2"]["field"]) == ("low", "high")
+    # an axis that fits the intervals, not one from 0; whole names, read across, in rank order; clusters coloured
+    assert whiskers["encoding"]["x"]["scale"]["zero"] is False
+    assert whiskers["encoding"]["y"]["field"] == "submission"
+    assert whiskers["encoding"]["y"]["sort"] == [row["submission"] for row in expected]
+    assert whiskers["encoding"]["color"]["field"] == "cluster"
+    assert list(points["cluster"]) == [f"cluster {row['cluster']}" for row in expected]
 
 
 def test_leaderboard_ranks_under_another_scheme_as_the_command_does(built_db, monkeypatch, capsys):
@@ -244,7 +262,7 @@ def test_leaderboard_of_the_test_split_with_metadata(derived_db, monkeypatch):
     assert list(board["approach"]) == ["–", "metric"]
 
 
-def test_a_zero_is_a_zero_bar_and_an_undefined_figure_says_so(derived_db, monkeypatch):
+def test_a_zero_is_drawn_and_an_undefined_figure_says_so(derived_db, monkeypatch):
     """names_only finds every gold NAME mistake, numbers_only lists none: its NAME recall is 0.0 and its NAME
     precision undefined (nothing submitted to divide by)."""
     at = open_page(derived_db, "leaderboard", monkeypatch)
@@ -252,10 +270,15 @@ def test_a_zero_is_a_zero_bar_and_an_undefined_figure_says_so(derived_db, monkey
     at.radio(key="board_figure").set_value("recall").run()
     spec, points = chart(at, "interval_chart")
     assert dict(zip(points["submission"], points["value"])) == {"names_only": 1.0, "numbers_only": 0.0}
-    bars, zeros, undefined, _ = spec["layer"]
-    assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['value'] === 0"}]
+    _, _, undefined = spec["layer"]  # a 0.0 is a dot like any other figure
     assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
     assert undefined["transform"] == [{"filter": "!isValid(datum['value'])"}]
+    spec, bars = chart(at, "category_chart")  # the per-category bars: a 0.0 is a tick on the axis
+    _, zeros, undefined = spec["spec"]["layer"]
+    assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['value'] === 0"}]
+    assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
+    name = bars[bars["scope"] == "NAME"].set_index(["submission", "figure"])["value"]
+    assert name[("numbers_only", "recall")] == 0.0 and pd.isna(name[("numbers_only", "precision")])
     at.radio(key="board_figure").set_value("precision").run()
     _, points = chart(at, "interval_chart")
     assert points.set_index("submission")["value"].isna().to_dict() == {"names_only": False, "numbers_only": True}
@@ -263,6 +286,65 @@ def test_a_zero_is_a_zero_bar_and_an_undefined_figure_says_so(derived_db, monkey
     assert dict(zip(board["submission"], board["precision"])) == {
         "names_only": "1.000 [1.00, 1.00]",
         "numbers_only": UNDEFINED,
+    }
+
+
+def test_a_leaderboard_row_opens_the_errors_of_that_submission_in_its_scope(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    board = table(at, "leaderboard")
+    at = select_rows(at, "leaderboard", [list(board["submission"]).index("submission")])
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Errors browser"
+    assert labelled(at.multiselect, "Submissions").value == ["submission"]
+    assert labelled(at.multiselect, "Categories").value == ["NUMBER"]
+    assert labelled(at.multiselect, "Outcomes").value == ["missed", "false_alarm"]
+    assert labelled(at.radio, "Matching").value == "within each category"  # as a category's scores match
+    [(gold, matched, submitted)] = sql(
+        built_db,
+        "SELECT gold_total, matched, submitted_total FROM scores WHERE submission = 'submission' AND scope = 'NUMBER'",
+    )
+    assert at.subheader[0].value == f"{(gold - matched) + (submitted - matched)} mistakes"
+
+
+@pytest.mark.parametrize(("figure", "outcomes"), [("recall", ["missed"]), ("precision", ["false_alarm"])])
+def test_a_category_bar_opens_the_errors_its_figure_counts(built_db, monkeypatch, figure, outcomes):
+    """A recall bar opens the gold mistakes the submission missed in the category, a precision bar its false alarms."""
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    spec, bars = chart(at, "category_chart")  # a small chart per category, recall and precision side by side
+    assert spec["facet"]["column"]["field"] == "scope"
+    name = bars[(bars["submission"] == "submission") & (bars["scope"] == "NAME")]
+    assert dict(zip(name["figure"], name["value"].round(3))) == {
+        "recall": round(160 / 317, 3),
+        "precision": round(160 / 237, 3),
+    }
+    at = click_chart(at, "category_chart", {"bar": [{"submission": "submission", "scope": "NAME", "figure": figure}]})
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Errors browser"
+    assert labelled(at.multiselect, "Categories").value == ["NAME"]
+    assert labelled(at.multiselect, "Outcomes").value == outcomes
+    [(gold, matched, submitted)] = sql(
+        built_db,
+        "SELECT gold_total, matched, submitted_total FROM scores WHERE submission = 'submission' AND scope = 'NAME'",
+    )
+    expected = gold - matched if figure == "recall" else submitted - matched
+    assert at.subheader[0].value == f"{expected} mistakes"
+
+
+def test_the_scope_and_submission_chosen_are_kept_on_another_page(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    labelled(at.selectbox, "Submission").set_value("submission_sent_based").run()
+    assert at.query_params["scope"] == "NUMBER" and at.query_params["split"] == "train"
+    at.query_params.clear()  # as the sidebar opens another page
+    at.switch_page("app_pages/validity.py").run()
+    assert not at.exception, at.exception
+    assert labelled(at.selectbox, "Scope").value == "NUMBER"
+    assert labelled(at.selectbox, "Submission").value == "submission_sent_based"
+    assert {name: at.query_params[name] for name in ("split", "scope", "submission")} == {
+        "split": "train",
+        "scope": "NUMBER",
+        "submission": "submission_sent_based",
     }
 
 
@@ -286,9 +368,10 @@ def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, mon
     written = [row | {"p": p_value_text(row["p_value"], row["trials"])} for row in expected]
     assert cells.to_dict("records") == written
     assert "< 0.0001" in set(cells["p"])
-    rect, text = spec["layer"]
+    rect, difference, text = spec["layer"]
     assert (rect["mark"]["type"], rect["encoding"]["color"]["field"]) == ("rect", "p_value")
     assert (text["mark"]["type"], text["encoding"]["text"]["field"]) == ("text", "p")
+    assert difference["encoding"]["text"] == {"field": "difference", "format": "+.3f", "type": "quantitative"}
     shown = [{k: v for k, v in row.items() if k not in ("p_value", "trials")} for row in written]
     assert table(at, "pairwise").to_dict("records") == shown
 
@@ -426,7 +509,12 @@ def test_metrics_scatter_and_roc_curve_are_the_counts_per_text(built_db, monkeyp
     scikit-learn's."""
     at = metrics_page(built_db, monkeypatch, split="train", scope="NUMBER", metric="submission")
     assert labelled(at.selectbox, "Metric").value == "submission"
-    assert dict(at.query_params) == {"split": "train", "scope": "NUMBER", "metric": "submission"}
+    assert dict(at.query_params) == {
+        "corpus": "shared-task",
+        "split": "train",
+        "scope": "NUMBER",
+        "metric": "submission",
+    }
     spec, points = chart(at, "metric_scatter")
     texts = [text_id for (text_id,) in sql(built_db, "SELECT text_id FROM texts WHERE split = 'train' ORDER BY 1")]
     submitted = mistakes_per_text(EXAMPLES / "submission.csv", "NUMBER")
@@ -457,7 +545,12 @@ def test_metrics_scatter_and_roc_curve_are_the_counts_per_text(built_db, monkeyp
         assert list(curve["threshold"][1:]) == pytest.approx(list(sign * thresholds[1:]))
         area = roc_auc_score(positive, sign * points["score"])
         assert f"ROC AUC {area:.3f} [" in captions(at)
-        assert dict(at.query_params) == {"split": "train", "scope": "CONTEXT", "metric": metric}
+        assert dict(at.query_params) == {
+            "corpus": "shared-task",
+            "split": "train",
+            "scope": "CONTEXT",
+            "metric": metric,
+        }
 
 
 def test_metrics_say_why_there_is_no_roc_curve_and_no_system_level(built_db, monkeypatch):
@@ -478,7 +571,13 @@ def test_the_leaderboard_links_to_the_metrics_of_its_split_and_scope(built_db, m
     labelled(at.selectbox, "Scope").set_value("NUMBER").run()
     [link] = [element.proto for element in at.get("page_link")]
     assert link.page == "metrics"  # the page's address, /metrics
-    assert link.query_string == "split=train&scope=NUMBER"
+    # the choices the pages share: the leaderboard's split and scope, and its submission of the category table
+    assert dict(parse_qsl(link.query_string)) == {
+        "corpus": "shared-task",
+        "split": "train",
+        "scope": "NUMBER",
+        "submission": "submission",  # the best-ranked that is not a copy of the gold list
+    }
     assert not link.external
 
 
@@ -593,6 +692,7 @@ def test_errors_filters_live_in_the_address(built_db, monkeypatch):
     total = at.subheader[0].value
     address = dict(at.query_params)
     assert address == {
+        "corpus": "shared-task",
         "split": "train",
         "matching": "across categories",
         "category": ["NAME", "WORD"],
@@ -603,7 +703,6 @@ def test_errors_filters_live_in_the_address(built_db, monkeypatch):
     st.cache_data.clear()
     shared = AppTest.from_file(str(APP), default_timeout=60)
     shared.query_params.update(address)
-    shared.run()
     shared.switch_page("app_pages/errors.py").run()
     assert not shared.exception, shared.exception
     assert labelled(shared.multiselect, "Categories").value == ["NAME", "WORD"]
@@ -612,11 +711,55 @@ def test_errors_filters_live_in_the_address(built_db, monkeypatch):
     assert shared.subheader[0].value == total
 
 
-def test_every_error_row_links_to_its_document_view(built_db, monkeypatch):
+def test_a_clicked_error_row_opens_its_detail_with_a_link_to_its_document_view(built_db, monkeypatch):
     at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Submissions").set_value(["submission"])
+    labelled(at.multiselect, "Texts").set_value(["S001"]).run()
     rows = table(at, "error_rows")
-    for row in rows.itertuples():
-        assert row.document == "document?" + urlencode({"text": row.text_id, "submission": row.submission})
+    number = next(i for i, row in enumerate(rows.itertuples()) if row.marked == "Wednesday")
+    at = select_rows(at, "error_rows", [number])
+    detail = at.get_by_key("error_detail")
+    shown = [element.value for element in detail.markdown]
+    assert shown[1] == literal(", at TD Garden on [Wednesday] . The Celtics ( 32")  # the whole context, wrapped
+    assert shown[2] == f"*Correction:* {literal('Friday')}"
+    [link] = [element.proto for element in detail.get("page_link")]
+    assert (link.page, link.external) == ("document", False)  # the same tab, keeping the session
+    address = dict(parse_qsl(link.query_string))
+    assert {name: address[name] for name in ("split", "submission", "text")} == {
+        "split": "train",
+        "submission": "submission",
+        "text": "S001",
+    }
+
+
+def test_errors_chart_comes_first_with_false_alarms_as_bars_of_their_own(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Submissions").set_value(["submission"]).run()
+    spec, counts = chart(at, "error_counts")
+    assert spec["spec"]["encoding"]["yOffset"]["field"] == "bar"
+    by_bar = counts.groupby(["bar", "outcome"])["mistakes"].sum().to_dict()
+    # Within each category, as the scores of the example's categories count them (the test above).
+    [(gold, matched, submitted)] = sql(
+        built_db,
+        "SELECT sum(gold_total), sum(matched), sum(submitted_total) FROM scores "
+        "WHERE submission = 'submission' AND scope <> 'ALL'",
+    )
+    assert by_bar == {
+        ("gold mistakes", "matched"): matched,
+        ("gold mistakes", "missed"): gold - matched,
+        ("false alarms", "false alarm"): submitted - matched,
+    }
+
+
+def test_errors_filters_are_summarised_in_one_line(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Categories").set_value(["NAME", "WORD"])
+    labelled(at.multiselect, "Outcomes").set_value(["missed", "false_alarm"]).run()
+    [line] = at.get_by_key("error_filters").markdown
+    assert line.value == (
+        "split train · submissions: every one · categories: NAME, WORD · outcomes: missed, false alarm · every text "
+        "· matched within each category"
+    )
 
 
 def test_errors_pages_through_the_rows(built_db, monkeypatch):
@@ -726,6 +869,23 @@ def test_a_mistake_lights_up_the_rows_it_names_in_the_box_score(built_db, monkey
     assert 'class="adb-mark adb-m-G4"' in text  # the tokens the rule points at
 
 
+def test_document_view_opens_on_the_best_submission_that_is_not_the_gold_list(built_db, monkeypatch):
+    """The examples' gsml_* lists are the gold list again (ranked first, 16 of 16 matched): the view opens on the
+    best-ranked of the others, and links to this text's mistakes in the Errors browser."""
+    monkeypatch.setenv(DB_ENV, str(built_db))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.switch_page("app_pages/document.py").run()  # opened first, as a link to it does
+    assert labelled(at.selectbox, "Submission").value == "submission"
+    [link] = [element.proto for element in at.get("page_link")]
+    assert (link.page, link.external) == ("errors", False)
+    address = dict(parse_qsl(link.query_string))
+    assert {name: address[name] for name in ("split", "text", "submission")} == {
+        "split": "train",
+        "text": "S001",
+        "submission": "submission",
+    }
+
+
 def test_document_view_goes_to_the_next_and_previous_text(built_db, monkeypatch):
     at = open_page(built_db, "document", monkeypatch)
     labelled(at.button, "Next").click().run()
@@ -774,13 +934,14 @@ def test_missed_by_every_submission_of_the_test_split(derived_db, monkeypatch):
     assert "**186** of the 622 gold mistakes were missed by all 2 submissions of the test split" in markdown(at)
 
 
-def test_gold_explorer_rows_link_to_their_document_view(derived_db, monkeypatch):
+@pytest.mark.parametrize("key", ["missed_by_all", "gold_by_text"])
+def test_a_gold_explorer_row_opens_its_text_in_the_document_view(derived_db, monkeypatch, key):
     at = open_page(derived_db, "gold", monkeypatch)
-    for key in ("missed_by_all", "gold_by_text"):
-        rows = table(at, key)
-        assert list(rows["document"]) == [
-            f"document?text={text_id}&submission=%28gold+mistakes+only%29" for text_id in rows["text_id"]
-        ]
+    text_id = table(at, key)["text_id"].iloc[3]
+    at = select_rows(at, key, [3])
+    assert not at.exception, at.exception
+    assert at.selectbox(key="text").value == text_id
+    assert labelled(at.selectbox, "Submission").value == "(gold mistakes only)"
 
 
 def test_missed_by_every_submission_of_the_train_split(built_db, monkeypatch):
@@ -792,6 +953,8 @@ def test_missed_by_every_submission_of_the_train_split(built_db, monkeypatch):
 
 def test_gold_mistakes_by_category_and_text(built_db, monkeypatch):
     at = open_page(built_db, "gold", monkeypatch)
+    assert labelled(at.selectbox, "Split").value == "train"  # the split the leaderboard showed, kept
+    labelled(at.selectbox, "Split").set_value("test").run()
     by_category = table(at, "gold_by_category")
     assert dict(zip(by_category["category"], by_category["mistakes"])) == {
         "NAME": 212,
@@ -807,6 +970,20 @@ def test_gold_mistakes_by_category_and_text(built_db, monkeypatch):
     assert len(by_text) == 60 and by_text["mistakes"].sum() == 1214
     s001 = by_text[by_text["text_id"] == "S001"].iloc[0]
     assert (s001["NAME"], s001["NUMBER"], s001["WORD"], s001["mistakes"]) == (5, 6, 5, 16)
+
+
+def test_gold_by_text_keeps_the_saved_querys_order_after_the_split_filter(built_db, monkeypatch):
+    """The saved analysis orders its rows by split and text; the page filters them by split and must keep that
+    order (a join had hashed it away: T005, T010, T016, …)."""
+    from accuracy_db.store.analyses import saved_analysis
+
+    saved = sql(built_db, saved_analysis("mistakes_per_text").sql)  # (split, text_id, …) in the query's order
+    at = open_page(built_db, "gold", monkeypatch)
+    for split in ("test", "train"):
+        labelled(at.selectbox, "Split").set_value(split).run()
+        shown = list(table(at, "gold_by_text")["text_id"])
+        assert shown == [row[1] for row in saved if row[0] == split]
+        assert len(shown) == {"test": 30, "train": 60}[split]
 
 
 def test_error_rate_per_generating_system(built_db, monkeypatch):
@@ -837,6 +1014,24 @@ def test_refresh_status_lists_the_refused_examples_with_their_reasons(built_db, 
     assert set(rejections["submission"]) == {"submission_blank", "submission_malformed", "submission_overlapping"}
     overlapping = rejections[rejections["submission"] == "submission_overlapping"]
     assert overlapping["message"].str.contains("overlaps line 79").any()
+
+
+def test_refresh_status_groups_the_lines_refused_with_the_same_message(built_db, monkeypatch):
+    """submission_blank has 571 lines refused for the same reason: one row, its lines as a run."""
+    at = open_page(built_db, "refresh", monkeypatch)
+    shown = table(at, "rejections")
+    refused = sql(
+        built_db,
+        "SELECT submission, count(*), count(DISTINCT (file, message)), min(line), max(line) FROM rejections "
+        "WHERE suffix(file, '.csv') GROUP BY submission",
+    )
+    for submission, lines, messages, _, _ in refused:
+        rows = shown[shown["submission"] == submission]
+        assert rows["times"].sum() == lines and len(rows) == messages
+    [blank] = shown[shown["submission"] == "submission_blank"].itertuples()
+    [(first, last, lines)] = [(r[3], r[4], r[1]) for r in refused if r[0] == "submission_blank"]
+    assert (blank.lines, blank.times) == (f"{first}–{last}", lines) and last - first + 1 == lines == 571
+    assert "**submission\\_blank** (571 problems)" in markdown(at)
 
 
 def test_refresh_status_shows_the_hashes_of_the_loaded_lists(built_db, monkeypatch):

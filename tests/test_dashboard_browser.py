@@ -16,7 +16,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from hostile_names import HOSTILE_NAMES, REFUSED_NAME, TAG_NAME
@@ -27,6 +27,7 @@ from benchmarks.dashboard_load import CHROMIUM, CHROMIUM_ARGS  # one launch of D
 
 STARTUP_SECONDS = 60
 PAGE_TIMEOUT_MS = 30_000
+ROW_PIXELS = 35  # the height of a row (and of the header) of st.dataframe's grid
 
 
 def free_port() -> int:
@@ -110,9 +111,14 @@ def visit(page: Page, url: str) -> float:
     """Open a page of the dashboard and wait until its script has finished running; the seconds it took."""
     started = time.perf_counter()
     page.goto(url)
+    finished_running(page)
+    return time.perf_counter() - started
+
+
+def finished_running(page: Page) -> None:
+    """Wait until the page's script has run to its end (after a click that reran it or opened another page)."""
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)  # no "Running…" left
-    return time.perf_counter() - started
 
 
 def screenshot(page: Page, tmp_path: Path, name: str) -> Path:
@@ -152,6 +158,63 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     expect(page.locator(".st-key-interval_chart canvas, .st-key-interval_chart svg").first).to_be_visible()
     assert screenshot(page, tmp_path, "dashboard-leaderboard").stat().st_size > 0
     print(f"leaderboard: {seconds:.2f} s to a finished page")
+
+    # A click on a row (its marker) opens the Errors browser, in the same tab, on what that submission missed and
+    # listed wrongly; the chart comes first, and the page's rows are in view without a box of their own to scroll.
+    grid = page.locator('.st-key-leaderboard [data-testid="stDataFrame"]').bounding_box()
+    page.mouse.click(grid["x"] + 15, grid["y"] + ROW_PIXELS * 3 + ROW_PIXELS / 2)  # the third row: submission
+    expect(page.get_by_role("heading", name="Errors browser", level=1)).to_be_visible()
+    finished_running(page)
+    address = parse_qs(urlsplit(page.url).query)
+    assert (address["submission"], address["outcome"]) == (["submission"], ["missed", "false_alarm"])
+    assert address["split"] == ["train"] and len(page.context.pages) == 1
+    expect(page.locator(".st-key-error_filters")).to_contain_text(
+        "split train · submissions: submission · categories: every one · outcomes: missed, false alarm"
+    )
+    rows = page.locator(".st-key-error_rows .dvn-scroller")
+    assert rows.evaluate("grid => grid.scrollHeight <= grid.clientHeight"), "the rows scroll inside a box"
+    chart_top = page.locator(".st-key-error_counts").bounding_box()["y"]
+    assert chart_top < rows.bounding_box()["y"]
+    assert screenshot(page, tmp_path, "dashboard-errors").stat().st_size > 0
+
+    # A click on a row of the errors opens its detail, whose link opens the text in the document view.
+    grid = page.locator('.st-key-error_rows [data-testid="stDataFrame"]').bounding_box()
+    page.mouse.click(grid["x"] + 15, grid["y"] + ROW_PIXELS + ROW_PIXELS / 2)
+    detail = page.locator(".st-key-error_detail")
+    expect(detail).to_contain_text("[")  # the whole context, the mistake's tokens in brackets
+    detail.get_by_role("link", name="in the Document view").click()
+    expect(page.get_by_role("heading", name="Document view", level=1)).to_be_visible()
+    finished_running(page)
+    assert parse_qs(urlsplit(page.url).query)["submission"] == ["submission"] and len(page.context.pages) == 1
+
+    # The split survives a page change: chosen on the Gold explorer (whose first split is test), it is the split of
+    # the Errors browser, and of the Gold explorer again.
+    sidebar = page.get_by_test_id("stSidebarNav")
+    sidebar.get_by_text("Gold explorer", exact=True).click()
+    expect(page.get_by_role("heading", name="Gold explorer", level=1)).to_be_visible()
+    finished_running(page)
+    page.get_by_test_id("stSelectbox").filter(has_text="Split").click()
+    page.get_by_role("option", name="train").click()
+    finished_running(page)
+    expect(page.get_by_text("gold mistakes in the 60 texts of the train split")).to_be_visible()
+    sidebar.get_by_text("Errors browser", exact=True).click()
+    expect(page.get_by_role("heading", name="Errors browser", level=1)).to_be_visible()
+    finished_running(page)
+    assert parse_qs(urlsplit(page.url).query)["split"] == ["train"]
+    sidebar.get_by_text("Gold explorer", exact=True).click()
+    expect(page.get_by_text("gold mistakes in the 60 texts of the train split")).to_be_visible()
+    assert parse_qs(urlsplit(page.url).query)["split"] == ["train"]
+
+    # A click on a bar of the per-category chart (recall, the first figure) opens what that recall missed.
+    sidebar.get_by_text("Leaderboard", exact=True).click()
+    expect(page.get_by_role("heading", name="Leaderboard", level=1)).to_be_visible()
+    finished_running(page)
+    bars = page.locator(".st-key-category_chart [aria-label*='submission: submission;']")
+    bars.and_(page.locator("[aria-label*='scope: NAME;'][aria-label*='figure: recall;']")).click()
+    expect(page.get_by_role("heading", name="Errors browser", level=1)).to_be_visible()
+    finished_running(page)
+    expect(page.locator(".st-key-error_filters")).to_contain_text("categories: NAME · outcomes: missed")
+    expect(page.get_by_role("heading", name="157 mistakes")).to_be_visible()  # 317 NAME gold mistakes, 160 matched
 
 
 def test_document_view_in_the_browser(page, dashboard_url, tmp_path):

@@ -6,7 +6,7 @@ pair_evaluations.outcomes'."""
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, palette, spans, tables
+from accuracy_db.dashboard import data, links, palette, spans, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.formatting import UNDEFINED, figure_text, p_value_text
@@ -89,7 +89,7 @@ splits = [split for split, count in lists.group_by("split", maintain_order=True)
 if not splits:
     st.info("No split of this corpus has two lists to compare.")
     st.stop()
-split = top[0].selectbox("Split", splits, key=f"agreement_split-{corpus}")
+split = links.select(top[0], "Split", "split", splits)
 of_split = lists.filter(split=split)
 names = dict(zip(of_split["set_id"], of_split["list"]))
 chosen = top[1].multiselect(
@@ -112,13 +112,12 @@ if len(chosen) < 2:
     st.stop()
 
 middle = st.columns([1, 1, 3])
-scope = middle[0].selectbox(
-    "Scope", data.scopes(corpus), key=f"agreement_scope-{corpus}", help="ALL mistakes, or one category's alone."
-)
-scheme = middle[1].selectbox(
+scope = links.select(middle[0], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or one category's alone.")
+scheme = links.select(
+    middle[1],
     "Match scheme",
+    "scheme",
     data.SCHEMES,
-    key="agreement_scheme",
     help=f"How the two lists' spans are matched and counted. {data.SCHEME_DESCRIPTION}",
 )
 shown_figures = [*data.scheme_figures(scheme), "kappa"]  # the token figures are the shared task's alone
@@ -162,7 +161,7 @@ tables.table(
             {
                 "a": row["a"],
                 "b": row["b"],
-                "measure": row["measure"],
+                "measure": tables.measure_name(row["measure"]),
                 "value": figure_text(row["value"]),
                 "p-value": p_value_text(row["p_value"]),
                 "texts": row["n"],
@@ -186,15 +185,15 @@ st.caption(
     "Pearson's r and Spearman's ρ of the two lists' mistakes per text (every text of the split), with scipy's p-values."
 )
 if result["categories"]:
-    st.subheader("Categories of the majority spans")
+    st.subheader("Do the lists give the same category to the spans most of them mark?")
     tables.table(
         pl.DataFrame(
             [
                 {
-                    "measure": row["measure"],
+                    "measure": tables.measure_name(row["measure"]),
                     "value": figure_text(row["value"]),
                     "spans": row["units"],
-                    "majority": row["min_votes"],
+                    "marked by at least": row["min_votes"],
                     "note": row["reason"],
                 }
                 for row in result["categories"]
@@ -203,10 +202,16 @@ if result["categories"]:
                 "measure": pl.String,
                 "value": pl.String,
                 "spans": pl.Int64,
-                "majority": pl.Int64,
+                "marked by at least": pl.Int64,
                 "note": pl.String,
             },  # fmt: skip
         ),
+        column_config={
+            "marked by at least": st.column_config.NumberColumn(
+                "marked by at least", help="A span counts when at least so many of the lists mark it (a majority)"
+            ),
+            "spans": st.column_config.NumberColumn("spans", help="The spans the measure is over"),
+        },
         key="agreement_categories",
     )
     st.caption(

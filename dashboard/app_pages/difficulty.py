@@ -4,7 +4,7 @@ recall_by_annotators (of the view recall_by_difficulty), as `accuracy-db difficu
 
 import altair as alt
 import streamlit as st
-from accuracy_db.dashboard import bars, data
+from accuracy_db.dashboard import bars, data, links
 from accuracy_db.dashboard.literal import literal
 
 NOT_CURATED = "not curated"  # the gold mistakes that no mistake of the curation exports covers
@@ -40,7 +40,7 @@ splits = data.splits_with_submissions(corpus)
 if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
-split = top[0].selectbox("Split", splits)
+split = links.select(top[0], "Split", "split", splits)
 params = {"corpus": corpus, "split": split}
 frames = data.read(
     found_by=(of_split("recall_by_found_by", "found_by"), params),
@@ -60,7 +60,7 @@ with st.container(key="found_by_chart"):
 st.subheader("Recall by how many annotators marked the mistake")
 annotators = frames["annotators"]
 st.caption(
-    "k = how many of the three annotators marked the gold mistake (H_FOUND_ERR of the curation exports); "
+    "k = how many of the three annotators marked the gold mistake (as the curation exports record it); "
     f"{NOT_CURATED} gathers the gold mistakes no curated mistake covers (every one, without curation exports)."
 )
 with st.container(key="annotators_chart"):

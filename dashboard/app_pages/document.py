@@ -125,10 +125,10 @@ def lane_spans(rows: pl.DataFrame, set_id: int, letter: str, name: str) -> list[
 
 st.title("Document view")
 given_text = st.query_params.get("text")
-if "text" not in st.session_state and given_text:  # a link names a text: show it in its own corpus
+if given_text and "corpus" not in st.query_params:  # a link names a text alone: show it in its own corpus
     found = data.read_one("SELECT corpus FROM texts WHERE text_id = $text", {"text": given_text})
     if not found.is_empty():
-        st.session_state[data.CHOSEN_CORPUS] = found["corpus"][0]
+        st.query_params["corpus"] = found["corpus"][0]
 # The corpus on a row of its own (only when there are several): the row below keeps today's widths.
 corpus = data.choose_corpus(st.columns([2, 5])[0] if len(data.corpora()) > 1 else None)
 top = st.columns([2, 3, 1, 1], vertical_alignment="bottom")
@@ -149,11 +149,11 @@ if st.session_state.get("text") not in text_ids:  # a link can name the text: /d
 
 text_id = top[0].selectbox("Text", text_ids, key="text")
 split = choices["texts"].filter(text_id=text_id)["split"][0]
+links.keep("split", split)
 options = [*choices["submissions"].filter(split=split)["submission"].to_list(), NO_SUBMISSION]
-wanted = st.query_params.get("submission")  # and the submission: /document?text=S001&submission=submission
-submission = top[1].selectbox(
-    "Submission", options, index=options.index(wanted) if wanted in options else 0, key=f"submission-{corpus}-{split}"
-)
+# and the submission: /document?text=S001&submission=submission
+first = data.best_submission(corpus, split) or NO_SUBMISSION
+submission = links.select(top[1], "Submission", "submission", options, default=first)
 top[2].button("Previous", on_click=move, args=(text_ids, -1), icon=":material/arrow_back:", width="stretch")
 top[3].button("Next", on_click=move, args=(text_ids, 1), icon=":material/arrow_forward:", width="stretch")
 links.from_address("document_layout", "layout", LAYOUTS)  # and the layout and its lists: &layout=lanes&list=…
@@ -165,9 +165,19 @@ layout = st.radio(
     help="The gold list and one submission, with how each mistake was scored; or any lists of the split at once, "
     "each in a lane of its own under the text, or each beside the others.",
 )
-st.query_params.update(text=text_id, submission=submission)  # the address names what is shown
+links.to_address(text=text_id, split=split)  # the address names what is shown
 
 params = {"text": text_id, "submission": None if submission == NO_SUBMISSION else submission}
+links.link(
+    None,
+    "errors",
+    f"This text's mistakes in the Errors browser{'' if params['submission'] is None else ', this submission'}",
+    icon=":material/manage_search:",
+    split=split,
+    text=text_id,
+    submission=params["submission"],
+    matching="across categories",  # as the marks on the text are scored: the ALL scope
+)
 frames = data.read(
     text=(TEXT, params),
     mistakes=(MISTAKES, params),

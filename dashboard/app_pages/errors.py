@@ -7,6 +7,7 @@ import altair as alt
 import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import data, links, palette, tables
+from accuracy_db.dashboard.literal import literal
 
 PAGE_SIZE = 50
 DOWNLOAD_LIMIT = 100_000
@@ -73,7 +74,7 @@ FILTERED_COUNTS = f"{CHOSEN_COLUMNS} FROM ({COUNTED}) AS outcome {CHOSEN}"
 ORDER = "ORDER BY submission, text_id, doc_token_start, side"
 
 COUNTS = f"""
-SELECT submission, category, outcome, sum(mistakes)::BIGINT AS mistakes
+SELECT submission, category, side, outcome, sum(mistakes)::BIGINT AS mistakes
 FROM ({FILTERED_COUNTS})
 GROUP BY ALL
 ORDER BY ALL
@@ -105,8 +106,12 @@ WHERE list_contains($counterpart_ids, mistake_id)
 """
 COLUMNS = [
     "submission", "text_id", "outcome", "category", "in_context", "marked", "correction", "comment",
-    "matched_category", "matched_tokens", "document",
+    "matched_category", "matched_tokens",
 ]  # fmt: skip
+ROW_HEIGHT = 35  # st.dataframe's rows (and its header), in pixels
+# The chart's two bars a category: the gold mistakes (matched or missed: together, the gold list's count) and the
+# submission's false alarms, which are not gold mistakes and so are a bar of their own, not stacked on them.
+BAR_OF_SIDE = {"gold": "gold mistakes", "submitted": "false alarms"}
 
 
 def page_rows(page: pl.DataFrame) -> pl.DataFrame:
@@ -115,11 +120,52 @@ def page_rows(page: pl.DataFrame) -> pl.DataFrame:
     not a browser)."""
     counterparts = data.read_one(COUNTERPARTS, {"counterpart_ids": page["counterpart_id"].drop_nulls().to_list()})
     rows = data.with_context(page).join(counterparts, on="counterpart_id", how="left", maintain_order="left")
-    documents = map(links.document, rows["text_id"].to_list(), rows["submission"].to_list())
-    return rows.with_columns(
+    return rows.with_columns(outcome=pl.col("outcome").replace_strict(palette.OUTCOME_LABELS)).select(COLUMNS)
+
+
+def listed(values: list[str], every: list[str], all_of: str, shown=str) -> str | None:
+    """A filter in the summary line: None when it keeps every value, else its values, comma-separated."""
+    if not values and every:
+        return f"no {all_of}"
+    return None if values == every else ", ".join(literal(shown(value)) for value in values)
+
+
+def filters_line(split, submissions, names, matching, categories, category_names, outcomes, texts, search) -> str:
+    """The filters chosen, in one line of words (the multiselects' chips are cut at their widths)."""
+    parts = [
+        f"split {literal(split)}",
+        f"submissions: {listed(submissions, names, 'submission') or 'every one'}",
+        f"categories: {listed(categories, category_names, 'category') or 'every one'}",
+        f"outcomes: {listed(outcomes, palette.OUTCOMES, 'outcome', palette.OUTCOME_LABELS.get) or 'every one'}",
+        f"texts: {listed(texts, [], 'text')}" if texts else "every text",
+        f"matched {matching}",
+    ]
+    if search:
+        parts.append(f"containing “{literal(search)}”")
+    return " · ".join(parts)
+
+
+def counts_chart(counts: pl.DataFrame, category_names: list[str]) -> alt.FacetChart:
+    """A panel per submission, two bars per category: its gold mistakes (matched and missed) and its false alarms."""
+    shown = counts.with_columns(
+        bar=pl.col("side").replace_strict(BAR_OF_SIDE),
         outcome=pl.col("outcome").replace_strict(palette.OUTCOME_LABELS),
-        document=pl.Series(list(documents), dtype=pl.String),  # in Python here, not in polars (tables.shown_numbers)
-    ).select(COLUMNS)
+    )
+    return (
+        alt.Chart(shown)
+        .mark_bar()
+        .encode(
+            y=alt.Y("category:N", sort=category_names, title=None),
+            yOffset=alt.YOffset("bar:N", sort=list(BAR_OF_SIDE.values())),
+            x=alt.X("mistakes:Q", title="mistakes"),
+            color=alt.Color("outcome:N", scale=palette.outcome_scale(), legend=alt.Legend(title="outcome")),
+            order=alt.Order("outcome_position:Q"),
+            tooltip=["submission", "category", "bar", "outcome", "mistakes"],
+        )
+        .transform_calculate(outcome_position=f"indexof({list(palette.OUTCOME_LABELS.values())}, datum.outcome)")
+        .properties(width=260, height=alt.Step(12))
+        .facet(facet=alt.Facet("submission:N", title=None), columns=3)
+    )
 
 
 st.title("Errors browser")
@@ -131,8 +177,7 @@ if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-links.from_address(f"error_split-{corpus}", "split", splits)
-split = top[0].selectbox("Split", splits, key=f"error_split-{corpus}")
+split = links.select(top[0], "Split", "split", splits)
 of_split = {"corpus": corpus, "split": split}
 choices = data.read(
     submissions=(
@@ -170,9 +215,9 @@ texts = middle[2].multiselect("Texts", text_ids, placeholder="All texts", key=f"
 search = middle[3].text_input(
     "Search", key="error_search", placeholder="in tokens, corrections and comments", help="Any case; no patterns."
 )
+if len(submissions) == 1:  # one submission chosen: the other pages show it too
+    links.keep("submission", submissions[0])
 links.to_address(
-    corpus=None if corpus == data.SHARED_TASK else corpus,
-    split=split,
     submission=None if submissions == submission_names else submissions,
     matching=matching,
     category=None if categories == category_names else categories,
@@ -180,6 +225,21 @@ links.to_address(
     text=texts or None,
     search=search or None,
 )
+with st.container(key="error_filters"):
+    st.markdown(
+        filters_line(
+            split, submissions, submission_names, matching, categories, category_names, outcomes, texts, search
+        )
+    )
+if len(texts) == 1:  # and back to the text: the document view of it
+    links.link(
+        None,
+        "document",
+        f"{literal(texts[0])} in the Document view",  # a label is Markdown: the id is shown as it is
+        icon=":material/article:",
+        text=texts[0],
+        submission=submissions[0] if len(submissions) == 1 else links.NO_SUBMISSION,
+    )
 
 params = {
     "split": split,
@@ -194,13 +254,27 @@ counts = data.read_one(COUNTS, params)
 total = int(counts["mistakes"].sum()) if not counts.is_empty() else 0
 
 st.subheader(f"{total} mistakes")
+# The chart first: what the filters leave at a glance, then the rows.
+if counts.is_empty():
+    st.caption("No mistake is left by these filters.")
+else:
+    with st.container(key="error_counts"):
+        st.altair_chart(counts_chart(counts, category_names))
+    st.caption(
+        "Per category, the gold mistakes (matched and missed: together the gold list's count) and, below them, "
+        "the submission's false alarms, which are not gold mistakes and so a bar of their own."
+    )
+
 pages = max(1, -(-total // PAGE_SIZE))
 controls = st.columns([1, 2])
 if st.session_state.get("error_page", 1) > pages:  # fewer rows than before: back to the first page
     st.session_state.error_page = 1
 page = controls[0].number_input("Page", min_value=1, max_value=pages, step=1, key="error_page")
-controls[1].caption(f"of {pages}, {PAGE_SIZE} rows a page; [brackets] mark the tokens of each mistake.")
-rows = data.read_one(PAGE, {**params, "page_size": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE})
+controls[1].caption(
+    f"of {pages}, {PAGE_SIZE} rows a page; [brackets] mark the tokens of each mistake. Click a row for the whole "
+    "of its context and comment, and its text in the document view."
+)
+rows = page_rows(data.read_one(PAGE, {**params, "page_size": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE}))
 # The columns shown, in widths that fit a 1440 px screen beside the sidebar (the CSV has every column, the marked
 # tokens and what a mistake was matched with too).
 SHOWN = {
@@ -210,13 +284,40 @@ SHOWN = {
     "category": st.column_config.TextColumn("category", width=105),
     "in_context": st.column_config.TextColumn("in context", width=255),
     "correction": st.column_config.TextColumn("correction", width=95),
-    "comment": st.column_config.TextColumn("comment", width=100),
+    "comment": st.column_config.TextColumn("comment", width=120),
     "matched_category": st.column_config.TextColumn("matched with", width=95, help="The category it was matched with"),
-    "document": st.column_config.LinkColumn(
-        "document", display_text="open", width=65, help="The text in the document view"
-    ),
 }
-tables.table(page_rows(rows), column_config=SHOWN, column_order=list(SHOWN), key="error_rows")
+# Every row of the page in view: the table is as tall as its rows, so the page scrolls, not a box inside it.
+event = tables.table(
+    rows,
+    column_config=SHOWN,
+    column_order=list(SHOWN),
+    key="error_rows",
+    height=ROW_HEIGHT * (len(rows) + 1) + 3,
+    on_select="rerun",
+    selection_mode="single-row",
+)
+chosen = [number for number in event.selection.rows if number < len(rows)]  # of this page's rows
+if chosen:
+    row = rows.row(chosen[0], named=True)
+    with st.container(key="error_detail", border=True):
+        st.markdown(
+            f"**{literal(row['submission'])}** · {literal(row['text_id'])} · {literal(row['outcome'])} · "
+            f"{literal(row['category'])}"
+            + (f" (matched with {literal(row['matched_category'])})" if row["matched_category"] else "")
+        )
+        st.markdown(literal(row["in_context"]))
+        for label in ("correction", "comment"):
+            if row[label]:
+                st.markdown(f"*{label.capitalize()}:* {literal(row[label])}")
+        links.link(
+            None,
+            "document",
+            f"{literal(row['text_id'])} in the Document view",
+            icon=":material/article:",
+            text=row["text_id"],
+            submission=row["submission"],
+        )
 st.download_button(
     "Download these rows as CSV",
     data=lambda: data.bounded_csv(page_rows(data.read_one(PAGE, {**params, **FIRST_DOWNLOAD})))[0],
@@ -226,27 +327,3 @@ st.download_button(
     on_click="ignore",
     icon=":material/download:",
 )
-
-st.subheader("Counts by category and outcome")
-if counts.is_empty():
-    st.caption("No mistake is left by these filters.")
-else:
-    chart = (
-        alt.Chart(counts.with_columns(pl.col("outcome").replace_strict(palette.OUTCOME_LABELS)))
-        .mark_bar()
-        .encode(
-            y=alt.Y("category:N", sort=category_names, title=None),
-            x=alt.X("mistakes:Q", title="mistakes"),
-            color=alt.Color(
-                "outcome:N",
-                scale=palette.outcome_scale(),
-                legend=alt.Legend(title="outcome"),
-            ),
-            order=alt.Order("outcome_position:Q"),
-            tooltip=["submission", "category", "outcome", "mistakes"],
-        )
-        .transform_calculate(outcome_position=f"indexof({list(palette.OUTCOME_LABELS.values())}, datum.outcome)")
-        .properties(width=260, height=alt.Step(24))
-        .facet(facet=alt.Facet("submission:N", title=None), columns=3)
-    )
-    st.altair_chart(chart)

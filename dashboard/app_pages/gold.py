@@ -23,10 +23,13 @@ ORDER BY any_value(categories.position)
 
 
 def of_split(analysis: str) -> str:
-    """A saved analysis, only the rows of the texts of the corpus $corpus and split $split."""
+    """A saved analysis, only the rows of the texts of the corpus $corpus and split $split, in the analysis's own
+    order. The texts are a list the rows are checked against, not a join: DuckDB keeps the order of the rows
+    through a filter, and a join (IN a subquery is one) hashes them out of it (the By text table went T005,
+    T010, T016, …)."""
     return (
         f"SELECT * FROM ({data.saved_analysis(analysis).sql}) WHERE split = $split"
-        " AND text_id IN (SELECT text_id FROM texts WHERE corpus = $corpus AND split = $split)"
+        " AND list_contains((SELECT list(text_id) FROM texts WHERE corpus = $corpus AND split = $split), text_id)"
     )
 
 
@@ -49,13 +52,13 @@ FROM ({of_split("missed_by_every_submission")})
 ORDER BY text_id, doc_token_start
 """
 
-DOCUMENT_LINK = st.column_config.LinkColumn("document", display_text="open", help="The text in the document view")
 
-
-def with_links(frame: pl.DataFrame) -> pl.DataFrame:
-    """The rows with a link to their text in the document view, with the gold mistakes only."""
-    documents = [links.document(text_id) for text_id in frame["text_id"].to_list()]  # see tables.shown_numbers
-    return frame.with_columns(document=pl.Series(documents, dtype=pl.String))
+def text_rows(frame: pl.DataFrame, key: str, **options) -> None:
+    """A table of texts whose rows open their text in the document view, with the gold mistakes only, when
+    clicked (in the same tab: a link column would open another)."""
+    event = tables.table(frame, key=key, on_select="rerun", selection_mode="single-row", **options)
+    if event.selection.rows:
+        links.follow("document", text=frame["text_id"][event.selection.rows[0]], submission=links.NO_SUBMISSION)
 
 
 COUNT_COLUMNS = {category.lower(): category for category in palette.CATEGORIES}  # the analyses' column names
@@ -75,7 +78,7 @@ splits = data.read_one(GOLD_SPLITS, {"corpus": corpus})
 if splits.is_empty():
     st.info("The corpus has no gold list.")
     st.stop()
-split = top[0].selectbox("Split", splits["split"].to_list(), key=f"gold_split-{corpus}")
+split = links.select(top[0], "Split", "split", splits["split"].to_list())
 params = {"corpus": corpus, "split": split}
 frames = data.read(
     by_category=(BY_CATEGORY, params),
@@ -117,13 +120,11 @@ right.altair_chart(
 )
 
 st.subheader("By text")
-st.caption("The gold mistakes of each text by category, and the system that generated it where that is known.")
-tables.table(
-    with_links(per_text),
-    column_config={"text_id": "text", "mistakes": "all", "document": DOCUMENT_LINK},
-    key="gold_by_text",
-    height=420,
+st.caption(
+    "The gold mistakes of each text by category, and the system that generated it where that is known. Click a row "
+    "to open the text in the document view."
 )
+text_rows(per_text, "gold_by_text", column_config={"text_id": "text", "mistakes": "all"}, height=420)
 long = per_text.unpivot(on=categories.names, index="text_id", variable_name="category", value_name="count")
 st.altair_chart(
     alt.Chart(long)
@@ -168,4 +169,5 @@ else:
         f"**{len(missed)}** of the {total} gold mistakes were missed by all {submissions} submissions of the "
         f"{literal(split)} split (none of them matched it, in the ALL scope as recall counts)."
     )
-    tables.table(with_links(missed), column_config={"document": DOCUMENT_LINK}, key="missed_by_all")
+    text_rows(missed, "missed_by_all")
+    st.caption("Click a row to open its text in the document view.")

@@ -7,9 +7,9 @@ view; another scheme's ranking is ranking.leaderboard's too, as `accuracy-db lea
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import bars, data, tables
+from accuracy_db.dashboard import bars, data, links, tables
 
-from accuracy_db.formatting import with_interval
+from accuracy_db.formatting import UNDEFINED, with_interval
 
 CATEGORY_SCORES = """
 SELECT submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
@@ -47,41 +47,110 @@ def board_table(ranked: list[dict], metadata: pl.DataFrame) -> pl.DataFrame:
     return board.select("rank", "cluster", "submission", *people, *tables.RATIOS, *tables.COUNTS)
 
 
+def errors_of(submission: str, category: str, figure: str | None = None) -> dict:
+    """The Errors browser's filters that show what a figure of a submission counts against it in a scope: the
+    gold mistakes it missed (recall) and its false alarms (precision), or both; in a category, matched within
+    each category, as the category's scores are; in ALL, across categories."""
+    outcomes = {"recall": ["missed"], "precision": ["false_alarm"]}.get((figure or "").removeprefix("token_"))
+    return {
+        "submission": submission,
+        "category": None if category == "ALL" else category,
+        "matching": "across categories" if category == "ALL" else "within each category",
+        "outcome": outcomes or ["missed", "false_alarm"],
+    }
+
+
 def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
-    """One bar a submission in rank order with the interval of the figure as an error bar, coloured by cluster."""
+    """A dot and whisker a submission, in rank order down the chart: the figure and its interval, coloured by
+    significance cluster, on an axis that fits the intervals (not 0 to 1: the differences are what is read). A
+    figure with nothing to divide by says undefined at the axis's start. A click on a submission selects it."""
     points = pl.DataFrame(
         [
             {
                 "submission": row["submission"],
                 "rank": row["rank"],
-                "cluster": row["cluster"],
+                "cluster": f"cluster {row['cluster']}",
                 "value": row[figure],
                 "low": row[f"{figure}_ci"][0],
                 "high": row[f"{figure}_ci"][1],
             }
             for row in ranked
         ],
-        schema={"submission": pl.String, "rank": pl.Int64, "cluster": pl.Int64}
+        schema={"submission": pl.String, "rank": pl.Int64, "cluster": pl.String}
         | {name: pl.Float64 for name in ("value", "low", "high")},
     )
-    base = alt.Chart(points).encode(x=alt.X("submission:N", sort=[row["submission"] for row in ranked], title=None))
-    tooltip = [
-        "submission",
-        "rank",
-        "cluster",
-        alt.Tooltip("value:Q", title=tables.RATIOS[figure], format=".3f"),
-        alt.Tooltip("low:Q", format=".3f"),
-        alt.Tooltip("high:Q", format=".3f"),
-    ]
-    figures = base.encode(
-        y=alt.Y("value:Q", title=tables.RATIOS[figure], scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("cluster:O", title="cluster"),
-        tooltip=tooltip,
+    label = tables.RATIOS[figure]
+    clicked = alt.selection_point(name="submission", fields=["submission"], on="click")
+    base = alt.Chart(points).encode(
+        y=alt.Y(
+            "submission:N",
+            sort=[row["submission"] for row in ranked],
+            title=None,
+            axis=alt.Axis(labelLimit=320, labelFontSize=12),  # whole names, read across
+        ),
+        color=alt.Color(
+            "cluster:N",
+            title="significance cluster",
+            scale=alt.Scale(scheme="dark2"),  # clusters next to each other in colours far apart
+            legend=alt.Legend(orient="top"),
+        ),
+        tooltip=[
+            "submission",
+            "rank",
+            "cluster",
+            alt.Tooltip("value:Q", title=label, format=".3f"),
+            alt.Tooltip("low:Q", title="interval from", format=".3f"),
+            alt.Tooltip("high:Q", title="interval to", format=".3f"),
+        ],
     )
-    errors = base.mark_errorbar(ticks=True, thickness=2).encode(
-        y=alt.Y("low:Q", title=tables.RATIOS[figure]), y2="high:Q", tooltip=tooltip
+    fitted = alt.Scale(zero=False, nice=False, padding=12)
+    whiskers = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title=label, scale=fitted), x2="high:Q")
+    dots = base.mark_circle(size=110, opacity=1).encode(x=alt.X("value:Q", scale=fitted)).add_params(clicked)
+    undefined = (
+        base.mark_text(text=UNDEFINED, align="left", dx=4, fontSize=11, color="#555")
+        .encode(x=alt.value(0), color=alt.value("#555"))
+        .transform_filter("!isValid(datum['value'])")
     )
-    return bars.figure_bars(figures, "value") + errors
+    return (whiskers + dots + undefined).properties(height=alt.Step(30))
+
+
+# The figures' names as the tables write them (token_recall: token recall), on the small charts' axes.
+LABEL_EXPRESSION = "replace(datum.label, '_', ' ')"
+
+
+def category_charts(categories: pl.DataFrame, figures: list[str], names: list[str]) -> alt.FacetChart:
+    """A small chart per category (the scores view's rows), its figures side by side, a bar per submission; a
+    click on a bar selects its submission, category and figure."""
+    long = categories.filter(pl.col("scope") != "ALL").unpivot(
+        on=figures,
+        index=["submission", "scope", "matched", "gold_total", "submitted_total"],
+        variable_name="figure",
+        value_name="value",
+    )
+    bar = alt.selection_point(name="bar", fields=["submission", "scope", "figure"], on="click")
+    return (
+        bars.figure_bars(
+            alt.Chart(long).encode(
+                x=alt.X("figure:N", sort=figures, title=None, axis=alt.Axis(labelAngle=0, labelExpr=LABEL_EXPRESSION)),
+                xOffset=alt.XOffset("submission:N"),
+                y=alt.Y("value:Q", title=None, scale=alt.Scale(domain=[0, 1])),
+                color=alt.Color("submission:N", title="submission", legend=alt.Legend(orient="top", labelLimit=320)),
+                tooltip=[
+                    "submission",
+                    "scope",
+                    "figure",
+                    alt.Tooltip("value:Q", format=".3f"),
+                    "matched",
+                    "gold_total",
+                    "submitted_total",
+                ],
+            ),
+            "value",
+            bar,
+        )
+        .properties(width=120, height=180)
+        .facet(column=alt.Column("scope:N", sort=names, title=None))
+    )
 
 
 st.title("Leaderboard")
@@ -92,11 +161,15 @@ if not splits:
     st.stop()
 
 SHARED_TASK_SPLITS = "train is the split the data calls dev (S001–S060); test is T001–T030."
-split = top[0].selectbox(
-    "Split", splits, help=SHARED_TASK_SPLITS if corpus == data.SHARED_TASK else "The corpus's own splits."
+split = links.select(
+    top[0],
+    "Split",
+    "split",
+    splits,
+    help=SHARED_TASK_SPLITS if corpus == data.SHARED_TASK else "The corpus's own splits.",
 )
-scope = top[1].selectbox(
-    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+scope = links.select(
+    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
 )
 params = {"corpus": corpus, "split": split}
 frames = data.read(categories=(CATEGORY_SCORES, params), metadata=(METADATA, params))
@@ -115,15 +188,44 @@ board = board_table(ranked, frames["metadata"])
 figures = [figure for figure in tables.RATIOS if figure.startswith("token_") == (level == "token level")]
 shown = [column for column in board.columns if column not in tables.RATIOS and column not in tables.COUNTS]
 shown += figures + (list(tables.COUNTS) if level == "mistake level" else [])
-tables.table(board, column_config=tables.interval_columns(INTERVAL), column_order=shown, key="leaderboard")
+picked = tables.table(
+    board,
+    column_config=tables.interval_columns(INTERVAL),
+    column_order=shown,
+    key="leaderboard",
+    on_select="rerun",
+    selection_mode="single-row",
+)
+if picked.selection.rows:  # a click on a row: what the submission missed and listed wrongly, in the scope
+    links.follow("errors", **errors_of(board["submission"][picked.selection.rows[0]], scope))
+# The table's chart, under it: each figure with its interval, where the table gives them as text.
+board_figure = st.radio(
+    "Figure in the chart",
+    list(tables.RATIOS),
+    format_func=tables.RATIOS.get,
+    horizontal=True,
+    key="board_figure",
+)
+beside = st.columns([3, 2], vertical_alignment="center")
+with beside[0], st.container(key="interval_chart"):
+    dot = st.altair_chart(interval_chart(ranked, board_figure), width="stretch", on_select="rerun", key="interval_dots")
+beside[1].caption(
+    f"A dot is a submission's {tables.RATIOS[board_figure]} in scope {scope}, the line through it its {INTERVAL}; "
+    "the colour is its significance cluster (a submission of a lower cluster is significantly below one of the "
+    "cluster above). The axis spans the intervals, not 0 to 1, so that the differences show; a figure with "
+    "nothing to divide by says undefined at its start. Click a dot, or a row of the table, for the submission's "
+    "mistakes in the Errors browser."
+)
+if clicked := dot.selection.get("submission"):
+    links.follow("errors", **errors_of(clicked[0]["submission"], scope, board_figure))
 with st.expander("Signatures (what each figure was computed from and how)"):
     tables.table(pl.DataFrame([{k: row[k] for k in ("submission", "signature")} for row in ranked]), key="signatures")
-st.page_link(
-    "app_pages/metrics.py",
-    label="Metrics: does each submission's count of mistakes per text track the gold list's, better than BLEU, chrF "
+links.link(
+    None,
+    "metrics",
+    "Metrics: does each submission's count of mistakes per text track the gold list's, better than BLEU, chrF "
     "or the texts' length?",
     icon=":material/query_stats:",
-    query_params={"split": split, "scope": scope} | ({} if corpus == data.SHARED_TASK else {"corpus": corpus}),
 )
 
 if not frames["metadata"].is_empty():
@@ -134,21 +236,11 @@ if not frames["metadata"].is_empty():
             key="metadata",
         )
 
-st.subheader(f"The leaderboard with {INTERVAL}s")
-board_figure = st.radio(
-    "Figure", list(tables.RATIOS), format_func=tables.RATIOS.get, horizontal=True, key="board_figure"
-)
-with st.container(key="interval_chart"):
-    st.altair_chart(interval_chart(ranked, board_figure), width="stretch")
-st.caption(
-    f"A bar is the figure in scope {scope}, the line across it its {INTERVAL}; a 0.000 is a thick line on the "
-    "axis, and a figure with nothing to divide by says undefined (a submission that listed no mistake has no "
-    "precision)."
-)
-
 st.subheader("One submission, category by category")
 categories = frames["categories"]
-submission = st.selectbox("Submission", [row["submission"] for row in ranked])
+submission = links.select(
+    None, "Submission", "submission", [row["submission"] for row in ranked], default=data.best_submission(corpus, split)
+)
 tables.table(
     categories.filter(submission=submission).drop("submission", "position"),
     column_config=tables.score_columns(),
@@ -156,24 +248,22 @@ tables.table(
 )
 
 st.subheader("Submissions compared per category")
-figure = st.radio("Figure", list(tables.RATIOS), format_func=tables.RATIOS.get, horizontal=True, key="category_figure")
-per_category = categories.filter(categories["scope"] != "ALL")
-chart = bars.figure_bars(
-    alt.Chart(per_category).encode(
-        x=alt.X("scope:N", sort=data.categories(corpus).names, title=None),
-        xOffset=alt.XOffset("submission:N"),
-        y=alt.Y(f"{figure}:Q", title=tables.RATIOS[figure], scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("submission:N", title="submission"),
-        tooltip=["submission", "scope", alt.Tooltip(f"{figure}:Q", format=".3f"), "matched", "gold_total"],
-    ),
-    figure,
-)
+chart_level = st.radio("Level", ["mistake level", "token level"], horizontal=True, key="category_level")
+side_by_side = ["token_recall", "token_precision"] if chart_level == "token level" else ["recall", "precision"]
 with st.container(key="category_chart"):
-    st.altair_chart(chart, width="stretch")
+    event = st.altair_chart(
+        category_charts(categories, side_by_side, data.categories(corpus).names),
+        on_select="rerun",
+        key="category_bars",
+    )
 st.caption(
-    "A thick line on the axis is a 0.000; undefined marks a figure with nothing to divide by (the precision in a "
-    "category the submission listed no mistake of)."
+    "One small chart per category, its recall and precision side by side. A thick line on the axis is a 0.000; "
+    "undefined marks a figure with nothing to divide by (the precision in a category the submission listed no "
+    "mistake of). Click a bar for those mistakes in the Errors browser: the gold mistakes the submission missed "
+    "(recall) or its false alarms (precision)."
 )
+if clicked := event.selection.get("bar"):
+    links.follow("errors", **errors_of(clicked[0]["submission"], clicked[0]["scope"], clicked[0]["figure"]))
 
 st.subheader("Under another match scheme")
 scheme = st.selectbox(

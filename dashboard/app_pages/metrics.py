@@ -162,18 +162,15 @@ if not splits:
     st.stop()
 
 # The choices live in the address (st.query_params), so a view of the metrics can be shared as a link.
-links.from_address(f"metric_split-{corpus}", "split", splits)
-links.from_address(f"scope-{corpus}", "scope", data.scopes(corpus))
-split = top[0].selectbox("Split", splits, key=f"metric_split-{corpus}")
-scope = top[1].selectbox(
-    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+split = links.select(top[0], "Split", "split", splits)
+scope = links.select(
+    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
 )
 settings = data.METRIC_SETTINGS
 with st.spinner("Measuring the metrics: some seconds, the first time a split and scope are asked for"):
     rows = data.metric_table(split, scope, corpus)
 names = list(dict.fromkeys(row["metric"] for row in rows))  # in the order of the first measure's ranking
 if not names:
-    links.to_address(corpus=None if corpus == data.SHARED_TASK else corpus, split=split, scope=scope)
     st.info(f"No metric scores the {literal(split)} split: import scores, or build with references or submissions.")
     st.stop()
 
@@ -206,7 +203,7 @@ with st.expander("Signatures (what each figure was computed from and how)"):
 st.subheader("One metric, text by text")
 links.from_address(f"metric_choice-{corpus}-{split}", "metric", names)
 metric = st.columns(2)[0].selectbox("Metric", names, key=f"metric_choice-{corpus}-{split}")
-links.to_address(corpus=None if corpus == data.SHARED_TASK else corpus, split=split, scope=scope, metric=metric)
+links.to_address(metric=metric)
 of_metric = {"corpus": corpus, "split": split, "scope": scope, "metric": metric}
 frames = data.read(points=(POINTS, of_metric), curve=(ROC, of_metric))
 points = frames["points"]

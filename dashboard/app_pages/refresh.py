@@ -15,17 +15,18 @@ def counted(count: int, one: str, many: str) -> str:
 # Widths that keep the lists of problems in view at 1440 px (a long message or path ends in …; hover for all).
 PROBLEM_COLUMNS = {
     "submission": st.column_config.TextColumn("submission", width=180),
-    "line": st.column_config.NumberColumn("line", width=55),
-    "message": st.column_config.TextColumn("message", width=440),
-    "file": st.column_config.TextColumn("file", width=270),
+    "lines": st.column_config.TextColumn("lines", width=110, help="The lines of the file with this problem"),
+    "times": st.column_config.NumberColumn("times", width=55, help="How many lines have it"),
+    "message": st.column_config.TextColumn("message", width=400, help="Hover over a cell for the whole message"),
+    "file": st.column_config.TextColumn("file", width=200),
 }
 
 
 def listed(refused: pl.DataFrame) -> str:
     """The refused submissions by name, each with its number of problems."""
-    counts = refused.group_by("submission", maintain_order=True).len()
+    counts = refused.group_by("submission", maintain_order=True).agg(pl.col("times").sum())
     return ", ".join(
-        f"**{literal(row['submission'])}** ({counted(row['len'], 'problem', 'problems')})"
+        f"**{literal(row['submission'])}** ({counted(row['times'], 'problem', 'problems')})"
         for row in counts.iter_rows(named=True)
     )
 
@@ -38,10 +39,34 @@ queries = {
         ORDER BY kind, split DESC, name
     """,
     # A problem of a file that is not the CSV is one of the metadata sidecar (inbox.load_sidecar).
+    # The same message on many lines is one row (a blank column refuses every one of 571 lines): its lines as
+    # runs (2–572), each run the lines whose number less their rank in the group is the same.
     "rejections": """
-        SELECT submission, line, message, file, suffix(file, '.csv') AS of_csv
-        FROM rejections
-        ORDER BY submission, file, line
+        WITH ranked AS (
+            SELECT submission, file, message, line,
+                line - row_number() OVER (PARTITION BY submission, file, message ORDER BY line) AS run
+            FROM rejections
+        ),
+
+        runs AS (
+            SELECT submission, file, message, min(line) AS first_line, max(line) AS last_line, count(*) AS times
+            FROM ranked
+            GROUP BY submission, file, message, run
+        )
+
+        SELECT
+            submission,
+            string_agg(
+                CASE WHEN first_line = last_line THEN first_line::VARCHAR ELSE first_line || '–' || last_line END,
+                ', ' ORDER BY first_line
+            ) AS lines,
+            sum(times)::BIGINT AS times,
+            message,
+            file,
+            suffix(file, '.csv') AS of_csv
+        FROM runs
+        GROUP BY submission, file, message
+        ORDER BY submission, file, min(first_line) NULLS FIRST
     """,
     "sources": "SELECT role, corpus, name, sha256, size, path FROM source_files ORDER BY role, corpus, name",
 }

@@ -5,7 +5,7 @@ submissions of a split compared under a match scheme by the paired permutation t
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, tables
+from accuracy_db.dashboard import data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.formatting import p_value_text
@@ -22,12 +22,12 @@ BANDS = alt.Scale(type="threshold", domain=[0.01, 0.05], range=["#08519c", "#6ba
 
 
 def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart:
-    """One cell per ordered pair (row A, column B), coloured by its p-value and labelled with it as the command
-    line writes it (p: "< 0.0001" at the floor of the trials)."""
+    """One cell per ordered pair (row A, column B), coloured by its p-value and labelled with the difference A − B
+    and the p-value as the command line writes it (p: "< 0.0001" at the floor of the trials)."""
     label = tables.RATIOS[figure]
     base = alt.Chart(pairs).encode(
-        x=alt.X("b:N", sort=names, title="B", axis=alt.Axis(labelAngle=-30)),
-        y=alt.Y("a:N", sort=names, title="A"),
+        x=alt.X("b:N", sort=names, title="B", axis=alt.Axis(labelAngle=-30, labelLimit=320)),
+        y=alt.Y("a:N", sort=names, title="A", axis=alt.Axis(labelLimit=320)),  # whole names
         tooltip=[
             "a",
             "b",
@@ -37,12 +37,16 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
             alt.Tooltip("p:N", title="p"),
         ],
     )
-    cells = base.mark_rect().encode(color=alt.Color("p_value:Q", scale=BANDS, title="p-value"))
-    text = base.mark_text().encode(
-        text=alt.Text("p:N"),
-        color=alt.condition(alt.datum.p_value < 0.05, alt.value("white"), alt.value("black")),
+    cells = base.mark_rect().encode(
+        color=alt.Color(
+            "p_value:Q", scale=BANDS, title="p-value", legend=alt.Legend(orient="top", direction="horizontal")
+        )
     )
-    return (cells + text).properties(height=60 * len(names) + 40)
+    on_cell = alt.condition(alt.datum.p_value < 0.05, alt.value("white"), alt.value("black"))
+    # Each cell says how large the difference is (A − B, signed) above whether it is real (p).
+    difference = base.mark_text(dy=-8).encode(text=alt.Text("difference:Q", format="+.3f"), color=on_cell)
+    text = base.mark_text(dy=8).encode(text=alt.Text("p:N"), color=on_cell)
+    return (cells + difference + text).properties(height=alt.Step(44))  # room for two lines a cell
 
 
 st.title("Significance")
@@ -52,15 +56,16 @@ if not splits:
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-split = top[0].selectbox("Split", splits)
-scope = top[1].selectbox(
-    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+split = links.select(top[0], "Split", "split", splits)
+scope = links.select(
+    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
 )
-scheme = top[2].selectbox(
+scheme = links.select(
+    top[2],
     "Match scheme",
+    "scheme",
     data.SCHEMES,
     help=f"{data.SCHEME_DESCRIPTION} The texts' counts under it are what the test swaps.",
-    key="significance_scheme",
 )
 figure = top[3].selectbox("Figure", data.scheme_figures(scheme), format_func=tables.RATIOS.get)
 names = data.read_one(RANKED, {"corpus": corpus, "split": split, "scope": scope})["submission"].to_list()
@@ -83,8 +88,8 @@ st.caption(
     "B at random "
     f"({data.TRIALS:,} trials, seed {data.RESAMPLING.seed}); p is how often a swap made a difference at least as "
     f"large as the observed one, (c + 1) / (trials + 1), written {p_value_text(0, data.TRIALS)} when no swap did. "
-    "A dark cell (p < 0.05) is a difference that chance rarely "
-    "makes. Submissions in the shared task's rank order; hover over a cell for both figures."
+    "Each cell gives the difference A − B above p; a dark cell (p < 0.05) is a difference that chance rarely makes. "
+    "Submissions in the shared task's rank order; hover over a cell for both figures."
 )
 with st.container(key="significance_matrix"):
     st.altair_chart(matrix(pairs, names, figure), width="stretch")

@@ -107,11 +107,15 @@ analyses = {analysis.name: analysis.sql for analysis in data.saved_analyses()}
 # The query and its dialect live in the address, so a query can be shared as a link; it runs only on Run.
 links.from_address("sql", "sql", default=EXAMPLE)
 links.from_address("dialect", "dialect", DIALECTS)
+questions = {analysis.name: analysis.question for analysis in data.saved_analyses()}
 st.selectbox(
-    "Start from a saved analysis",
+    "Start from a question a saved analysis answers",
     list(analyses),
     index=None,
-    placeholder="a question queries/analysis/ answers…",
+    format_func=lambda name: questions[name] or name,
+    placeholder="Which gold mistakes did every submission miss? How well did a submission do on each text? …",
+    help="The saved analyses of queries/analysis/, by the question each answers (`accuracy-db query --list` "
+    "names them).",
     key="analysis",
     on_change=start_from,
     args=(analyses,),

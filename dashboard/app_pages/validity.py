@@ -4,7 +4,7 @@ every score sums up); clicking a text opens it in the document view."""
 
 import altair as alt
 import streamlit as st
-from accuracy_db.dashboard import data, tables
+from accuracy_db.dashboard import data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
@@ -24,26 +24,31 @@ ORDER BY text_id
 """
 
 
+SCATTER_PIXELS = 460  # the scatter's width and height: equal axes, so that y = x is the diagonal
+
+
 def scatter(per_text, submission: str) -> alt.LayerChart:
-    """One point per text, gold mistakes across and submitted ones up, with the line where they are equal."""
+    """One point per text, gold mistakes across and submitted ones up, with the line where they are equal, on
+    equal axes (the same span in the same pixels)."""
     most = max(per_text["gold"].max() or 0, per_text["submitted"].max() or 0, 1)
+    span = alt.Scale(domain=[0, most], nice=False)
     equal = (
         alt.Chart(alt.Data(values=[{"x": 0, "y": 0}, {"x": most, "y": most}]))
         .mark_line(color="grey", strokeDash=[4, 4])
-        .encode(x="x:Q", y="y:Q")
+        .encode(x=alt.X("x:Q", scale=span), y=alt.Y("y:Q", scale=span))
     )
     clicked = alt.selection_point(name="text", fields=["text_id"], on="click")
     points = (
         alt.Chart(per_text)
         .mark_circle(size=80, opacity=0.6)
         .encode(
-            x=alt.X("gold:Q", title="gold mistakes in the text"),
-            y=alt.Y("submitted:Q", title=f"mistakes {submission} lists in it"),
+            x=alt.X("gold:Q", title="gold mistakes in the text", scale=span),
+            y=alt.Y("submitted:Q", title=f"mistakes {submission} lists in it", scale=span),
             tooltip=["text_id", "gold", "submitted", "matched"],
         )
         .add_params(clicked)
     )
-    return equal + points
+    return (equal + points).properties(width=SCATTER_PIXELS, height=SCATTER_PIXELS)
 
 
 st.title("Validity")
@@ -53,12 +58,22 @@ if submissions.is_empty():
     st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
     st.stop()
 
-submission = top[0].selectbox("Submission", submissions["submission"].to_list())
-scope = top[1].selectbox(
-    "Scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone.", key=f"scope-{corpus}"
+# First the best submission of the split kept from another page (of the first split, when none is kept).
+first_split = links.kept("split") or submissions["split"][0]
+submission = links.select(
+    top[0],
+    "Submission",
+    "submission",
+    submissions["submission"].to_list(),
+    default=data.best_submission(corpus, first_split),
+)
+scope = links.select(
+    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
 )
 chosen = submissions.filter(submission=submission).row(0, named=True)
 split = chosen["split"]
+links.keep("split", split)
+links.to_address(split=split)
 per_text = data.read_one(PER_TEXT, {"submission_id": chosen["submission_id"], "scope": scope})
 
 st.subheader("How closely the counts follow the gold list's")
@@ -66,7 +81,7 @@ figures = data.correlations(submission, split, scope, corpus)
 tables.table(
     [
         {
-            "measure": row["measure"],
+            "measure": tables.measure_name(row["measure"]),
             f"value [{data.RESAMPLING.signed()['ci']}% interval]": formatting.with_interval(
                 {"value": row["value"], "value_ci": row["ci"]}, "value"
             ),
@@ -88,7 +103,9 @@ st.caption(
     "counts. Hover over a point for its text; click it to open the text in the document view."
 )
 with st.container(key="validity_scatter"):
-    event = st.altair_chart(scatter(per_text, submission), on_select="rerun", selection_mode="text", key="scatter")
+    event = st.altair_chart(
+        scatter(per_text, submission), on_select="rerun", selection_mode="text", key="scatter", width="content"
+    )
 chosen = event.selection.get("text") or []
 if chosen:
-    st.switch_page("app_pages/document.py", query_params={"text": chosen[0]["text_id"], "submission": submission})
+    links.follow("document", text=chosen[0]["text_id"], submission=submission)
