@@ -68,17 +68,22 @@ def text_intervals(
 
 def resampled_text_measures(x, y, z, measures, replicates: np.ndarray, seed: int) -> dict[str, np.ndarray]:
     """Each measure in each replicate (NaN where undefined)."""
-    weights = resampling.bootstrap_weights(seed, replicates, len(x))
+    weights = resampling.shared_bootstrap_weights(seed, replicates, len(x))
     groups = {name: mm.Groups(v) for name, v in (("x", x), ("y", y), ("z", z)) if v is not None}
     varies = groups["x"].varies(weights) & groups["y"].varies(weights)
     positive = y > 0
     both_classes = (weights[:, positive].sum(axis=1) > 0) & (weights[:, ~positive].sum(axis=1) > 0)
-    ranks = {}
+    ranks, curves = {}, []
 
     def midranks(name):
         if name not in ranks:
             ranks[name] = groups[name].midranks(weights)
         return ranks[name]
+
+    def curve():  # average precision's and best F1's
+        if not curves:
+            curves.append(mm.detection_curve(weights, x, y))
+        return curves[0]
 
     def compute(measure: str) -> np.ndarray:
         if measure == "pearson":
@@ -90,18 +95,18 @@ def resampled_text_measures(x, y, z, measures, replicates: np.ndarray, seed: int
             vectors = (x, y, z) if measure == "partial_pearson" else tuple(midranks(v) for v in ("x", "y", "z"))
             return np.where(defined, mm.weighted_partial(weights, *vectors), np.nan)
         if measure == "roc_auc":
-            return np.where(both_classes, mm.weighted_roc_auc(weights, x, y), np.nan)
+            return np.where(both_classes, mm.weighted_roc_auc(weights, x, y, midranks("x")), np.nan)
         if measure == "average_precision":
-            return np.where(both_classes, mm.weighted_average_precision(weights, x, y), np.nan)
+            return np.where(both_classes, mm.weighted_average_precision(weights, x, y, curve()), np.nan)
         if measure == "best_f1":
-            return np.where(both_classes, mm.weighted_best_f1(weights, x, y)[0], np.nan)
+            return np.where(both_classes, mm.weighted_best_f1(weights, x, y, curve())[0], np.nan)
         if measure in ("kendall", "acc_eq") and len(x) <= PAIRWISE_TEXTS:  # every pair's signs, all resamples at once
-            draws = resampling.bootstrap_draws(seed, replicates, [len(x)])
+            draws = resampling.shared_text_draws(seed, replicates, len(x))
             return np.where(varies, ROW_MEASURES[measure](x[draws], y[draws]), np.nan)
         if measure == "kendall":
             return np.where(varies, resampled_kendall(x, y, weights), np.nan)
         if measure == "acc_eq":
-            draws = resampling.bootstrap_draws(seed, replicates, [len(x)])
+            draws = resampling.shared_text_draws(seed, replicates, len(x))
             return np.array([none_to_nan(acc_eq(x[d], y[d], seed).value) for d in draws])
         raise ValueError(f"unknown measure {measure!r}")
 

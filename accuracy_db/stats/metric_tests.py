@@ -60,7 +60,7 @@ def perm_both(
         observed = value_or_zero(measure(za, y)) - value_or_zero(measure(zb, y))
     exceed = 0
     for block in resampling.chunks(trials, len(a)):
-        swaps = resampling.permutation_swaps(seed, block, len(a)).astype(bool)
+        swaps = resampling.shared_permutation_swaps(seed, block, len(a)).astype(bool)
         if rows is not None:
             swapped_a, swapped_b = np.where(swaps, zb, za), np.where(swaps, za, zb)
             differences = np.nan_to_num(rows(swapped_a, y)) - np.nan_to_num(rows(swapped_b, y))

@@ -22,6 +22,8 @@ limit); time: the sort of the kept pairs' differences, some seconds at the limit
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from accuracy_db.stats.metric_measures import Measure, as_floats, correlation_reason
@@ -71,6 +73,7 @@ def all_pairs(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, int
     return np.concatenate(gold_tied or [np.empty(0)]), np.concatenate(concordant or [np.empty(0)]), n * (n - 1) // 2
 
 
+@functools.lru_cache(maxsize=1)  # the same sample for every metric and scope of a split (400 MB at the default size)
 def sampled_pair_texts(n: int, pairs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """A sample of pairs of distinct texts, uniform with replacement: the first and second text of each. Replicate
     after replicate of draws, cut in halves, until enough pairs of two distinct texts."""
@@ -83,7 +86,10 @@ def sampled_pair_texts(n: int, pairs: int, seed: int) -> tuple[np.ndarray, np.nd
         firsts.append(draws[:half][distinct])
         seconds.append(draws[half : 2 * half][distinct])
         found, number = found + int(distinct.sum()), number + count
-    return np.concatenate(firsts)[:pairs], np.concatenate(seconds)[:pairs]
+    sample = np.concatenate(firsts)[:pairs].astype(np.int32), np.concatenate(seconds)[:pairs].astype(np.int32)
+    for texts in sample:
+        texts.flags.writeable = False
+    return sample
 
 
 def best_threshold(gold_tied: np.ndarray, concordant: np.ndarray, pairs: int) -> tuple[float, float]:
