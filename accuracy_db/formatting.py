@@ -1,11 +1,13 @@
-"""Rows of figures as people and papers read them, the same on the command line and the dashboard: a cell at 3
-decimals with – for undefined, a figure with its interval, a p-value; and rows as JSON, CSV, Markdown or LaTeX."""
+"""Rows of figures as people and papers read them, the same on the command line and the dashboard: a figure at 3
+decimals, "undefined" where it has nothing to divide by, a figure with its interval, a p-value; and rows as JSON,
+CSV, Markdown or LaTeX (JSON keeps every number as it is)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import math
 from decimal import Decimal
 
 from accuracy_db.printable import printable
@@ -50,22 +52,51 @@ TABLE_COLUMNS = {
 }
 
 
+UNDEFINED = "undefined"  # the one word for a figure with nothing to divide by, or a test with nothing to test
+NULL = "–"  # any other missing value (a query's NULL, a team not given)
+
+
 def cell(value) -> str:
-    """A value as people read it: 3 decimals, – for undefined (NULL), text printable."""
+    """A value as people read it: 3 decimals, – for NULL, text printable."""
     if value is None:
-        return "–"
+        return NULL
     if isinstance(value, float):
         return f"{value:.3f}"
     return printable(str(value))
 
 
+def figure_text(value: float | None) -> str:
+    """A figure as people read it: 3 decimals, or undefined."""
+    return UNDEFINED if value is None else f"{value:.3f}"
+
+
 def with_interval(row: dict, key: str) -> str:
-    """A figure for people, with its interval when it has one: 0.691 [0.64, 0.74]."""
+    """A figure for people, with its interval when it has one: 0.691 [0.64, 0.74]; undefined when it is."""
     bounds = row.get(f"{key}_ci")
-    if bounds is None or row[key] is None:
-        return cell(row[key])
-    low, high = (cell(bound) if bound is None else f"{bound:.2f}" for bound in bounds)
-    return f"{cell(row[key])} [{low}, {high}]"
+    if bounds is None or None in bounds or row[key] is None:
+        return figure_text(row[key])
+    return f"{figure_text(row[key])} [{bounds[0]:.2f}, {bounds[1]:.2f}]"
+
+
+def p_value_text(p: float | None, trials: int | None = None) -> str:
+    """A p-value as people read it, the one way the command line and the dashboard write it.
+
+    Of a test by random trials (trials: how many counted), a p-value at the test's floor (no trial as extreme as
+    the observed difference: p = 1/(trials + 1) as queries/stats/paired_tests.sql counts, or 0 as PERM-BOTH counts)
+    says only that p is below the test's resolution: "< 1/(trials + 1)", the bound rounded up to 3 significant
+    digits so that it stays a bound: "< 0.0001" for 9,999 trials, and for 10,000 (1/10,001). Any other p-value at 3
+    significant digits: 0.0312, 0.550, 7.90e-09; undefined when there is none."""
+    if p is None:
+        return UNDEFINED
+    if trials and p <= (1 + 1e-9) / (trials + 1):
+        return f"< {rounded_up(1 / (trials + 1)):.3g}"
+    return f"{p:#.3g}"
+
+
+def rounded_up(x: float, digits: int = 3) -> float:
+    """A positive number rounded up to so many significant digits (a float's last bit of error forgiven)."""
+    scale = 10.0 ** (math.floor(math.log10(x)) - digits + 1)
+    return math.ceil(x / scale * (1 - 1e-12)) * scale
 
 
 def flat(rows: list[dict]) -> list[dict]:
@@ -112,13 +143,6 @@ def to_markdown(rows: list[dict], columns: list[str] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def p_value_cell(p: float | None) -> str:
-    """A p-value as people read it: 3 decimals, or 2 significant digits below 0.001."""
-    if p is None:
-        return "–"
-    return f"{p:.3f}" if p >= 0.001 else f"{p:.1e}"
-
-
 LATEX_SPECIALS = {
     "\\": r"\textbackslash{}",
     "&": r"\&",
@@ -142,12 +166,12 @@ def is_number(value) -> bool:
 
 
 def numeric_columns(rows: list[dict], columns: list[str]) -> set[str]:
-    """The columns whose values are all numbers (or NULL), with at least one number."""
+    """The columns whose values are all numbers (or NULL, or undefined), with at least one number."""
     return {
         column
         for column in columns
-        if any(row[column] is not None for row in rows)
-        and all(row[column] is None or is_number(row[column]) for row in rows)
+        if any(is_number(row[column]) for row in rows)
+        and all(row[column] in (None, UNDEFINED) or is_number(row[column]) for row in rows)
     }
 
 

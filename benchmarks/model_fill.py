@@ -36,8 +36,8 @@ def fill(con: duckdb.DuckDBPyConnection, model: str, sql: str, table: str) -> di
     if not database.is_incremental(sql):
         batches = [None]
     else:
-        one_at_a_time = database.materialization(sql) == database.ONE_AT_A_TIME
-        batches = [[one] for one in submission_ids] if one_at_a_time else [submission_ids]
+        batched = database.materialization(sql) == database.BATCHED
+        batches = database.submission_batches(con, submission_ids) if batched else [submission_ids]
     started, cpu = time.perf_counter(), cpu_seconds()
     insert = f"INSERT INTO {table} SELECT * FROM (\n{sql}\n)"
     for batch in batches:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import altair as alt
 
-UNDEFINED = "undefined"
+from accuracy_db.formatting import UNDEFINED  # the word the command line writes too
 
 
 def figure_bars(chart: alt.Chart, field: str) -> alt.LayerChart:

@@ -25,7 +25,12 @@ import streamlit as st
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring import schemes
 from accuracy_db.scoring.schemes import DESCRIPTION as SCHEME_DESCRIPTION  # noqa: F401  for the pages
-from accuracy_db.scoring.schemes import HALF_COUNT_SCHEMES, SCHEMES  # noqa: F401  for the pages
+from accuracy_db.scoring.schemes import (  # noqa: F401  for the pages
+    HALF_COUNT_SCHEMES,
+    MUSHROOM,
+    MUSHROOM_DESCRIPTION,
+    SCHEMES,
+)
 from accuracy_db.sqlbox.guard import QueryRefused, megabytes  # noqa: F401  for the pages
 from accuracy_db.stats import agreement, metric_evaluation, pair_evaluations, ranking, significance, validity
 from accuracy_db.stats.intervals import Resampling
@@ -151,6 +156,19 @@ def ranked_under_scheme(split: str, scope: str, scheme: str, corpus: str = SHARE
     """ranking.leaderboard: a corpus's split ranked under a match scheme in a scope, as `accuracy-db leaderboard
     --scheme` prints it."""
     return _current(_ranked_under_scheme, split, scope, scheme, corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _ranking_schemes(file: FileIdentity, corpus: str) -> list[str]:
+    return _on_file(
+        file, lambda con: [*SCHEMES, *([schemes.MUSHROOM] if schemes.has_character_labels(con, corpus) else [])]
+    )
+
+
+def ranking_schemes(corpus: str) -> list[str]:
+    """The schemes a corpus's lists are ranked under, as `accuracy-db leaderboard --scheme` takes them: every match
+    scheme, and the mushroom scheme where the corpus has a gold list read with character labels."""
+    return _current(_ranking_schemes, corpus)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

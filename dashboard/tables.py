@@ -1,5 +1,5 @@
-"""How the dashboard's tables show their columns: figures to 3 decimals, plain labels, and NULL (an undefined
-figure, a missing value) as – everywhere, as the command line prints it (accuracy_db/formatting.py, cell)."""
+"""How the dashboard's tables show their columns: figures to 3 decimals, plain labels, an undefined figure as
+undefined and any other NULL (a missing value) as –, as the command line prints them (accuracy_db/formatting.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import streamlit as st
 
 from accuracy_db.formatting import (
     DISPLAY_CHARS,  # a cell shows at most so many characters of a text, or items of a list
+    NULL,
+    UNDEFINED,
 )
-
-NULL = "–"
 
 RATIOS = {
     "recall": "recall",
@@ -21,11 +21,13 @@ RATIOS = {
     "token_f1": "token F1",
 }
 COUNTS = {"matched": "matched", "gold_total": "gold", "submitted_total": "submitted"}
+FIGURES = (*RATIOS, "kappa")  # a NULL in these columns is a figure with nothing to divide by
+MEANS = {"iou": "IoU", "cor": "cor"}  # the mushroom scheme's figures, means over texts
 
 
 def score_columns() -> dict:
-    """Column settings for the figures of the scores view."""
-    config = {key: st.column_config.NumberColumn(label, format="%.3f") for key, label in RATIOS.items()}
+    """Column settings for the figures of the scores view (and of the mushroom scheme's)."""
+    config = {key: st.column_config.NumberColumn(label, format="%.3f") for key, label in (RATIOS | MEANS).items()}
     config |= {key: st.column_config.NumberColumn(label, format="%d") for key, label in COUNTS.items()}
     return config
 
@@ -40,9 +42,9 @@ def interval_columns(interval: str) -> dict:
 
 
 def with_nulls_shown(frame: pl.DataFrame, config: dict) -> tuple[pl.DataFrame, dict]:
-    """The frame with every NULL of a text or number column as –, and the column settings to match: a number
-    column with a NULL becomes text, in its format (%.3f, %d) where its settings give one, so it still sorts as
-    the figures do when they have as many digits (as the dashboard's 0–1 figures do)."""
+    """The frame with every NULL of a text or number column as – (a figure's as undefined), and the column settings
+    to match: a number column with a NULL becomes text, in its format (%.3f, %d) where its settings give one, so it
+    still sorts as the figures do when they have as many digits (as the dashboard's 0–1 figures do)."""
     config = dict(config)
     columns = []
     for name, dtype in frame.schema.items():
@@ -53,7 +55,10 @@ def with_nulls_shown(frame: pl.DataFrame, config: dict) -> tuple[pl.DataFrame, d
             columns.append(pl.col(name).fill_null(NULL))
         elif dtype.is_numeric() and frame[name].null_count():
             number_format = setting.get("type_config", {}).get("format") if isinstance(setting, dict) else None
-            columns.append(pl.Series(name, shown_numbers(frame[name].to_list(), number_format), dtype=pl.String))
+            missing = UNDEFINED if name in FIGURES else NULL
+            columns.append(
+                pl.Series(name, shown_numbers(frame[name].to_list(), number_format, missing), dtype=pl.String)
+            )
             settings = setting if isinstance(setting, dict) else {"label": setting}
             config[name] = st.column_config.TextColumn(
                 settings.get("label") or name, help=settings.get("help"), width=settings.get("width")
@@ -61,12 +66,13 @@ def with_nulls_shown(frame: pl.DataFrame, config: dict) -> tuple[pl.DataFrame, d
     return frame.with_columns(columns) if columns else frame, config
 
 
-def shown_numbers(values: list, number_format: str | None) -> list[str]:
-    """Numbers as a table shows them in a text column: in the format (%.3f, %d) or as Python writes them, NULL as –.
+def shown_numbers(values: list, number_format: str | None, missing: str = NULL) -> list[str]:
+    """Numbers as a table shows them in a text column: in the format (%.3f, %d) or as Python writes them, NULL as
+    missing.
     Plain Python in the page's thread: polars runs a Python function of a column (map_elements) on its own threads,
     where it waits for the interpreter lock while another page's thread holds it waiting inside polars for those
     threads; under a crowd of visitors the server hung so (issue 36)."""
-    return [NULL if value is None else number_format % value if number_format else str(value) for value in values]
+    return [missing if value is None else number_format % value if number_format else str(value) for value in values]
 
 
 def table(frame, key: str, column_config: dict | None = None, **options) -> None:

@@ -30,8 +30,9 @@ from .annotation_sets import insert_annotation_set, reserve_mistake_ids
 
 COLUMNS = (
     "TEXT_ID", "SENTENCE_ID", "ANNOTATION_ID", "TOKENS", "SENT_TOKEN_START", "SENT_TOKEN_END",
-    "DOC_TOKEN_START", "DOC_TOKEN_END", "TYPE", "CORRECTION", "COMMENT",
+    "DOC_TOKEN_START", "DOC_TOKEN_END", "TYPE", "CORRECTION", "COMMENT", "PROBABILITY",
 )  # fmt: skip
+OPTIONAL = ("CORRECTION", "COMMENT", "PROBABILITY")  # a row may leave out these cells after the last read one
 DOC_IDS = ("DOC_TOKEN_START", "DOC_TOKEN_END")
 SENT_IDS = ("SENTENCE_ID", "SENT_TOKEN_START", "SENT_TOKEN_END")
 REQUIRED = ("TEXT_ID", "TOKENS", "TYPE")
@@ -322,9 +323,9 @@ def listed_problems(
 
 
 def needed_cells(header: list[str]) -> dict:
-    """How many cells a row needs: up to the header's last column that scoring reads (not CORRECTION, COMMENT or
-    a column of no known name), and that column's name."""
-    read = [i for i, name in enumerate(header) if name in COLUMNS and name not in ("CORRECTION", "COMMENT")]
+    """How many cells a row needs: up to the header's last column that scoring reads (not one of OPTIONAL, nor a
+    column of no known name), and that column's name."""
+    read = [i for i, name in enumerate(header) if name in COLUMNS and name not in OPTIONAL]
     last = max(read, default=len(header) - 1)
     return {"needed_cells": last + 1, "needed_column": header[last]}
 
@@ -463,10 +464,10 @@ def insert_list(prepared: PreparedList, split: str) -> int:
         """
         INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, annotation_id, tokens, sentence_id,
             sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
-            previous_end, next_start)
+            previous_end, next_start, probability)
         SELECT $first_id + line_number - 1, $set_id, line_number, text_id, annotation_id, tokens, sentence_id,
             sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
-            previous_end, next_start
+            previous_end, next_start, probability
         FROM resolved_mistakes WHERE category_problem IS NULL ORDER BY line_number
         """,
         {"first_id": first_id, "set_id": set_id},

@@ -1,7 +1,7 @@
 -- The rows of a pending mistake list, checked and resolved against the texts. Input: the temporary table
--- pending_rows (line_number, cell_count, and the CSV's columns TEXT_ID … COMMENT as strings).
+-- pending_rows (line_number, cell_count, and the CSV's columns TEXT_ID … PROBABILITY as strings).
 -- Grain: one row per non-blank row. Columns: line_number, text_id, annotation_id, tokens, sentence_id,
--- sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment (typed,
+-- sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment, probability (typed,
 -- with both id schemes filled in where the ids can be used), row_problems (what is wrong with the row on
 -- its own), category_problem (TYPE is not one of the six categories: the shared task's scorer leaves such a row
 -- out, so evaluate may too; it is no mistake of the list), id_problem (the first reason its ids cannot be used),
@@ -42,7 +42,8 @@ cells AS (
         TOKENS AS tokens,
         nullif(ANNOTATION_ID, '') AS annotation_id,
         nullif(CORRECTION, '') AS correction,
-        nullif(COMMENT, '') AS comment
+        nullif(COMMENT, '') AS comment,
+        trim(coalesce(PROBABILITY, '')) AS probability_cell
     FROM pending_rows
     -- a blank row, or one of commas only, is no mistake: a row is one when any cell is not blank (tested cell by
     -- cell, which stops at TEXT_ID for almost every row: concatenating the cells first took three times as long)
@@ -51,6 +52,7 @@ cells AS (
         OR trim(coalesce(SENT_TOKEN_START, '')) <> '' OR trim(coalesce(SENT_TOKEN_END, '')) <> ''
         OR trim(coalesce(DOC_TOKEN_START, '')) <> '' OR trim(coalesce(DOC_TOKEN_END, '')) <> ''
         OR trim(coalesce(TYPE, '')) <> '' OR trim(coalesce(CORRECTION, '')) <> '' OR trim(coalesce(COMMENT, '')) <> ''
+        OR trim(coalesce(PROBABILITY, '')) <> ''
 ),
 
 typed AS (
@@ -68,7 +70,9 @@ typed AS (
             WHEN doc_start_cell <> '' AND doc_end_cell <> '' THEN 'document ids'
             WHEN sentence_cell <> '' AND sent_start_cell <> '' AND sent_end_cell <> '' THEN 'sentence ids'
         END AS id_scheme,
-        CASE WHEN suffix(text_cell, '.txt') THEN text_cell[:-5] ELSE text_cell END AS text_id
+        CASE WHEN suffix(text_cell, '.txt') THEN text_cell[:-5] ELSE text_cell END AS text_id,
+        -- a decimal number from 0 to 1 (NaN, infinities and numbers out of range fail row_checked)
+        CASE WHEN probability_cell <> '' THEN TRY_CAST(probability_cell AS DOUBLE) END AS probability
     FROM cells
 ),
 
@@ -98,6 +102,7 @@ row_checked AS (
                 AND (sentence_cell = '') = (sent_start_cell = '') AND (sentence_cell = '') = (sent_end_cell = '')
                 AND coalesce(doc_token_start <= doc_token_end, TRUE)
                 AND coalesce(sent_token_start <= sent_token_end, TRUE)
+                AND (probability_cell = '' OR coalesce(probability BETWEEN 0 AND 1, FALSE))
                 AND text_cell <> '' THEN []::VARCHAR[]
             ELSE list_filter(
                 -- ids that are not whole numbers, or not from 1 on
@@ -137,7 +142,9 @@ row_checked AS (
                         'DOC_TOKEN_START {} is after DOC_TOKEN_END {}', doc_token_start, doc_token_end) END,
                     CASE WHEN sent_token_start > sent_token_end THEN format(
                         'SENT_TOKEN_START {} is after SENT_TOKEN_END {}', sent_token_start, sent_token_end) END,
-                    CASE WHEN text_cell = '' THEN 'TEXT_ID is empty' END
+                    CASE WHEN text_cell = '' THEN 'TEXT_ID is empty' END,
+                    CASE WHEN probability_cell <> '' AND NOT coalesce(probability BETWEEN 0 AND 1, FALSE) THEN format(
+                        'PROBABILITY is ''{}'', not a number from 0 to 1', shown(probability_cell)) END
                 ],
                 lambda problem: problem IS NOT NULL
             )
@@ -370,6 +377,7 @@ SELECT
     id_checked.category,
     id_checked.correction,
     id_checked.comment,
+    id_checked.probability,
     []::VARCHAR[] AS row_problems,
     id_checked.category_problem,
     id_checked.id_problem,

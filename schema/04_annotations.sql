@@ -117,3 +117,13 @@ COMMENT ON TABLE scheme_refusals IS 'One row per loaded list a matching scheme w
 COMMENT ON COLUMN scheme_refusals.set_id IS 'The list (annotation_sets.set_id)';
 COMMENT ON COLUMN scheme_refusals.scheme IS 'The scheme that refuses it: shared-task (one-to-one matching of spans that never overlap within a list)';
 COMMENT ON COLUMN scheme_refusals.message IS 'Why, naming the spans (for overlapping spans: the first pairs, by line and offsets)';
+
+-- The probability at or above which a span with one is scored (queries/staging/thresholded_mistakes.sql): one row.
+-- A command given another threshold shadows it with a temporary table of its own (database.rescore_at).
+CREATE TABLE scoring_threshold (
+    threshold DOUBLE NOT NULL CHECK (threshold BETWEEN 0 AND 1)
+);
+INSERT INTO scoring_threshold VALUES (0.5);
+
+COMMENT ON TABLE scoring_threshold IS 'One row: the probability at or above which a span with one is scored by the match schemes (the mushroom scheme reads the probabilities themselves)';
+COMMENT ON COLUMN scoring_threshold.threshold IS 'The threshold, from 0 to 1 (0.5: the Mu-SHROOM rule for hard labels, which takes p > 0.5 as a mistake)';

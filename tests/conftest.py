@@ -73,3 +73,17 @@ def two_metrics_db(tmp_path_factory) -> Path:
     path = folder / "accuracy.duckdb"
     build(DATA, path, submissions)
     return path
+
+
+@pytest.fixture(scope="module")
+def train_texts():
+    """A database with the train texts of test_bad_input.TEXTS, shared by the examples of a module's property tests
+    (each takes out what it loaded, or loads under a name of its own): a fresh database per example cost 1.5-2 s,
+    most of those tests' time."""
+    from accuracy_db.etl.texts import load_texts
+    from test_bad_input import TEXTS
+
+    con = database.open_new(None)
+    load_texts(con, "train", TEXTS)
+    yield con
+    con.close()

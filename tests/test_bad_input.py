@@ -187,6 +187,11 @@ def test_a_list_of_spans_marking_a_whole_text_again_and_again_is_refused_without
     assert f"{tmp_path / 'whole.csv'}: line 3: overlaps line 2: both mark tokens 1-241 of S001" in result.stderr
 
 
+def forget_list(con, set_id: int) -> None:
+    con.execute("DELETE FROM mistakes WHERE set_id = ?", [set_id])
+    con.execute("DELETE FROM annotation_sets WHERE set_id = ?", [set_id])
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     st.lists(
@@ -198,7 +203,7 @@ def test_a_list_of_spans_marking_a_whole_text_again_and_again_is_refused_without
         max_size=7,
     )
 )
-def test_overlaps_are_reported_exactly_when_two_spans_share_a_token(tmp_path_factory, spans):
+def test_overlaps_are_reported_exactly_when_two_spans_share_a_token(tmp_path_factory, train_texts, spans):
     """Against every pair of rows: a list is refused for overlaps exactly when two of its spans share a token, each
     message names two such rows and tokens both mark, and every row that shares a token with a row before it in
     position order is named."""
@@ -207,8 +212,7 @@ def test_overlaps_are_reported_exactly_when_two_spans_share_a_token(tmp_path_fac
         "\n".join([HEADER] + [f"{text}.txt,,{i},,,,{start},{end},WORD,," for i, (text, start, end) in enumerate(spans)])
         + "\n"
     )
-    con = database.open_new(None)
-    load_texts(con, "train", TEXTS)
+    con = train_texts
     lines = {line: span for line, span in enumerate(spans, start=2)}
     shared = {
         (a, b)
@@ -217,12 +221,10 @@ def test_overlaps_are_reported_exactly_when_two_spans_share_a_token(tmp_path_fac
         if a != b and text_a == text_b and start_a <= end_b and start_b <= end_a
     }
     try:
-        load_mistake_list(con, path, "submission", "overlaps")
+        forget_list(con, load_mistake_list(con, path, "submission", "overlaps").set_id)
         problems = []
     except InputError as refused:
         problems = refused.problems
-    finally:
-        con.close()
     assert bool(problems) == bool(shared)
     named = set()
     for problem in problems:
@@ -683,13 +685,12 @@ CELLS = st.sampled_from(["", "S001.txt", "S002", "1", "2", "0003", "000000000000
         ),
     )
 )
-def test_random_bytes_and_csv_shapes_load_whole_or_are_refused_whole(tmp_path_factory, data):
+def test_random_bytes_and_csv_shapes_load_whole_or_are_refused_whole(tmp_path_factory, train_texts, data):
     path = tmp_path_factory.mktemp("random") / "random.csv"
     path.write_bytes(data)
-    con = database.open_new(None)
-    load_texts(con, "train", TEXTS)
+    con = train_texts
     try:
-        load_mistake_list(con, path, "submission", "random")
+        loaded = load_mistake_list(con, path, "submission", "random")
     except InputError as refused:
         assert refused.problems and all(p.file == str(path) for p in refused.problems)
         assert con.execute("SELECT count(*) FROM mistakes").fetchall() == [(0,)]
@@ -697,5 +698,4 @@ def test_random_bytes_and_csv_shapes_load_whole_or_are_refused_whole(tmp_path_fa
     else:
         (row_count,) = con.execute("SELECT row_count FROM annotation_sets").fetchall()[0]
         assert con.execute("SELECT count(*) FROM mistakes").fetchall() == [(row_count,)]
-    finally:
-        con.close()
+        forget_list(con, loaded.set_id)

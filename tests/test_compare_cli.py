@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pytest
 from shared_data import DATA, EXAMPLES
+from test_cli_tables import printed_signatures
 
 from accuracy_db.ingest.build import build
 from accuracy_db.stats import ranking
@@ -103,7 +105,9 @@ def test_compare_takes_a_scheme(two_metrics_db):
     assert comparison["signature"].endswith("|scope:NAME|bs:1000|seed:12345|ci:95|test:permutation|trials:10000")
     table = accuracy_db(*args, "--metric", "f1")
     assert table.returncode == 0, table.stderr
-    assert f"{partial_f1:.3f}" in table.stdout and comparison["signature"] in table.stdout.replace("\n", "")
+    assert f"{partial_f1:.3f}" in table.stdout and printed_signatures(table.stdout) == {
+        "signature": comparison["signature"]
+    }
 
 
 def test_leaderboard_ci_takes_a_scheme(two_metrics_db):
@@ -181,3 +185,24 @@ def test_submissions_of_different_gold_lists_are_not_compared(both_splits_db):
 )
 def test_bad_settings_are_one_line_errors(two_metrics_db, args, message):
     assert message in one_line_error(accuracy_db(*args, "--db", two_metrics_db))
+
+
+def test_leaderboard_ci_prints_one_table_per_split_with_its_own_ranks(both_splits_db):
+    """The two splits are ranked apart, against different gold lists: one table each, titled with its split, its
+    ranks from 1, and each signature beside its submission's name."""
+    result = accuracy_db("leaderboard", "--db", both_splits_db, "--ci", "--resamples", "200", "--trials", "200")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(
+        accuracy_db(
+            "leaderboard", "--db", both_splits_db, "--ci", "--resamples", "200", "--trials", "200", "--format", "json"
+        ).stdout
+    )
+    text = result.stdout
+    _, *titled = re.split(r"^Leaderboard, scope ALL, split (\w+)$", text, flags=re.MULTILINE)
+    tables = dict(zip(titled[::2], titled[1::2]))
+    assert list(tables) == list(dict.fromkeys(row["split"] for row in rows)) and set(tables) == {"test", "train"}
+    for split, part in tables.items():
+        ranked = re.findall(r"^│ +(\d+) │ (\S+) +│ +(\d+) │", part, flags=re.MULTILINE)  # rank, name, cluster
+        assert ranked == [(str(r["rank"]), r["submission"], str(r["cluster"])) for r in rows if r["split"] == split]
+        assert ranked[0][0] == "1"
+    assert printed_signatures(text) == {row["submission"]: row["signature"] for row in rows}

@@ -46,9 +46,11 @@ from streamlit.testing.v1 import AppTest
 
 from accuracy_db.cli.commands.dashboard import streamlit_command
 from accuracy_db.cli.main import run
+from accuracy_db.formatting import UNDEFINED, p_value_text
 from accuracy_db.ingest.build import build
 from accuracy_db.stats import ranking, significance
 from accuracy_db.stats.intervals import FIGURES, Resampling
+from accuracy_db.stats.validity import validity
 from accuracy_db.store import database
 
 APP = Path(accuracy_db.dashboard.__file__).parent / "app.py"
@@ -227,7 +229,7 @@ def test_leaderboard_shows_a_submissions_figures_category_by_category(built_db, 
     name = scores[scores["scope"] == "NAME"].iloc[0]
     assert (name["matched"], name["gold_total"], name["submitted_total"]) == (160, 317, 237)
     assert round(name["recall"], 3) == 0.505
-    assert list(scores[scores["scope"] == "WORD"]["precision"]) == ["–"]  # no WORD mistake submitted: undefined
+    assert list(scores[scores["scope"] == "WORD"]["precision"]) == [UNDEFINED]  # no WORD mistake submitted
     assert scores[scores["scope"] == "NAME"].iloc[0]["precision"] == f"{160 / 237:.3f}"  # a figure, as text beside it
 
 
@@ -260,7 +262,7 @@ def test_a_zero_is_a_zero_bar_and_an_undefined_figure_says_so(derived_db, monkey
     board = table(at, "leaderboard")
     assert dict(zip(board["submission"], board["precision"])) == {
         "names_only": "1.000 [1.00, 1.00]",
-        "numbers_only": "–",
+        "numbers_only": UNDEFINED,
     }
 
 
@@ -279,11 +281,16 @@ def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, mon
         con.close()
     assert len(cells) == len(names) * (len(names) - 1) == 20  # one cell per ordered pair, none on the diagonal
     assert sorted(zip(cells["a"], cells["b"])) == sorted((a, b) for a in names for b in names if a != b)
-    assert cells.to_dict("records") == expected
+    # each p-value written as everywhere: at the floor of the 10,000 trials "< 0.0001" (both example lists against
+    # the gold copies), else three significant digits
+    written = [row | {"p": p_value_text(row["p_value"], row["trials"])} for row in expected]
+    assert cells.to_dict("records") == written
+    assert "< 0.0001" in set(cells["p"])
     rect, text = spec["layer"]
     assert (rect["mark"]["type"], rect["encoding"]["color"]["field"]) == ("rect", "p_value")
-    assert (text["mark"]["type"], text["encoding"]["text"]["field"]) == ("text", "p_value")
-    assert table(at, "pairwise").to_dict("records") == expected
+    assert (text["mark"]["type"], text["encoding"]["text"]["field"]) == ("text", "p")
+    shown = [{k: v for k, v in row.items() if k not in ("p_value", "trials")} for row in written]
+    assert table(at, "pairwise").to_dict("records") == shown
 
 
 def test_significance_matrix_in_a_category_of_the_test_split(derived_db, monkeypatch):
@@ -315,6 +322,21 @@ def test_validity_scatter_has_one_point_per_text_of_the_split(built_db, monkeypa
     dashed, circles = spec["layer"]
     assert {"field": "text_id", "type": "nominal"} in circles["encoding"]["tooltip"]
     assert (circles["encoding"]["x"]["field"], circles["encoding"]["y"]["field"]) == ("gold", "submitted")
+
+
+def test_validity_figures_write_p_values_as_the_command_line(built_db, monkeypatch):
+    at = open_page(built_db, "validity", monkeypatch)
+    labelled(at.selectbox, "Submission").set_value("submission").run()
+    labelled(at.selectbox, "Scope").set_value("WORD").run()
+    con = database.open_existing(built_db)
+    try:
+        expected = validity(con, "submission", ["WORD"], ["text"], "train", Resampling())
+    finally:
+        con.close()
+    shown = table(at, "validity_figures")
+    assert list(shown["p-value"]) == [p_value_text(row["p_value"]) for row in expected] == [UNDEFINED] * 3
+    labelled(at.selectbox, "Scope").set_value("ALL").run()
+    assert list(table(at, "validity_figures")["p-value"]) == ["4.04e-06", "2.54e-07", "3.95e-07"]  # the CLI's
 
 
 def test_clicking_a_text_in_the_scatter_opens_it_in_the_document_view(built_db, monkeypatch):
@@ -380,7 +402,7 @@ def test_metrics_table_is_the_commands_for_the_split_and_scope(built_db, monkeyp
         assert list(shown["measure"]) == [row["measure"] for row in expected]
         assert list(shown["metric"]) == [row["metric"] for row in expected]
         assert list(shown["value"]) == [
-            "–"
+            UNDEFINED
             if row["value"] is None
             else f"{row['value']:.3f}"
             if row["ci"] is None

@@ -312,8 +312,8 @@ def memory(pid: int) -> dict[str, int]:
 
 
 def children(pid: int) -> list[int]:
-    return [
-        int(child) for task in Path(f"/proc/{pid}/task").iterdir() for child in (task / "children").read_text().split()
+    return [  # a thread that ends between the listing and the read has no children left to read
+        int(child) for task in Path(f"/proc/{pid}/task").iterdir() for child in read_or_empty(task / "children").split()
     ]
 
 

@@ -231,7 +231,7 @@ def test_the_agreement_matrix_holds_the_figures_of_the_command(built_db, monkeyp
     assert round(shown[("gold", "submission")], 3) == 0.392  # as docs/scoring.md gives it, both ways
     correlations = table(at, "agreement_correlations")
     # Pearson's r and Spearman's rho of docs/statistics.md (and of `accuracy-db validity submission`), with their p-values
-    assert list(zip(correlations["value"], correlations["p-value"])) == [("0.556", "4.0e-06"), ("0.608", "2.5e-07")]
+    assert list(zip(correlations["value"], correlations["p-value"])) == [("0.556", "4.04e-06"), ("0.608", "2.54e-07")]
 
 
 def test_the_agreement_matrix_under_another_scheme_is_the_command_s(built_db, monkeypatch):

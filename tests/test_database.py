@@ -60,7 +60,7 @@ def test_a_model_reads_submission_ids_exactly_when_its_header_says_it_is_increme
     definitions = database.model_definitions()
     reading = {name for name, sql in definitions.items() if "$submission_ids" in re.sub(r"--[^\n]*", "", sql)}
     assert reading == {name for name, sql in definitions.items() if database.is_incremental(sql)}
-    assert database.materialization(definitions["scored_mistakes"]) == database.ONE_AT_A_TIME
+    assert database.materialization(definitions["scored_mistakes"]) == database.BATCHED
     assert database.materialization(definitions["gold_token_counts"]) == database.GOLD_TABLE
 
 
@@ -71,3 +71,24 @@ def test_the_models_a_header_says_are_tables_are_tables_and_the_others_views(bui
     assert set(database.table_models()) == tables & set(models)
     assert set(models) - set(database.table_models()) == views
     assert "query" not in {database.materialization(sql) for sql in models.values()}
+
+
+@pytest.mark.parametrize("bound", [1, 800, 10**6])
+def test_batched_models_take_the_submissions_in_order_in_batches_up_to_the_bound(built, monkeypatch, bound):
+    ids = [i for (i,) in built.execute("SELECT submission_id FROM evaluations ORDER BY submission_id DESC").fetchall()]
+    sizes = dict(
+        built.execute(
+            "SELECT submission_id, (SELECT count(*) FROM mistakes WHERE set_id IN (gold_id, submission_id))"
+            " FROM evaluations"
+        ).fetchall()
+    )
+    monkeypatch.setattr(database, "BATCH_MISTAKES", bound)
+    batches = database.submission_batches(built, ids)
+    assert [i for batch in batches for i in batch] == ids
+    for batch, following in zip(batches, batches[1:] + [None]):
+        assert len(batch) == 1 or sum(sizes[i] for i in batch) <= bound
+        if following:  # no batch could have taken the next one too
+            assert sum(sizes[i] for i in batch) + sizes[following[0]] > bound
+    sql = database.view_definitions()["scored_mistakes"]
+    batched = sorted(row for batch in batches for row in built.execute(sql, {"submission_ids": batch}).fetchall())
+    assert batched == sorted(built.execute("SELECT * FROM scored_mistakes").fetchall())

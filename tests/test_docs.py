@@ -45,7 +45,10 @@ def test_every_option_of_every_command_is_in_its_synopsis(name):
 def test_every_command_has_a_section():
     headings = re.findall(r"^#{2,3} `accuracy-db ([\w-]+)", GUIDES, re.MULTILINE)
     assert set(COMMANDS) - {"dashboard"} <= set(headings)
-    assert "accuracy-db dashboard [--db PATH] [--port N] [--host ADDRESS] [--sql-seconds N]" in (DOCS / "dashboard.md").read_text()
+    assert (
+        "accuracy-db dashboard [--db PATH] [--port N] [--host ADDRESS] [--sql-seconds N]"
+        in (DOCS / "dashboard.md").read_text()
+    )
 
 
 def test_the_top_level_options_and_the_python_api_are_documented():

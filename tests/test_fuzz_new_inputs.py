@@ -5,11 +5,12 @@ problems name the file, nothing written to the database, no other exception."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
+import pytest
 from accuracy_db.etl import mushroom_files
 from accuracy_db.etl.score_files import ScoreFile, load_score_file
-from accuracy_db.etl.texts import load_texts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_bad_input import TEXTS
@@ -29,6 +30,18 @@ JSON_VALUES = st.recursive(
 )
 SCORE_KEYS = st.sampled_from(["text_id", "score", "bleurt", "S001", ""])
 SHAPES = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module")
+def mushroom_gold(tmp_path_factory):
+    """A database with the corpus mushroom of GOLD, that predictions are read against, shared by the examples; and
+    a counter that gives each example's corpus or list a name of its own."""
+    gold = tmp_path_factory.mktemp("mushroom") / "gold.jsonl"
+    gold.write_text("\n".join(json.dumps(line) for line in GOLD), encoding="utf-8")
+    con = database.open_new(None)
+    mushroom_files.load_gold(con, gold, "mushroom")
+    yield con, itertools.count()
+    con.close()
 
 
 def rows_of(con) -> tuple:
@@ -53,12 +66,11 @@ def score_files():
 
 @SHAPES
 @given(score_files())
-def test_a_file_of_scores_loads_whole_or_is_refused_whole(tmp_path_factory, case):
+def test_a_file_of_scores_loads_whole_or_is_refused_whole(tmp_path_factory, train_texts, case):
     suffix, data = case
     path = tmp_path_factory.mktemp("scores") / f"random.{suffix}"
     path.write_bytes(data)
-    con = database.open_new(None)
-    load_texts(con, "train", TEXTS)
+    con = train_texts
     before = rows_of(con)
     try:
         loaded = load_score_file(con, ScoreFile(path, higher_is_better=True))
@@ -67,12 +79,15 @@ def test_a_file_of_scores_loads_whole_or_is_refused_whole(tmp_path_factory, case
         assert rows_of(con) == before
     else:  # every text of the split, one finite number each, for each metric
         assert loaded.texts == len(TEXTS)
-        assert con.execute("SELECT count(*), bool_and(isfinite(score)) FROM text_scores").fetchone() == (
+        scored = "FROM text_scores WHERE list_contains($metrics, metric)"
+        assert con.execute(
+            f"SELECT count(*), bool_and(isfinite(score)) {scored}", {"metrics": loaded.metrics}
+        ).fetchone() == (
             len(TEXTS) * len(loaded.metrics),
             True,
         )
-    finally:
-        con.close()
+        con.execute(f"DELETE {scored}", {"metrics": loaded.metrics})  # the next example starts from the same rows
+        con.execute("DELETE FROM metrics WHERE list_contains($metrics, metric)", {"metrics": loaded.metrics})
 
 
 GOLD = [
@@ -104,25 +119,19 @@ def mushroom_lines():
 
 @SHAPES
 @given(st.booleans(), mushroom_lines())
-def test_a_mushroom_file_loads_whole_or_is_refused_whole(tmp_path_factory, as_gold, data):
-    folder = tmp_path_factory.mktemp("mushroom")
-    path = folder / "random.jsonl"
+def test_a_mushroom_file_loads_whole_or_is_refused_whole(tmp_path_factory, mushroom_gold, as_gold, data):
+    con, numbers = mushroom_gold
+    path = tmp_path_factory.mktemp("mushroom") / "random.jsonl"
     path.write_bytes(data)
-    con = database.open_new(None)
-    if not as_gold:  # a prediction is read against a gold file
-        gold = folder / "gold.jsonl"
-        gold.write_text("\n".join(json.dumps(line) for line in GOLD), encoding="utf-8")
-        mushroom_files.load_gold(con, gold, "mushroom")
     before = rows_of(con)
+    name = f"random{next(numbers)}"  # what the examples before this one loaded stays: a name of its own
     try:
         if as_gold:
-            mushroom_files.load_gold(con, path, "mushroom")
+            mushroom_files.load_gold(con, path, name)
         else:
-            mushroom_files.load_prediction(con, path, "mushroom", "random")
+            mushroom_files.load_prediction(con, path, "mushroom", name)
     except InputError as refused:
         assert refused.problems and all(problem.file == str(path) for problem in refused.problems)
         assert rows_of(con) == before
     else:
         assert rows_of(con) != before  # a list was written
-    finally:
-        con.close()

@@ -27,6 +27,19 @@ NO_KEY = {
 }
 # The query models that read the sums of a run's resampled trials: they exist only inside a run.
 RESAMPLED = ("replicate_figures", "bootstrap_intervals", "paired_tests")
+# The mushroom scheme's models, which only lists read with character labels fill, and its figures of a run (another
+# replicate_figures): checked on a database with a Mu-SHROOM corpus imported, in its runs.
+MUSHROOM_MODELS = (
+    "mushroom_evaluations",
+    "mushroom_characters",
+    "mushroom_text_scores",
+    "mushroom_scores",
+    "mushroom_leaderboard",
+    "mushroom_precision_recall",
+    "mushroom_calibration",
+    "mushroom_soft_label_quality",
+)
+MUSHROOM_RESAMPLED = ("mushroom_replicate_figures", "bootstrap_intervals", "paired_tests")
 GENERATED_NAMES = {"submission": "sub01", "first": "sub01", "second": "sub02"}  # benchmarks/generate.py's names
 
 
@@ -35,7 +48,7 @@ def definitions() -> dict[str, str]:
     return database.model_definitions() | {analysis.name: analysis.sql for analysis in saved_analyses()}
 
 
-KEYED = sorted(set(definitions()) - set(NO_KEY))
+KEYED = sorted(set(definitions()) - set(NO_KEY) - {"mushroom_replicate_figures"})
 
 
 @pytest.fixture(scope="module")
@@ -93,15 +106,17 @@ def query_of(con, dataset: str, name: str) -> tuple[str, dict | None]:
     return analysis.sql, {parameter: GENERATED_NAMES[parameter] for parameter in analysis.parameters} or None
 
 
-def duplicates_in_resampling_runs(monkeypatch, con, name: str, key: list[str]) -> list[tuple]:
+def duplicates_in_resampling_runs(
+    monkeypatch, con, name: str, key: list[str], scheme: str = "shared-task"
+) -> list[tuple]:
     """The duplicate keys of a query model over a run's trials, checked inside the runs that query it (intervals of
-    every submission of the train split, and paired tests of every two of them), while trial_sums and
-    replicate_figures exist."""
+    every submission of the train split, or of the mushroom corpus's EN split, and paired tests of every two of
+    them), while trial_sums and replicate_figures exist."""
     found, checked = [], []
     fetch = intervals.fetch_dicts
 
     def fetch_checked(con, sql, params):
-        if name == "replicate_figures":
+        if name in ("replicate_figures", "mushroom_replicate_figures"):
             found.extend(duplicate_keys(con, "SELECT * FROM replicate_figures", key))
             checked.append(name)
         elif sql == database.stats_query(name):
@@ -110,10 +125,14 @@ def duplicates_in_resampling_runs(monkeypatch, con, name: str, key: list[str]) -
         return fetch(con, sql, params)
 
     monkeypatch.setattr(intervals, "fetch_dicts", fetch_checked)
-    ids = train_submission_ids(con)
-    intervals.bootstrap_intervals(con, ids, ["ALL", "NAME"], Resampling(20))
+    if scheme == "mushroom":
+        ids = [i for (i,) in con.execute("SELECT submission_id FROM mushroom_scores WHERE split = 'EN'").fetchall()]
+        scopes, figure = ["ALL"], "iou"
+    else:
+        ids, scopes, figure = train_submission_ids(con), ["ALL", "NAME"], "recall"
+    intervals.bootstrap_intervals(con, ids, scopes, Resampling(20), scheme)
     significance.paired_tests(
-        con, list(itertools.combinations(ids, 2)), "ALL", "recall", "permutation", 20, Resampling(20)
+        con, list(itertools.combinations(ids, 2)), "ALL", figure, "permutation", 20, Resampling(20), scheme=scheme
     )
     assert checked, f"no run queried {name}"
     return found
@@ -138,4 +157,26 @@ def test_no_two_rows_share_the_key(data, name, monkeypatch):
     else:
         sql, params = query_of(con, dataset, name)
         duplicates = duplicate_keys(con, sql, key, params)
+    assert duplicates == [], f"{name}: rows share the key ({', '.join(key)}), with their counts: {duplicates[:5]}"
+
+
+@pytest.fixture(scope="module")
+def mushroom_con(built_db, tmp_path_factory):
+    """The shared-task database with a Mu-SHROOM corpus of two splits and three systems imported."""
+    from test_mushroom_statistics import imported_mushroom
+
+    db, _, _ = imported_mushroom(built_db, tmp_path_factory.mktemp("mushroom_grain"))
+    con = database.open_existing(db)
+    yield con
+    con.close()
+
+
+@pytest.mark.parametrize("name", MUSHROOM_MODELS + MUSHROOM_RESAMPLED)
+def test_no_two_rows_of_the_mushroom_scheme_share_the_key(mushroom_con, name, monkeypatch):
+    key = model_headers.parse(definitions()[name], name).key
+    if name in MUSHROOM_RESAMPLED:
+        duplicates = duplicates_in_resampling_runs(monkeypatch, mushroom_con, name, key, "mushroom")
+    else:
+        assert mushroom_con.execute(f"SELECT count(*) FROM {name}").fetchone()[0] > 0
+        duplicates = duplicate_keys(mushroom_con, f"SELECT * FROM {name}", key)
     assert duplicates == [], f"{name}: rows share the key ({', '.join(key)}), with their counts: {duplicates[:5]}"

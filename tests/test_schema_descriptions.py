@@ -122,7 +122,10 @@ def test_a_header_is_read_line_by_line():
             "-- Materialized: table of the gold lists (computed again when the gold lists have changed)",
             "table of the gold lists",
         ),
-        ("-- Materialized: incremental, one submission at a time (a table;", "incremental, one submission at a time"),
+        (
+            "-- Materialized: incremental, a batch of submissions at a time (a table;",
+            "incremental, a batch of submissions at a time",
+        ),
     ],
 )
 def test_the_materialization_is_the_start_of_its_own_line(line, materialized):
@@ -139,9 +142,9 @@ def test_the_materialization_is_the_start_of_its_own_line(line, materialized):
     [
         ("-- Materialized: tabel (a typo)", "line 2: Materialized: unknown materialization 'tabel': expected one of"),
         (
-            "-- Materialized: incremental one submission at a time",
-            "line 2: Materialized: unknown materialization 'incremental one submission at a time': expected one of"
-            " 'incremental', 'incremental, one submission at a time', 'table', 'table of the gold lists', 'query'",
+            "-- Materialized: incremental a batch of submissions at a time",
+            "line 2: Materialized: unknown materialization 'incremental a batch of submissions at a time': expected one of"
+            " 'incremental', 'incremental, a batch of submissions at a time', 'table', 'table of the gold lists', 'query'",
         ),
         ("-- Key: submission_id scope", "line 2: Key: 'submission_id scope' is not a list of column names"),
         ("-- Key: submission_id, scope\n-- and more", "line 3: the Key line runs on"),

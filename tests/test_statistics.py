@@ -193,8 +193,8 @@ def random_statistics(rng: np.random.Generator, texts: int, lists: int) -> np.nd
 
 
 @pytest.mark.parametrize("figure", ["recall", "precision", "f1"])
-def test_the_sampled_permutation_p_value_is_within_three_standard_errors_of_the_exact_one(figure):
-    con = database.open_new(None)
+def test_the_sampled_permutation_p_value_is_within_three_standard_errors_of_the_exact_one(scratch, figure):
+    con = scratch
     rng = np.random.default_rng(5)
     counts = random_statistics(rng, texts=12, lists=2)
     counts[1, :, 0] = np.minimum(counts[1, :, 0] + rng.integers(0, 2, 12), counts[1, :, 1:3].min(axis=1))
@@ -204,6 +204,15 @@ def test_the_sampled_permutation_p_value_is_within_three_standard_errors_of_the_
     exact = exact_permutation_p(counts[0], counts[1], figure)
     standard_error = np.sqrt(exact * (1 - exact) / trials)
     assert abs(row["p_value"] - exact) <= 3 * standard_error + 1 / trials
+
+
+@pytest.fixture(scope="module")
+def scratch():
+    """An empty database for the stats queries, shared by the tests that run them on arrays of their own (a fresh
+    one per hypothesis example cost 1.5-2 s, most of their time)."""
+    con = database.open_new(None)
+    yield con
+    con.close()
 
 
 def test_resampling_every_text_once_reproduces_every_score(built):
@@ -229,8 +238,8 @@ statistics_arrays = st.integers(1, 12).flatmap(
 
 @settings(max_examples=40, deadline=None)
 @given(counts=statistics_arrays)
-def test_an_identity_replicate_gives_the_point_figures(counts):
-    con = database.open_new(None)
+def test_an_identity_replicate_gives_the_point_figures(scratch, counts):
+    con = scratch
     statistics = TextStatistics([(1, "ALL"), (2, "ALL")], counts)
     rows = run_stats_query(
         con,
@@ -249,8 +258,8 @@ def test_an_identity_replicate_gives_the_point_figures(counts):
 
 @settings(max_examples=40, deadline=None)
 @given(counts=statistics_arrays, test=st.sampled_from(["permutation", "bootstrap"]), figure=st.sampled_from(FIGURES))
-def test_a_submission_compared_with_itself_differs_by_zero_with_p_one(counts, test, figure):
-    con = database.open_new(None)
+def test_a_submission_compared_with_itself_differs_by_zero_with_p_one(scratch, counts, test, figure):
+    con = scratch
     statistics = TextStatistics([(1, "ALL")], counts[:1])
     row = paired_tests_of(con, statistics, [(1, 1)], "ALL", figure, test, 200, Resampling(200, 1, 0.95))[(1, 1)]
     if row["value"] is not None:

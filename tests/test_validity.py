@@ -19,9 +19,11 @@ from hypothesis import strategies as st
 from scipy import stats
 from shared_data import DATA, EXAMPLES, SHARED
 from sklearn.metrics import cohen_kappa_score
+from test_cli_tables import printed_signatures
 from test_saved_analyses import read_list, spans, taken
 
 from accuracy_db import __version__
+from accuracy_db.formatting import p_value_text
 from accuracy_db.ingest.build import build
 from accuracy_db.scoring.signature import signature
 from accuracy_db.stats.intervals import Resampling
@@ -408,17 +410,20 @@ def test_json_has_one_object_per_scope_level_and_measure_with_its_signature(buil
     assert text_pearson["n"] == 60 and len(text_pearson["ci"]) == 2 and 0 < text_pearson["p_value"] < 1e-3
 
 
-def test_the_table_shows_intervals_compactly_and_the_signature_under_it(built_db):
-    result = accuracy_db("submission", "--db", built_db, "--scope", "ALL", "--level", "text", "--resamples", "50")
+def test_the_table_shows_intervals_compactly_and_the_signature_beside_its_scope(built_db):
+    args = ("submission", "--db", built_db, "--scope", "ALL", "--level", "text", "--resamples", "50")
+    result = accuracy_db(*args)
     assert result.returncode == 0, result.stderr
+    objects = json.loads(accuracy_db(*args, "--format", "json").stdout)
     lines = result.stdout.splitlines()
-    assert (
-        sum(
-            bool(re.search(r"│ text +│ (pearson|spearman|kendall) .*│ \[0\.\d\d, 0\.\d\d\] +│", line)) for line in lines
-        )
-        == 3
-    )
-    assert lines[-2].startswith("accuracy-db:") and lines[-2].endswith("|scope:ALL|bs:50|seed:12345|ci:95")
+    (row,) = [line for line in lines if line.startswith("│ ALL ")]
+    assert re.findall(r"(-?\d\.\d{3}) \[(-?\d\.\d\d), (-?\d\.\d\d)\]", row) == [
+        (f"{o['value']:.3f}", f"{o['ci'][0]:.2f}", f"{o['ci'][1]:.2f}") for o in objects
+    ]  # a column per measure: pearson, spearman, kendall
+    p_values = lines[lines.index(row) + 1]
+    assert re.findall(r"p (\S+)", p_values) == [p_value_text(o["p_value"]) for o in objects]
+    assert printed_signatures(result.stdout) == {"scope ALL": objects[0]["signature"]}
+    assert objects[0]["signature"].endswith("|scope:ALL|bs:50|seed:12345|ci:95")
 
 
 def test_csv_gives_the_interval_in_two_columns(built_db):

@@ -67,13 +67,20 @@ def evaluate_with_warnings(
     text_dir: Path | None = None,
     strict: bool = False,
     scheme: str = SCHEME,
+    threshold: float | None = None,
 ) -> Evaluation:
     """Score a submission against a gold list. What the shared task's scorer scores anyway (TOKENS that differ
-    from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it."""
+    from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it. threshold:
+    the rows with a PROBABILITY are scored when it is at or above this one (default 0.5)."""
+    schemes.check_threshold_scheme(threshold, scheme)
+    if threshold is not None:
+        database.check_threshold(threshold)
     split, other_split_texts = gold_split(gsml)
     # the report reads scores alone (scheme_scores under another scheme); two lists of a few thousand rows are
     # checked and scored quicker by one thread than by several, which coordinate (and wait for a core on a busy machine)
     con = database.open_new(None, models=["scores" if scheme == SCHEME else "scheme_scores"], threads=1)
+    if threshold is not None:
+        database.set_threshold(con, threshold)
     load_tokens(con, gsml, token_lookup, text_dir, split)
     problems, warnings = [], []
     submission_id = None
@@ -90,7 +97,7 @@ def evaluate_with_warnings(
     if problems:
         raise InputError(problems)
     database.materialize(con)
-    return Evaluation(schemes.submission_report(con, submission_id, scheme), warnings)
+    return Evaluation(schemes.submission_report(con, submission_id, scheme, threshold), warnings)
 
 
 def evaluate(

@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import duckdb
 
-from accuracy_db.scoring.scores import REPORT_KEYS, fetch_dicts, resolve_split
-from accuracy_db.scoring.signature import SCHEME, signature
+from accuracy_db.errors import AccuracyDbError
+from accuracy_db.scoring.scores import REPORT_KEYS, fetch_dicts, find_submission, resolve_split
+from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
+from accuracy_db.store.database import DEFAULT_THRESHOLD
 
 NERVALUATE_SCHEMES = ("strict", "exact", "partial", "ent_type")
 UNIT_SCHEMES = ("token-hard", "token-soft", "char-hard", "char-soft")
 SCHEMES = (SCHEME, *NERVALUATE_SCHEMES, *UNIT_SCHEMES)
-# SemEval-2025 Task 3's figures over characters (queries/marts/mushroom_scores.sql): so far the drop-in evaluate's only.
+# SemEval-2025 Task 3's figures over characters (queries/marts/mushroom_scores.sql), of the lists read with character
+# labels alone: not a match scheme of two span lists (agreement and the dashboard's pair pages do not take it).
 MUSHROOM = "mushroom"
-DROP_IN_SCHEMES = (*SCHEMES, MUSHROOM)
+RANKING_SCHEMES = (*SCHEMES, MUSHROOM)  # those evaluate, leaderboard and compare take
+MUSHROOM_KEYS = ["texts", "iou", "cor"]
 MUSHROOM_DESCRIPTION = (
-    "mushroom: Mu-SHROOM's iou and cor of JSON Lines files (--gsml the labelled file, --submitted the predictions)."
+    "mushroom: Mu-SHROOM's iou and cor (means over texts) of the lists read with character labels (import mushroom;"
+    " evaluate: --gsml the labelled JSON Lines file, --submitted the predictions)."
 )
 
 # The keys of a scheme's report, after the scope: the figures, their counts, and nervaluate's counts.
@@ -35,23 +40,27 @@ def report_keys(scheme: str) -> list[str]:
 
 def whole_counts(row: dict) -> dict:
     """matched is COR + 0.5 PAR under HALF_COUNT_SCHEMES: a whole number is shown as one."""
-    if row["matched"] is not None and float(row["matched"]).is_integer():
+    if row.get("matched") is not None and float(row["matched"]).is_integer():
         row["matched"] = int(row["matched"])
     return row
 
 
 def figures_of(scheme: str, shared_task_view: str, schemes_view: str) -> tuple[str, str, dict]:
     """The keys a scheme reports, the relation its rows are read from with the condition that keeps them, and that
-    condition's parameters: the shared task's own views (the only ones the drop-in evaluate creates), or the views
-    of the other schemes filtered to it."""
+    condition's parameters: the shared task's own views (the only ones the drop-in evaluate creates), the mushroom
+    scheme's leaderboard, or the views of the other schemes filtered to it."""
     if scheme == SCHEME:
         return ", ".join(REPORT_KEYS), f"{shared_task_view} WHERE true", {}
+    if scheme == MUSHROOM:
+        return ", ".join(MUSHROOM_KEYS), "mushroom_leaderboard WHERE true", {}
     return ", ".join(report_keys(scheme)), f"{schemes_view} WHERE scheme = $scheme", {"scheme": scheme}
 
 
-def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme: str = SCHEME) -> list[dict]:
-    """One submission's figures under a scheme in its corpus's scopes, ALL first, each with its signature: the
-    evaluate command's report."""
+def submission_report(
+    con: duckdb.DuckDBPyConnection, submission_id: int, scheme: str = SCHEME, threshold: float | None = None
+) -> list[dict]:
+    """One submission's figures under a scheme in its corpus's scopes, ALL first, each with its signature (which
+    names the threshold the database scores at, when given and not the default): the evaluate command's report."""
     keys, source, params = figures_of(scheme, "scores", "scheme_scores")
     rows = fetch_dicts(
         con,
@@ -60,7 +69,13 @@ def submission_report(con: duckdb.DuckDBPyConnection, submission_id: int, scheme
         {**params, "submission_id": submission_id},
     )
     for row in rows:
-        row["signature"] = signature(row.pop("gold_sha256"), row.pop("submission_sha256"), row["categories"], scheme)
+        row["signature"] = signature(
+            row.pop("gold_sha256"),
+            row.pop("submission_sha256"),
+            row["categories"],
+            scheme,
+            **threshold_setting(threshold, DEFAULT_THRESHOLD),
+        )
     return [whole_counts(row) for row in rows]
 
 
@@ -73,7 +88,13 @@ def ranked(
 ) -> list[dict]:
     """Every scored submission of a corpus's split (or of all its splits) ranked under a scheme in one scope, with
     the ids and fingerprints the statistics and the signature need (submission_id, gold_sha256,
-    submission_sha256)."""
+    submission_sha256). The mushroom scheme's one scope is ALL."""
+    if scheme == MUSHROOM:
+        check_mushroom_scope(scope)
+        if not has_character_labels(con, corpus):
+            raise AccuracyDbError(
+                f"corpus {corpus} has no list read with character labels: `import mushroom` reads some"
+            )
     keys, source, params = figures_of(scheme, "leaderboard", "scheme_leaderboard")
     rows = fetch_dicts(
         con,
@@ -83,3 +104,46 @@ def ranked(
         {**params, "corpus": corpus, "scope": scope, "split": resolve_split(con, split, corpus)},
     )
     return [whole_counts(row) for row in rows]
+
+
+def check_threshold_scheme(threshold: float | None, scheme: str) -> None:
+    """A probability threshold is for the match schemes; the mushroom scheme reads the probabilities themselves."""
+    if threshold is not None and scheme == MUSHROOM:
+        raise AccuracyDbError(
+            "the mushroom scheme reads the probabilities themselves: --threshold is the other schemes'"
+        )
+
+
+def check_mushroom_scope(scope: str) -> None:
+    if scope != "ALL":
+        raise AccuracyDbError(f"the mushroom scheme scores every label: its one scope is ALL, not {scope!r}")
+
+
+def has_character_labels(con: duckdb.DuckDBPyConnection, corpus: str) -> bool:
+    """Whether a corpus has a gold list read with character labels, which the mushroom scheme scores against."""
+    return bool(
+        con.execute(
+            "SELECT 1 FROM annotation_sets JOIN character_label_lists USING (set_id)"
+            " WHERE corpus = ? AND kind = 'gold'",
+            [corpus],
+        ).fetchall()
+    )
+
+
+def find_scored(
+    con: duckdb.DuckDBPyConnection, name: str, split: str | None, corpus: str | None, scope: str, scheme: str
+) -> dict:
+    """find_submission among the lists a scheme scores: under the mushroom scheme, those read with character labels
+    (whose token spans may overlap, which the other schemes refuse), in scope ALL."""
+    if scheme != MUSHROOM:
+        return find_submission(con, name, split, corpus)
+    check_mushroom_scope(scope)
+    lists = "SELECT 1 FROM {} WHERE {} = $name AND ($corpus IS NULL OR corpus = $corpus)"
+    params = {"name": name, "corpus": corpus}
+    if not con.execute(lists.format("mushroom_leaderboard", "submission"), params).fetchall() and (
+        con.execute(lists.format("annotation_sets", "kind = 'submission' AND name"), params).fetchall()
+    ):
+        raise AccuracyDbError(
+            f"{name} was not read with character labels: the mushroom scheme scores the lists `import mushroom` reads"
+        )
+    return find_submission(con, name, split, corpus, scored_in="mushroom_leaderboard")

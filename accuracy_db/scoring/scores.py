@@ -132,14 +132,20 @@ def unknown_name(
 
 
 def find_submission(
-    con: duckdb.DuckDBPyConnection, name: str, split: str | None = None, corpus: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    name: str,
+    split: str | None = None,
+    corpus: str | None = None,
+    scored_in: str = "evaluations",
 ) -> dict:
-    """The loaded submission of that name (in that split, of that corpus): its id, corpus, split and the hashes
-    of its two files."""
+    """The loaded submission of that name (in that split, of that corpus) among those a relation scores
+    (evaluations, or mushroom_leaderboard for the lists read with character labels): its id, corpus, split and
+    the hashes of its two files."""
     split = resolve_split(con, split, corpus)
     found = fetch_dicts(
         con,
-        "SELECT submission_id, submission, corpus, split, gold_id, submission_sha256, gold_sha256 FROM evaluations"
+        "SELECT submission_id, submission, corpus, split, gold_id, submission_sha256, gold_sha256"
+        f" FROM {scored_in}"
         " WHERE submission = $name AND ($split IS NULL OR split = $split) AND ($corpus IS NULL OR corpus = $corpus)"
         " ORDER BY corpus, split DESC",
         {"name": name, "split": split, "corpus": corpus},
@@ -148,7 +154,7 @@ def find_submission(
         return found[0]
     if len(found) > 1:
         raise ambiguity(name, found, "submission")
-    raise unknown_name(con, "evaluations", "submission", name, "submission", corpus, split, "lists them")
+    raise unknown_name(con, scored_in, "submission", name, "submission", corpus, split, "lists them")
 
 
 def check_scopes(con: duckdb.DuckDBPyConnection, corpus: str, scopes: list[str]) -> list[str]:

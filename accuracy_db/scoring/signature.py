@@ -26,3 +26,9 @@ def signature(
         f"scope:{scope}",
     ]
     return "|".join(parts + [f"{key}:{value}" for key, value in settings.items()])
+
+
+def threshold_setting(threshold: float | None, default: float) -> dict:
+    """The threshold as a signature names it: only when it is not the default, at which every figure is computed
+    unless a command is given another (--threshold)."""
+    return {} if threshold is None or threshold == default else {"threshold": f"{threshold:g}"}

@@ -1,8 +1,9 @@
 """Bootstrap confidence intervals of the scores: the texts of a split resampled, the figures computed in SQL.
 
-The per-text counts come from text_statistics (the shared task's scheme) or text_scheme_statistics (every other
-scheme), their sums over each replicate from resampling.py, and the figures and intervals from the stats layer's
-queries (queries/stats/replicate_figures.sql, bootstrap_intervals.sql).
+The per-text counts come from text_statistics (the shared task's scheme), text_scheme_statistics (every other
+match scheme) or mushroom_text_scores (the mushroom scheme: each text's iou and cor, and 1 for the text), their sums
+over each replicate from resampling.py, and the figures and intervals from the stats layer's queries
+(queries/stats/replicate_figures.sql, or mushroom_replicate_figures.sql for means over texts; bootstrap_intervals.sql).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.scoring.schemes import SCHEMES
+from accuracy_db.scoring.schemes import MUSHROOM, RANKING_SCHEMES
 from accuracy_db.scoring.scores import fetch_dicts
 from accuracy_db.scoring.signature import SCHEME
 from accuracy_db.stats import resampling
@@ -24,6 +25,9 @@ from accuracy_db.store import database
 MAX_RESAMPLES = 100_000  # a typo of a few zeros fails at once, not after an hour or out of memory
 COUNTS = ("matched", "gold", "submitted", "token_matched", "gold_tokens", "submitted_tokens")
 FIGURES = ("recall", "precision", "f1", "token_recall", "token_precision", "token_f1")
+# The mushroom scheme's figures are means over texts: per text its iou and cor, and the text itself (the divisor).
+MUSHROOM_COUNTS = ("iou", "cor", "texts")
+MUSHROOM_FIGURES = ("iou", "cor")
 
 # The per-text counts of a split's texts, in the order of COUNTS, texts in the order of their ids. Another scheme
 # than the shared task's has no token level: its token counts are 0 and its token figures undefined (not reported).
@@ -55,12 +59,31 @@ LEFT JOIN (
 WHERE evaluations.submission_id = ANY($ids) AND scopes.scope = ANY($scopes)
 ORDER BY evaluations.submission_id, scopes.scope, texts.text_id
 """
+MUSHROOM_TEXT_VALUES = """
+SELECT scores.submission_id, 'ALL' AS scope, submission.split, scores.iou, scores.cor, 1 AS texts
+FROM mushroom_text_scores AS scores
+JOIN annotation_sets AS submission ON submission.set_id = scores.submission_id
+WHERE scores.submission_id = ANY($ids) AND 'ALL' = ANY($scopes)
+ORDER BY scores.submission_id, scores.text_id
+"""
 
 
 def figures(scheme: str) -> tuple[str, ...]:
-    """The figures a scheme's intervals and paired tests give: the shared task's mistake- and token-level ones;
-    another scheme's recall, precision and F1."""
+    """The figures a scheme's intervals and paired tests give, the one it ranks by first: the shared task's mistake-
+    and token-level ones; the mushroom scheme's iou and cor; another scheme's recall, precision and F1."""
+    if scheme == MUSHROOM:
+        return MUSHROOM_FIGURES
     return FIGURES if scheme == SCHEME else FIGURES[:3]
+
+
+def counts(scheme: str) -> tuple[str, ...]:
+    """The per-text statistics a scheme's figures are computed from, summed over the texts of a trial."""
+    return MUSHROOM_COUNTS if scheme == MUSHROOM else COUNTS
+
+
+def figures_model(scheme: str) -> str:
+    """The stats query that computes a scheme's figures from the sums of a trial (the run's replicate_figures)."""
+    return "mushroom_replicate_figures" if scheme == MUSHROOM else "replicate_figures"
 
 
 def check_figure(figure: str, scheme: str) -> None:
@@ -101,13 +124,15 @@ def check_seed(seed) -> None:
 
 @dataclass
 class TextStatistics:
-    """The per-text counts of some lists in some scopes over the texts of one split: counts[list, text, count]."""
+    """The per-text counts of some lists in some scopes over the texts of one split under a scheme:
+    counts[list, text, count], the counts being those of counts(scheme)."""
 
     keys: list[tuple[int, str]]  # (submission_id, scope) of each list
-    counts: np.ndarray  # (lists, texts, COUNTS)
+    counts: np.ndarray  # (lists, texts, counts(scheme))
+    scheme: str = SCHEME
 
     def matrix(self) -> np.ndarray:
-        """The counts as one matrix (texts, lists × COUNTS), the layout the resampling sums."""
+        """The counts as one matrix (texts, lists × counts), the layout the resampling sums."""
         lists, texts, counts = self.counts.shape
         return self.counts.transpose(1, 0, 2).reshape(texts, lists * counts)
 
@@ -115,31 +140,39 @@ class TextStatistics:
 def text_statistics(
     con: duckdb.DuckDBPyConnection, submission_ids: list[int], scopes: list[str], scheme: str = SCHEME
 ) -> TextStatistics:
-    """The per-text counts of submissions of one split under a match scheme, texts in the order of their ids."""
-    if scheme not in SCHEMES:
-        raise AccuracyDbError(f"unknown scheme {scheme!r}: one of {', '.join(SCHEMES)}")
+    """The per-text counts of submissions of one split under a scheme, texts in the order of their ids."""
+    if scheme not in RANKING_SCHEMES:
+        raise AccuracyDbError(f"unknown scheme {scheme!r}: one of {', '.join(RANKING_SCHEMES)}")
+    params = {"ids": submission_ids, "scopes": scopes}
     if scheme == SCHEME:
-        query, params = SHARED_TASK_COUNTS, {"ids": submission_ids, "scopes": scopes}
+        query = SHARED_TASK_COUNTS
+    elif scheme == MUSHROOM:
+        query = MUSHROOM_TEXT_VALUES
     else:
-        query, params = SCHEME_COUNTS, {"ids": submission_ids, "scopes": scopes, "scheme": scheme}
+        query, params = SCHEME_COUNTS, params | {"scheme": scheme}
     columns = con.execute(query, params).fetchnumpy()
     if len(set(columns["split"].tolist())) > 1:
         raise AccuracyDbError("the submissions are of different splits: resample one split at a time")
     ids, scope_names = columns["submission_id"], columns["scope"]
     keys = list(dict.fromkeys(zip(ids.tolist(), scope_names.tolist())))
     texts = len(ids) // max(len(keys), 1)
-    counts = np.stack([np.asarray(columns[c], dtype=np.float64) for c in COUNTS], axis=1)
-    return TextStatistics(keys, counts.reshape(len(keys), texts, len(COUNTS)))
+    names = counts(scheme)
+    values = np.stack([np.asarray(columns[c], dtype=np.float64) for c in names], axis=1)
+    return TextStatistics(keys, values.reshape(len(keys), texts, len(names)), scheme)
 
 
 def trial_sums(
-    keys: list[tuple[int, str]], kind: str, sums: np.ndarray, partners: list[int | None] | None = None
+    keys: list[tuple[int, str]],
+    kind: str,
+    sums: np.ndarray,
+    partners: list[int | None] | None = None,
+    names: tuple[str, ...] = COUNTS,
 ) -> pa.Table:
-    """Sums of trials as the rows of trial_sums: sums is (trials, lists × COUNTS), trials numbered from 1 (0 for
-    the observed sums). The sums are kept as they are (DOUBLE): partial's matched counts a partial pair as 0.5,
-    and sums of halves are exact in floating point."""
+    """Sums of trials as the rows of trial_sums: sums is (trials, lists × names), names the counts of a scheme,
+    trials numbered from 1 (0 for the observed sums). The sums are kept as they are (DOUBLE): partial's matched
+    counts a partial pair as 0.5, and sums of halves are exact in floating point."""
     trials, lists = sums.shape[0], len(keys)
-    by_list = sums.reshape(trials, lists, len(COUNTS))
+    by_list = sums.reshape(trials, lists, len(names))
     first = 0 if kind == "observed" else 1
     scopes = sorted({scope for _, scope in keys})
     scope_codes = np.array([scopes.index(scope) for _, scope in keys], dtype=np.int32)
@@ -152,15 +185,18 @@ def trial_sums(
             "kind": pa.DictionaryArray.from_arrays(np.zeros(trials * lists, dtype=np.int32), [kind]).cast(pa.string()),
             "trial": np.repeat(np.arange(first, first + trials, dtype=np.int64), lists),
         }
-        | {count: by_list[:, :, i].ravel() for i, count in enumerate(COUNTS)}
+        | {count: by_list[:, :, i].ravel() for i, count in enumerate(names)}
     )
 
 
-def run_stats_query(con: duckdb.DuckDBPyConnection, name: str, sums: list[pa.Table], params: dict) -> list[dict]:
-    """Run a query of the stats layer over the sums of the run's trials."""
+def run_stats_query(
+    con: duckdb.DuckDBPyConnection, name: str, sums: list[pa.Table], params: dict, scheme: str = SCHEME
+) -> list[dict]:
+    """Run a query of the stats layer over the sums of the run's trials, their figures those of a scheme."""
     con.register("trial_sums", pa.concat_tables(sums))
     try:
-        con.execute(f"CREATE OR REPLACE TEMP VIEW replicate_figures AS\n{database.stats_query('replicate_figures')}")
+        figures_sql = database.stats_query(figures_model(scheme))
+        con.execute(f"CREATE OR REPLACE TEMP VIEW replicate_figures AS\n{figures_sql}")
         return fetch_dicts(con, database.stats_query(name), params)
     finally:
         con.execute("DROP VIEW IF EXISTS replicate_figures")
@@ -189,8 +225,9 @@ def intervals_of(
     rows = run_stats_query(
         con,
         "bootstrap_intervals",
-        [trial_sums(statistics.keys, "bootstrap", sums)],
+        [trial_sums(statistics.keys, "bootstrap", sums, names=counts(statistics.scheme))],
         {"confidence": settings.confidence},
+        statistics.scheme,
     )
     return {(row["submission_id"], row["scope"], row["figure"]): row for row in rows}
 

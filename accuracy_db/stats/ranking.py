@@ -8,11 +8,11 @@ import itertools
 import duckdb
 
 from accuracy_db.scoring import schemes
-from accuracy_db.scoring.signature import SCHEME, signature
+from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
 from accuracy_db.stats.intervals import Resampling, figures, interval, intervals_of, text_statistics
 from accuracy_db.stats.significance import DEFAULT_TRIALS, clusters
+from accuracy_db.store import database
 
-RANKING_FIGURE = "recall"  # the leaderboard ranks by recall (then precision), as the shared task's table did
 INTERNAL = ("submission_id", "gold_sha256", "submission_sha256")
 
 
@@ -24,10 +24,31 @@ def leaderboard(
     trials: int = DEFAULT_TRIALS["permutation"],
     corpus: str = "shared-task",
     scheme: str = SCHEME,
+    threshold: float | None = None,
 ) -> list[dict]:
     """Every scored submission of a corpus's split (or of all its splits) ranked in one scope under a match scheme;
     with ci, each figure's interval (<figure>_ci: [low, high]), the replicates left out of each
-    (excluded_replicates) and the cluster."""
+    (excluded_replicates) and the cluster, drawn on the figure the scheme ranks by first (recall, as the shared
+    task's table did; iou under the mushroom scheme, as Mu-SHROOM ranked). threshold: score the spans with a
+    probability at this one, not the database's (database.scored_at; not for the mushroom scheme, which reads the
+    probabilities themselves)."""
+    schemes.check_threshold_scheme(threshold, scheme)
+    ids = [i for (i,) in con.execute("SELECT submission_id FROM evaluations WHERE corpus = ?", [corpus]).fetchall()]
+    with database.scored_at(con, threshold, ids):
+        return ranked_rows(con, split, scope, ci, trials, corpus, scheme, threshold)
+
+
+def ranked_rows(
+    con: duckdb.DuckDBPyConnection,
+    split: str | None,
+    scope: str,
+    ci: Resampling | None,
+    trials: int,
+    corpus: str,
+    scheme: str,
+    threshold: float | None,
+) -> list[dict]:
+    """leaderboard, at the threshold the connection now scores at (threshold: the one the signatures name)."""
     rows = schemes.ranked(con, split, scope, scheme, corpus)
     for _, ranked in itertools.groupby(rows, key=lambda row: row["split"]):
         ranked = list(ranked)
@@ -41,9 +62,10 @@ def leaderboard(
                 row["excluded_replicates"] = {
                     figure: found[(row["submission_id"], scope, figure)]["excluded"] for figure in figures(scheme)
                 }
-            for row, cluster in zip(ranked, clusters(con, statistics, ranked, scope, RANKING_FIGURE, trials, ci)):
+            for row, cluster in zip(ranked, clusters(con, statistics, ranked, scope, figures(scheme)[0], trials, ci)):
                 row["cluster"] = cluster
         settings = ci.signed() | {"test": "permutation", "trials": trials} if ci is not None else {}
+        settings |= threshold_setting(threshold, database.DEFAULT_THRESHOLD)
         for row in ranked:
             row["signature"] = signature(row["gold_sha256"], row["submission_sha256"], scope, scheme, **settings)
     return [{key: value for key, value in row.items() if key not in INTERNAL} for row in rows]

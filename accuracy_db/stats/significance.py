@@ -10,19 +10,23 @@ import duckdb
 import numpy as np
 
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.scoring import schemes
+from accuracy_db.scoring.schemes import find_scored
 from accuracy_db.scoring.scores import check_scopes, find_submission
-from accuracy_db.scoring.signature import SCHEME, signature
+from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
 from accuracy_db.stats import resampling
 from accuracy_db.stats.intervals import (
-    FIGURES,
     Resampling,
     TextStatistics,
     check_count,
     check_figure,
+    counts,
+    figures,
     run_stats_query,
     text_statistics,
     trial_sums,
 )
+from accuracy_db.store import database
 
 TESTS = ("permutation", "bootstrap")
 DEFAULT_TRIALS = {"permutation": 10_000, "bootstrap": 1000}
@@ -47,8 +51,6 @@ def paired_tests(
     The interval of the difference comes from settings.resamples bootstrap replicates (not drawn when interval is
     False and the test is a permutation test); the p-value from trials permutation trials, or, for the bootstrap
     test, from the same replicates (then trials of them)."""
-    if figure not in FIGURES:
-        raise AccuracyDbError(f"unknown figure {figure!r}: one of {', '.join(FIGURES)}")
     check_figure(figure, scheme)
     if test not in TESTS:
         raise AccuracyDbError(f"unknown test {test!r}: permutation or bootstrap")
@@ -83,20 +85,24 @@ def paired_tests_of(
     keys, partners = [(x, scope) for x, _ in sides], [y for _, y in sides]
     firsts, seconds = columns([x for x, _ in pairs]), columns([y for _, y in pairs])
     texts = len(firsts)
-    counts = np.concatenate([firsts, seconds.reshape(texts, len(pairs), -1)[:, crossed].reshape(texts, -1)], axis=1)
-    sums = [trial_sums(keys, "observed", counts.sum(axis=0)[None, :], partners)]
+    sides_counts = np.concatenate(
+        [firsts, seconds.reshape(texts, len(pairs), -1)[:, crossed].reshape(texts, -1)], axis=1
+    )
+    names = counts(statistics.scheme)
+    sums = [trial_sums(keys, "observed", sides_counts.sum(axis=0)[None, :], partners, names)]
     if interval or test == "bootstrap":
-        bootstrap = resampling.bootstrap_sums(counts, settings.resamples, settings.seed)
-        sums.append(trial_sums(keys, "bootstrap", bootstrap, partners))
+        bootstrap = resampling.bootstrap_sums(sides_counts, settings.resamples, settings.seed)
+        sums.append(trial_sums(keys, "bootstrap", bootstrap, partners, names))
     if test == "permutation":
         first, second = resampling.permutation_sums(firsts, seconds, trials, settings.seed)
         second = second.reshape(trials, len(pairs), -1)[:, crossed].reshape(trials, -1)
-        sums.append(trial_sums(keys, "permutation", np.concatenate([first, second], axis=1), partners))
+        sums.append(trial_sums(keys, "permutation", np.concatenate([first, second], axis=1), partners, names))
     rows = run_stats_query(
         con,
         "paired_tests",
         sums,
         {"figure": figure, "test": test, "confidence": settings.confidence},
+        statistics.scheme,
     )
     return {(row["submission_id"], row["partner_id"]): row for row in rows}
 
@@ -106,17 +112,22 @@ def compare(
     a: str,
     b: str,
     scope: str = "ALL",
-    metric: str = "recall",
+    metric: str | None = None,
     test: str = "permutation",
     trials: int | None = None,
     settings: Resampling | None = None,
     corpus: str | None = None,
     scheme: str = SCHEME,
+    split: str | None = None,
+    threshold: float | None = None,
 ) -> dict:
-    """Submission a against submission b on the same texts and gold list under a match scheme: both figures, the
-    difference, its bootstrap interval and the p-value of a paired test."""
+    """Submission a against submission b (of a split, when their names are in several) on the same texts and gold
+    list under a match scheme: both figures, the difference, its bootstrap interval and the p-value of a paired
+    test. metric: by default the figure the scheme ranks by (recall; iou under the mushroom scheme). threshold:
+    score the spans with a probability at this one, not the database's (not under the mushroom scheme)."""
     settings = settings or Resampling()
-    first, second = find_submission(con, a, corpus=corpus), find_submission(con, b, corpus=corpus)
+    metric = figures(scheme)[0] if metric is None else metric
+    first, second = (find_scored(con, name, split, corpus, scope, scheme) for name in (a, b))
     check_scopes(con, first["corpus"], [scope])
     if first["gold_id"] != second["gold_id"]:
         raise AccuracyDbError(
@@ -125,7 +136,9 @@ def compare(
         )
     trials = DEFAULT_TRIALS.get(test, 0) if trials is None else trials
     pair = (first["submission_id"], second["submission_id"])
-    row = paired_tests(con, [pair], scope, metric, test, trials, settings, scheme=scheme)[pair]
+    schemes.check_threshold_scheme(threshold, scheme)
+    with database.scored_at(con, threshold, list(pair)):
+        row = paired_tests(con, [pair], scope, metric, test, trials, settings, scheme=scheme)[pair]
     resamples = trials if test == "bootstrap" else settings.resamples
     return {
         "a": a,
@@ -145,7 +158,11 @@ def compare(
             [first["submission_sha256"], second["submission_sha256"]],
             scope,
             scheme,
-            **(Resampling(resamples, settings.seed, settings.confidence).signed() | {"test": test, "trials": trials}),
+            **(
+                Resampling(resamples, settings.seed, settings.confidence).signed()
+                | {"test": test, "trials": trials}
+                | threshold_setting(threshold, database.DEFAULT_THRESHOLD)
+            ),
         ),
     }
 
@@ -193,7 +210,8 @@ def pairwise(
     scheme: str = SCHEME,
 ) -> list[dict]:
     """The paired permutation test of every two of some submissions of one split under a match scheme: one row per
-    ordered pair (a, b, a_value, b_value, difference, p_value), for a matrix of p-values."""
+    ordered pair (a, b, a_value, b_value, difference, p_value, trials: those in which the figure is defined for
+    both), for a matrix of p-values."""
     found = {name: find_submission(con, name, split, corpus) for name in names}
     ids = [found[name]["submission_id"] for name in names]
     pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
@@ -210,6 +228,7 @@ def pairwise(
             "b_value": row["partner_value"],
             "difference": row["difference"],
             "p_value": row["p_value"],
+            "trials": row["trials"],
         }
         for a in names
         for b in names

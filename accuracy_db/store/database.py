@@ -7,6 +7,8 @@ import graphlib
 import hashlib
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -14,7 +16,7 @@ import duckdb
 
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.store import model_headers
-from accuracy_db.store.model_headers import GOLD_TABLE, INCREMENTAL, ONE_AT_A_TIME, QUERY, TABLE
+from accuracy_db.store.model_headers import BATCHED, GOLD_TABLE, INCREMENTAL, QUERY, TABLE
 
 DEFAULT_DB = Path("accuracy.duckdb")
 # DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
@@ -44,9 +46,9 @@ VIEW_LAYERS = ("staging", "intermediate", "marts", "stats")  # the folders of qu
 # scoring views read the expensive steps, computed once, when a submission is loaded. Such a model computes the rows
 # of the submissions in its parameter $submission_ids, which it filters on where it reads them (a filter on its
 # result would come too late: DuckDB does not push one into a common table expression that is read twice).
-# incremental, one submission at a time: an incremental model filled one submission at a time, as its rows of
-# every submission at once come close to the memory limit, for no gain in time (scored_mistakes: 24 million rows
-# at scale 1000).
+# incremental, a batch of submissions at a time: an incremental model filled a batch of submissions at a time
+# (submission_batches), as its rows of every submission at once come close to the memory limit, for no gain in time
+# (scored_mistakes: 24 million rows at scale 1000).
 # table: a table computed again, whole, whenever submissions are scored or removed (dbt's "table" materialization):
 # a figure over all the submissions of a split, which no per-submission rows give (how many of them found each gold
 # mistake). It reads no $submission_ids.
@@ -87,6 +89,11 @@ def create_tables(con: duckdb.DuckDBPyConnection, described: bool = True) -> Non
 def model_definitions() -> dict[str, str]:
     """Every model of queries/, views, tables and queries: name (the file stem) -> SELECT statement. A header whose
     Key or Materialized line is not well formed is an error naming its file."""
+    return dict(read_models())
+
+
+@functools.cache  # the package's files do not change under a running process: a build asks a dozen times
+def read_models() -> dict[str, str]:
     definitions = {}
     for layer in VIEW_LAYERS:
         for file in sql_files(f"accuracy_db.queries.{layer}"):
@@ -101,6 +108,7 @@ def view_definitions() -> dict[str, str]:
     return {name: sql for name, sql in model_definitions().items() if materialization(sql) != QUERY}
 
 
+@functools.cache  # asked for every model, many times a build
 def materialization(sql: str) -> str:
     """How a model is materialized, as its header's Materialized line says (VIEW without one)."""
     return model_headers.parse(sql).materialized
@@ -108,7 +116,7 @@ def materialization(sql: str) -> str:
 
 def is_incremental(sql: str) -> bool:
     """Whether a model is a table filled a submission at a time (incremental)."""
-    return materialization(sql) in (INCREMENTAL, ONE_AT_A_TIME)
+    return materialization(sql) in (INCREMENTAL, BATCHED)
 
 
 def stats_query(name: str) -> str:
@@ -150,7 +158,7 @@ def incremental_models() -> list[str]:
 
 def is_table(sql: str) -> bool:
     """Whether a model is materialized as a table (incremental, or computed whole), not a view."""
-    return materialization(sql) in (INCREMENTAL, ONE_AT_A_TIME, TABLE, GOLD_TABLE)
+    return materialization(sql) in (INCREMENTAL, BATCHED, TABLE, GOLD_TABLE)
 
 
 def table_models() -> list[str]:
@@ -212,6 +220,11 @@ def column_comments(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str], str
     }
 
 
+def tables_in(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables the database has (a scratch database made for some models has only those they read)."""
+    return {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+
+
 def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None = None) -> None:
     """Compute the rows of the incremental models for some submissions (None: every submission, into empty
     tables): one statement per model for all of them at once, or per submission where the model says so; then
@@ -221,7 +234,7 @@ def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None
     if submission_ids is None:
         submission_ids = [set_id for (set_id,) in con.execute("SELECT submission_id FROM evaluations").fetchall()]
     definitions = view_definitions()
-    present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    present = tables_in(con)
     for name in [name for name in table_models() if name in present]:
         sql = f"INSERT INTO {name} SELECT * FROM (\n{definitions[name]}\n)"
         materialized = materialization(definitions[name])
@@ -234,9 +247,91 @@ def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None
             if gold_ids is not None:
                 con.execute("INSERT OR REPLACE INTO model_inputs VALUES (?, ?)", [name, gold_ids])
             continue
-        batches = [[one] for one in submission_ids] if materialized == ONE_AT_A_TIME else [submission_ids]
+        batches = submission_batches(con, submission_ids) if materialized == BATCHED else [submission_ids]
         for batch in batches:
             con.execute(sql, {"submission_ids": batch})
+
+
+# A batched model computes the submissions of a batch in one statement: its memory grows with the mistakes of the
+# batch, and each statement costs some 80 ms however small (the shared task's lists, a few hundred mistakes each).
+BATCH_MISTAKES = 1_000_000
+
+
+def submission_batches(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> list[list[int]]:
+    """The submissions in batches of at most BATCH_MISTAKES mistakes of theirs and of their gold lists (a larger one
+    alone: scale 1000's, 2.4 million), in the order given."""
+    sizes = dict(
+        con.execute(
+            "WITH sizes AS (SELECT set_id, count(*) AS mistakes FROM mistakes GROUP BY set_id)"
+            " SELECT submission_id, coalesce(submitted.mistakes, 0) + coalesce(gold.mistakes, 0) FROM evaluations"
+            " LEFT JOIN sizes AS submitted ON submitted.set_id = submission_id"
+            " LEFT JOIN sizes AS gold ON gold.set_id = gold_id WHERE submission_id = ANY($ids)",
+            {"ids": submission_ids},
+        ).fetchall()
+    )
+    batches: list[list[int]] = []
+    size = 0
+    for submission_id in submission_ids:
+        mistakes = sizes.get(submission_id, 0)
+        if not batches or size + mistakes > BATCH_MISTAKES:
+            batches.append([])
+            size = 0
+        batches[-1].append(submission_id)
+        size += mistakes
+    return batches
+
+
+DEFAULT_THRESHOLD = 0.5  # scoring_threshold's row in a new database (schema/04_annotations.sql)
+
+
+def check_threshold(threshold) -> None:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold <= 1:
+        raise AccuracyDbError(f"threshold is {threshold!r}: a probability from 0 to 1, such as 0.5")
+
+
+def set_threshold(con: duckdb.DuckDBPyConnection, threshold: float) -> None:
+    """The threshold a database scores at (a scratch database, before its lists are scored)."""
+    check_threshold(threshold)
+    con.execute("UPDATE scoring_threshold SET threshold = ?", [threshold])
+
+
+@contextmanager
+def scored_at(con: duckdb.DuckDBPyConnection, threshold: float | None, submission_ids: list[int]) -> Iterator[None]:
+    """Within the block, some submissions scored at another probability threshold than the database's, on this
+    connection alone (None: the database's). A temporary scoring_threshold and, in dependency order, a temporary
+    table of each incremental model with these submissions' rows shadow the database's relations, in its views too;
+    so the views read these submissions at that threshold, and no other submission's rows of those models (the
+    models computed whole, such as found-by-k, stay at the database's threshold). Nothing is written to the file:
+    a read-only connection will do. Nothing is computed when none of the submissions nor their gold lists has a
+    span with a probability: their figures are those of any threshold."""
+    if threshold is not None:
+        check_threshold(threshold)
+    with_probabilities = (
+        threshold is not None
+        and con.execute(
+            "SELECT 1 FROM mistakes WHERE probability IS NOT NULL AND set_id IN ("
+            " SELECT submission_id FROM evaluations WHERE submission_id = ANY($ids)"
+            " UNION ALL SELECT gold_id FROM evaluations WHERE submission_id = ANY($ids)) LIMIT 1",
+            {"ids": submission_ids},
+        ).fetchall()
+    )
+    if not with_probabilities or con.execute("SELECT threshold FROM scoring_threshold").fetchall() == [(threshold,)]:
+        yield
+        return
+    created = ["scoring_threshold"]
+    con.execute("CREATE TEMP TABLE scoring_threshold AS SELECT ?::DOUBLE AS threshold", [threshold])
+    try:
+        definitions = view_definitions()
+        for name in incremental_models():
+            created.append(name)
+            con.execute(
+                f"CREATE TEMP TABLE {name} AS SELECT * FROM (\n{definitions[name]}\n)",
+                {"submission_ids": submission_ids},
+            )
+        yield
+    finally:
+        for name in reversed(created):
+            con.execute(f"DROP TABLE IF EXISTS temp.main.{name}")
 
 
 def gold_list_ids(con: duckdb.DuckDBPyConnection) -> str:
@@ -254,8 +349,10 @@ def computed_from(con: duckdb.DuckDBPyConnection, model: str) -> str | None:
 
 def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:
     """Remove the rows of the incremental models for some submissions (every caller scores afterwards: the
-    materialize() that follows computes the models materialized whole again)."""
-    for name in incremental_models():
+    materialize() that follows computes the models materialized whole again). Only the models the database has
+    (see materialize)."""
+    present = tables_in(con)
+    for name in [name for name in incremental_models() if name in present]:
         con.execute(f"DELETE FROM {name} WHERE submission_id = ANY($ids)", {"ids": submission_ids})
 
 

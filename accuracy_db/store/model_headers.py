@@ -36,11 +36,11 @@ MATERIALIZATION = re.compile(r"(?P<value>[^(]*?)(?: \(.*)?")  # the value, then 
 
 VIEW = "view"  # a model without a Materialized line
 INCREMENTAL = "incremental"
-ONE_AT_A_TIME = "incremental, one submission at a time"
+BATCHED = "incremental, a batch of submissions at a time"
 TABLE = "table"
 GOLD_TABLE = "table of the gold lists"
 QUERY = "query"
-MATERIALIZATIONS = (INCREMENTAL, ONE_AT_A_TIME, TABLE, GOLD_TABLE, QUERY)
+MATERIALIZATIONS = (INCREMENTAL, BATCHED, TABLE, GOLD_TABLE, QUERY)
 
 
 @dataclass

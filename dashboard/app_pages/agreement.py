@@ -9,7 +9,7 @@ import streamlit as st
 from accuracy_db.dashboard import data, palette, spans, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.formatting import cell, p_value_cell
+from accuracy_db.formatting import UNDEFINED, figure_text, p_value_text
 
 MAX_LISTS = 8  # lists compared at once: every ordered pair is scored
 FIRST_LISTS = 4  # lists compared when the page opens (12 ordered pairs: a few seconds on the shared task's train)
@@ -57,7 +57,7 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
     )
     return (
         (cells + text)
-        .transform_calculate(shown=f"datum.{figure} === null ? 'undefined' : format(datum.{figure}, '.3f')")
+        .transform_calculate(shown=f"datum.{figure} === null ? '{UNDEFINED}' : format(datum.{figure}, '.3f')")
         .properties(height=60 * len(names) + 40)
     )
 
@@ -163,8 +163,8 @@ tables.table(
                 "a": row["a"],
                 "b": row["b"],
                 "measure": row["measure"],
-                "value": cell(row["value"]),
-                "p-value": p_value_cell(row["p_value"]),
+                "value": figure_text(row["value"]),
+                "p-value": p_value_text(row["p_value"]),
                 "texts": row["n"],
                 "note": row["reason"],
             }
@@ -192,7 +192,7 @@ if result["categories"]:
             [
                 {
                     "measure": row["measure"],
-                    "value": cell(row["value"]),
+                    "value": figure_text(row["value"]),
                     "spans": row["units"],
                     "majority": row["min_votes"],
                     "note": row["reason"],

@@ -178,16 +178,17 @@ st.caption(
 st.subheader("Under another match scheme")
 scheme = st.selectbox(
     "Match scheme",
-    data.SCHEMES[1:],
+    data.ranking_schemes(corpus)[1:],
     index=None,
     placeholder="Choose a scheme",
-    help=data.SCHEME_DESCRIPTION,
-    key="board_scheme",
+    help=f"{data.SCHEME_DESCRIPTION} {data.MUSHROOM_DESCRIPTION}",
+    key=f"board_scheme-{corpus}",
 )
 # Computed only when asked for: a nervaluate scheme at scale 1000 takes some 20 s, which every visit of the page
 # would otherwise wait for.
 if scheme is not None:
-    under_scheme = pl.DataFrame(data.ranked_under_scheme(split, scope, scheme, corpus))
+    scheme_scope = "ALL" if scheme == data.MUSHROOM else scope  # the mushroom scheme reads every label
+    under_scheme = pl.DataFrame(data.ranked_under_scheme(split, scheme_scope, scheme, corpus))
     tables.table(
         under_scheme.drop("split", "categories", "signature"),
         column_config=tables.score_columns(),
@@ -195,8 +196,16 @@ if scheme is not None:
     )
     with st.expander(f"Signatures under the {scheme} scheme"):
         tables.table(under_scheme.select("submission", "signature"), key="scheme_signatures")
-    st.caption(
-        f"The same submissions in scope {scope}, scored under the {scheme} scheme and ranked by its recall, then its "
-        f"precision, as `accuracy-db leaderboard --scheme {scheme}` prints them (`--ci` adds their intervals and "
-        "clusters; the Significance page tests any two under the scheme)."
-    )
+    if scheme == data.MUSHROOM:
+        st.caption(
+            "The lists read with character labels (`accuracy-db import mushroom`), scored as SemEval-2025 Task 3 "
+            "(Mu-SHROOM) scores them, in every label whatever the scope above: iou and cor averaged over the texts, "
+            "ranked by iou, then cor, as `accuracy-db leaderboard --scheme mushroom` prints them (`--ci` adds their "
+            "intervals and clusters)."
+        )
+    else:
+        st.caption(
+            f"The same submissions in scope {scope}, scored under the {scheme} scheme and ranked by its recall, then "
+            f"its precision, as `accuracy-db leaderboard --scheme {scheme}` prints them (`--ci` adds their intervals "
+            "and clusters; the Significance page tests any two under the scheme)."
+        )

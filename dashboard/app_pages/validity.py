@@ -4,7 +4,7 @@ every score sums up); clicking a text opens it in the document view."""
 
 import altair as alt
 import streamlit as st
-from accuracy_db.dashboard import data
+from accuracy_db.dashboard import data, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
@@ -63,20 +63,19 @@ per_text = data.read_one(PER_TEXT, {"submission_id": chosen["submission_id"], "s
 
 st.subheader("How closely the counts follow the gold list's")
 figures = data.correlations(submission, split, scope, corpus)
-st.dataframe(
+tables.table(
     [
         {
             "measure": row["measure"],
             f"value [{data.RESAMPLING.signed()['ci']}% interval]": formatting.with_interval(
                 {"value": row["value"], "value_ci": row["ci"]}, "value"
             ),
-            "p-value": formatting.cell(row["p_value"]),
+            "p-value": formatting.p_value_text(row["p_value"]),
             "texts": row["n"],
             "note": row["reason"] or "",
         }
         for row in figures
     ],
-    hide_index=True,
     key="validity_figures",
 )
 st.caption(f"Signature: {literal(figures[0]['signature'])}" if figures else "")

@@ -127,7 +127,7 @@ run_members AS (
         ON decided.submission_id = runs.submission_id
         AND decided.scope = runs.scope
         AND decided.gold_mistake_id = runs.gold_mistake_id
-    JOIN mistakes AS gold ON gold.mistake_id = decided.gold_mistake_id
+    JOIN thresholded_mistakes AS gold ON gold.mistake_id = decided.gold_mistake_id
 ),
 
 -- Each gold mistake a carry passes takes the decision of its run's first (the first of its number).

@@ -16,7 +16,7 @@
 --   mistakes: How many of the list's mistakes of the scope are in the text (0 when none).
 WITH counts AS (
     SELECT set_id, text_id, coalesce(category, 'ALL') AS scope, count(*) AS mistakes
-    FROM mistakes
+    FROM thresholded_mistakes AS mistakes
     GROUP BY GROUPING SETS ((set_id, text_id), (set_id, text_id, category))
 )
 

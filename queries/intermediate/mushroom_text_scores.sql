@@ -1,6 +1,7 @@
 -- The figures of the mushroom scheme (SemEval-2025 Task 3, Mu-SHROOM) for each text, from the lists' exact
--- character labels (character_labels): a submission read with them is scored against the gold list of its corpus
--- and split read with them, on every text of that split (a text without labels has none: an empty prediction).
+-- character labels (mushroom_characters): a submission read with them is scored against the gold list of its corpus
+-- and split read with them (mushroom_evaluations), on every text of that split (a text without labels has none:
+-- an empty prediction).
 -- A character is a code point of texts.generated_text. iou is |gold ∩ predicted| / |gold ∪ predicted| of the
 -- characters the hard labels mark (1.0 when neither marks any); cor is Spearman's rho of the per-character soft
 -- vectors (a character no soft label marks is 0; of two soft labels on one character the later one counts),
@@ -18,69 +19,14 @@
 --   both_marked: Characters both mark.
 --   iou: both_marked / (characters either marks); 1.0 when neither marks any.
 --   cor: Spearman's rho of the soft vectors; 1.0 or 0.0 when either is constant (see above).
-WITH pairs AS (
-    SELECT submission.set_id AS submission_id, gold.set_id AS gold_id, submission.corpus, submission.split
-    FROM annotation_sets AS submission
-    JOIN annotation_sets AS gold
-        ON gold.kind = 'gold' AND gold.corpus = submission.corpus AND gold.split = submission.split
-    WHERE submission.kind = 'submission'
-        AND submission.set_id IN (SELECT set_id FROM character_label_lists)
-        AND gold.set_id IN (SELECT set_id FROM character_label_lists)
-),
-hard_marked AS (
-    SELECT DISTINCT set_id, text_id, unnest(range(char_start, char_end)) AS position
-    FROM character_labels
-    WHERE label = 'hard'
-),
-soft_marked AS (
-    SELECT set_id, text_id, position, probability
-    FROM (
-        SELECT
-            *,
-            row_number() OVER (PARTITION BY set_id, text_id, position ORDER BY label_number DESC) AS latest_first
-        FROM (
-            SELECT set_id, text_id, label_number, probability, unnest(range(char_start, char_end)) AS position
-            FROM character_labels
-            WHERE label = 'soft'
-        ) AS soft_characters
-    ) AS numbered
-    WHERE latest_first = 1
-),
-positions AS (
-    SELECT pairs.submission_id, pairs.gold_id, texts.text_id, unnest(range(length(texts.generated_text))) AS position
-    FROM pairs
-    JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
-),
-vectors AS (
-    SELECT
-        positions.submission_id,
-        positions.text_id,
-        gold_hard.position IS NOT NULL AS gold_hard,
-        predicted_hard.position IS NOT NULL AS predicted_hard,
-        coalesce(gold_soft.probability, 0) AS gold_soft,
-        coalesce(predicted_soft.probability, 0) AS predicted_soft
-    FROM positions
-    LEFT JOIN hard_marked AS gold_hard
-        ON gold_hard.set_id = positions.gold_id AND gold_hard.text_id = positions.text_id
-        AND gold_hard.position = positions.position
-    LEFT JOIN hard_marked AS predicted_hard
-        ON predicted_hard.set_id = positions.submission_id AND predicted_hard.text_id = positions.text_id
-        AND predicted_hard.position = positions.position
-    LEFT JOIN soft_marked AS gold_soft
-        ON gold_soft.set_id = positions.gold_id AND gold_soft.text_id = positions.text_id
-        AND gold_soft.position = positions.position
-    LEFT JOIN soft_marked AS predicted_soft
-        ON predicted_soft.set_id = positions.submission_id AND predicted_soft.text_id = positions.text_id
-        AND predicted_soft.position = positions.position
-),
-ranked AS (
+WITH ranked AS (
     SELECT
         *,
         rank() OVER (PARTITION BY submission_id, text_id ORDER BY gold_soft)
             + (count(*) OVER (PARTITION BY submission_id, text_id, gold_soft) - 1) / 2.0 AS gold_rank,
         rank() OVER (PARTITION BY submission_id, text_id ORDER BY predicted_soft)
             + (count(*) OVER (PARTITION BY submission_id, text_id, predicted_soft) - 1) / 2.0 AS predicted_rank
-    FROM vectors
+    FROM mushroom_characters
 ),
 per_text AS (
     SELECT
@@ -113,6 +59,6 @@ SELECT
             THEN (per_text.gold_values = 1 AND per_text.predicted_values = 1)::INTEGER
         ELSE per_text.rho
     END::DOUBLE AS cor
-FROM pairs
+FROM mushroom_evaluations AS pairs
 JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
 LEFT JOIN per_text ON per_text.submission_id = pairs.submission_id AND per_text.text_id = texts.text_id

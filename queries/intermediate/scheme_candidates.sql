@@ -40,8 +40,8 @@ WITH candidates AS NOT MATERIALIZED (
         abs(pair.submitted_start - pair.gold_start) + abs(submitted.doc_token_end - gold.doc_token_end)
             AS boundary_distance
     FROM scoped_overlaps AS pair
-    JOIN mistakes AS submitted ON submitted.mistake_id = pair.submitted_mistake_id
-    JOIN mistakes AS gold ON gold.mistake_id = pair.gold_mistake_id
+    JOIN thresholded_mistakes AS submitted ON submitted.mistake_id = pair.submitted_mistake_id
+    JOIN thresholded_mistakes AS gold ON gold.mistake_id = pair.gold_mistake_id
     -- nervaluate's threshold, in integers: overlap / gold length * 100 >= 1
     WHERE pair.overlap_tokens * 100 >= gold.doc_token_end - gold.doc_token_start + 1
 )

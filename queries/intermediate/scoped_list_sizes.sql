@@ -15,7 +15,7 @@ WITH list_sizes AS (
         coalesce(category, 'ALL') AS scope,
         count(*) AS mistakes,
         sum(doc_token_end - doc_token_start + 1)::BIGINT AS tokens
-    FROM mistakes
+    FROM thresholded_mistakes AS mistakes
     GROUP BY GROUPING SETS ((set_id), (set_id, category))
 )
 

@@ -1,9 +1,11 @@
 -- What became of every mistake of both lists when a submission is scored, in both scopes a mistake counts in (ALL,
 -- and the scope of its own category): mistake_matches and mistake_outcomes read it, and so does the errors page.
--- Materialized: incremental, one submission at a time (a table; a submission's rows are computed when it is
--- loaded, removed with it: the rows of the submissions in $submission_ids, one submission at a time: all of them at
--- once, 24 million rows at scale 1000, took no less time and came close to the memory limit. The dashboard filters,
--- counts and pages these rows: computed from the matching on every read, the errors page took 5 s at scale 1000.)
+-- Materialized: incremental, a batch of submissions at a time (a table; a submission's rows are computed when it is
+-- loaded, removed with it: the rows of the submissions in $submission_ids, in batches of up to a million mistakes
+-- (database.BATCH_MISTAKES): all of them at once, 24 million rows at scale 1000, took no less time and came close to
+-- the memory limit; one at a time, the shared task's lists took 80 ms each, whatever their size. The dashboard
+-- filters, counts and pages these rows: computed from the matching on every read, the errors page took 5 s at scale
+-- 1000.)
 -- Grain: one row per (submission, side, mistake): each gold mistake of the submission's gold list, and each
 -- mistake of the submission.
 -- Key: submission_id, side, mistake_id
@@ -106,7 +108,7 @@ gold_rows AS (
         matches.category_submitted_mistake_id AS category_counterpart_id,
         coalesce(matches.category_candidate_count, 0) AS category_candidate_count
     FROM evaluated
-    JOIN mistakes AS gold ON gold.set_id = evaluated.gold_id
+    JOIN thresholded_mistakes AS gold ON gold.set_id = evaluated.gold_id
     LEFT JOIN gold_matches AS matches
         ON matches.submission_id = evaluated.submission_id AND matches.gold_mistake_id = gold.mistake_id
 ),
@@ -128,7 +130,7 @@ submitted_rows AS (
         matches.category_gold_mistake_id AS category_counterpart_id,
         NULL::BIGINT AS category_candidate_count
     FROM evaluated
-    JOIN mistakes AS submitted ON submitted.set_id = evaluated.submission_id
+    JOIN thresholded_mistakes AS submitted ON submitted.set_id = evaluated.submission_id
     LEFT JOIN submitted_matches AS matches
         ON matches.submission_id = evaluated.submission_id AND matches.submitted_mistake_id = submitted.mistake_id
 )

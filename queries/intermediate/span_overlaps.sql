@@ -41,7 +41,7 @@ WITH submitted AS (
         mistakes.previous_end AS submitted_previous_end,
         mistakes.next_start AS submitted_next_start
     FROM evaluations
-    JOIN mistakes ON mistakes.set_id = evaluations.submission_id
+    JOIN thresholded_mistakes AS mistakes ON mistakes.set_id = evaluations.submission_id
     WHERE evaluations.submission_id = ANY($submission_ids)
 ),
 
@@ -56,14 +56,14 @@ gold AS (
         doc_token_end AS gold_end,
         previous_end AS gold_previous_end,
         next_start AS gold_next_start
-    FROM mistakes
+    FROM thresholded_mistakes AS mistakes
     WHERE set_id IN (SELECT gold_id FROM evaluations WHERE submission_id = ANY($submission_ids))
 ),
 
 -- the spans of either list that run on past the end of their sentence
 running_on AS (
     SELECT set_id, text_id, mistake_id, sentence_id, category, doc_token_start, doc_token_end, previous_end, next_start
-    FROM mistakes
+    FROM thresholded_mistakes AS mistakes
     WHERE sent_token_end - sent_token_start < doc_token_end - doc_token_start
         AND set_id IN (
             SELECT submission_id FROM evaluations WHERE submission_id = ANY($submission_ids)
@@ -89,7 +89,7 @@ pairs AS (
         runs.doc_token_end, runs.previous_end, runs.next_start
     FROM running_on AS runs
     JOIN evaluations ON evaluations.gold_id = runs.set_id AND evaluations.submission_id = ANY($submission_ids)
-    JOIN mistakes AS later ON later.set_id = evaluations.submission_id AND later.text_id = runs.text_id
+    JOIN thresholded_mistakes AS later ON later.set_id = evaluations.submission_id AND later.text_id = runs.text_id
     WHERE runs.sentence_id < later.sentence_id
         AND runs.doc_token_start <= later.doc_token_end AND later.doc_token_start <= runs.doc_token_end
     UNION ALL
@@ -100,7 +100,7 @@ pairs AS (
         later.doc_token_end, later.previous_end, later.next_start
     FROM running_on AS runs
     JOIN evaluations ON evaluations.submission_id = runs.set_id AND evaluations.submission_id = ANY($submission_ids)
-    JOIN mistakes AS later ON later.set_id = evaluations.gold_id AND later.text_id = runs.text_id
+    JOIN thresholded_mistakes AS later ON later.set_id = evaluations.gold_id AND later.text_id = runs.text_id
     WHERE runs.sentence_id < later.sentence_id
         AND runs.doc_token_start <= later.doc_token_end AND later.doc_token_start <= runs.doc_token_end
 )

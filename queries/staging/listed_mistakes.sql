@@ -1,5 +1,6 @@
--- Every listed mistake with the list it belongs to.
--- Grain: one row per mistake of any loaded list.
+-- Every listed mistake the match schemes score (thresholded_mistakes: a span with a probability below the
+-- scoring threshold is not) with the list it belongs to.
+-- Grain: one row per scored mistake of any loaded list.
 -- Key: mistake_id
 -- Columns:
 --   kind: gold or submission: the kind of list the mistake belongs to (annotation_sets.kind).
@@ -26,5 +27,5 @@ SELECT
     annotation_sets.kind,
     annotation_sets.name,
     annotation_sets.split
-FROM mistakes
+FROM thresholded_mistakes AS mistakes
 JOIN annotation_sets ON annotation_sets.set_id = mistakes.set_id

@@ -41,7 +41,7 @@ WITH list_sizes AS NOT MATERIALIZED (
         coalesce(category, 'ALL') AS scope,
         count(*) AS mistakes,
         sum(doc_token_end - doc_token_start + 1) AS tokens
-    FROM mistakes
+    FROM thresholded_mistakes AS mistakes
     WHERE set_id IN (SELECT gold_id FROM evaluations UNION SELECT submission_id FROM evaluations)
     GROUP BY GROUPING SETS ((set_id, text_id), (set_id, text_id, category))
 ),
@@ -178,7 +178,7 @@ token_marks AS NOT MATERIALIZED (
         sum(span_pair.overlap_tokens) AS soft,
         sum(CASE WHEN span_pair.shared_category IS NOT NULL THEN span_pair.overlap_tokens ELSE 0 END) AS hard
     FROM span_overlaps AS span_pair
-    JOIN mistakes AS gold ON gold.mistake_id = span_pair.gold_mistake_id
+    JOIN thresholded_mistakes AS gold ON gold.mistake_id = span_pair.gold_mistake_id
     GROUP BY span_pair.submission_id, gold.text_id
     UNION ALL
     SELECT
@@ -188,7 +188,7 @@ token_marks AS NOT MATERIALIZED (
         sum(span_pair.overlap_tokens) AS soft,
         sum(span_pair.overlap_tokens) AS hard
     FROM span_overlaps AS span_pair
-    JOIN mistakes AS gold ON gold.mistake_id = span_pair.gold_mistake_id
+    JOIN thresholded_mistakes AS gold ON gold.mistake_id = span_pair.gold_mistake_id
     WHERE span_pair.shared_category IS NOT NULL
     GROUP BY span_pair.submission_id, span_pair.shared_category, gold.text_id
 ),
@@ -206,7 +206,7 @@ span_edges AS NOT MATERIALIZED (
         greatest(span_pair.gold_start, span_pair.submitted_start) AS first_token,
         greatest(span_pair.gold_start, span_pair.submitted_start) + span_pair.overlap_tokens - 1 AS last_token
     FROM span_overlaps AS span_pair
-    JOIN mistakes AS gold ON gold.mistake_id = span_pair.gold_mistake_id
+    JOIN thresholded_mistakes AS gold ON gold.mistake_id = span_pair.gold_mistake_id
     UNION ALL
     SELECT
         'list' AS kind,
@@ -215,7 +215,7 @@ span_edges AS NOT MATERIALIZED (
         text_id,
         doc_token_start AS first_token,
         doc_token_end AS last_token
-    FROM mistakes
+    FROM thresholded_mistakes AS mistakes
     WHERE set_id IN (SELECT gold_id FROM evaluations UNION SELECT submission_id FROM evaluations)
 ),
 

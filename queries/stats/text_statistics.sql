@@ -62,7 +62,7 @@ gold_texts AS (
         texts.text_rank,
         mistakes.category,
         mistakes.doc_token_end - mistakes.doc_token_start + 1 AS tokens
-    FROM mistakes
+    FROM thresholded_mistakes AS mistakes
     JOIN ranked_texts AS texts USING (text_id)
     WHERE mistakes.set_id IN (SELECT gold_id FROM gold_lists)
 ),
@@ -80,7 +80,7 @@ parts AS (
         0 AS matched_in_all,
         0 AS matched_in_category,
         0 AS token_matched
-    FROM mistakes
+    FROM thresholded_mistakes AS mistakes
     JOIN ranked_texts AS texts USING (text_id)
     WHERE mistakes.set_id = ANY($submission_ids)
     UNION ALL

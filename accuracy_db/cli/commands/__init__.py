@@ -83,18 +83,26 @@ list_split_option = click.option(
 )
 
 
-def scheme_option(command, drop_in: bool = False):
-    """--scheme: the match scheme the figures are computed under (accuracy_db/scoring/schemes.py); the drop-in
-    evaluate takes the mushroom scheme too."""
-    from accuracy_db.scoring.schemes import DESCRIPTION, DROP_IN_SCHEMES, MUSHROOM_DESCRIPTION, SCHEMES
+def scheme_option(command, mushroom: bool = False):
+    """--scheme: the match scheme the figures are computed under (accuracy_db/scoring/schemes.py); evaluate,
+    leaderboard and compare take the mushroom scheme too."""
+    from accuracy_db.scoring.schemes import DESCRIPTION, MUSHROOM_DESCRIPTION, RANKING_SCHEMES, SCHEMES
 
     return click.option(
         "--scheme",
-        type=click.Choice(DROP_IN_SCHEMES if drop_in else SCHEMES),
+        type=click.Choice(RANKING_SCHEMES if mushroom else SCHEMES),
         default=SCHEMES[0],
         show_default=True,
-        help=f"{DESCRIPTION} {MUSHROOM_DESCRIPTION}" if drop_in else DESCRIPTION,
+        help=f"{DESCRIPTION} {MUSHROOM_DESCRIPTION}" if mushroom else DESCRIPTION,
     )(command)
+
+
+threshold_option = click.option(
+    "--threshold",
+    type=float,
+    help="Score the spans that have a probability at or above this one (default: 0.5, the database's); a span "
+    "without one is always scored. For the match schemes (the mushroom scheme reads the probabilities themselves).",
+)
 
 
 def resampling_options(command):

@@ -15,7 +15,7 @@ from accuracy_db.cli.commands import (
     scheme_option,
     scopes_option,
 )
-from accuracy_db.formatting import p_value_cell, signatures, to_csv, to_json, to_latex, to_markdown
+from accuracy_db.formatting import UNDEFINED, p_value_text, signatures, to_csv, to_json, to_latex, to_markdown
 from accuracy_db.printable import printable
 from accuracy_db.scoring.signature import SCHEME
 
@@ -56,6 +56,17 @@ AGREEMENT_TABLES = {
 }  # fmt: skip
 
 
+# The columns of figures, undefined where they have nothing to divide by.
+FIGURE_COLUMNS = ("recall", "precision", "f1", "token_f1", "kappa", "value")
+
+
+def shown_value(column: str, value):
+    """A value as the tables for people show it: a p-value as written everywhere, an undefined figure so named."""
+    if column == "p_value":
+        return p_value_text(value)
+    return UNDEFINED if value is None and column in FIGURE_COLUMNS else value
+
+
 def print_agreement(result: dict, fmt: str) -> None:
     """accuracy-db agreement's figures: JSON as they are; otherwise three tables (the pairs' figures, the per-text
     correlations, and the categories' reliability for three lists or more), in CSV one table with a leading column
@@ -75,11 +86,11 @@ def print_agreement(result: dict, fmt: str) -> None:
         if not rows:
             continue
         columns = shown[name]
-        shown_rows = [{c: p_value_cell(row[c]) if c == "p_value" else row[c] for c in columns} for row in rows]
+        shown_rows = [{c: shown_value(c, row[c]) for c in columns} for row in rows]
         if fmt == "table":
             scheme = "" if result["scheme"] == SCHEME else f", scheme {result['scheme']}"
             title = f"Agreement of {', '.join(result['sets'])} ({result['split']}{scheme}): {name}"
-            render.print_table(shown_rows, columns, title=title)
+            render.print_table(shown_rows, columns, title=title, keys=1 if name == "categories" else 2)
         elif fmt == "markdown":
             print(to_markdown(shown_rows, columns))
         else:

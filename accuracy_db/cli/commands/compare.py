@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
 import click
 
 from accuracy_db.cli import render
-from accuracy_db.cli.commands import corpus_option, db_option, resampling_options, scheme_option
-from accuracy_db.formatting import cell, latex_escape
-from accuracy_db.printable import markup_free, printable
+from accuracy_db.cli.commands import (
+    corpus_option,
+    db_option,
+    list_split_option,
+    resampling_options,
+    scheme_option,
+    threshold_option,
+)
+from accuracy_db.formatting import cell, figure_text, latex_escape, p_value_text
+from accuracy_db.printable import printable
 
-FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "token_f1"]
+FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "token_f1", "iou", "cor"]
 
 
 @click.command()
@@ -20,8 +28,13 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 @click.argument("b")
 @db_option
 @corpus_option
+@list_split_option
 @click.option("--scope", default="ALL", show_default=True, help="ALL or one category of the submissions' corpus.")
-@click.option("--metric", type=click.Choice(FIGURES), default="recall", show_default=True, help="The figure compared.")
+@click.option(
+    "--metric",
+    type=click.Choice(FIGURES),
+    help="The figure compared (default: recall; iou under the mushroom scheme, whose figures are iou and cor).",
+)
 @click.option(
     "--test",
     type=click.Choice(["permutation", "bootstrap"]),
@@ -31,21 +44,24 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 )
 @click.option("--trials", type=int, help="Trials of the test (default: 10000 permutation, 1000 bootstrap).")
 @resampling_options
-@scheme_option
+@functools.partial(scheme_option, mushroom=True)
+@threshold_option
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "latex"]), default="table", show_default=True)
 def compare(
     a: str,
     b: str,
     db: Path,
     corpus: str | None,
+    split: str | None,
     scope: str,
-    metric: str,
+    metric: str | None,
     test: str,
     trials: int | None,
     resamples: int,
     seed: int,
     confidence: float,
     scheme: str,
+    threshold: float | None,
     fmt: str,
 ) -> None:
     """Compare submission A with submission B (scored against the same gold list) on one figure: both figures,
@@ -54,45 +70,47 @@ def compare(
     from accuracy_db.stats.significance import compare as compare_submissions
     from accuracy_db.store import database
 
-    check_figure(metric, scheme)
+    if metric is not None:
+        check_figure(metric, scheme)
     con = database.open_existing(db)
     settings = Resampling(resamples, seed, confidence)
-    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme)
+    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold)
     print_comparison(result, fmt)
 
 
 def print_comparison(result: dict, fmt: str) -> None:
-    """The result of compare: JSON as it is; for people, one line per figure and the signature; in LaTeX, a
-    sentence a paper can quote."""
+    """The result of compare: JSON as it is; for people, a table naming A and B with one line per figure, and the
+    signature; in LaTeX, a sentence a paper can quote."""
     if fmt == "json":
         print(json.dumps(result, indent=1))
         return
     low, high = (cell(bound) for bound in result["difference_ci"])
-    p_value = cell(result["p_value"]) if result["p_value"] is None or result["p_value"] >= 0.001 else "< 0.001"
+    p_value = p_value_text(result["p_value"], result["trials"] - result["excluded_trials"])
     if fmt == "latex":
         p_text = p_value if p_value.startswith("<") else f"= {p_value}"
         footnote = f"\\footnote{{\\texttt{{{latex_escape(result['signature'])}}}}}"
         print(
-            f"{latex_escape(result['a'])} {cell(result['a_value'])} vs {latex_escape(result['b'])} "
-            f"{cell(result['b_value'])}: difference {cell(result['difference'])} {{\\small [{low}, {high}]}}, "
-            f"$p {p_text}${footnote}"
+            f"{latex_escape(result['a'])} {figure_text(result['a_value'])} vs {latex_escape(result['b'])} "
+            f"{figure_text(result['b_value'])}: difference {figure_text(result['difference'])} "
+            f"{{\\small [{low}, {high}]}}, $p {p_text}${footnote}"
         )
         return
-    from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=markup_free(f"{result['a']} vs {result['b']}: {result['metric']}, scope {result['scope']}"))
-    table.add_column("")
-    table.add_column("value", justify="right")
-    for label, value in (
-        (result["a"], cell(result["a_value"])),
-        (result["b"], cell(result["b_value"])),
-        ("difference (A - B)", f"{cell(result['difference'])} [{low}, {high}]"),
-        (f"p-value ({result['test']}, {result['trials']} trials)", p_value),
-    ):
-        table.add_row(Text(printable(label)), Text(value))
+    difference = figure_text(result["difference"]) + ("" if result["difference"] is None else f" [{low}, {high}]")
+    labels = [
+        f"A: {result['a']}",
+        f"B: {result['b']}",
+        "difference A - B",
+        f"p-value ({result['test']}, {result['trials']:,} trials)",
+    ]
+    values = [figure_text(result["a_value"]), figure_text(result["b_value"]), difference, p_value]
     console = render.make_console()
-    console.print(table)
+    render.print_fitted(
+        console,
+        [render.Column("", [printable(label) for label in labels]), render.Column(result["metric"], values, "right")],
+        title=f"Compare {result['a']} (A) with {result['b']} (B): {result['metric']}, scope {result['scope']}",
+    )
     if result["excluded_trials"]:
         console.print(Text(f"{result['excluded_trials']} trials left out: the figure is undefined in them"))
-    console.print(Text(printable(f"signature: {result['signature']}")))
+    render.print_signatures(console, [("signature", result["signature"])])

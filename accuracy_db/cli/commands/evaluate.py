@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from accuracy_db.cli.commands import format_option, print_problems, scheme_option, stderr
+from accuracy_db.cli.commands import format_option, print_problems, scheme_option, stderr, threshold_option
 from accuracy_db.printable import markup_free
 
 
@@ -68,7 +68,8 @@ def print_warnings(warnings) -> None:
     help="Refuse what the shared task's scorer scores anyway: TOKENS that differ from the text at the token ids "
     "(beyond case, dashes, quotes and spacing), and a TYPE that is no category (that scorer leaves the row out).",
 )
-@functools.partial(scheme_option, drop_in=True)
+@functools.partial(scheme_option, mushroom=True)
+@threshold_option
 @format_option
 def evaluate(
     gsml: Path,
@@ -78,6 +79,7 @@ def evaluate(
     csv_out: Path | None,
     strict: bool,
     scheme: str,
+    threshold: float | None,
     fmt: str,
 ) -> None:
     """Score a submission against a gold list, as the shared task's evaluate.py does (same flags)."""
@@ -87,14 +89,22 @@ def evaluate(
     from accuracy_db.scoring.schemes import MUSHROOM
 
     if scheme == MUSHROOM:
-        if token_lookup is not None or text_dir is not None or strict:
-            raise AccuracyDbError("--token_lookup, --text_dir and --strict are the shared task's: not for mushroom")
+        if token_lookup is not None or text_dir is not None or strict or threshold is not None:
+            raise AccuracyDbError(
+                "--token_lookup, --text_dir, --strict and --threshold read the shared task's CSV lists, not mushroom's"
+            )
         evaluation = evaluate_mushroom(gsml, submitted)
         for warning in evaluation.warnings:
             stderr.print(f"[yellow]warning:[/] {markup_free(str(warning))}", soft_wrap=True)
     else:
         evaluation = evaluate_with_warnings(
-            gsml, submitted, token_lookup=token_lookup, text_dir=text_dir, strict=strict, scheme=scheme
+            gsml,
+            submitted,
+            token_lookup=token_lookup,
+            text_dir=text_dir,
+            strict=strict,
+            scheme=scheme,
+            threshold=threshold,
         )
         print_warnings(evaluation.warnings)
     report = evaluation.report

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import click
 
-from accuracy_db.cli.commands import db_option, format_option, resampling_options, scheme_option
+from accuracy_db.cli.commands import db_option, format_option, resampling_options, scheme_option, threshold_option
 
 
 @click.command()
@@ -21,7 +22,8 @@ from accuracy_db.cli.commands import db_option, format_option, resampling_option
 @click.option(
     "--trials", type=int, default=10_000, show_default=True, help="Permutation trials of each test behind the clusters."
 )
-@scheme_option
+@functools.partial(scheme_option, mushroom=True)
+@threshold_option
 @format_option
 def leaderboard(
     db: Path,
@@ -34,9 +36,11 @@ def leaderboard(
     confidence: float,
     trials: int,
     scheme: str,
+    threshold: float | None,
     fmt: str,
 ) -> None:
-    """Every loaded submission ranked by mistake recall, then precision."""
+    """Every loaded submission ranked by mistake recall, then precision (under the mushroom scheme: by iou, then
+    cor)."""
     from accuracy_db.cli import render
     from accuracy_db.scoring import schemes, scores
     from accuracy_db.stats import ranking
@@ -48,6 +52,7 @@ def leaderboard(
     check_count("trials", trials, MAX_TRIALS)
     con = database.open_existing(db)
     scores.check_corpus_choice(con, corpus, split, scope)
-    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus, scheme)
+    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus, scheme, threshold)
     title = f"Leaderboard, scope {scope}" + ("" if scheme == schemes.SCHEME else f", scheme {scheme}")
+    title += "" if threshold is None else f", threshold {threshold:g}"
     render.print_rows(rows, fmt, title=title, hide=("categories",))

@@ -9,7 +9,7 @@ import click
 from accuracy_db.cli import render
 from accuracy_db.cli.commands import corpus_option, db_option, format_option, resampling_options, scopes_option
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.formatting import cell, p_value_cell, to_csv, to_json, to_latex, to_markdown
+from accuracy_db.formatting import UNDEFINED, figure_text, p_value_text, to_csv, to_json, to_latex, to_markdown
 from accuracy_db.printable import printable
 
 LEVELS = ["text", "system"]
@@ -114,7 +114,7 @@ def shown_rows(results: list[dict]) -> list[dict]:
         {
             "metric": row["metric"],
             "measure": row["measure"],
-            "value": row["value"],
+            "value": UNDEFINED if row["value"] is None else row["value"],
             "interval": "–" if row["ci"] is None else f"[{row['ci'][0]:.2f}, {row['ci'][1]:.2f}]",
             "rank": row["rank"],
             "threshold": row["threshold"],
@@ -123,11 +123,6 @@ def shown_rows(results: list[dict]) -> list[dict]:
         }
         for row in results
     ]
-
-
-def permutation_p_cell(p: float | None, trials: int | None) -> str:
-    """A p-value; one of a permutation test that no trial reached is below one in the trials, not 0."""
-    return f"< {1 / trials:g}" if p == 0 and trials else p_value_cell(p)
 
 
 def flat_rows(results: list[dict]) -> list[dict]:
@@ -158,9 +153,8 @@ def print_metrics(results: list[dict], fmt: str) -> None:
             split, scope, level = group
             rows = [r for r in results if (r["split"], r["scope"], r["level"]) == group]
             title = f"Metrics against the gold list, split {split}, scope {scope}, {level} level"
-            render.print_table(shown_rows(rows), list(shown_rows(rows[:1])[0]), title=title)
-            for stamp in dict.fromkeys(row["signature"] for row in rows):
-                render.make_console().print(printable(f"signature: {stamp}"), markup=False, highlight=False)
+            render.print_table(shown_rows(rows), list(shown_rows(rows[:1])[0]), title=title, keys=2)
+            render.print_signatures(render.make_console(), [("signature", row["signature"]) for row in rows])
 
 
 @metrics.command()
@@ -221,14 +215,14 @@ def compare(
             "A": result["a"],
             "B": result["b"],
             "measure": result["measure"],
-            "A's value": cell(result["a_value"]),
-            "B's value": cell(result["b_value"]),
-            "A − B": cell(result["difference"]),
-            "p (A better)": permutation_p_cell(result["p_value"], result["trials"]),
+            "A's value": figure_text(result["a_value"]),
+            "B's value": figure_text(result["b_value"]),
+            "A − B": figure_text(result["difference"]),
+            "p (A better)": p_value_text(result["p_value"], result["trials"]),
             "test": result["test"] + ("" if result["trials"] is None else f", {result['trials']:,} trials"),
         }
-        render.print_table([shown], list(shown), title=f"Metric {result['a']} (A) against {result['b']} (B)")
+        render.print_table([shown], list(shown), keys=2, title=f"Metric {result['a']} (A) against {result['b']} (B)")
         console = render.make_console()
         if result["reason"]:
             console.print(printable(result["reason"]), markup=False, highlight=False)
-        console.print(printable(f"signature: {result['signature']}"), markup=False, highlight=False)
+        render.print_signatures(console, [("signature", result["signature"])])
