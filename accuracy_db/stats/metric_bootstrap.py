@@ -17,14 +17,16 @@ and the measures computed per resample over the few systems.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats import resampling
 from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
-from accuracy_db.stats.metric_ties import acc_eq
+from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
 from accuracy_db.stats.validity import percentile_interval
 
 TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average_precision", "best_f1")
@@ -46,6 +48,41 @@ def interval(values: np.ndarray, confidence: float) -> Interval:
     return Interval(percentile_interval(defined, confidence), int(len(values) - len(defined)))
 
 
+class Resamples:
+    """The resamples and permutation trials of one metrics table, drawn once for all its metrics and scopes and
+    dropped with it: metric_table makes one and passes it down. Per number of texts: the counts of each text in each
+    resample (resampling.bootstrap_counts, R × n small integers: 60 MB at 60,000 texts and 1000 resamples), the texts
+    each resample draws (for the measures over pairs, up to PAIRWISE_TEXTS texts), the swaps of the permutation
+    trials (T × n bytes) and acc_eq's sample of pairs."""
+
+    def __init__(self, resamples: int, seed: int, trials: int = 0):
+        self.resamples, self.seed, self.trials = resamples, seed, trials
+        self.drawn: dict[tuple[str, int], np.ndarray | tuple] = {}
+
+    def remembered(self, kind: str, n: int, make) -> np.ndarray | tuple:
+        if (kind, n) not in self.drawn:
+            self.drawn[kind, n] = make()
+        return self.drawn[kind, n]
+
+    def counts(self, n: int) -> np.ndarray:
+        return self.remembered("counts", n, lambda: self.blocks(resampling.bootstrap_counts, self.resamples, n))
+
+    def draws(self, n: int) -> np.ndarray:
+        return self.remembered("draws", n, lambda: self.blocks(resampling.text_draws, self.resamples, n))
+
+    def swaps(self, n: int) -> np.ndarray:
+        make = functools.partial(self.blocks, resampling.permutation_swaps, self.trials, n, np.uint8)
+        return self.remembered("swaps", n, make)
+
+    def pair_sample(self, n: int, pairs: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.remembered(f"pairs:{pairs}", n, lambda: sampled_pair_texts(n, pairs, self.seed))
+
+    def blocks(self, function, count: int, n: int, dtype=None) -> np.ndarray:
+        parts = [function(self.seed, block, n) for block in resampling.chunks(count, n)]
+        parts = [part.astype(dtype or part.dtype, copy=False) for part in parts]
+        return np.concatenate(parts) if parts else np.zeros((0, n), dtype=dtype or np.uint8)
+
+
 def text_intervals(
     x,
     y,
@@ -59,58 +96,241 @@ def text_intervals(
     correlations)."""
     x, y = mm.as_floats(x, y)
     z = None if z is None else mm.as_floats(x, z)[1]
-    values = {measure: [] for measure in measures}
-    for block in resampling.chunks(resamples, len(x)):
-        for measure, block_values in resampled_text_measures(x, y, z, measures, block, seed).items():
-            values[measure].append(block_values)
-    return {measure: interval(np.concatenate(parts), confidence) for measure, parts in values.items()}
+    (values,) = resampled_measures([Pair(x, y, z, measures)], Resamples(resamples, seed))
+    return {measure: interval(found, confidence) for measure, found in values.items()}
 
 
-def resampled_text_measures(x, y, z, measures, replicates: np.ndarray, seed: int) -> dict[str, np.ndarray]:
-    """Each measure in each replicate (NaN where undefined)."""
-    weights = resampling.shared_bootstrap_weights(seed, replicates, len(x))
-    groups = {name: mm.Groups(v) for name, v in (("x", x), ("y", y), ("z", z)) if v is not None}
-    varies = groups["x"].varies(weights) & groups["y"].varies(weights)
-    positive = y > 0
-    both_classes = (weights[:, positive].sum(axis=1) > 0) & (weights[:, ~positive].sum(axis=1) > 0)
-    ranks, curves = {}, []
+@dataclass(frozen=True)
+class Pair:
+    """A metric's error-like scores x and the gold y on the same texts (z: the control), and the measures to
+    resample."""
 
-    def midranks(name):
-        if name not in ranks:
-            ranks[name] = groups[name].midranks(weights)
-        return ranks[name]
+    x: np.ndarray
+    y: np.ndarray
+    z: np.ndarray | None
+    measures: tuple[str, ...]
 
-    def curve():  # average precision's and best F1's
-        if not curves:
-            curves.append(mm.detection_curve(weights, x, y))
-        return curves[0]
 
-    def compute(measure: str) -> np.ndarray:
-        if measure == "pearson":
-            return np.where(varies, mm.weighted_pearson(weights, x, y), np.nan)
-        if measure == "spearman":
-            return np.where(varies, mm.weighted_pearson(weights, midranks("x"), midranks("y")), np.nan)
-        if measure in PARTIAL_MEASURES:
-            defined = varies & groups["z"].varies(weights)
-            vectors = (x, y, z) if measure == "partial_pearson" else tuple(midranks(v) for v in ("x", "y", "z"))
-            return np.where(defined, mm.weighted_partial(weights, *vectors), np.nan)
-        if measure == "roc_auc":
-            return np.where(both_classes, mm.weighted_roc_auc(weights, x, y, midranks("x")), np.nan)
-        if measure == "average_precision":
-            return np.where(both_classes, mm.weighted_average_precision(weights, x, y, curve()), np.nan)
-        if measure == "best_f1":
-            return np.where(both_classes, mm.weighted_best_f1(weights, x, y, curve())[0], np.nan)
-        if measure in ("kendall", "acc_eq") and len(x) <= PAIRWISE_TEXTS:  # every pair's signs, all resamples at once
-            draws = resampling.shared_text_draws(seed, replicates, len(x))
-            return np.where(varies, ROW_MEASURES[measure](x[draws], y[draws]), np.nan)
-        if measure == "kendall":
-            return np.where(varies, resampled_kendall(x, y, weights), np.nan)
-        if measure == "acc_eq":
-            draws = resampling.shared_text_draws(seed, replicates, len(x))
-            return np.array([none_to_nan(acc_eq(x[d], y[d], seed).value) for d in draws])
-        raise ValueError(f"unknown measure {measure!r}")
+class Distinct:
+    """The distinct vectors among many (a metric's scores, the same in every scope; a scope's gold, the same for
+    every metric), so that the work of one side is done once: index(v) numbers v among them; groups(i) sorts the
+    i-th once."""
 
-    return {measure: compute(measure) for measure in measures}
+    def __init__(self):
+        self.vectors: list[np.ndarray] = []
+        self.numbers: dict[bytes, int] = {}
+        self.sorted: dict[int, mm.Groups] = {}
+
+    def index(self, vector: np.ndarray) -> int:
+        key = vector.tobytes()
+        if key not in self.numbers:
+            self.numbers[key] = len(self.vectors)
+            self.vectors.append(vector)
+        return self.numbers[key]
+
+    def groups(self, number: int) -> mm.Groups:
+        if number not in self.sorted:
+            self.sorted[number] = mm.Groups(self.vectors[number])
+        return self.sorted[number]
+
+
+def resampled_measures(pairs: list[Pair], resamples: Resamples) -> list[dict[str, np.ndarray]]:
+    """Each measure of each pair in each resample (NaN where undefined), for pairs on the same number of texts,
+    which share the resamples. The work is shared where the vectors are: Pearson's sums of every pair are one matrix
+    product of the counts with the columns x, x², y, y², xy; a metric's mid-ranks and detection curve come from one
+    sort of its scores, whatever the gold; a gold's groups are counted once for all the metrics."""
+    if not pairs:
+        return []
+    n = len(pairs[0].x)
+    xs, ys = Distinct(), Distinct()
+    x_of, y_of = [xs.index(p.x) for p in pairs], [ys.index(p.y) for p in pairs]
+    values = [{measure: [] for measure in pair.measures} for pair in pairs]
+    counts = resamples.counts(n)
+    for block in resampling.chunks(resamples.resamples, n):
+        weights = counts[block.astype(np.int64) - 1].astype(np.float64)
+        found = Block(weights, xs, ys).measures(pairs, x_of, y_of)
+        for number, pair in enumerate(pairs):
+            for measure in pair.measures:
+                if measure not in found[number]:
+                    found[number][measure] = pair_measure(pair, measure, weights, resamples, block)
+                values[number][measure].append(found[number][measure])
+    return [{measure: np.concatenate(parts) for measure, parts in found.items()} for found in values]
+
+
+SHARED_MEASURES = ("pearson", "spearman", "roc_auc", "average_precision", "best_f1")
+
+
+class Block:
+    """One block of resamples (weights: resamples × texts) over the distinct metrics and golds, each side worked
+    out once when first asked for."""
+
+    def __init__(self, weights: np.ndarray, xs: Distinct, ys: Distinct):
+        self.weights, self.xs, self.ys = weights, xs, ys
+        self.metric_sides: dict[int, MetricSide] = {}
+        self.gold_sides: dict[int, GoldSide] = {}
+
+    def metric(self, number: int) -> MetricSide:
+        if number not in self.metric_sides:
+            self.metric_sides[number] = MetricSide(self.xs.groups(number), self.weights)
+        return self.metric_sides[number]
+
+    def gold(self, number: int) -> GoldSide:
+        if number not in self.gold_sides:
+            self.gold_sides[number] = GoldSide(self.ys.groups(number), self.weights)
+        return self.gold_sides[number]
+
+    def x_varies(self, number: int) -> np.ndarray:
+        """Whether each resample draws two distinct scores or more (from the metric's side when at hand)."""
+        if number in self.metric_sides:
+            return self.metric_sides[number].varies
+        return self.xs.groups(number).varies(self.weights)
+
+    def measures(self, pairs: list[Pair], x_of: list[int], y_of: list[int]) -> list[dict[str, np.ndarray]]:
+        """Pearson's r, Spearman's ρ, ROC AUC, average precision and best F1 of every pair that asks for them."""
+        found: list[dict] = [{} for _ in pairs]
+        by_metric: dict[int, list[int]] = {}
+        for p, pair in enumerate(pairs):
+            if set(pair.measures) & set(SHARED_MEASURES[1:]):
+                by_metric.setdefault(x_of[p], []).append(p)
+        for x_number, paired in by_metric.items():
+            side = self.metric(x_number)
+            ranked = [p for p in paired if {"spearman", "roc_auc"} & set(pairs[p].measures)]
+            gold_numbers = sorted({y_of[p] for p in ranked})
+            rank_sums = dict(zip(gold_numbers, side.rank_sums_by_gold([self.gold(g) for g in gold_numbers])))
+            for p in paired:
+                found[p] |= self.sorted_measures(side, self.gold(y_of[p]), rank_sums.get(y_of[p]), pairs[p])
+        wanted = [p for p, pair in enumerate(pairs) if "pearson" in pair.measures]
+        for p, r in zip(wanted, self.pearson([(x_of[p], y_of[p]) for p in wanted])):
+            found[p]["pearson"] = r
+        return found
+
+    def sorted_measures(self, side: MetricSide, gold: GoldSide, rank_sums, pair: Pair) -> dict[str, np.ndarray]:
+        """The measures from the metric's sort: rank_sums, the metric's centred ranks summed by gold value."""
+        n = self.weights.shape[1]
+        found = {}
+        if "spearman" in pair.measures:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rho = (rank_sums * gold.centred_ranks).sum(axis=1) / np.sqrt(side.rank_squares * gold.rank_squares)
+            found["spearman"] = np.where(side.varies & gold.varies, np.clip(rho, -1, 1), np.nan)
+        if "roc_auc" in pair.measures:
+            positive_ranks = rank_sums[:, gold.values > 0].sum(axis=1) + gold.positives * (n + 1) / 2
+            u = positive_ranks - gold.positives * (gold.positives + 1) / 2
+            with np.errstate(invalid="ignore", divide="ignore"):
+                found["roc_auc"] = np.where(gold.both_classes, u / (gold.positives * gold.negatives), np.nan)
+        if {"average_precision", "best_f1"} & set(pair.measures):
+            curve = side.detection_curve(pair.y > 0)
+            if "average_precision" in pair.measures:
+                ap = mm.weighted_average_precision(self.weights, pair.x, pair.y, curve)
+                found["average_precision"] = np.where(gold.both_classes, ap, np.nan)
+            if "best_f1" in pair.measures:
+                f1 = mm.weighted_best_f1(self.weights, pair.x, pair.y, curve)[0]
+                found["best_f1"] = np.where(gold.both_classes, f1, np.nan)
+        return found
+
+    def pearson(self, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
+        """Pearson's r of each (metric, gold) pair in each resample: one matrix product of the counts with the
+        columns x, x² of every distinct metric, y, y² of every distinct gold and xy of every pair (each vector
+        centred first, so that large offsets lose no precision)."""
+        if not pairs:
+            return []
+        centred_x = [x - x.mean() for x in self.xs.vectors]
+        centred_y = [y - y.mean() for y in self.ys.vectors]
+        columns = [*centred_x, *(x * x for x in centred_x), *centred_y, *(y * y for y in centred_y)]
+        columns += [centred_x[i] * centred_y[j] for i, j in pairs]
+        sums = self.weights @ np.stack(columns, axis=1)
+        nx, ny = len(centred_x), len(centred_y)
+        total = self.weights.shape[1]  # every resample draws n texts
+        found = []
+        for number, (i, j) in enumerate(pairs):
+            sx, sxx, sy, syy = sums[:, i], sums[:, nx + i], sums[:, 2 * nx + j], sums[:, 2 * nx + ny + j]
+            sxy = sums[:, 2 * nx + 2 * ny + number]
+            covariance, var_x, var_y = total * sxy - sx * sy, total * sxx - sx * sx, total * syy - sy * sy
+            with np.errstate(invalid="ignore", divide="ignore"):
+                r = np.clip(covariance / np.sqrt(var_x * var_y), -1.0, 1.0)
+            varies = self.x_varies(i) & self.gold(j).varies & (var_x > 0) & (var_y > 0)
+            found.append(np.where(varies, r, np.nan))
+        return found
+
+
+class GoldSide:
+    """A gold vector under a block of resamples: the weight drawn at each distinct value, its centred mid-ranks
+    (mid-rank − (n + 1)/2, exact half-integers), whether it varies, the texts with a mistake drawn."""
+
+    def __init__(self, groups: mm.Groups, weights: np.ndarray):
+        n = weights.shape[1]
+        self.groups, self.values = groups, groups.values
+        drawn = groups.sums(weights)
+        self.centred_ranks = np.cumsum(drawn, axis=1) - (drawn - 1) / 2 - (n + 1) / 2
+        self.rank_squares = (drawn * self.centred_ranks**2).sum(axis=1)
+        self.varies = (drawn > 0).sum(axis=1) > 1
+        self.positives = drawn[:, self.values > 0].sum(axis=1)
+        self.negatives = n - self.positives
+        self.both_classes = (self.positives > 0) & (self.negatives > 0)
+
+
+class MetricSide:
+    """A metric's scores under a block of resamples, from its one sort: the counts in score order, the weight drawn
+    at each distinct score, the centred mid-ranks (exact half-integers), the texts flagged at each threshold."""
+
+    def __init__(self, groups: mm.Groups, weights: np.ndarray):
+        n = weights.shape[1]
+        self.groups = groups
+        self.ordered = weights[:, groups.order]  # the counts in score order
+        self.tied = len(groups.starts) < n
+        below_and_at = np.cumsum(self.ordered, axis=1)
+        if self.tied:
+            below_and_at = below_and_at[:, np.r_[groups.starts[1:], n] - 1]
+            self.drawn = np.diff(below_and_at, axis=1, prepend=0.0)
+        else:
+            self.drawn = self.ordered
+        self.centred_ranks = below_and_at - (self.drawn - 1) / 2 - (n + 1) / 2  # per distinct score
+        self.rank_squares = (self.drawn * self.centred_ranks**2).sum(axis=1)
+        self.varies = (self.drawn > 0).sum(axis=1) > 1
+        self.flagged = np.cumsum(self.drawn[:, ::-1], axis=1)  # texts scoring at least each score, highest first
+
+    def rank_sums_by_gold(self, golds: list[GoldSide]) -> list[np.ndarray]:
+        """For each gold: the drawn texts' centred ranks summed at each of its distinct values (resamples × values),
+        one sparse product for all the golds."""
+        if not golds:
+            return []
+        n = self.ordered.shape[1]
+        ranks = self.centred_ranks[:, self.groups.codes[self.groups.order]] if self.tied else self.centred_ranks
+        offsets = np.cumsum([0, *(len(gold.values) for gold in golds)])
+        columns = np.concatenate([g.groups.codes[self.groups.order] + o for g, o in zip(golds, offsets)])
+        membership = sparse.csr_array(
+            (np.ones(len(columns)), (columns, np.tile(np.arange(n), len(golds)))), shape=(int(offsets[-1]), n)
+        )
+        sums = (membership @ (self.ordered * ranks).T).T
+        return [sums[:, offsets[g] : offsets[g + 1]] for g in range(len(golds))]
+
+    def detection_curve(self, positive: np.ndarray):
+        """mm.detection_curve for the texts flagged positive, from the counts already in score order."""
+        drawn_positive = self.ordered * positive[self.groups.order]
+        if self.tied:
+            drawn_positive = np.add.reduceat(drawn_positive, self.groups.starts, axis=1)
+        true_positives = np.cumsum(drawn_positive[:, ::-1], axis=1)
+        return self.groups, true_positives, self.flagged - true_positives, true_positives[:, -1:]
+
+
+def pair_measure(pair: Pair, measure: str, weights: np.ndarray, resamples: Resamples, block: np.ndarray) -> np.ndarray:
+    """The measures with no shared form: the partial correlations (with per_token), Kendall's τ and acc_eq."""
+    x, y, z = pair.x, pair.y, pair.z
+    varies = mm.Groups(x).varies(weights) & mm.Groups(y).varies(weights)
+    if measure in PARTIAL_MEASURES:
+        defined = varies & mm.Groups(z).varies(weights)
+        vectors = (x, y, z)
+        if measure == "partial_spearman":
+            vectors = tuple(mm.Groups(v).midranks(weights) for v in vectors)
+        return np.where(defined, mm.weighted_partial(weights, *vectors), np.nan)
+    if measure in ("kendall", "acc_eq") and len(x) <= PAIRWISE_TEXTS:  # every pair's signs, all resamples at once
+        draws = resamples.draws(len(x))[block.astype(np.int64) - 1]
+        return np.where(varies, ROW_MEASURES[measure](x[draws], y[draws]), np.nan)
+    if measure == "kendall":
+        return np.where(varies, resampled_kendall(x, y, weights), np.nan)
+    if measure == "acc_eq":
+        draws = resamples.draws(len(x))[block.astype(np.int64) - 1]
+        return np.array([none_to_nan(acc_eq(x[d], y[d], resamples.seed).value) for d in draws])
+    raise ValueError(f"unknown measure {measure!r}")
 
 
 def resampled_kendall(x: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:

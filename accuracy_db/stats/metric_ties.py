@@ -22,8 +22,6 @@ limit); time: the sort of the kept pairs' differences, some seconds at the limit
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from accuracy_db.stats.metric_measures import Measure, as_floats, correlation_reason
@@ -35,9 +33,18 @@ PAIR_REPLICATES = 2**31  # the pair sample's draws: replicates PAIR_REPLICATES +
 BLOCK_PAIRS = 4_000_000
 
 
-def acc_eq(x, y, seed: int = 12345, exact_texts: int = EXACT_TEXTS, sampled_pairs: int = SAMPLED_PAIRS) -> Measure:
+def acc_eq(
+    x,
+    y,
+    seed: int = 12345,
+    exact_texts: int = EXACT_TEXTS,
+    sampled_pairs: int = SAMPLED_PAIRS,
+    sample: tuple[np.ndarray, np.ndarray] | None = None,
+) -> Measure:
     """acc_eq of metric x against gold y, with its threshold and method. None when fewer than 2 texts or either
-    side is constant (then every pair is tied in it, and the accuracy measures nothing of the other)."""
+    side is constant (then every pair is tied in it, and the accuracy measures nothing of the other). sample: the
+    pairs sampled_pair_texts draws, when the caller already has them (every metric and scope of a table draws the
+    same)."""
     x, y = as_floats(x, y)
     reason = correlation_reason(x, y, minimum=2)
     if reason is not None:
@@ -46,7 +53,7 @@ def acc_eq(x, y, seed: int = 12345, exact_texts: int = EXACT_TEXTS, sampled_pair
         gold_tied, concordant, pairs = all_pairs(x, y)
         method = "exact"
     else:
-        first, second = sampled_pair_texts(len(x), sampled_pairs, seed)
+        first, second = sample or sampled_pair_texts(len(x), sampled_pairs, seed)
         gold_tied, concordant = kept_differences(x[first] - x[second], y[first] - y[second])
         pairs, method = len(first), f"sample:{len(first)}:seed:{seed}"
     value, threshold = best_threshold(np.sort(gold_tied), np.sort(concordant), pairs)
@@ -73,7 +80,6 @@ def all_pairs(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, int
     return np.concatenate(gold_tied or [np.empty(0)]), np.concatenate(concordant or [np.empty(0)]), n * (n - 1) // 2
 
 
-@functools.lru_cache(maxsize=1)  # the same sample for every metric and scope of a split (400 MB at the default size)
 def sampled_pair_texts(n: int, pairs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """A sample of pairs of distinct texts, uniform with replacement: the first and second text of each. Replicate
     after replicate of draws, cut in halves, until enough pairs of two distinct texts."""
@@ -86,10 +92,7 @@ def sampled_pair_texts(n: int, pairs: int, seed: int) -> tuple[np.ndarray, np.nd
         firsts.append(draws[:half][distinct])
         seconds.append(draws[half : 2 * half][distinct])
         found, number = found + int(distinct.sum()), number + count
-    sample = np.concatenate(firsts)[:pairs].astype(np.int32), np.concatenate(seconds)[:pairs].astype(np.int32)
-    for texts in sample:
-        texts.flags.writeable = False
-    return sample
+    return np.concatenate(firsts)[:pairs].astype(np.int32), np.concatenate(seconds)[:pairs].astype(np.int32)
 
 
 def best_threshold(gold_tied: np.ndarray, concordant: np.ndarray, pairs: int) -> tuple[float, float]:

@@ -19,7 +19,6 @@ The same replicates serve every submission of a split, so intervals are paired.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 
 import numpy as np
@@ -27,9 +26,6 @@ import numpy as np
 MAX_SEED = 2**32 - 1
 _MASK = np.uint64(0xFFFFFFFF)
 CHUNK_CELLS = 8_000_000  # trials × texts per matrix product: 64 MB of float64 weights at a time
-# Blocks of weights (or swaps) kept for the next caller: every metric and scope of a split draws the same resamples
-# and trials, so they are hashed once (at 60,000 texts and 1000 resamples, 8 blocks: 512 MB).
-SHARED_BLOCKS = 8
 
 
 def lowbias32(x: np.ndarray) -> np.ndarray:
@@ -65,11 +61,18 @@ def bootstrap_draws(seed: int, replicates: np.ndarray, strata: list[int]) -> np.
     return (starts + ((hashes * np.repeat(sizes, strata)) >> np.uint64(32))).astype(np.int64)
 
 
-def bootstrap_weights(seed: int, replicates: np.ndarray, n: int) -> np.ndarray:
-    """How many times each replicate draws each text: an array (replicates, n) of counts that sum to n by row."""
+def bootstrap_counts(seed: int, replicates: np.ndarray, n: int) -> np.ndarray:
+    """How many times each replicate draws each text: an array (replicates, n) of counts that sum to n by row, in the
+    smallest unsigned integers that hold them (a byte each at 60,000 texts)."""
     texts = bootstrap_draws(seed, replicates, [n])
     flat = np.repeat(np.arange(len(replicates), dtype=np.int64), n) * n + texts.ravel()
-    return np.bincount(flat, minlength=len(replicates) * n).reshape(len(replicates), n).astype(np.float64)
+    counts = np.bincount(flat, minlength=len(replicates) * n).reshape(len(replicates), n)
+    return counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
+
+
+def bootstrap_weights(seed: int, replicates: np.ndarray, n: int) -> np.ndarray:
+    """bootstrap_counts as float64, ready for a matrix product."""
+    return bootstrap_counts(seed, replicates, n).astype(np.float64)
 
 
 def permutation_swaps(seed: int, trials: np.ndarray, n: int) -> np.ndarray:
@@ -100,26 +103,6 @@ def permutation_sums(a: np.ndarray, b: np.ndarray, trials: int, seed: int) -> tu
     return a.sum(axis=0) + moved, b.sum(axis=0) - moved
 
 
-def shared(function):
-    """function(seed, trials, n), remembered for the last SHARED_BLOCKS blocks and handed out read-only."""
-
-    @functools.lru_cache(maxsize=SHARED_BLOCKS)
-    def remembered(seed: int, trials: bytes, n: int) -> np.ndarray:
-        values = function(seed, np.frombuffer(trials, dtype=np.uint64), n)
-        values.flags.writeable = False
-        return values
-
-    def lookup(seed: int, trials: np.ndarray, n: int) -> np.ndarray:
-        return remembered(seed, np.asarray(trials, dtype=np.uint64).tobytes(), n)
-
-    return lookup
-
-
 def text_draws(seed: int, replicates: np.ndarray, n: int) -> np.ndarray:
     """The texts each replicate draws from one stratum of n texts (bootstrap_draws)."""
     return bootstrap_draws(seed, replicates, [n])
-
-
-shared_text_draws = shared(text_draws)
-shared_bootstrap_weights = shared(bootstrap_weights)
-shared_permutation_swaps = shared(permutation_swaps)
