@@ -134,11 +134,14 @@ class Distinct:
         return self.sorted[number]
 
 
-def resampled_measures(pairs: list[Pair], resamples: Resamples) -> list[dict[str, np.ndarray]]:
+def resampled_measures(
+    pairs: list[Pair], resamples: Resamples, few_scores: int | None = None
+) -> list[dict[str, np.ndarray]]:
     """Each measure of each pair in each resample (NaN where undefined), for pairs on the same number of texts,
     which share the resamples. The work is shared where the vectors are: Pearson's sums of every pair are one matrix
     product of the counts with the columns x, x², y, y², xy; a metric's mid-ranks and detection curve come from one
-    sort of its scores, whatever the gold; a gold's groups are counted once for all the metrics."""
+    sort of its scores, whatever the gold; a gold's groups are counted once for all the metrics. few_scores: see
+    FEW_SCORES (the tests set it to take either way)."""
     if not pairs:
         return []
     n = len(pairs[0].x)
@@ -148,7 +151,7 @@ def resampled_measures(pairs: list[Pair], resamples: Resamples) -> list[dict[str
     counts = resamples.counts(n)
     for block in resampling.chunks(resamples.resamples, n):
         weights = counts[block.astype(np.int64) - 1].astype(np.float64)
-        found = Block(weights, xs, ys).measures(pairs, x_of, y_of)
+        found = Block(weights, xs, ys, FEW_SCORES if few_scores is None else few_scores).measures(pairs, x_of, y_of)
         for number, pair in enumerate(pairs):
             for measure in pair.measures:
                 if measure not in found[number]:
@@ -158,21 +161,39 @@ def resampled_measures(pairs: list[Pair], resamples: Resamples) -> list[dict[str
 
 
 SHARED_MEASURES = ("pearson", "spearman", "roc_auc", "average_precision", "best_f1")
+# A metric of at most this many distinct scores (a submission's mistake counts, a rating, a flag) is counted by score
+# and gold value in one sparse pass over the texts (FewScores), not sorted and ranked text by text (MetricSide).
+FEW_SCORES = 64
 
 
 class Block:
     """One block of resamples (weights: resamples × texts) over the distinct metrics and golds, each side worked
     out once when first asked for."""
 
-    def __init__(self, weights: np.ndarray, xs: Distinct, ys: Distinct):
-        self.weights, self.xs, self.ys = weights, xs, ys
-        self.metric_sides: dict[int, MetricSide] = {}
+    def __init__(self, weights: np.ndarray, xs: Distinct, ys: Distinct, few_scores: int = 0):
+        self.weights, self.xs, self.ys, self.few_scores = weights, xs, ys, few_scores
+        self.metric_sides: dict[int, MetricSide | FewScores] = {}
         self.gold_sides: dict[int, GoldSide] = {}
+        self.transposed: np.ndarray | None = None
 
-    def metric(self, number: int) -> MetricSide:
+    def metric(self, number: int) -> MetricSide | FewScores:
         if number not in self.metric_sides:
-            self.metric_sides[number] = MetricSide(self.xs.groups(number), self.weights)
+            groups = self.xs.groups(number)
+            few = len(groups.values) <= self.few_scores
+            self.metric_sides[number] = FewScores(groups, self) if few else MetricSide(groups, self.weights)
         return self.metric_sides[number]
+
+    def by_text(self) -> np.ndarray:
+        """The block's counts text by text (texts × resamples, contiguous), for sparse products over the texts."""
+        if self.transposed is None:
+            self.transposed = np.ascontiguousarray(self.weights.T)
+        return self.transposed
+
+    def summed(self, columns: np.ndarray, texts: np.ndarray, width: int) -> np.ndarray:
+        """The counts of the given texts summed into columns (resamples × width): text texts[k] adds its count to
+        column columns[k]; one pass over those texts."""
+        membership = sparse.csr_array((np.ones(len(texts)), (columns, texts)), shape=(width, self.weights.shape[1]))
+        return (membership @ self.by_text()).T
 
     def gold(self, number: int) -> GoldSide:
         if number not in self.gold_sides:
@@ -218,12 +239,10 @@ class Block:
             with np.errstate(invalid="ignore", divide="ignore"):
                 found["roc_auc"] = np.where(gold.both_classes, u / (gold.positives * gold.negatives), np.nan)
         if {"average_precision", "best_f1"} & set(pair.measures):
-            curve = side.detection_curve(pair.y > 0)
+            precision_steps, f1 = side.detection(pair.y > 0)
             if "average_precision" in pair.measures:
-                ap = mm.weighted_average_precision(self.weights, pair.x, pair.y, curve)
-                found["average_precision"] = np.where(gold.both_classes, ap, np.nan)
+                found["average_precision"] = np.where(gold.both_classes, precision_steps, np.nan)
             if "best_f1" in pair.measures:
-                f1 = mm.weighted_best_f1(self.weights, pair.x, pair.y, curve)[0]
                 found["best_f1"] = np.where(gold.both_classes, f1, np.nan)
         return found
 
@@ -270,7 +289,7 @@ class GoldSide:
 
 class MetricSide:
     """A metric's scores under a block of resamples, from its one sort: the counts in score order, the weight drawn
-    at each distinct score, the centred mid-ranks (exact half-integers), the texts flagged at each threshold."""
+    at each distinct score and below it, the centred mid-ranks (exact half-integers)."""
 
     def __init__(self, groups: mm.Groups, weights: np.ndarray):
         n = weights.shape[1]
@@ -286,7 +305,7 @@ class MetricSide:
         self.centred_ranks = below_and_at - (self.drawn - 1) / 2 - (n + 1) / 2  # per distinct score
         self.rank_squares = (self.drawn * self.centred_ranks**2).sum(axis=1)
         self.varies = (self.drawn > 0).sum(axis=1) > 1
-        self.flagged = np.cumsum(self.drawn[:, ::-1], axis=1)  # texts scoring at least each score, highest first
+        self.below = below_and_at - self.drawn  # the texts drawn below each distinct score
 
     def rank_sums_by_gold(self, golds: list[GoldSide]) -> list[np.ndarray]:
         """For each gold: the drawn texts' centred ranks summed at each of its distinct values (resamples × values),
@@ -303,13 +322,75 @@ class MetricSide:
         sums = (membership @ (self.ordered * ranks).T).T
         return [sums[:, offsets[g] : offsets[g + 1]] for g in range(len(golds))]
 
-    def detection_curve(self, positive: np.ndarray):
-        """mm.detection_curve for the texts flagged positive, from the counts already in score order."""
-        drawn_positive = self.ordered * positive[self.groups.order]
-        if self.tied:
-            drawn_positive = np.add.reduceat(drawn_positive, self.groups.starts, axis=1)
-        true_positives = np.cumsum(drawn_positive[:, ::-1], axis=1)
-        return self.groups, true_positives, self.flagged - true_positives, true_positives[:, -1:]
+    def detection(self, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Average precision and best F1 of "x ≥ t" finding the positive texts, in each resample. Only the distinct
+        scores of a positive text matter, highest first: there the true positives TP grow, by the positives drawn at
+        that score; AP = Σ (their number / P) · TP / flagged, and F1 = 2 TP / (flagged + P) is highest at one of them
+        (between two, the flagged grow and TP does not). Flagged (texts scoring at least t) = n − the drawn below t,
+        the metric's side; so the work is on the positive texts' columns only."""
+        n = self.ordered.shape[1]
+        columns = np.flatnonzero(positive[self.groups.order])  # the positive texts, in score order
+        if not len(columns):
+            return np.full(len(self.ordered), np.nan), np.full(len(self.ordered), np.nan)  # no class to find
+        codes = self.groups.codes[self.groups.order][columns]
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        drawn_positive = self.ordered[:, columns]
+        if len(starts) < len(columns):
+            drawn_positive = np.add.reduceat(drawn_positive, starts, axis=1)
+        scores = codes[starts] if self.tied else columns  # their distinct scores, ascending
+        return precision_and_f1(drawn_positive, n - self.below[:, scores])
+
+
+class FewScores:
+    """A metric of few distinct scores under a block of resamples: the weight drawn at each score (one sparse pass),
+    and per gold the weight drawn at each (score, gold value), from which the ranks' sums and the detection curve
+    follow without a pass over the texts. The same attributes and methods as MetricSide."""
+
+    def __init__(self, groups: mm.Groups, block: Block):
+        self.groups, self.block = groups, block
+        n = len(groups.codes)
+        self.drawn = block.summed(groups.codes, np.arange(n), len(groups.values))
+        below_and_at = np.cumsum(self.drawn, axis=1)
+        self.below = below_and_at - self.drawn
+        self.centred_ranks = below_and_at - (self.drawn - 1) / 2 - (n + 1) / 2
+        self.rank_squares = (self.drawn * self.centred_ranks**2).sum(axis=1)
+        self.varies = (self.drawn > 0).sum(axis=1) > 1
+
+    def rank_sums_by_gold(self, golds: list[GoldSide]) -> list[np.ndarray]:
+        """As MetricSide's: Σ_score centred rank × the weight drawn at (score, gold value)."""
+        found = []
+        n, scores = len(self.groups.codes), len(self.groups.values)
+        for gold in golds:
+            values = len(gold.values)
+            joint = self.block.summed(self.groups.codes * values + gold.groups.codes, np.arange(n), scores * values)
+            found.append(np.einsum("rs,rsv->rv", self.centred_ranks, joint.reshape(-1, scores, values)))
+        return found
+
+    def detection(self, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """As MetricSide's, over the distinct scores (a score where no positive is drawn adds nothing to AP, and
+        there F1 is not higher than at the next score above with one)."""
+        texts = np.flatnonzero(positive)
+        if not len(texts):
+            return np.full(len(self.drawn), np.nan), np.full(len(self.drawn), np.nan)
+        n = len(self.groups.codes)
+        drawn_positive = self.block.summed(self.groups.codes[texts], texts, len(self.groups.values))
+        return precision_and_f1(drawn_positive, n - self.below)
+
+
+def precision_and_f1(drawn_positive: np.ndarray, flagged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Average precision and best F1 from the positives drawn at each distinct score (ascending) and the texts
+    flagged there (drawn at that score or above; where none is, no positive is either, and 1 stands for 0 so that
+    0 / 1 counts nothing). In place where it can be: these are the largest arrays of the bootstrap."""
+    true_positives = np.cumsum(drawn_positive, axis=1)
+    positives = true_positives[:, -1:].copy()
+    np.subtract(positives, true_positives, out=true_positives)
+    true_positives += drawn_positive  # the positives drawn at each score or above
+    np.maximum(flagged, 1, out=flagged)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        average_precision = np.einsum("rs,rs->r", drawn_positive, true_positives / flagged) / positives[:, 0]
+        flagged += positives
+        f1 = 2 * (true_positives / flagged).max(axis=1)
+    return average_precision, np.where(positives[:, 0] > 0, f1, np.nan)
 
 
 def pair_measure(pair: Pair, measure: str, weights: np.ndarray, resamples: Resamples, block: np.ndarray) -> np.ndarray:

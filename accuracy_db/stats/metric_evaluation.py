@@ -45,10 +45,13 @@ PER_TOKENS = 100  # per_token: mistakes per this many tokens of the text
 # are fast up to metric_rows.PAIRWISE_TEXTS texts, one at a time beyond it (acc_eq: seconds each at 10,000 texts).
 INTERVAL_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": 10 * PAIRWISE_TEXTS}
 # Above this many texts the clusters of the rank-based measures come from the paired bootstrap on the intervals'
-# resamples, not from PERM-BOTH, whose every trial sorts (or, for Kendall's τ and acc_eq, pairs) the texts anew:
-# measured in benchmarks/results/metrics-scale-2026-11-27.md (a table's PERM-BOTH clusters of these measures cost
-# more than its intervals beyond it). Pearson's PERM-BOTH is matrix products at every size.
-PERMUTED_TEXTS = 500
+# resamples, not from PERM-BOTH, whose every trial sorts (or, for Kendall's τ and acc_eq, pairs) the texts anew.
+# Measured (benchmarks/results/metrics-scale-2026-11-27.md), 1000 trials, the six measures' p-values of one pair of
+# metrics: 0.2 s of CPU at 30 texts, 0.6 s at 60, 2.9 s at 120, 17 s at 250, 80 s at 500 (acc_eq's O(n²) trials
+# most of it); a table makes about 22 such comparisons per scope, so at 100 texts its PERM-BOTH clusters already
+# take minutes. The shared task's splits (30 and 60 texts) stay on PERM-BOTH. Pearson's is matrix products at
+# every size (PearsonPermBoth).
+PERMUTED_TEXTS = 100
 RANK_MEASURES = ("spearman", "kendall", "roc_auc", "average_precision", "best_f1", "acc_eq")
 
 
