@@ -172,16 +172,18 @@ class Block:
 
     def __init__(self, weights: np.ndarray, xs: Distinct, ys: Distinct, few_scores: int = 0):
         self.weights, self.xs, self.ys, self.few_scores = weights, xs, ys, few_scores
-        self.metric_sides: dict[int, MetricSide | FewScores] = {}
+        self.metric_varies: dict[int, np.ndarray] = {}
         self.gold_sides: dict[int, GoldSide] = {}
         self.transposed: np.ndarray | None = None
 
-    def metric(self, number: int) -> MetricSide | FewScores:
-        if number not in self.metric_sides:
-            groups = self.xs.groups(number)
-            few = len(groups.values) <= self.few_scores
-            self.metric_sides[number] = FewScores(groups, self) if few else MetricSide(groups, self.weights)
-        return self.metric_sides[number]
+    def metric(self, number: int, golds: dict[int, GoldSide]) -> MetricSide | FewScores:
+        """The metric's side against the golds it is paired with, made anew (it is large: the caller drops it when
+        done); whether it varies is kept."""
+        groups = self.xs.groups(number)
+        few = len(groups.values) <= self.few_scores
+        side = FewScores(groups, self, golds) if few else MetricSide(groups, self.weights)
+        self.metric_varies[number] = side.varies
+        return side
 
     def by_text(self) -> np.ndarray:
         """The block's counts text by text (texts × resamples, contiguous), for sparse products over the texts."""
@@ -201,10 +203,10 @@ class Block:
         return self.gold_sides[number]
 
     def x_varies(self, number: int) -> np.ndarray:
-        """Whether each resample draws two distinct scores or more (from the metric's side when at hand)."""
-        if number in self.metric_sides:
-            return self.metric_sides[number].varies
-        return self.xs.groups(number).varies(self.weights)
+        """Whether each resample draws two distinct scores or more (from the metric's side when it was made)."""
+        if number not in self.metric_varies:
+            self.metric_varies[number] = self.xs.groups(number).varies(self.weights)
+        return self.metric_varies[number]
 
     def measures(self, pairs: list[Pair], x_of: list[int], y_of: list[int]) -> list[dict[str, np.ndarray]]:
         """Pearson's r, Spearman's ρ, ROC AUC, average precision and best F1 of every pair that asks for them."""
@@ -214,20 +216,21 @@ class Block:
             if set(pair.measures) & set(SHARED_MEASURES[1:]):
                 by_metric.setdefault(x_of[p], []).append(p)
         for x_number, paired in by_metric.items():
-            side = self.metric(x_number)
-            ranked = [p for p in paired if {"spearman", "roc_auc"} & set(pairs[p].measures)]
-            gold_numbers = sorted({y_of[p] for p in ranked})
-            rank_sums = dict(zip(gold_numbers, side.rank_sums_by_gold([self.gold(g) for g in gold_numbers])))
+            side = self.metric(x_number, {y_of[p]: self.gold(y_of[p]) for p in paired})
+            ranked = {y_of[p] for p in paired if {"spearman", "roc_auc"} & set(pairs[p].measures)}
+            rank_sums = side.rank_sums_by_gold({number: self.gold(number) for number in sorted(ranked)})
             for p in paired:
-                found[p] |= self.sorted_measures(side, self.gold(y_of[p]), rank_sums.get(y_of[p]), pairs[p])
-        wanted = [p for p, pair in enumerate(pairs) if "pearson" in pair.measures]
+                found[p] |= self.sorted_measures(side, y_of[p], rank_sums.get(y_of[p]), pairs[p])
+                if isinstance(side, FewScores) and "pearson" in pairs[p].measures:  # from the counts by value
+                    found[p]["pearson"] = side.pearson(y_of[p], self.gold(y_of[p]))
+        wanted = [p for p, pair in enumerate(pairs) if "pearson" in pair.measures and "pearson" not in found[p]]
         for p, r in zip(wanted, self.pearson([(x_of[p], y_of[p]) for p in wanted])):
             found[p]["pearson"] = r
         return found
 
-    def sorted_measures(self, side: MetricSide, gold: GoldSide, rank_sums, pair: Pair) -> dict[str, np.ndarray]:
-        """The measures from the metric's sort: rank_sums, the metric's centred ranks summed by gold value."""
-        n = self.weights.shape[1]
+    def sorted_measures(self, side, gold_number: int, rank_sums, pair: Pair) -> dict[str, np.ndarray]:
+        """The measures from the metric's side: rank_sums, its centred ranks summed by gold value."""
+        n, gold = self.weights.shape[1], self.gold(gold_number)
         found = {}
         if "spearman" in pair.measures:
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -239,7 +242,7 @@ class Block:
             with np.errstate(invalid="ignore", divide="ignore"):
                 found["roc_auc"] = np.where(gold.both_classes, u / (gold.positives * gold.negatives), np.nan)
         if {"average_precision", "best_f1"} & set(pair.measures):
-            precision_steps, f1 = side.detection(pair.y > 0)
+            precision_steps, f1 = side.detection(pair.y > 0, gold_number)
             if "average_precision" in pair.measures:
                 found["average_precision"] = np.where(gold.both_classes, precision_steps, np.nan)
             if "best_f1" in pair.measures:
@@ -278,7 +281,7 @@ class GoldSide:
     def __init__(self, groups: mm.Groups, weights: np.ndarray):
         n = weights.shape[1]
         self.groups, self.values = groups, groups.values
-        drawn = groups.sums(weights)
+        self.drawn = drawn = groups.sums(weights)
         self.centred_ranks = np.cumsum(drawn, axis=1) - (drawn - 1) / 2 - (n + 1) / 2
         self.rank_squares = (drawn * self.centred_ranks**2).sum(axis=1)
         self.varies = (drawn > 0).sum(axis=1) > 1
@@ -307,11 +310,12 @@ class MetricSide:
         self.varies = (self.drawn > 0).sum(axis=1) > 1
         self.below = below_and_at - self.drawn  # the texts drawn below each distinct score
 
-    def rank_sums_by_gold(self, golds: list[GoldSide]) -> list[np.ndarray]:
+    def rank_sums_by_gold(self, golds: dict[int, GoldSide]) -> dict[int, np.ndarray]:
         """For each gold: the drawn texts' centred ranks summed at each of its distinct values (resamples × values),
         one sparse product for all the golds."""
         if not golds:
-            return []
+            return {}
+        numbers, golds = list(golds), list(golds.values())
         n = self.ordered.shape[1]
         ranks = self.centred_ranks[:, self.groups.codes[self.groups.order]] if self.tied else self.centred_ranks
         offsets = np.cumsum([0, *(len(gold.values) for gold in golds)])
@@ -320,9 +324,9 @@ class MetricSide:
             (np.ones(len(columns)), (columns, np.tile(np.arange(n), len(golds)))), shape=(int(offsets[-1]), n)
         )
         sums = (membership @ (self.ordered * ranks).T).T
-        return [sums[:, offsets[g] : offsets[g + 1]] for g in range(len(golds))]
+        return {number: sums[:, offsets[g] : offsets[g + 1]] for g, number in enumerate(numbers)}
 
-    def detection(self, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def detection(self, positive: np.ndarray, gold_number: int) -> tuple[np.ndarray, np.ndarray]:  # noqa: ARG002
         """Average precision and best F1 of "x ≥ t" finding the positive texts, in each resample. Only the distinct
         scores of a positive text matter, highest first: there the true positives TP grow, by the positives drawn at
         that score; AP = Σ (their number / P) · TP / flagged, and F1 = 2 TP / (flagged + P) is highest at one of them
@@ -342,39 +346,52 @@ class MetricSide:
 
 
 class FewScores:
-    """A metric of few distinct scores under a block of resamples: the weight drawn at each score (one sparse pass),
-    and per gold the weight drawn at each (score, gold value), from which the ranks' sums and the detection curve
-    follow without a pass over the texts. The same attributes and methods as MetricSide."""
+    """A metric of few distinct scores under a block of resamples, against the golds it is paired with: per gold,
+    the weight drawn at each (score, gold value), one sparse pass over the texts; from it, without another pass,
+    the weight drawn at each score, the centred mid-ranks, their sums by gold value, the detection curve and
+    Pearson's sums. The same attributes and methods as MetricSide, and pearson."""
 
-    def __init__(self, groups: mm.Groups, block: Block):
-        self.groups, self.block = groups, block
-        n = len(groups.codes)
-        self.drawn = block.summed(groups.codes, np.arange(n), len(groups.values))
+    def __init__(self, groups: mm.Groups, block: Block, golds: dict[int, GoldSide]):
+        self.groups, self.golds = groups, golds
+        n, scores = len(groups.codes), len(groups.values)
+        self.joints = {
+            number: block.summed(
+                groups.codes * len(gold.values) + gold.groups.codes, np.arange(n), scores * len(gold.values)
+            ).reshape(-1, scores, len(gold.values))
+            for number, gold in golds.items()
+        }
+        self.drawn = next(iter(self.joints.values())).sum(axis=2)
         below_and_at = np.cumsum(self.drawn, axis=1)
         self.below = below_and_at - self.drawn
         self.centred_ranks = below_and_at - (self.drawn - 1) / 2 - (n + 1) / 2
         self.rank_squares = (self.drawn * self.centred_ranks**2).sum(axis=1)
         self.varies = (self.drawn > 0).sum(axis=1) > 1
 
-    def rank_sums_by_gold(self, golds: list[GoldSide]) -> list[np.ndarray]:
-        """As MetricSide's: Σ_score centred rank × the weight drawn at (score, gold value)."""
-        found = []
-        n, scores = len(self.groups.codes), len(self.groups.values)
-        for gold in golds:
-            values = len(gold.values)
-            joint = self.block.summed(self.groups.codes * values + gold.groups.codes, np.arange(n), scores * values)
-            found.append(np.einsum("rs,rsv->rv", self.centred_ranks, joint.reshape(-1, scores, values)))
-        return found
+    def rank_sums_by_gold(self, golds: dict[int, GoldSide]) -> dict[int, np.ndarray]:
+        """As MetricSide's: Σ over the scores of the centred rank × the weight drawn at (score, gold value)."""
+        return {number: np.einsum("rs,rsv->rv", self.centred_ranks, self.joints[number]) for number in golds}
 
-    def detection(self, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def detection(self, positive: np.ndarray, gold_number: int) -> tuple[np.ndarray, np.ndarray]:  # noqa: ARG002
         """As MetricSide's, over the distinct scores (a score where no positive is drawn adds nothing to AP, and
-        there F1 is not higher than at the next score above with one)."""
-        texts = np.flatnonzero(positive)
-        if not len(texts):
+        there F1 is not higher than at the next score above with one); the positives are the gold values > 0."""
+        joint = self.joints[gold_number]
+        with_mistakes = self.golds[gold_number].values > 0
+        if not with_mistakes.any():
             return np.full(len(self.drawn), np.nan), np.full(len(self.drawn), np.nan)
-        n = len(self.groups.codes)
-        drawn_positive = self.block.summed(self.groups.codes[texts], texts, len(self.groups.values))
-        return precision_and_f1(drawn_positive, n - self.below)
+        return precision_and_f1(joint[:, :, with_mistakes].sum(axis=2), len(self.groups.codes) - self.below)
+
+    def pearson(self, gold_number: int, gold: GoldSide) -> np.ndarray:
+        """Pearson's r in each resample from the weights drawn at each (score, gold value), the values centred."""
+        x = self.groups.values - self.groups.values[self.groups.codes].mean()
+        y = gold.values - gold.values[gold.groups.codes].mean()
+        total = len(self.groups.codes)
+        sx, sxx = self.drawn @ x, self.drawn @ (x * x)
+        sy, syy = gold.drawn @ y, gold.drawn @ (y * y)
+        sxy = np.einsum("rsv,s,v->r", self.joints[gold_number], x, y)
+        covariance, var_x, var_y = total * sxy - sx * sy, total * sxx - sx * sx, total * syy - sy * sy
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = np.clip(covariance / np.sqrt(var_x * var_y), -1.0, 1.0)
+        return np.where(self.varies & gold.varies & (var_x > 0) & (var_y > 0), r, np.nan)
 
 
 def precision_and_f1(drawn_positive: np.ndarray, flagged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
