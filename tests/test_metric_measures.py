@@ -417,11 +417,12 @@ def test_each_row_is_measured_as_the_vector_alone(case):
 
 def loop_measure(measure: str, xs: np.ndarray, ys: np.ndarray) -> float:
     """One resample's measure as scipy and scikit-learn compute it, NaN where the table leaves it undefined."""
-    if measure in ("pearson", "spearman"):
+    if measure in ("pearson", "spearman", "kendall"):
         if constant(xs) or constant(ys):
             return np.nan
-        function = stats.pearsonr if measure == "pearson" else stats.spearmanr
-        return function(xs, ys).statistic
+        return {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}[measure](
+            xs, ys
+        ).statistic
     if (ys > 0).all() or not (ys > 0).any():
         return np.nan
     if measure == "roc_auc":
@@ -433,7 +434,7 @@ def loop_measure(measure: str, xs: np.ndarray, ys: np.ndarray) -> float:
         return np.nan_to_num(2 * precision * recall / (precision + recall)).max()
 
 
-SHARED = ("pearson", "spearman", "roc_auc", "average_precision", "best_f1")
+SHARED = ("pearson", "spearman", "kendall", "roc_auc", "average_precision", "best_f1")
 
 
 @settings(max_examples=40, deadline=None)

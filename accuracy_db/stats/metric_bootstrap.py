@@ -215,7 +215,7 @@ class Block:
         found: list[dict] = [{} for _ in pairs]
         by_metric: dict[int, list[int]] = {}
         for p, pair in enumerate(pairs):
-            if set(pair.measures) & set(SHARED_MEASURES[1:]):
+            if set(pair.measures) & {*SHARED_MEASURES[1:], "kendall"}:
                 by_metric.setdefault(x_of[p], []).append(p)
         for x_number, paired in by_metric.items():
             side = self.metric(x_number, {y_of[p]: self.gold(y_of[p]) for p in paired})
@@ -223,8 +223,9 @@ class Block:
             rank_sums = side.rank_sums_by_gold({number: self.gold(number) for number in sorted(ranked)})
             for p in paired:
                 found[p] |= self.sorted_measures(side, y_of[p], rank_sums.get(y_of[p]), pairs[p])
-                if isinstance(side, FewScores) and "pearson" in pairs[p].measures:  # from the counts by value
-                    found[p]["pearson"] = side.pearson(y_of[p], self.gold(y_of[p]))
+                if isinstance(side, FewScores):  # from the counts by (score, gold value)
+                    for measure in {"pearson", "kendall"} & set(pairs[p].measures):
+                        found[p][measure] = getattr(side, measure)(y_of[p], self.gold(y_of[p]))
         wanted = [p for p, pair in enumerate(pairs) if "pearson" in pair.measures and "pearson" not in found[p]]
         for p, r in zip(wanted, self.pearson([(x_of[p], y_of[p]) for p in wanted])):
             found[p]["pearson"] = r
@@ -351,7 +352,7 @@ class FewScores:
     """A metric of few distinct scores under a block of resamples, against the golds it is paired with: per gold,
     the weight drawn at each (score, gold value), one sparse pass over the texts; from it, without another pass,
     the weight drawn at each score, the centred mid-ranks, their sums by gold value, the detection curve and
-    Pearson's sums. The same attributes and methods as MetricSide, and pearson."""
+    Pearson's sums. The same attributes and methods as MetricSide, and kendall and pearson."""
 
     def __init__(self, groups: mm.Groups, block: Block, golds: dict[int, GoldSide]):
         self.groups, self.golds = groups, golds
@@ -381,6 +382,22 @@ class FewScores:
         if not with_mistakes.any():
             return np.full(len(self.drawn), np.nan), np.full(len(self.drawn), np.nan)
         return precision_and_f1(joint[:, :, with_mistakes].sum(axis=2), len(self.groups.codes) - self.below)
+
+    def kendall(self, gold_number: int, gold: GoldSide) -> np.ndarray:
+        """Kendall's τ-b in each resample from the weights drawn at each (score, gold value): a pair is concordant
+        when one text is above the other in both, discordant when above in score and below in gold."""
+        joint = self.joints[gold_number]
+        n = len(self.groups.codes)
+        higher_scores = np.cumsum(joint[:, ::-1], axis=1)[:, ::-1] - joint  # drawn at a higher score, per gold value
+        below = np.cumsum(higher_scores, axis=2) - higher_scores  # … and a lower gold value
+        above = np.cumsum(higher_scores[:, :, ::-1], axis=2)[:, :, ::-1] - higher_scores  # … and a higher one
+        concordant, discordant = (np.einsum("rsv,rsv->r", joint, other) for other in (above, below))
+        pairs = n * (n - 1) / 2
+        untied_x = pairs - (self.drawn * (self.drawn - 1) / 2).sum(axis=1)
+        untied_y = pairs - (gold.drawn * (gold.drawn - 1) / 2).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tau = (concordant - discordant) / np.sqrt(untied_x * untied_y)
+        return np.where(self.varies & gold.varies, np.clip(tau, -1, 1), np.nan)
 
     def pearson(self, gold_number: int, gold: GoldSide) -> np.ndarray:
         """Pearson's r in each resample from the weights drawn at each (score, gold value), the values centred."""
