@@ -168,25 +168,30 @@ def brute_acc_eq(x, y, pairs):
 @settings(max_examples=200, deadline=None)
 @given(pairs_of)
 def test_acc_eq_equals_the_brute_force(vectors):
+    """Counted by value (few scores) and listed pair by pair (few_scores=0), the same as every pair tried."""
     x, y, _ = (np.array(v, dtype=float) / 2 for v in vectors)
-    result = acc_eq(x, y)
+    counted, listed = acc_eq(x, y), acc_eq(x, y, few_scores=0)
     if len(x) < 2 or constant(x) or constant(y):
-        assert result.value is None and result.reason
+        assert counted.value is None and counted.reason and listed == counted
         return
     value, threshold = brute_acc_eq(x, y, list(itertools.combinations(range(len(x)), 2)))
-    assert (result.value, result.threshold, result.method) == (pytest.approx(value), threshold, "exact")
+    for result in (counted, listed):
+        assert (result.value, result.threshold, result.method) == (pytest.approx(value), threshold, "exact")
 
 
-def test_acc_eq_beyond_the_exact_limit_samples_pairs():
+def test_acc_eq_beyond_the_exact_limit_samples_pairs_unless_few_scores_count_them_all():
     rng = np.random.default_rng(11)
     x, y = rng.integers(0, 6, 40).astype(float), rng.integers(0, 3, 40).astype(float)
-    result = acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300)
+    result = acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, few_scores=0)
     first, second = sampled_pair_texts(40, 300, 5)
     assert len(first) == 300 and (first != second).all()
     value, threshold = brute_acc_eq(x, y, list(zip(first, second)))
     assert (result.value, result.threshold) == (pytest.approx(value), threshold)
     assert result.method == "sample:300:seed:5"
-    assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300) == result  # the same seed, the same sample
+    assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, few_scores=0) == result  # the same sample
+    counted = acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300)  # 6 scores: every pair, counted by value
+    value, threshold = brute_acc_eq(x, y, list(itertools.combinations(range(40), 2)))
+    assert (counted.value, counted.threshold, counted.method) == (pytest.approx(value), threshold, "exact")
 
 
 # System level.

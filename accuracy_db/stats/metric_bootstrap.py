@@ -3,14 +3,23 @@
 values (validity.percentile_interval: numpy's linear interpolation). A resample in which a measure is undefined
 (a constant side, a missing class) is left out of its interval and counted.
 
-Costs, per metric and scope, for n texts and R resamples (chunks of resampling.CHUNK_CELLS weights at a time):
-* pearson, partial_pearson: one matrix product of the weights (R × n) with the sums' columns, O(R·n);
-* spearman, partial_spearman, roc_auc, average_precision, best_f1: the weighted mid-ranks or cumulative counts
-  by distinct value, a few whole-array operations on (R × n), O(R·n);
-* kendall: per resample, the drawn texts in the order of the data's sort (a repeat, no sort) and a radix
-  inversion count, O(n log k) each for k distinct gold counts;
-* acc_eq: per resample, the threshold searched anew (metric_ties.acc_eq): O(n²) each up to 10,000 texts, the
-  sampled pairs beyond; the dearest by far.
+A resample is a vector of counts (how many times it draws each text: the same draws as resampling.bootstrap_draws,
+counted), and every metric and scope of a split on as many texts is resampled together (resampled_measures), each
+side's work done once: a metric's (the same in every scope for an imported or built-in metric) and a gold's (the same
+for every metric of a scope). Costs for n texts and R resamples, in blocks of resampling.CHUNK_CELLS counts:
+* pearson: one matrix product of the counts (R × n) with the columns x, x² of every metric, y, y² of every gold and
+  xy of every pair;
+* spearman, roc_auc, average_precision, best_f1 of a metric of many scores (MetricSide): one sort of x, the counts
+  in score order summed cumulatively (its weighted mid-ranks), then per gold one sparse product (the ranks summed by
+  gold value: Spearman's cross term and ROC AUC's rank sum) and a cumulative sum over the positive texts only
+  (average precision, best F1);
+* every measure but acc_eq of a metric of few scores (FewScores: a submission's counts, a rating, a flag): per gold
+  one sparse pass over the texts counting each (score, gold value), the rest on those few cells;
+* partial_pearson, partial_spearman: the weighted partial correlation of the vectors or of their mid-ranks;
+* kendall of a metric of many scores: per resample, the drawn texts in the order of the data's sort (a repeat, no
+  sort) and a radix inversion count, O(n log k) each for k distinct gold counts;
+* acc_eq: per resample, every pair's signs as rows of one matrix (up to metric_rows.PAIRWISE_TEXTS texts, the
+  dearest by far), the threshold searched anew.
 At the system level the texts are drawn within each system (every system stays), the systems' means recomputed,
 and the measures computed per resample over the few systems.
 """

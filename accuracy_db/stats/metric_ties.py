@@ -33,6 +33,7 @@ EXACT_TEXTS = 10_000
 SAMPLED_PAIRS = 1_000_000
 PAIR_REPLICATES = 2**31  # the pair sample's draws: replicates PAIR_REPLICATES + 1, + 2, …
 BLOCK_PAIRS = 4_000_000
+FEW_SCORES = 64  # a metric of at most this many distinct scores: its pairs counted by value (counted_pairs)
 
 
 def acc_eq(
@@ -42,15 +43,21 @@ def acc_eq(
     exact_texts: int = EXACT_TEXTS,
     sampled_pairs: int = SAMPLED_PAIRS,
     sample: tuple[np.ndarray, np.ndarray] | None = None,
+    few_scores: int = FEW_SCORES,
 ) -> Measure:
     """acc_eq of metric x against gold y, with its threshold and method. None when fewer than 2 texts or either
     side is constant (then every pair is tied in it, and the accuracy measures nothing of the other). sample: the
     pairs sampled_pair_texts draws, when the caller already has them (every metric and scope of a table draws the
-    same)."""
+    same). A metric of at most few_scores distinct scores is counted exactly by value (counted_pairs), at any
+    number of texts."""
     x, y = as_floats(x, y)
     reason = correlation_reason(x, y, minimum=2)
     if reason is not None:
         return Measure(None, reason)
+    scores, codes = np.unique(x, return_inverse=True)
+    if len(scores) <= few_scores:
+        value, threshold = best_threshold(*counted_pairs(scores, codes, y), len(x) * (len(x) - 1) // 2)
+        return Measure(value, threshold=threshold, method="exact")
     if len(x) <= exact_texts:
         gold_tied, concordant, pairs = all_pairs(x, y)
         method = "exact"
@@ -60,6 +67,30 @@ def acc_eq(
         pairs, method = len(first), f"sample:{len(first)}:seed:{seed}"
     value, threshold = best_threshold(np.sort(gold_tied), np.sort(concordant), pairs)
     return Measure(value, threshold=threshold, method=method)
+
+
+def counted_pairs(scores: np.ndarray, codes: np.ndarray, y: np.ndarray):
+    """The pairs of a metric of few distinct scores, counted by value instead of listed: with N[s, v] the texts of
+    score s and gold value v, the pairs of scores s < t number Σ_v N[s, v]·N[t, v] tied in the gold and
+    Σ_(v < w) N[s, v]·N[t, w] concordant, at metric difference |x_t − x_s|; pairs of one score are at difference 0
+    and never concordant. Returns best_threshold's arguments: the distinct differences and their counts."""
+    values, gold_codes = np.unique(y, return_inverse=True)
+    counts = np.bincount(codes * len(values) + gold_codes, minlength=len(scores) * len(values))
+    counts = counts.reshape(len(scores), len(values)).astype(np.int64)
+    first, second = np.triu_indices(len(scores), 1)
+    tied = (counts @ counts.T)[first, second]
+    concordant = (counts @ np.triu(np.ones((len(values), len(values)), dtype=np.int64), 1) @ counts.T)[first, second]
+    differences = scores[second] - scores[first]
+    within = int((counts * (counts - 1) // 2).sum())  # gold-tied pairs of one score
+    tied_at = np.r_[0.0, differences[tied > 0]], np.r_[within, tied[tied > 0]]
+    concordant_at = differences[concordant > 0], concordant[concordant > 0]
+    return (*(grouped(*found) for found in (tied_at, concordant_at)),)
+
+
+def grouped(differences: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct differences, ascending, with their counts summed."""
+    distinct, where = np.unique(differences, return_inverse=True)
+    return distinct, np.bincount(where, weights=counts, minlength=len(distinct)).astype(np.int64)
 
 
 def kept_differences(dx: np.ndarray, dy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -97,12 +128,25 @@ def sampled_pair_texts(n: int, pairs: int, seed: int) -> tuple[np.ndarray, np.nd
     return np.concatenate(firsts)[:pairs].astype(np.int32), np.concatenate(seconds)[:pairs].astype(np.int32)
 
 
-def best_threshold(gold_tied: np.ndarray, concordant: np.ndarray, pairs: int) -> tuple[float, float]:
+def best_threshold(gold_tied, concordant, pairs: int) -> tuple[float, float]:
     """The best accuracy over the candidate thresholds and the smallest threshold that reaches it, given the sorted
-    metric differences of the gold-tied and of the concordant pairs."""
-    candidates = np.unique(np.r_[0.0, gold_tied])
-    turned_ties = np.searchsorted(gold_tied, candidates, side="right")
-    lost = np.searchsorted(concordant, candidates, side="right")
-    correct = len(concordant) - lost + turned_ties
+    metric differences of the gold-tied and of the concordant pairs, each a sorted array of one difference a pair or
+    (distinct differences, their counts)."""
+    tied_values = gold_tied[0] if isinstance(gold_tied, tuple) else gold_tied
+    tied_values = tied_values[counts_of(gold_tied) > 0]
+    candidates = np.unique(np.r_[0.0, tied_values])
+    turned_ties = up_to(gold_tied, candidates)
+    lost = up_to(concordant, candidates)
+    correct = int(counts_of(concordant).sum()) - lost + turned_ties
     best = int(np.argmax(correct))
     return float(correct[best] / pairs), float(candidates[best])
+
+
+def counts_of(differences) -> np.ndarray:
+    return differences[1] if isinstance(differences, tuple) else np.ones(len(differences), dtype=np.int64)
+
+
+def up_to(differences, candidates: np.ndarray) -> np.ndarray:
+    """How many pairs have a difference of at most each candidate."""
+    values = differences[0] if isinstance(differences, tuple) else differences
+    return np.r_[0, np.cumsum(counts_of(differences))][np.searchsorted(values, candidates, side="right")]
