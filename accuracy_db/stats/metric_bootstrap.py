@@ -197,16 +197,21 @@ class Block:
         return side
 
     def by_text(self) -> np.ndarray:
-        """The block's counts text by text (texts × resamples, contiguous), for sparse products over the texts."""
+        """The block's counts text by text (texts × resamples, contiguous), for sparse products over the texts; in
+        float32 while every sum of counts (at most n) is exact in it: half the memory traffic."""
         if self.transposed is None:
-            self.transposed = np.ascontiguousarray(self.weights.T)
+            exact = self.weights.shape[1] < 2**24
+            self.transposed = np.ascontiguousarray(self.counts.T, dtype=np.float32 if exact else np.float64)
         return self.transposed
 
     def summed(self, columns: np.ndarray, texts: np.ndarray, width: int) -> np.ndarray:
-        """The counts of the given texts summed into columns (resamples × width): text texts[k] adds its count to
-        column columns[k]; one pass over those texts."""
-        membership = sparse.csr_array((np.ones(len(texts)), (columns, texts)), shape=(width, self.weights.shape[1]))
-        return (membership @ self.by_text()).T
+        """The counts of the given texts summed into columns (resamples × width, float64): text texts[k] adds its
+        count to column columns[k]; one pass over those texts."""
+        by_text = self.by_text()
+        membership = sparse.csr_array(
+            (np.ones(len(texts), dtype=by_text.dtype), (columns, texts)), shape=(width, self.weights.shape[1])
+        )
+        return (membership @ by_text).T.astype(np.float64)
 
     def gold(self, number: int) -> GoldSide:
         if number not in self.gold_sides:
@@ -345,7 +350,7 @@ class MetricSide:
         that score; AP = Σ (their number / P) · TP / flagged, and F1 = 2 TP / (flagged + P) is highest at one of them
         (between two, the flagged grow and TP does not). Flagged (texts scoring at least t) = n − the drawn below t,
         the metric's side; so the work is on the positive texts' columns only."""
-        columns = np.flatnonzero(positive[self.groups.order])  # the positive texts, in score order
+        columns = np.flatnonzero(positive[self.groups.order])[::-1]  # the positive texts, highest score first
         if not len(columns):
             return np.full(len(self.ordered), np.nan), np.full(len(self.ordered), np.nan)  # no class to find
         codes = self.groups.codes[self.groups.order][columns]
@@ -353,7 +358,7 @@ class MetricSide:
         drawn_positive = self.ordered[:, columns]
         if len(starts) < len(columns):
             drawn_positive = np.add.reduceat(drawn_positive, starts, axis=1, dtype=np.int32)
-        scores = codes[starts] if self.tied else columns  # their distinct scores, ascending
+        scores = codes[starts] if self.tied else columns  # their distinct scores, highest first
         return precision_and_f1(drawn_positive, self.flagged[:, scores])
 
 
@@ -390,7 +395,8 @@ class FewScores:
         with_mistakes = self.golds[gold_number].values > 0
         if not with_mistakes.any():
             return np.full(len(self.drawn), np.nan), np.full(len(self.drawn), np.nan)
-        return precision_and_f1(joint[:, :, with_mistakes].sum(axis=2), len(self.groups.codes) - self.below)
+        flagged = len(self.groups.codes) - self.below
+        return precision_and_f1(joint[:, ::-1, with_mistakes].sum(axis=2), flagged[:, ::-1])
 
     def kendall(self, gold_number: int, gold: GoldSide) -> np.ndarray:
         """Kendall's τ-b in each resample from the weights drawn at each (score, gold value): a pair is concordant
@@ -423,13 +429,11 @@ class FewScores:
 
 
 def precision_and_f1(drawn_positive: np.ndarray, flagged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Average precision and best F1 from the positives drawn at each distinct score (ascending) and the texts
+    """Average precision and best F1 from the positives drawn at each distinct score, highest first, and the texts
     flagged there (drawn at that score or above; where none is, no positive is either, and 1 stands for 0 so that
     0 / 1 counts nothing). In place where it can be: these are the largest arrays of the bootstrap."""
     true_positives = np.cumsum(drawn_positive, axis=1, dtype=np.result_type(drawn_positive, np.int32))
-    positives = true_positives[:, -1:].copy()
-    np.subtract(positives, true_positives, out=true_positives)
-    true_positives += drawn_positive  # the positives drawn at each score or above
+    positives = true_positives[:, -1:]
     np.maximum(flagged, 1, out=flagged)
     with np.errstate(invalid="ignore", divide="ignore"):
         average_precision = np.einsum("rs,rs->r", drawn_positive, true_positives / flagged) / positives[:, 0]

@@ -12,7 +12,9 @@ As ε grows, a concordant pair turning into a metric tie lowers the accuracy and
 maximum is at 0 or at the metric difference of a gold-tied pair; only the concordant and the gold-tied pairs are
 kept, their differences sorted, and every candidate counted by binary search.
 
-Up to EXACT_TEXTS texts (50 million pairs) every pair is enumerated, in blocks of rows. Beyond, as mt-metrics-eval's
+A metric of at most FEW_SCORES distinct scores has its pairs counted by (score, gold value), exactly, at any number
+of texts (counted_pairs). Otherwise, up to EXACT_TEXTS texts (50 million pairs) every pair is enumerated, in blocks
+of rows. Beyond, as mt-metrics-eval's
 sample_rate does, the threshold and the accuracy are those of a sample of SAMPLED_PAIRS pairs, drawn with
 replacement by the project's counter-based hash (resampling.bootstrap_draws of replicates numbered from
 PAIR_REPLICATES, far from any bootstrap's, so the sample is independent of the intervals' resamples); the result's
