@@ -225,7 +225,8 @@ class Block:
         return self.metric_varies[number]
 
     def measures(self, pairs: list[Pair], x_of: list[int], y_of: list[int]) -> list[dict[str, np.ndarray]]:
-        """Pearson's r, Spearman's ρ, ROC AUC, average precision and best F1 of every pair that asks for them."""
+        """Pearson's r, Spearman's ρ, ROC AUC, average precision and best F1 of every pair that asks for them, and
+        Kendall's τ-b of the pairs of a metric of few scores (the others' is pair_measure's)."""
         found: list[dict] = [{} for _ in pairs]
         by_metric: dict[int, list[int]] = {}
         for p, pair in enumerate(pairs):
@@ -268,20 +269,23 @@ class Block:
 
     def pearson(self, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
         """Pearson's r of each (metric, gold) pair in each resample: one matrix product of the counts with the
-        columns x, x² of every distinct metric, y, y² of every distinct gold and xy of every pair (each vector
+        columns x, x² of each of their metrics, y, y² of each of their golds and xy of every pair (each vector
         centred first, so that large offsets lose no precision)."""
         if not pairs:
             return []
-        centred_x = [x - x.mean() for x in self.xs.vectors]
-        centred_y = [y - y.mean() for y in self.ys.vectors]
-        columns = [*centred_x, *(x * x for x in centred_x), *centred_y, *(y * y for y in centred_y)]
+        metrics, golds = sorted({i for i, _ in pairs}), sorted({j for _, j in pairs})
+        centred_x = {i: self.xs.vectors[i] - self.xs.vectors[i].mean() for i in metrics}
+        centred_y = {j: self.ys.vectors[j] - self.ys.vectors[j].mean() for j in golds}
+        columns = [*centred_x.values(), *(x * x for x in centred_x.values())]
+        columns += [*centred_y.values(), *(y * y for y in centred_y.values())]
         columns += [centred_x[i] * centred_y[j] for i, j in pairs]
         sums = self.weights @ np.stack(columns, axis=1)
-        nx, ny = len(centred_x), len(centred_y)
+        nx, ny = len(metrics), len(golds)
         total = self.weights.shape[1]  # every resample draws n texts
         found = []
         for number, (i, j) in enumerate(pairs):
-            sx, sxx, sy, syy = sums[:, i], sums[:, nx + i], sums[:, 2 * nx + j], sums[:, 2 * nx + ny + j]
+            x, y = metrics.index(i), golds.index(j)
+            sx, sxx, sy, syy = sums[:, x], sums[:, nx + x], sums[:, 2 * nx + y], sums[:, 2 * nx + ny + y]
             sxy = sums[:, 2 * nx + 2 * ny + number]
             covariance, var_x, var_y = total * sxy - sx * sy, total * sxx - sx * sx, total * syy - sy * sy
             with np.errstate(invalid="ignore", divide="ignore"):
