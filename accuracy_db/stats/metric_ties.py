@@ -131,24 +131,27 @@ def sampled_pair_texts(n: int, pairs: int, seed: int) -> tuple[np.ndarray, np.nd
 
 
 def best_threshold(gold_tied, concordant, pairs: int) -> tuple[float, float]:
-    """The best accuracy over the candidate thresholds and the smallest threshold that reaches it, given the sorted
-    metric differences of the gold-tied and of the concordant pairs, each a sorted array of one difference a pair or
-    (distinct differences, their counts)."""
-    tied_values = gold_tied[0] if isinstance(gold_tied, tuple) else gold_tied
-    tied_values = tied_values[counts_of(gold_tied) > 0]
-    candidates = np.unique(np.r_[0.0, tied_values])
-    turned_ties = up_to(gold_tied, candidates)
-    lost = up_to(concordant, candidates)
-    correct = int(counts_of(concordant).sum()) - lost + turned_ties
+    """The best accuracy over the candidate thresholds and the smallest threshold that reaches it, given the metric
+    differences of the gold-tied and of the concordant pairs, each a sorted array of one difference a pair or
+    (distinct differences ascending, their counts). The candidates are 0 and the gold-tied pairs' differences."""
+    tied_values, tied_counts = counted(gold_tied)
+    kept = tied_counts > 0
+    tied_values, turned_ties = tied_values[kept], np.cumsum(tied_counts[kept])
+    if not (len(tied_values) and tied_values[0] == 0):
+        tied_values, turned_ties = np.r_[0.0, tied_values], np.r_[0, turned_ties]
+    if isinstance(concordant, tuple):
+        values, counts = concordant
+        lost = np.r_[0, np.cumsum(counts)][np.searchsorted(values, tied_values, side="right")]
+        correct = int(counts.sum()) - lost + turned_ties
+    else:
+        correct = len(concordant) - np.searchsorted(concordant, tied_values, side="right") + turned_ties
     best = int(np.argmax(correct))
-    return float(correct[best] / pairs), float(candidates[best])
+    return float(correct[best] / pairs), float(tied_values[best])
 
 
-def counts_of(differences) -> np.ndarray:
-    return differences[1] if isinstance(differences, tuple) else np.ones(len(differences), dtype=np.int64)
-
-
-def up_to(differences, candidates: np.ndarray) -> np.ndarray:
-    """How many pairs have a difference of at most each candidate."""
-    values = differences[0] if isinstance(differences, tuple) else differences
-    return np.r_[0, np.cumsum(counts_of(differences))][np.searchsorted(values, candidates, side="right")]
+def counted(differences) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct differences ascending, their counts), from a sorted array of one difference a pair or as given."""
+    if isinstance(differences, tuple):
+        return differences
+    ends = np.flatnonzero(np.r_[differences[1:] != differences[:-1], True])  # the last pair of each run
+    return differences[ends], np.diff(np.r_[-1, ends])
