@@ -153,5 +153,7 @@ def counted(differences) -> tuple[np.ndarray, np.ndarray]:
     """(distinct differences ascending, their counts), from a sorted array of one difference a pair or as given."""
     if isinstance(differences, tuple):
         return differences
+    if not len(differences):
+        return differences, np.zeros(0, dtype=np.int64)
     ends = np.flatnonzero(np.r_[differences[1:] != differences[:-1], True])  # the last pair of each run
     return differences[ends], np.diff(np.r_[-1, ends])
