@@ -15,9 +15,9 @@ for every metric of a scope). Costs for n texts and R resamples, in blocks of re
   (average precision, best F1);
 * every measure but acc_eq of a metric of few scores (FewScores: a submission's counts, a rating, a flag): per gold
   one sparse pass over the texts counting each (score, gold value), the rest on those few cells;
+* kendall of a metric of many scores: from its counts in score order, per gold value but the highest, a cumulative
+  count of the texts of higher gold values (the discordant pairs), and the ties by score, gold value and both;
 * partial_pearson, partial_spearman: the weighted partial correlation of the vectors or of their mid-ranks;
-* kendall of a metric of many scores: per resample, the drawn texts in the order of the data's sort (a repeat, no
-  sort) and a radix inversion count, O(n log k) each for k distinct gold counts;
 * acc_eq: per resample, every pair's signs as rows of one matrix (up to metric_rows.PAIRWISE_TEXTS texts, the
   dearest by far), the threshold searched anew.
 At the system level the texts are drawn within each system (every system stays), the systems' means recomputed,
@@ -225,8 +225,8 @@ class Block:
         return self.metric_varies[number]
 
     def measures(self, pairs: list[Pair], x_of: list[int], y_of: list[int]) -> list[dict[str, np.ndarray]]:
-        """Pearson's r, Spearman's ρ, ROC AUC, average precision and best F1 of every pair that asks for them, and
-        Kendall's τ-b of the pairs of a metric of few scores (the others' is pair_measure's)."""
+        """Pearson's r, Spearman's ρ, Kendall's τ-b, ROC AUC, average precision and best F1 of every pair that asks
+        for them."""
         found: list[dict] = [{} for _ in pairs]
         by_metric: dict[int, list[int]] = {}
         for p, pair in enumerate(pairs):
@@ -238,9 +238,10 @@ class Block:
             rank_sums = side.rank_sums_by_gold({number: self.gold(number) for number in sorted(ranked)})
             for p in paired:
                 found[p] |= self.sorted_measures(side, y_of[p], rank_sums.get(y_of[p]), pairs[p])
-                if isinstance(side, FewScores):  # from the counts by (score, gold value)
-                    for measure in {"pearson", "kendall"} & set(pairs[p].measures):
-                        found[p][measure] = getattr(side, measure)(y_of[p], self.gold(y_of[p]))
+                if "kendall" in pairs[p].measures:
+                    found[p]["kendall"] = side.kendall(y_of[p], self.gold(y_of[p]))
+                if isinstance(side, FewScores) and "pearson" in pairs[p].measures:  # from the counts by value
+                    found[p]["pearson"] = side.pearson(y_of[p], self.gold(y_of[p]))
         wanted = [p for p, pair in enumerate(pairs) if "pearson" in pair.measures and "pearson" not in found[p]]
         for p, r in zip(wanted, self.pearson([(x_of[p], y_of[p]) for p in wanted])):
             found[p]["pearson"] = r
@@ -348,6 +349,31 @@ class MetricSide:
         sums = (membership @ (self.ordered * ranks).T).T
         return {number: sums[:, offsets[g] : offsets[g + 1]] for g, number in enumerate(numbers)}
 
+    def kendall(self, gold_number: int, gold: GoldSide) -> np.ndarray:  # noqa: ARG002
+        """Kendall's τ-b in each resample. The discordant pairs: for each gold value v, the drawn texts of value v
+        times those scoring strictly lower with a higher gold value (a cumulative count in score order, one per gold
+        value but the highest); the ties from the weights drawn per score, per gold value and per (score, gold
+        value). (concordant − discordant) = pairs − ties in x − ties in y + ties in both − 2 · discordant."""
+        n = self.ordered.shape[1]
+        gold_codes = gold.groups.codes[self.groups.order]  # each text's gold value, in score order
+        score_codes = self.groups.codes[self.groups.order]
+        before = self.groups.starts[score_codes] - 1  # the last text scoring lower (−1: none)
+        discordant = np.zeros(len(self.ordered))
+        for value in range(len(gold.values) - 1):
+            higher = np.cumsum(self.ordered * (gold_codes > value), axis=1, dtype=np.int32)
+            texts = np.flatnonzero(gold_codes == value)
+            lower_and_higher = np.where(before[texts] >= 0, higher[:, np.maximum(before[texts], 0)], 0)
+            discordant += np.einsum("rt,rt->r", self.ordered[:, texts], lower_and_higher, dtype=np.float64)
+        cells = np.lexsort((gold_codes, score_codes))  # texts by (score, gold value), both ascending
+        keys = score_codes[cells] * len(gold.values) + gold_codes[cells]
+        starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        in_cell = np.add.reduceat(self.ordered[:, cells], starts, axis=1, dtype=np.int32)
+        pairs = n * (n - 1) / 2
+        tied_x, tied_y, tied_both = ((c * (c - 1.0) / 2).sum(axis=1) for c in (self.drawn, gold.drawn, in_cell))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tau = (pairs - tied_x - tied_y + tied_both - 2 * discordant) / np.sqrt((pairs - tied_x) * (pairs - tied_y))
+        return np.where(self.varies & gold.varies, np.clip(tau, -1, 1), np.nan)
+
     def detection(self, positive: np.ndarray, gold_number: int) -> tuple[np.ndarray, np.ndarray]:  # noqa: ARG002
         """Average precision and best F1 of "x ≥ t" finding the positive texts, in each resample. Only the distinct
         scores of a positive text matter, highest first: there the true positives TP grow, by the positives drawn at
@@ -447,7 +473,7 @@ def precision_and_f1(drawn_positive: np.ndarray, flagged: np.ndarray) -> tuple[n
 
 
 def pair_measure(pair: Pair, measure: str, weights: np.ndarray, resamples: Resamples, block: np.ndarray) -> np.ndarray:
-    """The measures with no shared form: the partial correlations (with per_token), Kendall's τ and acc_eq."""
+    """The measures with no shared form: the partial correlations (with per_token) and acc_eq."""
     x, y, z = pair.x, pair.y, pair.z
     varies = mm.Groups(x).varies(weights) & mm.Groups(y).varies(weights)
     if measure in PARTIAL_MEASURES:
@@ -456,31 +482,13 @@ def pair_measure(pair: Pair, measure: str, weights: np.ndarray, resamples: Resam
         if measure == "partial_spearman":
             vectors = tuple(mm.Groups(v).midranks(weights) for v in vectors)
         return np.where(defined, mm.weighted_partial(weights, *vectors), np.nan)
-    if measure in ("kendall", "acc_eq") and len(x) <= PAIRWISE_TEXTS:  # every pair's signs, all resamples at once
+    if measure == "acc_eq" and len(x) <= PAIRWISE_TEXTS:  # every pair's signs, all resamples at once
         draws = resamples.draws(len(x))[block.astype(np.int64) - 1]
         return np.where(varies, ROW_MEASURES[measure](x[draws], y[draws]), np.nan)
-    if measure == "kendall":
-        return np.where(varies, resampled_kendall(x, y, weights), np.nan)
     if measure == "acc_eq":
         draws = resamples.draws(len(x))[block.astype(np.int64) - 1]
         return np.array([none_to_nan(acc_eq(x[d], y[d], resamples.seed).value) for d in draws])
     raise ValueError(f"unknown measure {measure!r}")
-
-
-def resampled_kendall(x: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """τ-b in each resample (NaN where a side is constant): the data sorted once, each resample's texts repeated
-    in that order as many times as drawn."""
-    order = np.lexsort((y, x))
-    y_groups = mm.Groups(y)
-    x_sorted, y_sorted, codes_sorted = x[order], y[order], y_groups.codes[order]
-    y_drawn = y_groups.sums(weights)
-    y_ties = (y_drawn * (y_drawn - 1) // 2).sum(axis=1).astype(np.int64)
-    values = np.full(len(weights), np.nan)
-    for row, counts in enumerate(weights[:, order].astype(np.int64)):
-        repeated = [np.repeat(v, counts) for v in (x_sorted, y_sorted, codes_sorted)]
-        if np.ptp(repeated[0]) > 0 and np.ptp(repeated[1]) > 0:
-            values[row] = mm.sorted_tau_b(*repeated, int(y_ties[row]))
-    return values
 
 
 def none_to_nan(value: float | None) -> float:

@@ -41,8 +41,8 @@ PARTIAL_MEASURES = ("partial_pearson", "partial_spearman")  # with per_token: le
 TESTS = ("perm-both", "williams")
 PER_TOKENS = 100  # per_token: mistakes per this many tokens of the text
 # Texts up to which a measure is resampled (intervals, and the clusters of the paired bootstrap): acc_eq searches its
-# threshold anew in each resample, over every pair, and Kendall's τ sorts the texts anew; as rows of one matrix they
-# are fast up to metric_rows.PAIRWISE_TEXTS texts, one at a time beyond it (acc_eq: seconds each at 10,000 texts).
+# threshold anew in each resample, over every pair (as rows of one matrix up to metric_rows.PAIRWISE_TEXTS texts), and
+# Kendall's τ of a metric of many scores takes a cumulative count per gold value, passes over every resample.
 INTERVAL_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": 10 * PAIRWISE_TEXTS}
 # Above this many texts the clusters of the rank-based measures come from the paired bootstrap on the intervals'
 # resamples, not from PERM-BOTH, whose every trial sorts (or, for Kendall's τ and acc_eq, pairs) the texts anew.
