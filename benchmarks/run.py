@@ -129,7 +129,8 @@ def measured(args: list[str], memory_cap_mb: int | None = None, timeout: float |
         raise RuntimeError(f"{' '.join(map(str, args))} failed ({child.returncode}):\n{stderr.decode()[-3000:]}")
     result = {"seconds": round(seconds, 3), "peak_mb": round(usage.ru_maxrss / 1024)}
     lines = [line for line in stdout.decode().splitlines() if line.startswith("{")]
-    if lines and args[1:3] in (["-m", "benchmarks.steps"], ["-m", "benchmarks.scheme_speed"], LOAD_MODULE):
+    children = (["-m", "benchmarks.steps"], ["-m", "benchmarks.scheme_speed"], ["-m", "benchmarks.metrics_speed"])
+    if lines and args[1:3] in (*children, LOAD_MODULE):
         result["child"] = json.loads(lines[-1])
     return result
 

@@ -16,10 +16,20 @@ from scipy import stats
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score
 
 from accuracy_db.stats import metric_measures as mm
-from accuracy_db.stats.metric_bootstrap import system_intervals, text_intervals
+from accuracy_db.stats.intervals import Resampling
+from accuracy_db.stats.metric_bootstrap import Pair, Resamples, resampled_measures, system_intervals, text_intervals
+from accuracy_db.stats.metric_evaluation import (
+    PERMUTED_TEXTS,
+    RANK_MEASURES,
+    Scored,
+    Settings,
+    ranks_of,
+    settings_resamples,
+    text_rows_of,
+)
 from accuracy_db.stats.metric_rows import ROW_MEASURES
 from accuracy_db.stats.metric_systems import pairwise_accuracy, spa, system_means
-from accuracy_db.stats.metric_tests import assign_ranks, perm_both, williams
+from accuracy_db.stats.metric_tests import PearsonPermBoth, assign_ranks, perm_both, williams
 from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
 from accuracy_db.stats.resampling import bootstrap_draws, permutation_swaps
 
@@ -158,25 +168,30 @@ def brute_acc_eq(x, y, pairs):
 @settings(max_examples=200, deadline=None)
 @given(pairs_of)
 def test_acc_eq_equals_the_brute_force(vectors):
+    """Counted by value (few scores) and listed pair by pair (few_scores=0), the same as every pair tried."""
     x, y, _ = (np.array(v, dtype=float) / 2 for v in vectors)
-    result = acc_eq(x, y)
+    counted, listed = acc_eq(x, y), acc_eq(x, y, few_scores=0)
     if len(x) < 2 or constant(x) or constant(y):
-        assert result.value is None and result.reason
+        assert counted.value is None and counted.reason and listed == counted
         return
     value, threshold = brute_acc_eq(x, y, list(itertools.combinations(range(len(x)), 2)))
-    assert (result.value, result.threshold, result.method) == (pytest.approx(value), threshold, "exact")
+    for result in (counted, listed):
+        assert (result.value, result.threshold, result.method) == (pytest.approx(value), threshold, "exact")
 
 
-def test_acc_eq_beyond_the_exact_limit_samples_pairs():
+def test_acc_eq_beyond_the_exact_limit_samples_pairs_unless_few_scores_count_them_all():
     rng = np.random.default_rng(11)
     x, y = rng.integers(0, 6, 40).astype(float), rng.integers(0, 3, 40).astype(float)
-    result = acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300)
+    result = acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, few_scores=0)
     first, second = sampled_pair_texts(40, 300, 5)
     assert len(first) == 300 and (first != second).all()
     value, threshold = brute_acc_eq(x, y, list(zip(first, second)))
     assert (result.value, result.threshold) == (pytest.approx(value), threshold)
     assert result.method == "sample:300:seed:5"
-    assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300) == result  # the same seed, the same sample
+    assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, few_scores=0) == result  # the same sample
+    counted = acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300)  # 6 scores: every pair, counted by value
+    value, threshold = brute_acc_eq(x, y, list(itertools.combinations(range(40), 2)))
+    assert (counted.value, counted.threshold, counted.method) == (pytest.approx(value), threshold, "exact")
 
 
 # System level.
@@ -399,3 +414,119 @@ def test_each_row_is_measured_as_the_vector_alone(case):
                 assert value == pytest.approx(reference, abs=1e-12), name
             elif np.ptp(row) == 0 or np.ptp(gold) == 0 or name in DETECTION:  # constant, or a class missing
                 assert np.isnan(value), name
+
+
+# Many metrics and golds resampled together (resampled_measures): each pair as an independent loop over the same
+# resamples computes it, with many ties.
+
+
+def loop_measure(measure: str, xs: np.ndarray, ys: np.ndarray) -> float:
+    """One resample's measure as scipy and scikit-learn compute it, NaN where the table leaves it undefined."""
+    if measure in ("pearson", "spearman", "kendall"):
+        if constant(xs) or constant(ys):
+            return np.nan
+        return {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}[measure](
+            xs, ys
+        ).statistic
+    if (ys > 0).all() or not (ys > 0).any():
+        return np.nan
+    if measure == "roc_auc":
+        return roc_auc_score(ys > 0, xs)
+    if measure == "average_precision":
+        return average_precision_score(ys > 0, xs)
+    precision, recall, _ = precision_recall_curve(ys > 0, xs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.nan_to_num(2 * precision * recall / (precision + recall)).max()
+
+
+SHARED = ("pearson", "spearman", "kendall", "roc_auc", "average_precision", "best_f1")
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.integers(2, 14).flatmap(
+        lambda n: st.tuples(
+            st.lists(st.lists(st.integers(0, 3), min_size=n, max_size=n), min_size=1, max_size=2),
+            st.lists(st.lists(st.integers(0, 2), min_size=n, max_size=n), min_size=1, max_size=2),
+            st.integers(0, 2**32 - 1),
+        )
+    )
+)
+def test_resampled_measures_of_many_pairs_equal_a_loop_over_the_same_resamples(case):
+    """Every metric against every gold (so that sides are shared), few values (ties everywhere): each measure in each
+    resample equals scipy's or scikit-learn's on the texts that resample draws, whether the metrics are counted by
+    score (FewScores) or sorted text by text (few_scores=0: MetricSide)."""
+    metrics, golds = [np.array(v, dtype=float) for v in case[0]], [np.array(v, dtype=float) for v in case[1]]
+    seed = case[2]
+    pairs = [Pair(x, y, None, SHARED) for x in metrics for y in golds]
+    by_score, by_text = (resampled_measures(pairs, Resamples(8, seed), few) for few in (None, 0))
+    draws = bootstrap_draws(seed, np.arange(1, 9, dtype=np.uint64), [len(metrics[0])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for pair, counted, sorted_ in zip(pairs, by_score, by_text):
+            for measure in SHARED:
+                expected = [loop_measure(measure, pair.x[d], pair.y[d]) for d in draws]
+                np.testing.assert_allclose(counted[measure], expected, atol=1e-12, err_msg=measure)
+                np.testing.assert_allclose(sorted_[measure], expected, atol=1e-12, err_msg=measure)
+
+
+def test_counts_are_the_draws_counted():
+    draws = bootstrap_draws(3, np.arange(1, 51, dtype=np.uint64), [40])
+    counts = Resamples(50, 3).counts(40)
+    assert counts.dtype == np.uint8
+    assert (counts == np.array([np.bincount(d, minlength=40) for d in draws])).all()
+
+
+def test_pearson_perm_both_by_matrix_products_equals_the_loop():
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 4, 40).astype(float)
+    metrics = {"a": y + rng.normal(size=40), "b": y + rng.normal(scale=2, size=40), "flag": (y > 1).astype(float)}
+    swaps = permutation_swaps(13, np.arange(1, 121, dtype=np.uint64), 40)
+    permutations = PearsonPermBoth(metrics, y, swaps)
+    pearson = lambda x, g: stats.pearsonr(x, g).statistic  # noqa: E731
+    for better, worse in itertools.permutations(metrics, 2):
+        expected = brute_perm_both(metrics[better], metrics[worse], y, pearson, 120, 13)
+        assert permutations.p_value(better, worse) == expected, (better, worse)
+
+
+def brute_paired_bootstrap(a, b, y, correlation, draws) -> float:
+    """The share of resamples in which metric a's correlation does not exceed b's (Koehn 2004)."""
+    return np.mean([correlation(a[d], y[d]) - correlation(b[d], y[d]) <= 0 for d in draws])
+
+
+def test_above_the_permutation_limit_clusters_come_from_the_paired_bootstrap():
+    """Three metrics on PERMUTED_TEXTS + 20 texts: their Spearman clusters, walked down as assign_ranks does with the
+    paired bootstrap's p-values computed here by scipy on the same resamples; Pearson's by PERM-BOTH still."""
+    n = PERMUTED_TEXTS + 20
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 4, n).astype(float)
+    xs = {"close": y + rng.normal(scale=0.5, size=n), "near": y + rng.normal(scale=0.6, size=n)}
+    xs["far"] = y + rng.normal(scale=4, size=n)
+    metrics = {
+        ("train", "ALL", name): Scored(name, "import", False, x, y, y, np.full(n, None), np.full(n, None), name)
+        for name, x in xs.items()
+    }
+    settings_ = Settings(Resampling(200, 5), trials=200)
+    resamples = settings_resamples(settings_)
+    rows, resampled, found = [], {}, text_rows_of(list(metrics.values()), settings_, resamples)
+    for scored, measured, values in zip(metrics.values(), *found):
+        for row in measured:
+            rows.append(
+                row | {"metric": scored.metric, "split": "train", "scope": "ALL", "level": "text", "rank": None}
+            )
+        for measure, in_resamples in values.items():
+            resampled["train", "ALL", scored.metric, measure] = in_resamples
+    ranks_of(rows, metrics, resampled, resamples)
+    draws = bootstrap_draws(5, np.arange(1, 201, dtype=np.uint64), [n])
+    spearman = lambda x, g: stats.spearmanr(x, g).statistic  # noqa: E731
+    values = {name: stats.spearmanr(x, y).statistic for name, x in xs.items()}
+    expected = assign_ranks(values, lambda a, b: brute_paired_bootstrap(xs[a], xs[b], y, spearman, draws))
+    ranks = {r["metric"]: r["rank"] for r in rows if r["measure"] == "spearman"}
+    assert ranks == expected and ranks["close"] == 1 and ranks["far"] > ranks["close"]
+    assert {r["clusters"] for r in rows if r["measure"] in RANK_MEASURES and r["value"] is not None} == {
+        "paired-bootstrap"
+    }
+    pearson = {r["metric"]: r for r in rows if r["measure"] == "pearson"}
+    assert {r["clusters"] for r in pearson.values()} == {"perm-both"}
+    p_value = brute_perm_both(xs["near"], xs["far"], y, lambda x, g: stats.pearsonr(x, g).statistic, 200, 5)
+    assert (pearson["far"]["rank"] > pearson["near"]["rank"]) == (p_value <= 0.05)

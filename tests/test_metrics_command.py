@@ -241,13 +241,15 @@ def test_the_system_level_correlates_the_systems_means(built_db, capsys):
     assert figure(rows, "length", "spa")["reason"].startswith("the systems do not share their inputs")
 
 
-def test_above_a_thousand_texts_acc_eq_has_no_interval_and_kendall_no_rank_and_each_row_says_so():
+def test_above_a_thousand_texts_acc_eq_has_no_interval_and_the_rows_say_how_they_are_clustered():
     rng = np.random.default_rng(7)
     y = rng.integers(0, 4, 1_001).astype(float)
     x = y + rng.normal(size=len(y))
     scored = Scored("m", "import", False, x, y, y, np.full(len(y), None), np.full(len(y), None), "m")
     rows = {row["measure"]: row for row in text_rows(scored, Settings(Resampling(20), trials=20))}
     assert rows["acc_eq"]["value"] is not None and rows["acc_eq"]["ci"] is None
-    assert rows["acc_eq"]["reason"] == "no interval above 1,000 texts; no rank above 1,000 texts"
-    assert rows["kendall"]["ci"] is not None and rows["kendall"]["reason"] == "no rank above 1,000 texts"
+    assert rows["acc_eq"]["reason"] == "no interval or rank above 1,000 texts" and rows["acc_eq"]["clusters"] is None
+    assert rows["kendall"]["ci"] is not None and rows["kendall"]["reason"] is None
+    assert rows["kendall"]["clusters"] == rows["spearman"]["clusters"] == "paired-bootstrap"
     assert rows["pearson"]["ci"] is not None and rows["pearson"]["reason"] is None
+    assert rows["pearson"]["clusters"] == "perm-both"

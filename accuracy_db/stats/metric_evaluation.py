@@ -22,22 +22,37 @@ from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring.scores import check_scopes, resolve_split
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats.intervals import Resampling
-from accuracy_db.stats.metric_bootstrap import SYSTEM_MEASURES, system_intervals, text_intervals
+from accuracy_db.stats.metric_bootstrap import (
+    SYSTEM_MEASURES,
+    Pair,
+    Resamples,
+    interval,
+    resampled_measures,
+    system_intervals,
+)
 from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
 from accuracy_db.stats.metric_systems import pairwise_accuracy, spa, system_means
-from accuracy_db.stats.metric_tests import assign_ranks, perm_both, williams
-from accuracy_db.stats.metric_ties import acc_eq
+from accuracy_db.stats.metric_tests import PearsonPermBoth, assign_ranks, paired_bootstrap, perm_both, williams
+from accuracy_db.stats.metric_ties import EXACT_TEXTS, SAMPLED_PAIRS, acc_eq
 
 LEVELS = ("text", "system")
 TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average_precision", "best_f1")
 PARTIAL_MEASURES = ("partial_pearson", "partial_spearman")  # with per_token: length taken out
 TESTS = ("perm-both", "williams")
 PER_TOKENS = 100  # per_token: mistakes per this many tokens of the text
-# Texts up to which a measure is resampled (intervals) and permuted (ranks): acc_eq searches its threshold anew in
-# each resample and trial, over every pair, and Kendall's τ sorts the texts anew; as rows of one matrix they are fast
-# up to metric_rows.PAIRWISE_TEXTS texts, one at a time beyond it (acc_eq: seconds each at 10,000 texts).
+# Texts up to which a measure is resampled (intervals, and the clusters of the paired bootstrap): acc_eq searches its
+# threshold anew in each resample, over every pair (as rows of one matrix up to metric_rows.PAIRWISE_TEXTS texts), and
+# Kendall's τ of a metric of many scores takes a cumulative count per gold value, passes over every resample.
 INTERVAL_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": 10 * PAIRWISE_TEXTS}
-RANKED_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": PAIRWISE_TEXTS}
+# Above this many texts the clusters of the rank-based measures come from the paired bootstrap on the intervals'
+# resamples, not from PERM-BOTH, whose every trial sorts (or, for Kendall's τ and acc_eq, pairs) the texts anew.
+# Measured (benchmarks/results/metrics-scale-2026-11-27.md), 1000 trials, the six measures' p-values of one pair of
+# metrics: 0.2 s of CPU at 30 texts, 0.6 s at 60, 2.9 s at 120, 17 s at 250, 80 s at 500 (acc_eq's O(n²) trials
+# most of it); a table makes about 22 such comparisons per scope, so at 100 texts its PERM-BOTH clusters already
+# take minutes. The shared task's splits (30 and 60 texts) stay on PERM-BOTH. Pearson's is matrix products at
+# every size (PearsonPermBoth).
+PERMUTED_TEXTS = 100
+RANK_MEASURES = ("spearman", "kendall", "roc_auc", "average_precision", "best_f1", "acc_eq")
 
 
 @dataclass(frozen=True)
@@ -187,7 +202,7 @@ def scored_metrics(con, corpus: str, split: str, scope: str, settings: Settings,
         SELECT
             scores.metric,
             any_value(scores.kind) AS kind,
-            any_value(scores.higher_is_better),
+            any_value(scores.higher_is_better) AS higher_is_better,
             scores.text_id,
             CASE WHEN any_value(scores.kind) = 'submission'
                 THEN sum(scores.score * coalesce(weights.weight, 1)) FILTER (WHERE scores.scope <> 'ALL')
@@ -209,28 +224,27 @@ def scored_metrics(con, corpus: str, split: str, scope: str, settings: Settings,
             "names": names,
             **weight_parameters(settings),
         },
-    ).fetchall()
+    ).fetchnumpy()  # arrays, not a Python tuple a row: 1.4 million rows a scope at scale 1000
     stamps = metric_stamps(con, corpus, split)
+    at = np.array([position.get(text_id, -1) for text_id in rows["text_id"]], dtype=np.int64)
+    scores = np.asarray(rows["score"], dtype=np.float64)
+    names = rows["metric"]
+    starts = np.flatnonzero(np.r_[True, names[1:] != names[:-1]]) if len(names) else np.zeros(0, dtype=np.int64)
     found: dict[str, Scored] = {}
-    for metric, kind, higher_is_better, text_id, score in rows:
-        if text_id not in position:
-            continue
-        if metric not in found:
-            found[metric] = Scored(
-                metric,
-                kind,
-                higher_is_better,
-                np.full(len(text_ids), np.nan),
-                gold,
-                length,
-                systems,
-                inputs,
-                stamps.get(metric, metric),
-            )
-        value = float(score)
+    for start, end in zip(starts, [*starts[1:], len(names)]):  # the rows of one metric (ordered by metric)
+        kind, higher_is_better = rows["kind"][start], bool(rows["higher_is_better"][start])
+        kept = at[start:end] >= 0
+        if not kept.any():
+            continue  # it scores no text of the targets
+        texts, values = at[start:end][kept], scores[start:end][kept]
         if kind == "submission" and settings.per_token:
-            value *= per_100[position[text_id]]
-        found[metric].x[position[text_id]] = -value if higher_is_better else value
+            values = values * per_100[texts]
+        x = np.full(len(text_ids), np.nan)
+        x[texts] = -values if higher_is_better else values
+        metric = names[start]
+        found[metric] = Scored(
+            metric, kind, higher_is_better, x, gold, length, systems, inputs, stamps.get(metric, metric)
+        )
     return [scored.on_texts_scored() for scored in found.values()]
 
 
@@ -280,44 +294,84 @@ def shown_threshold(measure: str, result: mm.Measure, scored: Scored) -> float |
 
 def unmeasured(measure: str, texts: int) -> str | None:
     """What a defined measure lacks on so many texts (see INTERVAL_TEXTS), or None."""
-    missing = [
-        f"no {what} above {limits[measure]:,} texts"
-        for what, limits in (("interval", INTERVAL_TEXTS), ("rank", RANKED_TEXTS))
-        if texts > limits.get(measure, texts)
-    ]
-    return "; ".join(missing) or None
+    if texts > INTERVAL_TEXTS.get(measure, texts):
+        return f"no interval or rank above {INTERVAL_TEXTS[measure]:,} texts"
+    return None
 
 
-def text_rows(scored: Scored, settings: Settings) -> list[dict]:
-    measures = TEXT_MEASURES + (PARTIAL_MEASURES if settings.per_token else ())
-    resampling = settings.resampling
-    values = {name: MEASURE_FUNCTIONS[name](scored.x, scored.y) for name in TEXT_MEASURES}
+def cluster_test(measure: str, texts: int) -> str | None:
+    """The test that makes the clusters of a text-level measure on so many texts: PERM-BOTH, the paired bootstrap
+    (a rank-based measure above PERMUTED_TEXTS) or none (no resamples: see INTERVAL_TEXTS)."""
+    if measure not in MEASURE_FUNCTIONS or texts > INTERVAL_TEXTS.get(measure, texts):
+        return None
+    return "paired-bootstrap" if measure in RANK_MEASURES and texts > PERMUTED_TEXTS else "perm-both"
+
+
+def measure_values(scored: Scored, settings: Settings, resamples: Resamples) -> dict[str, mm.Measure]:
+    """The text-level measures of one metric (acc_eq above EXACT_TEXTS on the table's one sample of pairs)."""
+    values = {name: MEASURE_FUNCTIONS[name](scored.x, scored.y) for name in TEXT_MEASURES if name != "acc_eq"}
+    n, seed = len(scored.x), settings.resampling.seed
+    sample = resamples.pair_sample(n, SAMPLED_PAIRS) if n > EXACT_TEXTS else None
+    values["acc_eq"] = acc_eq(scored.x, scored.y, seed, sample=sample)
     if settings.per_token:
         values["partial_pearson"] = mm.partial_pearson(scored.x, scored.y, scored.length)
         values["partial_spearman"] = mm.partial_spearman(scored.x, scored.y, scored.length)
-    defined = tuple(name for name in measures if values[name].value is not None)
-    too_many = tuple(name for name in defined if len(scored.x) > INTERVAL_TEXTS.get(name, len(scored.x)))
-    intervals = text_intervals(
-        scored.x,
-        scored.y,
-        scored.length if settings.per_token else None,
-        tuple(name for name in defined if name not in too_many),
-        resampling.resamples,
-        resampling.seed,
-        resampling.confidence,
-    )
-    return [
-        {
-            "measure": name,
-            "value": values[name].value,
-            "ci": intervals[name].ci if name in intervals else None,
-            "n": len(scored.x),
-            "threshold": shown_threshold(name, values[name], scored),
-            "reason": values[name].reason or unmeasured(name, len(scored.x)),
-            "method": values[name].method,
-        }
-        for name in measures
+    return values
+
+
+def text_rows(scored: Scored, settings: Settings) -> list[dict]:
+    """The text-level rows of one metric (text_rows_of for one)."""
+    return text_rows_of([scored], settings, settings_resamples(settings))[0][0]
+
+
+def settings_resamples(settings: Settings) -> Resamples:
+    return Resamples(settings.resampling.resamples, settings.resampling.seed, settings.trials)
+
+
+def text_rows_of(
+    metrics: list[Scored], settings: Settings, resamples: Resamples
+) -> tuple[list[list[dict]], list[dict[str, np.ndarray]]]:
+    """The text-level rows of each metric and each measure's values in the resamples (for the paired bootstrap's
+    clusters): the metrics on as many texts resampled together (resampled_measures), so that what they share is
+    computed once."""
+    measures = TEXT_MEASURES + (PARTIAL_MEASURES if settings.per_token else ())
+    values = [measure_values(scored, settings, resamples) for scored in metrics]
+    pairs = [
+        Pair(
+            scored.x,
+            scored.y,
+            scored.length if settings.per_token else None,
+            tuple(
+                name
+                for name in measures
+                if found[name].value is not None and len(scored.x) <= INTERVAL_TEXTS.get(name, len(scored.x))
+            ),
+        )
+        for scored, found in zip(metrics, values)
     ]
+    resampled: list[dict[str, np.ndarray]] = [{} for _ in metrics]
+    for n in sorted({len(pair.x) for pair in pairs}):
+        numbers = [i for i, pair in enumerate(pairs) if len(pair.x) == n]
+        for i, found in zip(numbers, resampled_measures([pairs[i] for i in numbers], resamples)):
+            resampled[i] = found
+    confidence = settings.resampling.confidence
+    rows = [
+        [
+            {
+                "measure": name,
+                "value": found[name].value,
+                "ci": interval(resampled[i][name], confidence).ci if name in resampled[i] else None,
+                "n": len(scored.x),
+                "threshold": shown_threshold(name, found[name], scored),
+                "reason": found[name].reason or unmeasured(name, len(scored.x)),
+                "method": found[name].method,
+                "clusters": cluster_test(name, len(scored.x)),
+            }
+            for name in measures
+        ]
+        for i, (scored, found) in enumerate(zip(metrics, values))
+    ]
+    return rows, resampled
 
 
 def system_rows(scored: Scored, settings: Settings) -> list[dict]:
@@ -360,36 +414,47 @@ def system_rows(scored: Scored, settings: Settings) -> list[dict]:
     ]
 
 
-def ranks_of(rows: list[dict], metrics: dict[str, Scored], settings: Settings) -> None:
-    """The metrics' significance clusters per (split, scope, level, measure), by PERM-BOTH at the text level (a
-    measure the bootstrap alone can tell apart at the system level gets no rank there)."""
+def ranks_of(rows: list[dict], metrics: dict[str, Scored], resampled: dict, resamples: Resamples) -> None:
+    """The metrics' significance clusters per (split, scope, level, measure) at the text level, by the test
+    cluster_test names: PERM-BOTH (Pearson's by PearsonPermBoth's matrix products), or the paired bootstrap on the
+    values in the intervals' resamples (resampled: per (split, scope, metric, measure)). A measure the bootstrap
+    alone can tell apart at the system level gets no rank there."""
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         groups.setdefault((row["split"], row["scope"], row["level"], row["measure"]), []).append(row)
     for (split, scope, level, measure), group in groups.items():
-        if level != "text" or measure not in MEASURE_FUNCTIONS:
-            continue
         texts = max(row["n"] for row in group)  # metrics of fewer texts (a built-in without references) are not paired
-        if texts > RANKED_TEXTS.get(measure, texts):
+        test = cluster_test(measure, texts) if level == "text" else None
+        if test is None:
             continue  # the reason of each row says so
         group = [row for row in group if row["n"] == texts]
-        y = metrics[split, scope, group[0]["metric"]].y
-        values = {row["metric"]: row["value"] for row in group}
-
         scored = {row["metric"]: metrics[split, scope, row["metric"]] for row in group}
-        p_value = functools.partial(perm_both_p, scored, y, measure, settings)
+        y = next(iter(scored.values())).y
+        values = {row["metric"]: row["value"] for row in group}
+        if test == "paired-bootstrap":
+            found = {name: resampled.get((split, scope, name, measure)) for name in scored}
+
+            def p_value(better, worse, found=found):
+                return paired_bootstrap(found[better], found[worse])
+
+        elif measure == "pearson":
+            defined = {name: s.x for name, s in scored.items() if values[name] is not None}
+            p_value = PearsonPermBoth(defined, y, resamples.swaps(texts)).p_value if defined else None
+        else:
+            p_value = functools.partial(perm_both_p, scored, y, measure, resamples)
         ranks = assign_ranks(values, p_value)
         for row in group:
             row["rank"] = ranks[row["metric"]]
 
 
-def perm_both_p(scored: dict[str, Scored], y, measure: str, settings: Settings, better: str, worse: str) -> float:
+def perm_both_p(scored: dict[str, Scored], y, measure: str, resamples: Resamples, better: str, worse: str) -> float:
     """PERM-BOTH's p-value that metric better beats metric worse: the trials as rows where a measure has a form for
     many vectors at once (Kendall's and acc_eq on up to PAIRWISE_TEXTS texts)."""
     pairwise = measure in ("kendall", "acc_eq")
     rows = ROW_MEASURES.get(measure) if not pairwise or len(y) <= PAIRWISE_TEXTS else None
     a, b = scored[better].x, scored[worse].x
-    return perm_both(a, b, y, MEASURE_FUNCTIONS[measure], settings.trials, settings.resampling.seed, rows)["p_value"]
+    swaps = resamples.swaps(len(y))
+    return perm_both(a, b, y, MEASURE_FUNCTIONS[measure], resamples.trials, resamples.seed, rows, swaps)["p_value"]
 
 
 def metric_table(
@@ -411,31 +476,41 @@ def metric_table(
     splits = gold_splits(con, corpus)
     if split is not None:
         splits = [checked_split(con, corpus, split, splits)]
-    rows, metrics = [], {}
+    rows, metrics, resampled = [], {}, {}
+    resamples = settings_resamples(settings)  # this table's draws, dropped when it returns
     for split_name in splits:
         gold = gold_stamp(con, corpus, split_name)
-        for scope in scopes:
-            for scored in scored_metrics(con, corpus, split_name, scope, settings):
-                metrics[split_name, scope, scored.metric] = scored
-                for level in levels or LEVELS:
-                    measured = text_rows(scored, settings) if level == "text" else system_rows(scored, settings)
-                    for row in measured:
-                        method = row.pop("method")
-                        rows.append(
-                            {
-                                "metric": scored.metric,
-                                "kind": scored.kind,
-                                "split": split_name,
-                                "scope": scope,
-                                "level": level,
-                                **row,
-                                "rank": None,
-                                "signature": signature(
-                                    gold, scored.stamp, scope, level, settings, **({"acc_eq": method} if method else {})
-                                ),
-                            }
-                        )
-    ranks_of(rows, metrics, settings)
+        scoped = [
+            (scope, scored) for scope in scopes for scored in scored_metrics(con, corpus, split_name, scope, settings)
+        ]
+        measured: dict[tuple[int, str], list[dict]] = {}
+        if "text" in (levels or LEVELS):
+            text_found, values = text_rows_of([scored for _, scored in scoped], settings, resamples)
+            for number, ((scope, scored), found) in enumerate(zip(scoped, values)):
+                measured[number, "text"] = text_found[number]
+                for measure, in_resamples in found.items():
+                    resampled[split_name, scope, scored.metric, measure] = in_resamples
+        for number, (scope, scored) in enumerate(scoped):
+            metrics[split_name, scope, scored.metric] = scored
+            for level in levels or LEVELS:
+                found = measured[number, level] if level == "text" else system_rows(scored, settings)
+                for row in found:
+                    method, clusters = row.pop("method"), row.pop("clusters", None)
+                    more = {"acc_eq": method} if method else {}
+                    more |= {"clusters": clusters} if clusters else {}
+                    rows.append(
+                        {
+                            "metric": scored.metric,
+                            "kind": scored.kind,
+                            "split": split_name,
+                            "scope": scope,
+                            "level": level,
+                            **row,
+                            "rank": None,
+                            "signature": signature(gold, scored.stamp, scope, level, settings, **more),
+                        }
+                    )
+    ranks_of(rows, metrics, resampled, resamples)
     order = {
         name: i for i, name in enumerate(dict.fromkeys((*TEXT_MEASURES, *PARTIAL_MEASURES, *SYSTEM_MEASURES, "spa")))
     }

@@ -137,9 +137,10 @@ def weighted_partial(weights: np.ndarray, x: np.ndarray, y: np.ndarray, z: np.nd
     return np.clip(np.where(np.isfinite(r), r, np.nan), -1.0, 1.0)
 
 
-def weighted_roc_auc(weights: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def weighted_roc_auc(weights: np.ndarray, x: np.ndarray, y: np.ndarray, ranks: np.ndarray | None = None) -> np.ndarray:
+    """ranks: x's mid-ranks under the weights, when already at hand (Spearman's)."""
     positive = y > 0
-    ranks = Groups(x).midranks(weights)
+    ranks = Groups(x).midranks(weights) if ranks is None else ranks
     drawn_positive = weights[:, positive].sum(axis=1)
     drawn_negative = weights[:, ~positive].sum(axis=1)
     u = (weights[:, positive] * ranks[:, positive]).sum(axis=1) - drawn_positive * (drawn_positive + 1) / 2
@@ -156,8 +157,9 @@ def detection_curve(weights: np.ndarray, x: np.ndarray, y: np.ndarray):
     return groups, true_positives, false_positives, true_positives[:, -1:]
 
 
-def weighted_average_precision(weights: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    _, tp, fp, positives = detection_curve(weights, x, y)
+def weighted_average_precision(weights: np.ndarray, x: np.ndarray, y: np.ndarray, curve=None) -> np.ndarray:
+    """curve: detection_curve(weights, x, y), when already at hand."""
+    _, tp, fp, positives = detection_curve(weights, x, y) if curve is None else curve
     flagged = tp + fp
     precision = np.divide(tp, flagged, out=np.zeros_like(tp), where=flagged > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -165,9 +167,9 @@ def weighted_average_precision(weights: np.ndarray, x: np.ndarray, y: np.ndarray
     return (recall_steps * precision).sum(axis=1)
 
 
-def weighted_best_f1(weights: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The best F1 of each resample and its threshold (the highest among ties)."""
-    groups, tp, fp, positives = detection_curve(weights, x, y)
+def weighted_best_f1(weights: np.ndarray, x: np.ndarray, y: np.ndarray, curve=None) -> tuple[np.ndarray, np.ndarray]:
+    """The best F1 of each resample and its threshold (the highest among ties); curve as average precision's."""
+    groups, tp, fp, positives = detection_curve(weights, x, y) if curve is None else curve
     with np.errstate(invalid="ignore", divide="ignore"):
         f1 = 2 * tp / (tp + fp + positives)
     best = np.argmax(f1, axis=1)  # the first maximum, highest first: the highest threshold

@@ -61,11 +61,18 @@ def bootstrap_draws(seed: int, replicates: np.ndarray, strata: list[int]) -> np.
     return (starts + ((hashes * np.repeat(sizes, strata)) >> np.uint64(32))).astype(np.int64)
 
 
-def bootstrap_weights(seed: int, replicates: np.ndarray, n: int) -> np.ndarray:
-    """How many times each replicate draws each text: an array (replicates, n) of counts that sum to n by row."""
+def bootstrap_counts(seed: int, replicates: np.ndarray, n: int) -> np.ndarray:
+    """How many times each replicate draws each text: an array (replicates, n) of counts that sum to n by row, in the
+    smallest unsigned integers that hold them (a byte each at 60,000 texts)."""
     texts = bootstrap_draws(seed, replicates, [n])
     flat = np.repeat(np.arange(len(replicates), dtype=np.int64), n) * n + texts.ravel()
-    return np.bincount(flat, minlength=len(replicates) * n).reshape(len(replicates), n).astype(np.float64)
+    counts = np.bincount(flat, minlength=len(replicates) * n).reshape(len(replicates), n)
+    return counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
+
+
+def bootstrap_weights(seed: int, replicates: np.ndarray, n: int) -> np.ndarray:
+    """bootstrap_counts as float64, ready for a matrix product."""
+    return bootstrap_counts(seed, replicates, n).astype(np.float64)
 
 
 def permutation_swaps(seed: int, trials: np.ndarray, n: int) -> np.ndarray:
@@ -94,3 +101,8 @@ def permutation_sums(a: np.ndarray, b: np.ndarray, trials: int, seed: int) -> tu
         [permutation_swaps(seed, block, n) @ difference for block in chunks(trials, n)] or [np.empty((0, a.shape[1]))]
     )
     return a.sum(axis=0) + moved, b.sum(axis=0) - moved
+
+
+def text_draws(seed: int, replicates: np.ndarray, n: int) -> np.ndarray:
+    """The texts each replicate draws from one stratum of n texts (bootstrap_draws)."""
+    return bootstrap_draws(seed, replicates, [n])
