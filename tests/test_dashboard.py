@@ -566,19 +566,26 @@ def test_metrics_say_why_there_is_no_roc_curve_and_no_system_level(built_db, mon
     assert has_key(at, "metric_scatter")
 
 
+def same_tab_link(elements) -> tuple[str, dict[str, str]]:
+    """The one page link among elements, which opens in the same tab (keeping the session): its page and the
+    parameters of its address."""
+    [link] = [element.proto for element in elements]
+    assert not link.external
+    return link.page, dict(parse_qsl(link.query_string))
+
+
 def test_the_leaderboard_links_to_the_metrics_of_its_split_and_scope(built_db, monkeypatch):
     at = open_page(built_db, "leaderboard", monkeypatch)
     labelled(at.selectbox, "Scope").set_value("NUMBER").run()
-    [link] = [element.proto for element in at.get("page_link")]
-    assert link.page == "metrics"  # the page's address, /metrics
+    page, address = same_tab_link(at.get("page_link"))
+    assert page == "metrics"  # the page's address, /metrics
     # the choices the pages share: the leaderboard's split and scope, and its submission of the category table
-    assert dict(parse_qsl(link.query_string)) == {
+    assert address == {
         "corpus": "shared-task",
         "split": "train",
         "scope": "NUMBER",
         "submission": "submission",  # the best-ranked that is not a copy of the gold list
     }
-    assert not link.external
 
 
 # Difficulty
@@ -722,9 +729,8 @@ def test_a_clicked_error_row_opens_its_detail_with_a_link_to_its_document_view(b
     shown = [element.value for element in detail.markdown]
     assert shown[1] == literal(", at TD Garden on [Wednesday] . The Celtics ( 32")  # the whole context, wrapped
     assert shown[2] == f"*Correction:* {literal('Friday')}"
-    [link] = [element.proto for element in detail.get("page_link")]
-    assert (link.page, link.external) == ("document", False)  # the same tab, keeping the session
-    address = dict(parse_qsl(link.query_string))
+    page, address = same_tab_link(detail.get("page_link"))
+    assert page == "document"
     assert {name: address[name] for name in ("split", "submission", "text")} == {
         "split": "train",
         "submission": "submission",
@@ -876,9 +882,8 @@ def test_document_view_opens_on_the_best_submission_that_is_not_the_gold_list(bu
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.switch_page("app_pages/document.py").run()  # opened first, as a link to it does
     assert labelled(at.selectbox, "Submission").value == "submission"
-    [link] = [element.proto for element in at.get("page_link")]
-    assert (link.page, link.external) == ("errors", False)
-    address = dict(parse_qsl(link.query_string))
+    page, address = same_tab_link(at.get("page_link"))
+    assert page == "errors"
     assert {name: address[name] for name in ("split", "text", "submission")} == {
         "split": "train",
         "text": "S001",
