@@ -17,7 +17,7 @@ from sklearn.metrics import average_precision_score, precision_recall_curve, roc
 
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats.intervals import Resampling
-from accuracy_db.stats.metric_bootstrap import Pair, Resamples, resampled_measures, system_intervals, text_intervals
+from accuracy_db.stats.metric_bootstrap import Pair, Resamples, interval, resampled_measures, system_intervals
 from accuracy_db.stats.metric_evaluation import (
     PERMUTED_TEXTS,
     RANK_MEASURES,
@@ -317,6 +317,13 @@ def test_assign_ranks_walks_down_the_ranking():
 
 
 # Bootstrap intervals: the same resamples, the references of the tests above.
+
+
+def text_intervals(x, y, z=None, measures=(), resamples=1000, seed=12345, confidence=0.95) -> dict:
+    """The interval of each text-level measure of one metric x against the gold y (z: the control), as the table
+    computes them for every metric of a split at once."""
+    (values,) = resampled_measures([Pair(x, y, z, measures)], Resamples(resamples, seed))
+    return {measure: interval(found, confidence) for measure, found in values.items()}
 
 
 def test_text_intervals_equal_the_references_on_the_same_resamples():

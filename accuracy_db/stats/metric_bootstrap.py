@@ -39,7 +39,7 @@ from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
 from accuracy_db.stats.validity import percentile_interval
 
 TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average_precision", "best_f1")
-PARTIAL_MEASURES = ("partial_pearson", "partial_spearman")
+PARTIAL_MEASURES = ("partial_pearson", "partial_spearman")  # with per_token: length taken out
 SYSTEM_MEASURES = ("pearson", "spearman", "kendall", "pairwise_accuracy")
 
 
@@ -90,23 +90,6 @@ class Resamples:
         parts = [function(self.seed, block, n) for block in resampling.chunks(count, n)]
         parts = [part.astype(dtype or part.dtype, copy=False) for part in parts]
         return np.concatenate(parts) if parts else np.zeros((0, n), dtype=dtype or np.uint8)
-
-
-def text_intervals(
-    x,
-    y,
-    z=None,
-    measures: tuple[str, ...] = TEXT_MEASURES,
-    resamples: int = 1000,
-    seed: int = 12345,
-    confidence: float = 0.95,
-) -> dict[str, Interval]:
-    """The interval of each text-level measure of metric x against gold y (z: the control of the partial
-    correlations)."""
-    x, y = mm.as_floats(x, y)
-    z = None if z is None else mm.as_floats(x, z)[1]
-    (values,) = resampled_measures([Pair(x, y, z, measures)], Resamples(resamples, seed))
-    return {measure: interval(found, confidence) for measure, found in values.items()}
 
 
 @dataclass(frozen=True)

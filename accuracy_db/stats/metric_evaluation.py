@@ -23,7 +23,9 @@ from accuracy_db.scoring.scores import check_scopes, resolve_split
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.metric_bootstrap import (
+    PARTIAL_MEASURES,
     SYSTEM_MEASURES,
+    TEXT_MEASURES,
     Pair,
     Resamples,
     interval,
@@ -36,8 +38,6 @@ from accuracy_db.stats.metric_tests import PearsonPermBoth, assign_ranks, paired
 from accuracy_db.stats.metric_ties import EXACT_TEXTS, SAMPLED_PAIRS, acc_eq
 
 LEVELS = ("text", "system")
-TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average_precision", "best_f1")
-PARTIAL_MEASURES = ("partial_pearson", "partial_spearman")  # with per_token: length taken out
 TESTS = ("perm-both", "williams")
 PER_TOKENS = 100  # per_token: mistakes per this many tokens of the text
 # Texts up to which a measure is resampled (intervals, and the clusters of the paired bootstrap): acc_eq searches its
