@@ -27,6 +27,8 @@ from benchmarks.dashboard_load import CHROMIUM, CHROMIUM_ARGS  # one launch of D
 
 STARTUP_SECONDS = 60
 PAGE_TIMEOUT_MS = 30_000
+# What a page shows may come late on a loaded machine (the suite runs beside it): expectations wait as long as pages.
+expect.set_options(timeout=PAGE_TIMEOUT_MS)
 ROW_PIXELS = 35  # the height of a row (and of the header) of st.dataframe's grid
 
 
@@ -402,15 +404,31 @@ def read_or_empty(path: Path) -> str:
         return ""
 
 
+# Set when the page's script starts running: a watcher on the attribute, installed before a click, cannot miss a
+# short run (a check after the click can: the run may not have started, and the page still says it is not running).
+WATCH_THE_RUN = """() => {
+    window.scriptRan = false;
+    const app = document.querySelector('[data-testid="stApp"]');
+    new MutationObserver((changes, watcher) => {
+        if (app.dataset.testScriptState === "running") { window.scriptRan = true; watcher.disconnect(); }
+    }).observe(app, {attributes: true, attributeFilter: ["data-test-script-state"]});
+}"""
+
+
 def submit(page: Page, sql: str) -> None:
     """Type a query into the SQL page and press Run (without waiting for it)."""
+    page.evaluate(WATCH_THE_RUN)
     page.get_by_label("Query").fill(sql)
-    page.get_by_label("Query").blur()
+    page.get_by_label("Query").blur()  # a changed query reruns the page: over before Run's run is watched for
+    finished(page)
+    page.evaluate(WATCH_THE_RUN)
     page.get_by_role("button", name="Run").click()
 
 
 def finished(page: Page) -> None:
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    """Wait until the run watched for has begun and ended (the queries stop within the server's 60 s)."""
+    page.wait_for_function("() => window.scriptRan", timeout=60_000)
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=90_000)
     expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
 
 
