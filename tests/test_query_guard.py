@@ -1,8 +1,11 @@
 """The query guard: attempts to get around it fail with a one-line refusal, and legitimate queries, written in
 DuckDB's, PostgreSQL's, SQLite's or MySQL's SQL, return the right rows. Nothing typed here changes the database.
 
-Each attack runs through run_query, the path the query command, the Python API and the dashboard share, on a
-copy of the built database whose SHA-256 is checked after every attempt.
+Each attack is judged by the function a query's child process runs (sandbox.fetch: the guard's checks, then the
+query on the locked-down read-only connection), here in this process, on a copy of the built database whose
+SHA-256 is checked after every attempt: the child adds only the bounds of time and memory, and those attacks, and
+the legitimate queries, run through run_query, the path the query command, the Python API and the dashboard share
+(a child process each; test_query_cli runs refusals through the command too).
 """
 
 from __future__ import annotations
@@ -21,15 +24,17 @@ import pytest
 import accuracy_db
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.sqlbox.guard import (
+    Limits,
     QueryFailed,
     QueryRefused,
     QueryStopped,
     check_query,
+    check_size,
     connect,
     duckdb_functions,
     function_verdicts,
 )
-from accuracy_db.sqlbox.sandbox import run_query
+from accuracy_db.sqlbox.sandbox import fetch, request_for, run_query
 
 
 def sha256(path) -> str:
@@ -44,15 +49,37 @@ def target(built_db, tmp_path_factory):
     return path, sha256(path)
 
 
+def judged_here(path: Path, sql: str, params=None, dialect: str | None = None) -> None:
+    """Check and run a query as its child process would (a child costs a second on a busy machine: over a hundred
+    attacks, minutes of the suite)."""
+    check_size(sql)
+    fetch(request_for(path, sql, params, dialect, Limits()))
+
+
 @pytest.fixture
 def refused(target):
-    """run_query that must fail: returns the error, after checking that the database file did not change."""
+    """A query that must fail, judged here: returns the error, after checking that the database file did not
+    change."""
     path, checksum = target
 
     def attempt(sql: str, expected: type[AccuracyDbError] = QueryRefused, **options) -> AccuracyDbError:
         with pytest.raises(expected) as caught:
-            run_query(path, sql, **options)
+            judged_here(path, sql, **options)
         assert "\n" not in str(caught.value), "a refusal is one line"
+        assert sha256(path) == checksum, "the database file changed"
+        return caught.value
+
+    return attempt
+
+
+@pytest.fixture
+def stopped(target):
+    """A query that the child's bounds must stop, through run_query: returns the error."""
+    path, checksum = target
+
+    def attempt(sql: str, **options) -> AccuracyDbError:
+        with pytest.raises(QueryStopped) as caught:
+            run_query(path, sql, **options)
         assert sha256(path) == checksum, "the database file changed"
         return caught.value
 
@@ -347,19 +374,15 @@ def test_a_python_variable_is_not_a_table(refused):
 # --- time, memory and rows ---
 
 
-def test_an_endless_recursive_query_is_stopped_by_the_time_limit(refused):
+def test_an_endless_recursive_query_is_stopped_by_the_time_limit(stopped):
     started = time.perf_counter()
-    error = refused(
-        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r",
-        expected=QueryStopped,
-        timeout=1,
-    )
+    error = stopped("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r", timeout=1)
     assert str(error) == "the query ran longer than 1 s and was stopped"
     assert time.perf_counter() - started < 10
 
 
-def test_a_cross_join_that_would_exhaust_memory_is_stopped_by_the_memory_limit(refused):
-    error = refused("SELECT list(a.mistake_id) FROM mistakes AS a, mistakes AS b, mistakes AS c", expected=QueryStopped)
+def test_a_cross_join_that_would_exhaust_memory_is_stopped_by_the_memory_limit(stopped):
+    error = stopped("SELECT list(a.mistake_id) FROM mistakes AS a, mistakes AS b, mistakes AS c")
     assert str(error) == "the query needed more than 1GB of memory and was stopped"
 
 

@@ -86,11 +86,10 @@ def run(
     path = Path(db)
     if not path.is_file():
         raise AccuracyDbError(f"no database at {path}: build one with `accuracy-db build`")
-    request = pickle.dumps({"db": str(path), "sql": sql, "params": params, "dialect": dialect, "limits": limits})
     child = (take_spare() if keep_spare else None) or start_child()
     try:
         try:
-            child.stdin.write(request)
+            child.stdin.write(pickle.dumps(request_for(path, sql, params, dialect, limits)))
             child.stdin.close()
         except BrokenPipeError:
             pass  # the child died at once; what it said is read below
@@ -281,6 +280,11 @@ def die_with_parent() -> None:
         pass
     if os.getppid() == 1:  # the parent died before the signal was armed
         os._exit(1)
+
+
+def request_for(db: Path, sql: str, params, dialect: str | None, limits: Limits) -> dict:
+    """What the child is asked: the query, its parameters and dialect, the database and the limits."""
+    return {"db": str(db), "sql": sql, "params": params, "dialect": dialect, "limits": limits}
 
 
 def fetch(request: dict) -> tuple[dict, list]:
