@@ -1,9 +1,10 @@
-"""The per-scheme branches of the models are kept in step: each scheme is a UNION ALL branch of its own, with its
-name as a constant (so that a query for one scheme computes only its own counts: the branches give DuckDB's
-optimizer the pruning), and the branches must not drift apart. Parsed with sqlglot, the branches of one union have
-the same columns in the same order, and differ, once the scheme's name is set aside, only where the scheme's rule
-is: nowhere in the marts that sum the counts, and in the counting columns and the pairs or units they read in
-text_scheme_statistics."""
+"""The per-scheme branches of text_scheme_statistics are kept in step: each scheme is a UNION ALL branch of its
+own, with its name as a constant (so that a query for one scheme computes only its own counts: the branches give
+DuckDB's optimizer the pruning), and the branches must not drift apart. Parsed with sqlglot, the branches of one
+union have the same columns in the same order, and differ, once the scheme's name is set aside, only where the
+scheme's rule is: in the counting columns and the pairs or units they read. The marts that sum the counts take the
+schemes as rows of one join (a branch each would plan text_scheme_statistics once a branch), and name each scheme
+of their family exactly once in each of the two places that select it."""
 
 from __future__ import annotations
 
@@ -19,8 +20,6 @@ from accuracy_db.scoring.schemes import NERVALUATE_SCHEMES, SCHEMES, UNIT_SCHEME
 QUERIES = Path(__file__).resolve().parent.parent / "queries"
 # model -> (schemes of a union, the columns in which its branches may differ, whether their sources may differ)
 RULES = {
-    ("overlap_scheme_counts", UNIT_SCHEMES): (set(), False),
-    ("span_scheme_counts", NERVALUATE_SCHEMES): (set(), False),
     ("text_scheme_statistics", NERVALUATE_SCHEMES): ({"correct", "incorrect", "partial"}, True),  # leftmost/closest
     ("text_scheme_statistics", UNIT_SCHEMES): ({"matched", "gold_total", "submitted_total"}, True),  # tokens/chars
 }
@@ -100,14 +99,33 @@ def test_the_branches_of_a_union_differ_only_where_the_scheme_s_rule_is(model, s
 
 
 def test_a_branch_that_drifts_is_found():
-    """The check can fail: one branch of span_scheme_counts reading another column than its siblings."""
-    sql = model_sql("span_scheme_counts")
-    drifted = sql.replace(
-        "'exact' AS scheme,\n        scored.submission_id,\n        scored.scope,\n        sums.correct",
-        "'exact' AS scheme,\n        scored.submission_id,\n        scored.scope,\n        sums.partial",
-        1,
+    """The check can fail: the exact branch of text_scheme_statistics counting another column than its siblings."""
+    sql = model_sql("text_scheme_statistics")
+    sibling = "sizes.gold_mistakes,\n        sizes.submitted_mistakes\n    FROM text_sizes AS sizes\n"
+    exact_branch = sql.index("'exact' AS scheme")
+    at = sql.index(sibling, exact_branch)
+    drifted = (
+        sql[:at]
+        + sibling.replace("sizes.gold_mistakes", "sizes.submitted_mistakes AS gold_mistakes")
+        + sql[at + len(sibling) :]
     )
-    assert drifted != sql
     (branches,) = [found for named, found in scheme_unions(drifted) if named == NERVALUATE_SCHEMES]
     _, differing, _ = drift(branches, NERVALUATE_SCHEMES)
-    assert differing == {"correct"}
+    allowed, _ = RULES["text_scheme_statistics", NERVALUATE_SCHEMES]
+    assert differing - allowed == {"gold_mistakes"}
+
+
+def schemes_named(sql: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The schemes of a mart's VALUES list (the rows it scores) and of its IN filter (what it reads)."""
+    tree = sqlglot.parse_one(sql, read="duckdb")
+    (values,) = tree.find_all(exp.Values)
+    (chosen,) = tree.find_all(exp.In)
+    return tuple(row.expressions[0].this for row in values.expressions), tuple(e.this for e in chosen.expressions)
+
+
+@pytest.mark.parametrize(
+    ("model", "family"), [("span_scheme_counts", NERVALUATE_SCHEMES), ("overlap_scheme_counts", UNIT_SCHEMES)]
+)
+def test_a_mart_scores_and_reads_each_scheme_of_its_family(model, family):
+    assert schemes_named(model_sql(model)) == (family, family)
+    assert not scheme_unions(model_sql(model))  # one join, no branch a scheme
