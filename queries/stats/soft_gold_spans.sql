@@ -12,7 +12,8 @@
 -- A set read with character labels (character_label_lists) marks the characters of its hard labels, exactly as its
 -- file gave them; any other set marks, for each of its spans, the characters from its first token's first character
 -- to its last token's last one (the spaces between its tokens too). A set marks a character once, however many of
--- its spans cover it. Two neighbouring runs of different shares are two spans; characters no set marks are in none.
+-- its spans cover it, whatever probability a span has (a set is one vote). Two neighbouring runs of different
+-- shares are two spans; characters no set marks are in none.
 WITH set_spans AS (
     SELECT set_id, text_id, char_start, char_end
     FROM character_labels
