@@ -16,6 +16,7 @@ PAGES = [
     st.Page("app_pages/significance.py", title="Significance", icon=":material/compare_arrows:"),
     st.Page("app_pages/agreement.py", title="Agreement", icon=":material/handshake:"),
     st.Page("app_pages/validity.py", title="Validity", icon=":material/scatter_plot:"),
+    st.Page("app_pages/calibration.py", title="Calibration", icon=":material/tune:"),
     st.Page("app_pages/metrics.py", title="Metrics", icon=":material/query_stats:"),
     st.Page("app_pages/difficulty.py", title="Difficulty", icon=":material/signal_cellular_alt:"),
     st.Page("app_pages/errors.py", title="Errors browser", icon=":material/manage_search:"),

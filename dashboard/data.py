@@ -32,7 +32,15 @@ from accuracy_db.scoring.schemes import (  # noqa: F401  for the pages
     SCHEMES,
 )
 from accuracy_db.sqlbox.guard import QueryRefused, megabytes  # noqa: F401  for the pages
-from accuracy_db.stats import agreement, metric_evaluation, pair_evaluations, ranking, significance, validity
+from accuracy_db.stats import (
+    agreement,
+    calibration,
+    metric_evaluation,
+    pair_evaluations,
+    ranking,
+    significance,
+    validity,
+)
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.intervals import figures as scheme_figures  # noqa: F401  for the pages
 from accuracy_db.stats.significance import DEFAULT_TRIALS
@@ -198,6 +206,33 @@ def correlations(submission: str, split: str, scope: str, corpus: str = SHARED_T
     """validity.validity at the text level: Pearson, Spearman and Kendall of the mistakes per text (of a corpus's
     submission), as `accuracy-db validity` prints them."""
     return _current(_correlations, submission, split, scope, corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _soft_label_quality(file: FileIdentity, corpus: str) -> list[dict]:
+    return _on_file(file, lambda con: calibration.soft_label_quality(con, corpus))
+
+
+def soft_label_quality(corpus: str) -> list[dict]:
+    """calibration.soft_label_quality: the average precision and expected calibration error of each list read with
+    character labels, split by split, as `accuracy-db calibration` prints them."""
+    return _current(_soft_label_quality, corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _curve_and_diagram(file: FileIdentity, submission: str, corpus: str, split: str) -> tuple[list, list]:
+    return _on_file(
+        file,
+        lambda con: tuple(
+            calibration.curve_or_diagram(con, submission, corpus, split, curve) for curve in (True, False)
+        ),
+    )
+
+
+def curve_and_diagram(submission: str, corpus: str, split: str) -> tuple[list[dict], list[dict]]:
+    """calibration.curve_or_diagram, both: a list's precision-recall curve (from the highest threshold down) and
+    its reliability diagram, as `accuracy-db calibration --submission NAME [--curve]` prints them."""
+    return _current(_curve_and_diagram, submission, corpus, split)
 
 
 # The metrics' validity as `accuracy-db metrics` measures it by default: the same resampling and permutation trials.

@@ -3,7 +3,8 @@ precision-recall curve and average precision against scikit-learn's precision_re
 average_precision_score, and its reliability diagram and expected calibration error against a numpy implementation
 written here from the definition (ten bins of equal width, the last holding 1; ECE the bins' |observed rate - mean
 probability| weighted by their share of the characters). The characters and their labels come from
-tests/mushroom_oracle.py and the files themselves, not from the models under test."""
+tests/mushroom_oracle.py and the files themselves, not from the models under test. The dashboard's Calibration page
+shows the command's figures: its table, its two charts' points and the AP and ECE in their headings."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ import json
 import mushroom_oracle as oracle
 import numpy as np
 import pytest
+import streamlit as st
+from accuracy_db.dashboard.literal import literal
 from sklearn.metrics import average_precision_score, precision_recall_curve
+from test_dashboard import chart, labelled, table
+from test_dashboard_corpora import opened_at
 from test_mushroom_statistics import SYSTEMS, imported_mushroom
 
 from accuracy_db.cli.main import run
@@ -116,3 +121,40 @@ def test_the_command_prints_the_views_and_refuses_what_it_cannot_draw(mushroom, 
         assert run(base + args) == 1
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err
+
+
+def printed_json(capsys, args: list[str]) -> list[dict]:
+    assert run(args) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(("split", "system"), [("EN", "alpha"), ("ZH", "gamma")])
+def test_the_calibration_page_draws_the_command_s_curve_and_diagram(mushroom, monkeypatch, capsys, split, system):
+    db, _, _, _ = mushroom
+    st.cache_data.clear()  # (results cached by another test's run of the page are for another file)
+    at = opened_at(db, monkeypatch, "calibration")
+    assert f"No list of corpus {literal('shared-task')} has probabilities" in at.info[0].value  # the task has none
+    at = opened_at(db, monkeypatch, "calibration", corpus="mushroom")
+    labelled(at.selectbox, "Split").set_value(split).run()
+    labelled(at.selectbox, "List").set_value(system).run()
+    assert not at.exception, at.exception
+    base = ["calibration", "--db", str(db), "--split", split, "--format", "json"]
+    quality = printed_json(capsys, base)
+    shown = table(at, "soft_label_quality")
+    assert list(shown["submission"]) == [row["submission"] for row in quality]
+    for column in ("characters", "gold_characters"):
+        assert list(shown[column]) == [row[column] for row in quality], column
+    for column in ("average_precision", "calibration_error"):  # (a sum's last bit depends on DuckDB's threads)
+        assert list(shown[column]) == pytest.approx([row[column] for row in quality], abs=1e-12), column
+    [chosen] = [row for row in quality if row["submission"] == system]
+    headings = [element.value for element in at.subheader]
+    assert f"Precision and recall: AP {chosen['average_precision']:.3f}" in headings
+    assert f"Reliability: ECE {chosen['calibration_error']:.3f}" in headings
+    curve = printed_json(capsys, [*base, "--submission", system, "--curve"])
+    _, points = chart(at, "precision_recall_chart")
+    drawn = points.sort_values("threshold", ascending=False).to_dict("records")
+    assert drawn == [pytest.approx(row, abs=1e-12) for row in curve] and len(curve) > 2
+    diagram = printed_json(capsys, [*base, "--submission", system])
+    spec, bins = chart(at, "reliability_chart")
+    assert bins.to_dict("records") == [pytest.approx(row, abs=1e-12) for row in diagram]
+    assert [layer["mark"]["type"] for layer in spec["layer"]] == ["line", "bar", "circle"]

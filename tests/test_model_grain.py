@@ -93,13 +93,14 @@ def train_submission_ids(con) -> list[int]:
 
 
 def query_of(con, dataset: str, name: str) -> tuple[str, dict | None]:
-    """What is read of a model or a saved analysis: a model's relation as the database has it; majority_spans over
-    the train split's lists, and a saved analysis, with the parameters the tests give them elsewhere."""
+    """What is read of a model or a saved analysis: a model's relation as the database has it; majority_spans and
+    soft_gold_spans over the train split's lists, and a saved analysis, with the parameters the tests give them elsewhere."""
     if name in database.view_definitions():
         return f"SELECT * FROM {name}", None
-    if name == "majority_spans":
+    if name in ("majority_spans", "soft_gold_spans"):
         gold_ids = con.execute("SELECT DISTINCT gold_id FROM evaluations WHERE split = 'train'").fetchall()
-        return database.stats_query(name), {"set_ids": [*gold_ids[0], *train_submission_ids(con)], "min_votes": 2}
+        set_ids = [*gold_ids[0], *train_submission_ids(con)]
+        return database.stats_query(name), {"set_ids": set_ids} | ({"min_votes": 2} if name == "majority_spans" else {})
     analysis = saved_analysis(name)
     if dataset == "shared-task":
         return analysis.sql, PARAMETERS.get(name) or None

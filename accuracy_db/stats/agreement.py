@@ -286,3 +286,75 @@ def write_derived_list(con: duckdb.DuckDBPyConnection, adjudication: Adjudicatio
     sidecar = {"approach": "human", "description": adjudication.provenance()}
     (folder / f"{name}.json").write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
     return csv_path
+
+
+@dataclass
+class SoftAdjudication:
+    """Soft gold: per text of the lists' split, the runs of characters of constant share (text_id, char_start,
+    char_end, lists, share) that queries/stats/soft_gold_spans.sql gives, and the lists they come from."""
+
+    sets: list[AnnotationSet]
+    spans: list[dict]
+
+    def provenance(self) -> str:
+        lists = ", ".join(f"{s.name} ({s.kind}, sha256 {s.sha256[:12]})" for s in self.sets)
+        return f"per character, the share of {len(self.sets)} lists that mark it ({lists})"
+
+
+def soft_adjudicate(
+    con: duckdb.DuckDBPyConnection, names: list[str], split: str | None = None, corpus: str | None = None
+) -> SoftAdjudication:
+    """The share of the named lists that mark each character of their split's texts, in runs of constant share."""
+    if len(names) < 2:
+        raise AccuracyDbError("adjudicate needs two lists or more")
+    sets = find_sets(con, names, split, corpus)
+    without_text = con.execute(
+        "SELECT count(*) FROM texts WHERE corpus = $corpus AND split = $split AND generated_text IS NULL",
+        {"corpus": sets[0].corpus, "split": sets[0].split},
+    ).fetchone()[0]
+    if without_text:
+        raise AccuracyDbError(
+            f"adjudicate --soft counts characters: {without_text} text(s) of {sets[0].corpus}'s split"
+            f" {sets[0].split} have no text, only token ids"
+        )
+    spans = fetch_dicts(con, database.stats_query("soft_gold_spans"), {"set_ids": [s.set_id for s in sets]})
+    return SoftAdjudication(sets, spans)
+
+
+def soft_gold_lines(con: duckdb.DuckDBPyConnection, adjudication: SoftAdjudication) -> list[dict]:
+    """One Mu-SHROOM line per text of the split, in text order: its runs as soft labels (prob: the share) and, by
+    the task's rule, the runs of share above one half, touching ones joined, as its hard labels."""
+    from accuracy_db.etl.mushroom_files import hard_from_soft
+
+    runs: dict[str, list[tuple[int, int, float]]] = {}
+    for span in adjudication.spans:
+        runs.setdefault(span["text_id"], []).append((span["char_start"], span["char_end"], span["share"]))
+    texts = con.execute(
+        "SELECT text_id, generated_text FROM texts WHERE corpus = $corpus AND split = $split ORDER BY text_id",
+        {"corpus": adjudication.sets[0].corpus, "split": adjudication.sets[0].split},
+    ).fetchall()
+    return [
+        {
+            "id": text_id,
+            "lang": adjudication.sets[0].split,
+            "model_output_text": text,
+            "soft_labels": [{"start": s, "end": e, "prob": p} for s, e, p in runs.get(text_id, [])],
+            "hard_labels": [[s, e] for s, e in hard_from_soft(runs.get(text_id, []))],
+        }
+        for text_id, text in texts
+    ]
+
+
+def write_soft_gold(con: duckdb.DuckDBPyConnection, adjudication: SoftAdjudication, folder, name: str):
+    """Write the soft gold as folder/NAME.jsonl, a Mu-SHROOM file (`import mushroom` and `evaluate --scheme
+    mushroom` read it); return its path."""
+    import json
+    from pathlib import Path
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.jsonl"
+    with open(path, "w", encoding="utf-8", newline="\n") as file:
+        for line in soft_gold_lines(con, adjudication):
+            file.write(json.dumps(line, ensure_ascii=False) + "\n")
+    return path

@@ -1,0 +1,268 @@
+"""accuracy-db against the Mu-SHROOM task's own scorer, side by side in one run, on generated files of the task's
+shape: a labelled test set of 1,952 texts (the task's has about 1,900) over 14 languages and 10 systems' predictions.
+
+    python -m benchmarks.mushroom_speed --scorer /tmp/scorer.py [--work /tmp/mushroom-bench] [--base-db PATH]
+        [--seed 34] [--out benchmarks/results/mushroom-speed.json]
+
+The task's scorer (participant_kit/scorer.py of Helsinki-NLP/mu-shroom; a copy fetched to measure, never part of
+this project) scores one reference file against one prediction file, as the task published them: a file per
+language. It is run as the task runs it, `python scorer.py REF PRED OUT`, once per system and language (140
+processes). accuracy-db reads one file of every language: `import mushroom --as gold` of the labelled file, then
+`import mushroom` of each system's predictions (each scores the list it adds), then `leaderboard --scheme mushroom`
+of every language (12 processes, into a copy of --base-db, a database of this version; without it one is built from
+the shared-task data first, not timed). The two sides alternate, a system at a time (its import, then the scorer's
+14 runs), so that both meet the same load on a shared machine. Each figure is the whole process, Python's start
+included: wall time, and CPU time (user and system) from the child's resource usage.
+
+The figures must agree: every text's iou and cor, the task's scorer's functions called on its own reading of the
+files (in this process, after the timing) against accuracy-db's mushroom_text_scores, and each system and
+language's means against the 8 decimals the scorer's runs wrote, to 1e-9 (else the run fails). The generated
+texts mix Latin with diacritics, Arabic, Persian, Devanagari, Chinese (without spaces), combining marks and emoji;
+the gold's soft labels are each character's share of 3 to 12 annotators, its hard labels those above one half; a
+third of the systems give soft labels alone, a third hard labels alone, a third both. Writes --out (JSON) and prints
+a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from benchmarks.run import REPO, accuracy_db
+
+# Languages of the task's test set, with about as many texts each as it has (1,952 in all; the test set about 1,900).
+LANGUAGES = {
+    "AR": 150, "CA": 100, "CS": 100, "DE": 150, "EN": 154, "ES": 152, "EU": 99,
+    "FA": 150, "FI": 150, "FR": 150, "HI": 150, "IT": 150, "SV": 147, "ZH": 150,
+}  # fmt: skip
+WORDS = {
+    "AR": ["العاصمة", "هي", "مدينة", "في", "عام", "١٨٨٩", "الرئيس"],
+    "FA": ["پایتخت", "ایران", "است", "شهر", "در", "سال", "۱۳۵۷"],
+    "HI": ["भारत", "की", "राजधानी", "है", "नई", "दिल्ली", "१९४७"],
+    "ZH": ["首都", "是", "北京", "中国", "的", "年", "人口"],
+}
+LATIN = ["Paris", "is", "the", "capital", "of", "Italy", "café", "cafe\u0301", "Zürich", "1889", "😀", "Ελλάδα", "über"]
+SYSTEMS = [f"system-{number:02}" for number in range(1, 11)]
+AGREEMENT = 1e-9
+
+
+def text_of(rng: random.Random, language: str) -> tuple[str, list[tuple[int, int]]]:
+    """A generated text and its words' (start, end) offsets in code points."""
+    words = WORDS.get(language, LATIN)
+    joiner = "" if language == "ZH" else " "
+    chosen = [rng.choice(words) for _ in range(rng.randint(8, 60))]
+    offsets, position = [], 0
+    for word in chosen:
+        offsets.append((position, position + len(word)))
+        position += len(word) + len(joiner)
+    return joiner.join(chosen) + ("。" if language == "ZH" else "."), offsets
+
+
+def word_spans(rng: random.Random, offsets: list[tuple[int, int]], most: int) -> list[list[int]]:
+    """Up to `most` disjoint runs of one to three words, left to right (none at times)."""
+    spans = []
+    for first in sorted(rng.sample(range(len(offsets)), rng.randint(0, min(most, len(offsets))))):
+        last = min(first + rng.randint(0, 2), len(offsets) - 1)
+        if not spans or offsets[first][0] >= spans[-1][1]:
+            spans.append([offsets[first][0], offsets[last][1]])
+    return spans
+
+
+def runs_of_shares(annotations: list[list[list[int]]], length: int) -> list[dict]:
+    """Soft labels: the runs of characters of equal, non-zero share of the annotators marking them."""
+    counts = [0] * length
+    for spans in annotations:
+        for index in {i for start, end in spans for i in range(start, end)}:
+            counts[index] += 1
+    labels: list[dict] = []
+    for index, count in enumerate(counts):
+        share = count / len(annotations)
+        if count and labels and labels[-1]["end"] == index and labels[-1]["prob"] == share:
+            labels[-1]["end"] = index + 1
+        elif count:
+            labels.append({"start": index, "end": index + 1, "prob": share})
+    return labels
+
+
+def above_half(soft: list[dict]) -> list[list[int]]:
+    hard: list[list[int]] = []
+    for label in soft:
+        if label["prob"] > 0.5:
+            if hard and hard[-1][1] == label["start"]:
+                hard[-1][1] = label["end"]
+            else:
+                hard.append([label["start"], label["end"]])
+    return hard
+
+
+def generated(seed: int) -> tuple[list[dict], dict[str, list[dict]]]:
+    """The labelled lines (every language) and each system's prediction lines (one for every text)."""
+    rng = random.Random(seed)
+    gold, predictions = [], {system: [] for system in SYSTEMS}
+    for language, count in LANGUAGES.items():
+        for number in range(1, count + 1):
+            text, offsets = text_of(rng, language)
+            annotators = {f"a{n}": word_spans(rng, offsets, 3) for n in range(rng.randint(3, 12))}
+            soft = runs_of_shares(list(annotators.values()), len(text))
+            text_id = f"tst-{language.lower()}-{number:03}"
+            gold.append(
+                {"id": text_id, "lang": language, "model_input": "?", "model_output_text": text,
+                 "soft_labels": soft, "hard_labels": above_half(soft), "annotations": annotators}
+            )  # fmt: skip
+            for index, system in enumerate(SYSTEMS):
+                line = {"id": text_id, "lang": language, "model_output_text": text}
+                if index % 3 != 1:
+                    line["soft_labels"] = [
+                        {"start": s, "end": e, "prob": rng.randint(0, 20) / 20} for s, e in word_spans(rng, offsets, 4)
+                    ]
+                if index % 3 != 0:
+                    line["hard_labels"] = word_spans(rng, offsets, 3)
+                predictions[system].append(line)
+    return gold, predictions
+
+
+def write(path: Path, lines: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def timed(args: list[str]) -> dict:
+    """Wall and CPU seconds (user and system, from os.wait4) of one child process, which must succeed."""
+    started = time.perf_counter()
+    child = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=REPO)
+    stderr = child.stderr.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{stderr.decode()[-3000:]}")
+    return {"wall": time.perf_counter() - started, "cpu": usage.ru_utime + usage.ru_stime}
+
+
+def summed(runs: list[dict]) -> dict:
+    return {"processes": len(runs), "wall": sum(r["wall"] for r in runs), "cpu": sum(r["cpu"] for r in runs)}
+
+
+def task_scorer_module(path: Path):
+    spec = importlib.util.spec_from_file_location("mushroom_task_scorer", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scorer", type=Path, required=True, help="a copy of the task's participant_kit/scorer.py")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/mushroom-bench"))
+    parser.add_argument("--base-db", type=Path, help="a database of this version to import into (a copy of it)")
+    parser.add_argument("--seed", type=int, default=34)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "mushroom-speed.json")
+    args = parser.parse_args()
+    if args.work.exists():
+        shutil.rmtree(args.work)
+    (args.work / "by-language").mkdir(parents=True)
+    gold, predictions = generated(args.seed)
+    reference = write(args.work / "reference.jsonl", gold)
+    system_files = {system: write(args.work / f"{system}.jsonl", lines) for system, lines in predictions.items()}
+    per_language = {}  # (system, language) -> (reference file, prediction file) as the task publishes them
+    for language in LANGUAGES:
+        ref = write(args.work / "by-language" / f"ref-{language}.jsonl", [g for g in gold if g["lang"] == language])
+        for system, lines in predictions.items():
+            pred = write(
+                args.work / "by-language" / f"{system}-{language}.jsonl", [p for p in lines if p["lang"] == language]
+            )
+            per_language[system, language] = (ref, pred)  # fmt: skip
+
+    base = args.base_db
+    if base is None:
+        base = args.work / "base.duckdb"
+        timed(accuracy_db("build", "--db", str(base)))
+    db = args.work / "accuracy.duckdb"
+    shutil.copyfile(base, db)
+
+    # The two sides alternate, a system at a time, so that both meet the same load of the shared machine.
+    load_before = os.getloadavg()[0]
+    importing = accuracy_db("import", "mushroom", "--corpus", "bench", "--db", str(db))
+    steps = {"import gold": timed([*importing, "--as", "gold", str(reference)])}
+    theirs = []
+    for system, path in system_files.items():
+        steps[f"import {system}"] = timed([*importing, "--name", system, str(path)])
+        for language in LANGUAGES:
+            ref, pred = per_language[system, language]
+            output = args.work / "by-language" / f"{system}-{language}.scores.txt"
+            theirs.append(timed([sys.executable, str(args.scorer), str(ref), str(pred), str(output)]))
+    leaderboard = accuracy_db("leaderboard", "--corpus", "bench", "--scheme", "mushroom", "--format", "json")
+    steps["leaderboard --scheme mushroom"] = timed([*leaderboard, "--db", str(db)])
+    ours = list(steps.values())
+    load_after = os.getloadavg()[0]
+
+    # the figures: every text's, and each (system, language)'s means as the scorer's runs wrote them
+    from accuracy_db.store import database
+
+    con = database.open_existing(db)
+    rows = con.execute(
+        "SELECT name, text_id, iou, cor FROM mushroom_text_scores JOIN annotation_sets ON set_id = submission_id"
+        " WHERE corpus = 'bench' AND kind = 'submission' AND name NOT LIKE 'annotator/%'"
+    ).fetchall()
+    con.close()
+    ours_by_text = {(name, text_id): (iou, cor) for name, text_id, iou, cor in rows}
+    scorer = task_scorer_module(args.scorer)
+    started = time.process_time()
+    worst, texts_compared = 0.0, 0
+    for (system, language), (ref, pred) in per_language.items():
+        refs = scorer.load_jsonl_file_to_records(str(ref))
+        preds = scorer.load_jsonl_file_to_records(str(pred), is_ref=False)
+        ious, cors = scorer.main(refs, preds)
+        for record, iou, cor in zip(refs, ious, cors, strict=True):
+            mine = ours_by_text[system, record["id"]]
+            worst = max(worst, abs(mine[0] - iou), abs(mine[1] - cor))
+            texts_compared += 1
+        written = (args.work / "by-language" / f"{system}-{language}.scores.txt").read_text().split()
+        means = (sum(ours_by_text[system, r["id"]][0] for r in refs) / len(refs),
+                 sum(ours_by_text[system, r["id"]][1] for r in refs) / len(refs))  # fmt: skip
+        printed = (float(written[1]), float(written[3]))  # "IoU: x" and "Cor: y", 8 decimals
+        worst_printed = max(abs(means[0] - printed[0]), abs(means[1] - printed[1]))
+        if worst_printed > 5e-9 + AGREEMENT:
+            raise SystemExit(f"{system} {language}: means {means} against the scorer's printed {printed}")
+    in_process = time.process_time() - started
+    if texts_compared != len(gold) * len(SYSTEMS) or worst > AGREEMENT:
+        raise SystemExit(f"the figures differ: {worst} over {texts_compared} texts")
+
+    result = {
+        "texts": len(gold),
+        "languages": len(LANGUAGES),
+        "systems": len(SYSTEMS),
+        "characters": sum(len(g["model_output_text"]) for g in gold),
+        "accuracy_db": summed(ours),
+        "accuracy_db_steps": steps,
+        "task_scorer": summed(theirs),
+        "task_scorer_functions_in_one_process_cpu": round(in_process, 3),
+        "wall_ratio": summed(theirs)["wall"] / summed(ours)["wall"],
+        "cpu_ratio": summed(theirs)["cpu"] / summed(ours)["cpu"],
+        "largest_difference": worst,
+        "texts_compared": texts_compared,
+        "load_average_before": load_before,
+        "load_average_after": load_after,
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
+    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print("| | processes | wall s | CPU s |\n| --- | ---: | ---: | ---: |")
+    for label, key in (("accuracy-db (import gold, 10 imports, leaderboard)", "accuracy_db"),
+                       ("the task's scorer.py, per system and language", "task_scorer")):  # fmt: skip
+        figures = result[key]
+        print(f"| {label} | {figures['processes']} | {figures['wall']:.1f} | {figures['cpu']:.1f} |")
+    print(
+        f"\nratio: {result['wall_ratio']:.1f}x wall, {result['cpu_ratio']:.1f}x CPU; largest difference per text"
+        f" {worst:.2e} over {texts_compared} texts; the scorer's functions alone in one process"
+        f" {in_process:.1f} s of CPU; load average {load_before:.2f} before, {load_after:.2f} after"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
