@@ -18,6 +18,7 @@ from weather_corpus import import_weather
 
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.sqlbox.sandbox import run_query
+from accuracy_db.store import database
 from accuracy_db.store.analyses import saved_analyses, saved_analysis
 
 CATEGORIES = ("NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER")
@@ -57,8 +58,14 @@ def taken(gold: list[Span], submitted: list[Span]) -> dict:
     return result
 
 
-def run(db, name: str, **params):
-    return run_query(db, saved_analysis(name).sql, params or None, limit=None).frame
+def run(db, name: str, **params) -> pl.DataFrame:
+    """An analysis's rows, read on a read-only connection in this process (the guard's path, a child process each,
+    is the first test's)."""
+    con = database.open_existing(db)
+    try:
+        return con.sql(saved_analysis(name).sql, params=params or None).pl()
+    finally:
+        con.close()
 
 
 def half_gold_rows() -> list[dict]:
@@ -80,8 +87,10 @@ def test_each_analysis_says_its_question_and_columns_and_runs_through_the_guard(
     opening_comment = "\n".join(itertools.takewhile(lambda line: line.startswith("--"), analysis.sql.splitlines()))
     assert "Grain:" in opening_comment and "Columns:" in opening_comment
     assert analysis.parameters == list(PARAMETERS.get(analysis.name, {}))
-    frame = run(built_db, analysis.name, **PARAMETERS.get(analysis.name, {}))
+    params = PARAMETERS.get(analysis.name) or None
+    frame = run_query(built_db, analysis.sql, params, limit=None).frame
     assert frame.width > 0
+    assert frame.equals(run(built_db, analysis.name, **(params or {})))  # the guard changes nothing of the answer
 
 
 def test_an_unknown_analysis_is_named_with_the_closest_one():
