@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import accuracy_db.dashboard
+import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
@@ -48,7 +49,7 @@ from accuracy_db.cli.commands.dashboard import streamlit_command
 from accuracy_db.cli.main import run
 from accuracy_db.formatting import UNDEFINED, p_value_text
 from accuracy_db.ingest.build import build
-from accuracy_db.stats import ranking, significance
+from accuracy_db.stats import ranking, resampling, significance
 from accuracy_db.stats.intervals import FIGURES, Resampling
 from accuracy_db.stats.validity import validity
 from accuracy_db.store import database
@@ -210,7 +211,7 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
     assert list(points["low"]) == [row["token_f1_ci"][0] for row in expected]
     assert list(points["high"]) == [row["token_f1_ci"][1] for row in expected]
     assert points["low"].iloc[2] < points["value"].iloc[2] < points["high"].iloc[2]
-    whiskers, dots, undefined = spec["layer"]
+    whiskers, dots, undefined = spec["hconcat"][0]["layer"]
     assert (dots["mark"]["type"], dots["encoding"]["x"]["field"]) == ("circle", "value")
     assert whiskers["mark"]["type"] == "rule"
     assert (whiskers["encoding"]["x"]["field"], whiskers["encoding"]["x2"]["field"]) == ("low", "high")
@@ -220,6 +221,63 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
     assert whiskers["encoding"]["y"]["sort"] == [row["submission"] for row in expected]
     assert whiskers["encoding"]["color"]["field"] == "cluster"
     assert list(points["cluster"]) == [f"cluster {row['cluster']}" for row in expected]
+
+
+def bootstrap_difference_of_recalls(db: Path, a: str, b: str, split: str) -> tuple[float, list[float]]:
+    """Recall of a minus recall of b, and its 95% percentile interval over the 1,000 default bootstrap resamples of
+    the split's texts, computed here with numpy from the per-text counts and the replicates' draws."""
+    rows = sql(
+        db,
+        f"SELECT submission, matched, gold FROM text_statistics WHERE split = '{split}' AND scope = 'ALL'"
+        f" AND submission IN ('{a}', '{b}') ORDER BY submission, text_id",
+    )
+    per_text = {name: np.array([(m, g) for s, m, g in rows if s == name], dtype=float) for name in (a, b)}
+    texts = len(per_text[a])
+    settings = Resampling()
+    draws = resampling.bootstrap_counts(settings.seed, np.arange(1, settings.resamples + 1, dtype=np.uint64), texts)
+    recall = {name: (draws @ counts[:, 0]) / (draws @ counts[:, 1]) for name, counts in per_text.items()}
+    observed = {name: counts[:, 0].sum() / counts[:, 1].sum() for name, counts in per_text.items()}
+    return observed[a] - observed[b], list(np.percentile(recall[a] - recall[b], [2.5, 97.5]))
+
+
+def test_leaderboard_chart_gives_each_submissions_difference_from_the_best(derived_db, monkeypatch, capsys):
+    """numbers_only (recall 224/622) is the best of the test split; names_only (212/622) is 12/622 below it, on the
+    same texts: the interval of that difference is the numpy percentiles of the paired resamples' differences, and
+    its p that of `accuracy-db compare`."""
+    at = open_page(derived_db, "leaderboard", monkeypatch)
+    spec, points = chart(at, "interval_chart")
+    best, other = points.iloc[0], points.iloc[1]
+    assert (best["submission"], other["submission"]) == ("numbers_only", "names_only")
+    assert (best["difference"], best["p"]) == (0.0, "the best") and pd.isna(best["difference_low"])
+    difference, (low, high) = bootstrap_difference_of_recalls(derived_db, "names_only", "numbers_only", "test")
+    assert difference == pytest.approx(-12 / 622)
+    assert other["difference"] == pytest.approx(difference)
+    assert (other["difference_low"], other["difference_high"]) == (pytest.approx(low), pytest.approx(high))
+    assert run(["compare", "names_only", "numbers_only", "--db", str(derived_db), "--format", "json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert [other["difference_low"], other["difference_high"]] == pytest.approx(compared["difference_ci"])
+    assert other["p"] == p_value_text(compared["p_value"], compared["trials"])
+    _, differences = spec["hconcat"]
+    no_difference, whiskers, dots, _ = differences["layer"]
+    assert no_difference["encoding"]["x"] == {"datum": 0}  # the line of no difference
+    assert (whiskers["encoding"]["x"]["field"], whiskers["encoding"]["x2"]["field"]) == (
+        "difference_low",
+        "difference_high",
+    )
+    assert dots["encoding"]["x"]["field"] == "difference"
+
+
+def test_a_click_on_a_leaderboard_dot_leaves_its_row_in_the_table(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    assert len(table(at, "leaderboard")) == 5
+    at = click_chart(at, "interval_chart", {"submission": [{"submission": "submission_doc_based"}]})
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Leaderboard"  # the table is filtered; a row opens the Errors browser
+    assert list(table(at, "leaderboard")["submission"]) == ["submission_doc_based"]
+    at = click_chart(at, "interval_chart", {"from_best": [{"submission": "gsml_sent_based"}]})
+    assert list(table(at, "leaderboard")["submission"]) == ["gsml_sent_based"]  # a dot of the differences too
+    at = click_chart(at, "interval_chart", {"submission": [], "from_best": []})  # the chart's background
+    assert len(table(at, "leaderboard")) == 5
 
 
 def test_leaderboard_ranks_under_another_scheme_as_the_command_does(built_db, monkeypatch, capsys):
@@ -270,7 +328,7 @@ def test_a_zero_is_drawn_and_an_undefined_figure_says_so(derived_db, monkeypatch
     at.radio(key="board_figure").set_value("recall").run()
     spec, points = chart(at, "interval_chart")
     assert dict(zip(points["submission"], points["value"])) == {"names_only": 1.0, "numbers_only": 0.0}
-    _, _, undefined = spec["layer"]  # a 0.0 is a dot like any other figure
+    _, _, undefined = spec["hconcat"][0]["layer"]  # a 0.0 is a dot like any other figure
     assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
     assert undefined["transform"] == [{"filter": "!isValid(datum['value'])"}]
     spec, bars = chart(at, "category_chart")  # the per-category bars: a 0.0 is a tick on the axis
