@@ -332,7 +332,7 @@ def test_a_zero_is_drawn_and_an_undefined_figure_says_so(derived_db, monkeypatch
     assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
     assert undefined["transform"] == [{"filter": "!isValid(datum['value'])"}]
     spec, bars = chart(at, "category_chart")  # the per-category bars: a 0.0 is a tick on the axis
-    _, zeros, undefined = spec["spec"]["layer"]
+    _, zeros, undefined, _ = spec["spec"]["layer"]
     assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['value'] === 0"}]
     assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
     name = bars[bars["scope"] == "NAME"].set_index(["submission", "figure"])["value"]
@@ -387,6 +387,25 @@ def test_a_category_bar_opens_the_errors_its_figure_counts(built_db, monkeypatch
     )
     expected = gold - matched if figure == "recall" else submitted - matched
     assert at.subheader[0].value == f"{expected} mistakes"
+
+
+def test_each_category_bar_has_the_interval_of_the_leaderboard_in_that_scope(built_db, monkeypatch):
+    """The per-category bars' intervals are those `leaderboard --ci --scope CATEGORY` gives (the same resamples)."""
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    spec, bars = chart(at, "category_chart")
+    *_, whiskers = spec["spec"]["layer"]
+    assert (whiskers["mark"]["type"], whiskers["encoding"]["y"]["field"], whiskers["encoding"]["y2"]["field"]) == (
+        "rule",
+        "low",
+        "high",
+    )
+    for scope in ("NAME", "NUMBER"):
+        shown = bars[bars["scope"] == scope].set_index(["submission", "figure"])
+        for row in ranked(built_db, "train", scope):
+            for figure in ("recall", "precision"):
+                assert list(shown.loc[(row["submission"], figure), ["low", "high"]]) == row[f"{figure}_ci"]
+    name = bars[(bars["submission"] == "submission") & (bars["scope"] == "NAME")].iloc[0]
+    assert name["low"] < name["value"] < name["high"]
 
 
 def test_the_scope_and_submission_chosen_are_kept_on_another_page(built_db, monkeypatch):

@@ -13,7 +13,7 @@ from accuracy_db.dashboard.literal import literal
 from accuracy_db.formatting import UNDEFINED, p_value_text, with_interval
 
 CATEGORY_SCORES = """
-SELECT submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
+SELECT submission_id, submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
     matched, gold_total, submitted_total
 FROM scores
 WHERE corpus = $corpus AND split = $split
@@ -174,36 +174,44 @@ def clicked_submissions(key: str) -> list[str]:
 LABEL_EXPRESSION = "replace(datum.label, '_', ' ')"
 
 
-def category_charts(categories: pl.DataFrame, figures: list[str], names: list[str]) -> alt.FacetChart:
-    """A small chart per category (the scores view's rows), its figures side by side, a bar per submission; a
-    click on a bar selects its submission, category and figure."""
-    long = categories.filter(pl.col("scope") != "ALL").unpivot(
-        on=figures,
-        index=["submission", "scope", "matched", "gold_total", "submitted_total"],
-        variable_name="figure",
-        value_name="value",
+def category_charts(
+    categories: pl.DataFrame, figures: list[str], names: list[str], intervals: pl.DataFrame
+) -> alt.FacetChart:
+    """A small chart per category (the scores view's rows), its figures side by side, a bar per submission with
+    its interval (data.category_intervals) as a whisker; a click on a bar selects its submission, category and
+    figure."""
+    long = (
+        categories.filter(pl.col("scope") != "ALL")
+        .unpivot(
+            on=figures,
+            index=["submission_id", "submission", "scope", "matched", "gold_total", "submitted_total"],
+            variable_name="figure",
+            value_name="value",
+        )
+        .join(intervals, on=["submission_id", "scope", "figure"], how="left", maintain_order="left")
+        .drop("submission_id")
     )
     bar = alt.selection_point(name="bar", fields=["submission", "scope", "figure"], on="click")
+    base = alt.Chart(long).encode(
+        x=alt.X("figure:N", sort=figures, title=None, axis=alt.Axis(labelAngle=0, labelExpr=LABEL_EXPRESSION)),
+        xOffset=alt.XOffset("submission:N"),
+        y=alt.Y("value:Q", title=None, scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("submission:N", title="submission", legend=alt.Legend(orient="top", labelLimit=320)),
+        tooltip=[
+            "submission",
+            "scope",
+            "figure",
+            alt.Tooltip("value:Q", format=".3f"),
+            alt.Tooltip("low:Q", title="interval from", format=".3f"),
+            alt.Tooltip("high:Q", title="interval to", format=".3f"),
+            "matched",
+            "gold_total",
+            "submitted_total",
+        ],
+    )
+    whiskers = base.mark_rule(color="#333", strokeWidth=1.5).encode(y="low:Q", y2="high:Q")
     return (
-        bars.figure_bars(
-            alt.Chart(long).encode(
-                x=alt.X("figure:N", sort=figures, title=None, axis=alt.Axis(labelAngle=0, labelExpr=LABEL_EXPRESSION)),
-                xOffset=alt.XOffset("submission:N"),
-                y=alt.Y("value:Q", title=None, scale=alt.Scale(domain=[0, 1])),
-                color=alt.Color("submission:N", title="submission", legend=alt.Legend(orient="top", labelLimit=320)),
-                tooltip=[
-                    "submission",
-                    "scope",
-                    "figure",
-                    alt.Tooltip("value:Q", format=".3f"),
-                    "matched",
-                    "gold_total",
-                    "submitted_total",
-                ],
-            ),
-            "value",
-            bar,
-        )
+        (bars.figure_bars(base, "value", bar) + whiskers)
         .properties(width=120, height=180)
         .facet(column=alt.Column("scope:N", sort=names, title=None))
     )
@@ -310,7 +318,7 @@ submission = links.select(
     None, "Submission", "submission", [row["submission"] for row in ranked], default=data.best_submission(corpus, split)
 )
 tables.table(
-    categories.filter(submission=submission).drop("submission", "position"),
+    categories.filter(submission=submission).drop("submission_id", "submission", "position"),
     column_config=tables.score_columns(),
     key="category_scores",
 )
@@ -320,12 +328,18 @@ chart_level = st.radio("Level", ["mistake level", "token level"], horizontal=Tru
 side_by_side = ["token_recall", "token_precision"] if chart_level == "token level" else ["recall", "precision"]
 with st.container(key="category_chart"):
     event = st.altair_chart(
-        category_charts(categories, side_by_side, data.categories(corpus).names),
+        category_charts(
+            categories,
+            side_by_side,
+            data.categories(corpus).names,
+            data.category_intervals(categories["submission_id"].unique().sort().to_list(), data.scopes(corpus)[1:]),
+        ),
         on_select="rerun",
         key="category_bars",
     )
 st.caption(
-    "One small chart per category, its recall and precision side by side. A thick line on the axis is a 0.000; "
+    f"One small chart per category, its recall and precision side by side, the line over each bar its {INTERVAL} "
+    "(the same as `accuracy-db leaderboard --ci --scope CATEGORY` gives). A thick line on the axis is a 0.000; "
     "undefined marks a figure with nothing to divide by (the precision in a category the submission listed no "
     "mistake of). Click a bar for those mistakes in the Errors browser: the gold mistakes the submission missed "
     "(recall) or its false alarms (precision)."
