@@ -428,29 +428,69 @@ def test_the_scope_and_submission_chosen_are_kept_on_another_page(built_db, monk
 # Significance
 
 
-def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, monkeypatch):
+def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, monkeypatch, capsys):
     at = open_page(built_db, "significance", monkeypatch)
     labelled(at.selectbox, "Figure").set_value("token_precision").run()
     spec, cells = chart(at, "significance_matrix")
     names = [row["submission"] for row in ranked(built_db, "train", "ALL")]
     con = database.open_existing(built_db)
     try:
-        expected = significance.pairwise(con, names, "ALL", "token_precision", 10_000, Resampling())
+        expected = significance.pairwise(con, names, "ALL", "token_precision", 10_000, Resampling(), interval=True)
     finally:
         con.close()
     assert len(cells) == len(names) * (len(names) - 1) == 20  # one cell per ordered pair, none on the diagonal
     assert sorted(zip(cells["a"], cells["b"])) == sorted((a, b) for a in names for b in names if a != b)
     # each p-value written as everywhere: at the floor of the 10,000 trials "< 0.0001" (both example lists against
-    # the gold copies), else three significant digits
-    written = [row | {"p": p_value_text(row["p_value"], row["trials"])} for row in expected]
-    assert cells.to_dict("records") == written
+    # the gold copies), else three significant digits; each difference with its interval, written here on its own
+    written = [
+        {k: row[k] for k in ("a", "b", "a_value", "b_value", "difference", "p_value", "trials")}
+        | {
+            "shown_difference": f"{row['difference']:+.3f} [{row['difference_ci'][0]:+.2f}, "
+            f"{row['difference_ci'][1]:+.2f}]",
+            "p": p_value_text(row["p_value"], row["trials"]),
+        }
+        for row in expected
+    ]
+    assert cells.drop(columns="difference_ci").to_dict("records") == written
+    assert [list(bounds) for bounds in cells["difference_ci"]] == [row["difference_ci"] for row in expected]
     assert "< 0.0001" in set(cells["p"])
     rect, difference, text = spec["layer"]
     assert (rect["mark"]["type"], rect["encoding"]["color"]["field"]) == ("rect", "p_value")
     assert (text["mark"]["type"], text["encoding"]["text"]["field"]) == ("text", "p")
-    assert difference["encoding"]["text"] == {"field": "difference", "format": "+.3f", "type": "quantitative"}
-    shown = [{k: v for k, v in row.items() if k not in ("p_value", "trials")} for row in written]
+    assert difference["encoding"]["text"]["field"] == "shown_difference"
+    shown = [{k: row[k] for k in ("a", "b", "a_value", "b_value", "shown_difference", "p")} for row in written]
     assert table(at, "pairwise").to_dict("records") == shown
+    # A cell's interval is that of `compare A B` for its pair.
+    args = ["compare", "submission", "gsml_doc_based", "--db", str(built_db), "--metric", "token_precision"]
+    assert run(args + ["--format", "json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    cell = cells[(cells["a"] == "submission") & (cells["b"] == "gsml_doc_based")].iloc[0]
+    assert list(cell["difference_ci"]) == compared["difference_ci"]
+    assert compared["difference_ci"][0] < cell["difference"] < compared["difference_ci"][1] < 0
+
+
+def test_a_significance_cell_gives_the_pair_as_compare_does_and_links_to_their_errors(built_db, monkeypatch):
+    at = open_page(built_db, "significance", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NAME").run()
+    at = click_chart(at, "significance_matrix", {"pair": [{"a": "submission", "b": "gsml_sent_based"}]})
+    assert not at.exception, at.exception
+    pair = at.get_by_key("significance_pair")
+    [command] = pair.get("code")
+    assert command.value == (
+        "accuracy-db compare submission gsml_sent_based --split train --scope NAME --scheme shared-task --metric recall"
+    )
+    assert markdown(at).startswith(
+        f"**submission** against **{literal('gsml_sent_based')}**: recall 0.505 against 1.000, A − B -0.495 ["
+    )
+    page, address = same_tab_link(pair.get("page_link"))
+    assert page == "errors"
+    [link] = pair.get("page_link")
+    assert [value for name, value in parse_qsl(link.proto.query_string) if name == "submission"] == [
+        "submission",
+        "gsml_sent_based",
+    ]
+    assert address["category"] == "NAME" and address["outcome"] == "missed"
+    assert address["matching"] == "within each category"
 
 
 def test_significance_matrix_in_a_category_of_the_test_split(derived_db, monkeypatch):

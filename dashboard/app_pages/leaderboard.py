@@ -48,19 +48,6 @@ def board_table(ranked: list[dict], metadata: pl.DataFrame) -> pl.DataFrame:
     return board.select("rank", "cluster", "submission", *people, *tables.RATIOS, *tables.COUNTS)
 
 
-def errors_of(submission: str, category: str, figure: str | None = None) -> dict:
-    """The Errors browser's filters that show what a figure of a submission counts against it in a scope: the
-    gold mistakes it missed (recall) and its false alarms (precision), or both; in a category, matched within
-    each category, as the category's scores are; in ALL, across categories."""
-    outcomes = {"recall": ["missed"], "precision": ["false_alarm"]}.get((figure or "").removeprefix("token_"))
-    return {
-        "submission": submission,
-        "category": None if category == "ALL" else category,
-        "matching": "across categories" if category == "ALL" else "within each category",
-        "outcome": outcomes or ["missed", "false_alarm"],
-    }
-
-
 def chart_points(ranked: list[dict], figure: str, differences: list[dict]) -> pl.DataFrame:
     """A row a submission, in rank order: its figure with its interval, and its difference from the best (the
     first) with the difference's interval; the best's difference is 0 without an interval."""
@@ -267,7 +254,7 @@ picked = tables.table(
     selection_mode="single-row",
 )
 if picked.selection.rows:  # a click on a row: what the submission missed and listed wrongly, in the scope
-    links.follow("errors", **errors_of(board["submission"][picked.selection.rows[0]], scope))
+    links.follow("errors", **links.errors_of(board["submission"][picked.selection.rows[0]], scope))
 # The table's chart, under it: each figure with its interval, where the table gives them as text, and each
 # submission's difference from the best, tested as `accuracy-db compare` tests a pair.
 board_figure = st.radio(
@@ -345,7 +332,7 @@ st.caption(
     "(recall) or its false alarms (precision)."
 )
 if clicked := event.selection.get("bar"):
-    links.follow("errors", **errors_of(clicked[0]["submission"], clicked[0]["scope"], clicked[0]["figure"]))
+    links.follow("errors", **links.errors_of(clicked[0]["submission"], clicked[0]["scope"], clicked[0]["figure"]))
 
 st.subheader("Under another match scheme")
 scheme = st.selectbox(
