@@ -1,8 +1,8 @@
 """The mushroom scheme (SemEval-2025 Task 3, Mu-SHROOM) beside the others: `leaderboard --scheme mushroom` (its
-figures, ranking, intervals and clusters), `compare --scheme mushroom` and the dashboard's Leaderboard and Significance pages. The
-figures are checked against tests/mushroom_oracle.py text by text; the intervals against an independent numpy
-bootstrap of the oracle's per-text values (its own random generator), and the paired permutation test against
-scipy.stats.permutation_test on the same values, each within the Monte-Carlo error stated in
+figures, ranking, intervals and clusters), `compare --scheme mushroom` and the dashboard's Leaderboard and
+Significance pages. The figures are checked against tests/mushroom_oracle.py text by text; the intervals against an
+independent numpy bootstrap of the oracle's per-text values (its own random generator), and the paired permutation
+test against scipy.stats.permutation_test on the same values, each within the Monte-Carlo error stated in
 test_scheme_statistics.py."""
 
 from __future__ import annotations
