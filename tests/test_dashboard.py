@@ -506,22 +506,45 @@ def test_significance_matrix_in_a_category_of_the_test_split(derived_db, monkeyp
 # Validity
 
 
-def test_validity_scatter_has_one_point_per_text_of_the_split(built_db, monkeypatch):
+def test_validity_has_a_scatter_per_category_with_equal_axes(built_db, monkeypatch):
     at = open_page(built_db, "validity", monkeypatch)
     labelled(at.selectbox, "Submission").set_value("submission").run()
-    labelled(at.selectbox, "Scope").set_value("NAME").run()
     spec, points = chart(at, "validity_scatter")
-    texts = sql(built_db, "SELECT text_id FROM texts WHERE split = 'train' ORDER BY text_id")
-    assert list(points["text_id"]) == [text_id for (text_id,) in texts]  # every text, those without mistakes too
+    scopes = ["ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
+    assert [scatter["title"] for scatter in spec["concat"]] == scopes  # small multiples, one per scope
+    texts = [text_id for (text_id,) in sql(built_db, "SELECT text_id FROM texts WHERE split = 'train' ORDER BY 1")]
     with (EXAMPLES / "submission.csv").open(newline="", encoding="utf-8") as stream:
-        submitted = [row["TEXT_ID"] for row in csv.DictReader(stream) if row["TYPE"] == "NAME"]
+        submitted = [(row["TEXT_ID"], row["TYPE"]) for row in csv.DictReader(stream)]
     with (DATA / "gsml.csv").open(newline="", encoding="utf-8") as stream:
-        gold = [row["TEXT_ID"] for row in csv.DictReader(stream) if row["TYPE"] == "NAME"]
-    for row in points.itertuples():
-        assert (row.gold, row.submitted) == (gold.count(f"{row.text_id}.txt"), submitted.count(f"{row.text_id}.txt"))
-    dashed, circles = spec["layer"]
-    assert {"field": "text_id", "type": "nominal"} in circles["encoding"]["tooltip"]
-    assert (circles["encoding"]["x"]["field"], circles["encoding"]["y"]["field"]) == ("gold", "submitted")
+        gold = [(row["TEXT_ID"], row["TYPE"]) for row in csv.DictReader(stream)]
+    for scope, scatter in zip(scopes, spec["concat"]):
+        of_scope = points[points["scope"] == scope]
+        assert list(of_scope["text_id"]) == texts  # every text, those without mistakes too
+        for row in of_scope.itertuples():
+            counted = [
+                sum(1 for text, category in rows if text == f"{row.text_id}.txt" and scope in ("ALL", category))
+                for rows in (gold, submitted)
+            ]
+            assert [row.gold, row.submitted] == counted
+        dashed, circles = scatter["layer"]
+        assert circles["transform"] == [{"filter": f"(datum.scope === '{scope}')"}]
+        assert (circles["encoding"]["x"]["field"], circles["encoding"]["y"]["field"]) == ("gold", "submitted")
+        most = max(of_scope["gold"].max(), of_scope["submitted"].max(), 1)
+        assert circles["encoding"]["x"]["scale"]["domain"] == circles["encoding"]["y"]["scale"]["domain"] == [0, most]
+        assert scatter["width"] == scatter["height"]  # equal axes: y = x is the diagonal
+        assert dashed["encoding"]["x"]["scale"]["domain"] == [0, most]
+
+
+def test_validity_overlays_the_submissions_chosen(built_db, monkeypatch):
+    at = open_page(built_db, "validity", monkeypatch)
+    labelled(at.selectbox, "Submission").set_value("submission").run()
+    labelled(at.multiselect, "Submissions shown").set_value(["submission", "gsml_doc_based"]).run()
+    _, points = chart(at, "validity_scatter")
+    assert set(points["submission"]) == {"submission", "gsml_doc_based"}
+    copy = points[points["submission"] == "gsml_doc_based"]
+    assert (copy["gold"] == copy["submitted"]).all() and len(copy) == 60 * 7  # a copy of the gold list: on y = x
+    theirs = points[points["submission"] == "submission"].set_index(["scope", "text_id"])
+    assert (theirs["gold"] == copy.set_index(["scope", "text_id"])["gold"]).all()  # the same texts' gold counts
 
 
 def test_validity_figures_write_p_values_as_the_command_line(built_db, monkeypatch):
@@ -542,7 +565,7 @@ def test_validity_figures_write_p_values_as_the_command_line(built_db, monkeypat
 def test_clicking_a_text_in_the_scatter_opens_it_in_the_document_view(built_db, monkeypatch):
     at = open_page(built_db, "validity", monkeypatch)
     labelled(at.selectbox, "Submission").set_value("submission").run()
-    click_chart(at, "validity_scatter", {"text": [{"text_id": "S005"}]})
+    click_chart(at, "validity_scatter", {"text_1": [{"text_id": "S005", "submission": "submission"}]})  # in NAME
     assert not at.exception, at.exception
     assert at.selectbox(key="text").value == "S005"
     assert labelled(at.selectbox, "Submission").value == "submission"
