@@ -897,6 +897,27 @@ def test_errors_chart_comes_first_with_false_alarms_as_bars_of_their_own(built_d
     }
 
 
+def test_a_click_on_an_errors_bar_leaves_its_rows_in_the_table(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Submissions").set_value(["submission", "submission_doc_based"]).run()
+    bar = {"submission": "submission", "category": "NAME", "outcome_key": "missed"}
+    at = click_chart(at, "error_counts", {"bar": [bar]})
+    assert not at.exception, at.exception
+    assert labelled(at.multiselect, "Submissions").value == ["submission", "submission_doc_based"]  # filters kept
+    rows = table(at, "error_rows")
+    assert len(rows) == 50 and set(zip(rows["submission"], rows["category"], rows["outcome"])) == {
+        ("submission", "NAME", "missed")
+    }
+    [(missed,)] = sql(
+        built_db, "SELECT gold_total - matched FROM scores WHERE submission = 'submission' AND scope = 'NAME'"
+    )
+    assert missed == 157 and at.number_input(key="error_page").max == -(-missed // 50)
+    assert f"NAME · missed ({missed})" in markdown(at)
+    at = click_chart(at, "error_counts", {"bar": []})  # the chart's background: every row again
+    assert set(table(at, "error_rows")["submission"]) == {"submission"}  # the first page, in name order
+    assert at.number_input(key="error_page").max > -(-missed // 50)
+
+
 def test_errors_filters_are_summarised_in_one_line(built_db, monkeypatch):
     at = open_page(built_db, "errors", monkeypatch)
     labelled(at.multiselect, "Categories").set_value(["NAME", "WORD"])

@@ -146,14 +146,17 @@ def filters_line(split, submissions, names, matching, categories, category_names
 
 
 def counts_chart(counts: pl.DataFrame, category_names: list[str]) -> alt.FacetChart:
-    """A panel per submission, two bars per category: its gold mistakes (matched and missed) and its false alarms."""
+    """A panel per submission, two bars per category: its gold mistakes (matched and missed) and its false alarms.
+    A click on a bar's part selects its submission, category and outcome."""
     shown = counts.with_columns(
         bar=pl.col("side").replace_strict(BAR_OF_SIDE),
         outcome=pl.col("outcome").replace_strict(palette.OUTCOME_LABELS),
+        outcome_key=pl.col("outcome"),
     )
     return (
         alt.Chart(shown)
         .mark_bar()
+        .add_params(alt.selection_point(name="bar", fields=["submission", "category", "outcome_key"]))
         .encode(
             y=alt.Y("category:N", sort=category_names, title=None),
             yOffset=alt.YOffset("bar:N", sort=list(BAR_OF_SIDE.values())),
@@ -254,16 +257,33 @@ counts = data.read_one(COUNTS, params)
 total = int(counts["mistakes"].sum()) if not counts.is_empty() else 0
 
 st.subheader(f"{total} mistakes")
-# The chart first: what the filters leave at a glance, then the rows.
+# The chart first: what the filters leave at a glance, then the rows; a click on a bar's part leaves its rows.
 if counts.is_empty():
     st.caption("No mistake is left by these filters.")
 else:
     with st.container(key="error_counts"):
-        st.altair_chart(counts_chart(counts, category_names))
+        event = st.altair_chart(counts_chart(counts, category_names), on_select="rerun", key="error_bars")
     st.caption(
         "Per category, the gold mistakes (matched and missed: together the gold list's count) and, below them, "
-        "the submission's false alarms, which are not gold mistakes and so a bar of their own."
+        "the submission's false alarms, which are not gold mistakes and so a bar of their own. Click a part of a "
+        "bar for its rows in the table below; click the chart's background for every row."
     )
+    if picked := (event.selection.get("bar") or []):
+        bar = picked[0]
+        params |= {
+            "submission_ids": [submission_ids[bar["submission"]]],
+            "categories": [bar["category"]],
+            "outcomes": [bar["outcome_key"]],
+        }
+        total = int(
+            counts.filter(submission=bar["submission"], category=bar["category"], outcome=bar["outcome_key"])[
+                "mistakes"
+            ].sum()
+        )
+        st.markdown(
+            f"The rows of the bar clicked: {literal(bar['submission'])} · {literal(bar['category'])} · "
+            f"{palette.OUTCOME_LABELS[bar['outcome_key']]} ({total})"
+        )
 
 pages = max(1, -(-total // PAGE_SIZE))
 controls = st.columns([1, 2])
