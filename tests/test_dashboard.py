@@ -748,6 +748,25 @@ def test_recall_by_found_by_k_and_by_annotators(built_db, monkeypatch):
     assert set(annotators["level"]) == {"3", "2"}  # every gold mistake of train is in the curation exports
 
 
+def test_a_difficulty_bar_lists_its_gold_mistakes_and_a_row_opens_its_text(built_db, monkeypatch):
+    at = open_page(built_db, "difficulty", monkeypatch)
+    at = click_chart(at, "annotators_chart", {"bar": [{"submission": "submission", "level": "2"}]})
+    assert not at.exception, at.exception
+    rows = table(at, "annotators_mistakes")
+    assert (len(rows), int(rows["found"].sum())) == (225, 47)  # as the bar's gold and matched above
+    expected = sql(
+        built_db,
+        "SELECT text_id, count(*) FROM gold_mistake_difficulty WHERE split = 'train' AND annotators = 2 GROUP BY 1",
+    )
+    assert rows["text_id"].value_counts().to_dict() == dict(expected)
+    first = rows["text_id"].iloc[0]
+    at = select_rows(at, "annotators_mistakes", [0])
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Document view"
+    assert at.selectbox(key="text").value == first
+    assert labelled(at.selectbox, "Submission").value == "submission"
+
+
 # Errors browser
 
 
