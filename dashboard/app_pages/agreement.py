@@ -100,6 +100,7 @@ chosen = top[1].multiselect(
     format_func=names.get,
     max_selections=MAX_LISTS,
     key=f"agreement_lists-{corpus}-{split}",
+    wrap=True,  # every list's name whole (in a column, Streamlit cuts the chips at its width)
     help="The gold list and the submissions of the split; every two are compared both ways.",
 )
 refused = data.read_one(REFUSED, {"corpus": corpus, "split": split})["refused"][0]

@@ -163,7 +163,7 @@ def counts_chart(counts: pl.DataFrame, category_names: list[str]) -> alt.FacetCh
             x=alt.X("mistakes:Q", title="mistakes"),
             color=alt.Color("outcome:N", scale=palette.outcome_scale(), legend=alt.Legend(title="outcome")),
             order=alt.Order("outcome_position:Q"),
-            tooltip=["submission", "category", "bar", "outcome", "mistakes"],
+            tooltip=["submission", "category", alt.Tooltip("bar:N", title="of"), "outcome", "mistakes"],
         )
         .transform_calculate(outcome_position=f"indexof({list(palette.OUTCOME_LABELS.values())}, datum.outcome)")
         .properties(width=260, height=alt.Step(12))
@@ -201,7 +201,8 @@ links.from_address(f"error_categories-{corpus}", "category", category_names, cat
 links.from_address("error_outcomes", "outcome", palette.OUTCOMES, palette.OUTCOMES, many=True)
 links.from_address(f"error_texts-{of_corpus}", "text", text_ids, [], many=True)
 links.from_address("error_search", "search")
-submissions = top[1].multiselect("Submissions", submission_names, key=f"error_submissions-{of_corpus}")
+# wrap: every chip whole on lines of their own (in a column, Streamlit keeps them on one line, cut at its width)
+submissions = top[1].multiselect("Submissions", submission_names, key=f"error_submissions-{of_corpus}", wrap=True)
 matching = top[2].radio(
     "Matching",
     MATCHINGS,
@@ -210,11 +211,11 @@ matching = top[2].radio(
     "submitted NAME mistake. Across categories, as the ALL scores count: any overlapping mistake matches.",
 )
 middle = st.columns([3, 2, 2, 3])
-categories = middle[0].multiselect("Categories", category_names, key=f"error_categories-{corpus}")
+categories = middle[0].multiselect("Categories", category_names, key=f"error_categories-{corpus}", wrap=True)
 outcomes = middle[1].multiselect(
-    "Outcomes", palette.OUTCOMES, format_func=palette.OUTCOME_LABELS.get, key="error_outcomes"
+    "Outcomes", palette.OUTCOMES, format_func=palette.OUTCOME_LABELS.get, key="error_outcomes", wrap=True
 )
-texts = middle[2].multiselect("Texts", text_ids, placeholder="All texts", key=f"error_texts-{of_corpus}")
+texts = middle[2].multiselect("Texts", text_ids, placeholder="All texts", key=f"error_texts-{of_corpus}", wrap=True)
 search = middle[3].text_input(
     "Search", key="error_search", placeholder="in tokens, corrections and comments", help="Any case; no patterns."
 )

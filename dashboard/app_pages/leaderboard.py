@@ -191,12 +191,12 @@ def category_charts(
             alt.Tooltip("value:Q", format=".3f"),
             alt.Tooltip("low:Q", title="interval from", format=".3f"),
             alt.Tooltip("high:Q", title="interval to", format=".3f"),
-            "matched",
-            "gold_total",
-            "submitted_total",
+            alt.Tooltip("matched:Q", title="matched"),
+            alt.Tooltip("gold_total:Q", title="gold mistakes"),
+            alt.Tooltip("submitted_total:Q", title="submitted mistakes"),
         ],
     )
-    whiskers = base.mark_rule(color="#333", strokeWidth=1.5).encode(y="low:Q", y2="high:Q")
+    whiskers = base.mark_rule(strokeWidth=1.5).encode(y="low:Q", y2="high:Q", color=alt.value("#333"))
     return (
         (bars.figure_bars(base, "value", bar) + whiskers)
         .properties(width=120, height=180)

@@ -27,7 +27,7 @@ ORDER BY position, submission, text_id
 
 
 SCATTER_PIXELS = 230  # each scatter's width and height: equal axes, so that y = x is the diagonal
-SCATTERS_A_ROW = 4
+SCATTERS_A_ROW = 3  # at 1440 px beside the sidebar: three squares and their axes
 
 
 def scatter_name(index: int) -> str:
