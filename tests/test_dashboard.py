@@ -529,6 +529,7 @@ def test_validity_has_a_scatter_per_category_with_equal_axes(built_db, monkeypat
         dashed, circles = scatter["layer"]
         assert circles["transform"] == [{"filter": f"(datum.scope === '{scope}')"}]
         assert (circles["encoding"]["x"]["field"], circles["encoding"]["y"]["field"]) == ("gold", "submitted")
+        assert {"field": "gold", "title": "gold mistakes", "type": "quantitative"} in circles["encoding"]["tooltip"]
         most = max(of_scope["gold"].max(), of_scope["submitted"].max(), 1)
         assert circles["encoding"]["x"]["scale"]["domain"] == circles["encoding"]["y"]["scale"]["domain"] == [0, most]
         assert scatter["width"] == scatter["height"]  # equal axes: y = x is the diagonal

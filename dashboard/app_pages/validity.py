@@ -58,7 +58,13 @@ def scatters(per_text, scopes: list[str]) -> alt.ConcatChart:
                 x=alt.X("gold:Q", title="gold mistakes", scale=span),
                 y=alt.Y("submitted:Q", title="submitted mistakes", scale=span),
                 color=alt.Color("submission:N", legend=alt.Legend(orient="top", labelLimit=320)),
-                tooltip=["submission", "text_id", "gold", "submitted", "matched"],
+                tooltip=[
+                    "submission",
+                    "text_id",
+                    alt.Tooltip("gold:Q", title="gold mistakes"),
+                    alt.Tooltip("submitted:Q", title="submitted mistakes"),
+                    alt.Tooltip("matched:Q", title="matched"),
+                ],
             )
             .add_params(clicked)
         )
