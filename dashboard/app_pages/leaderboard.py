@@ -1,8 +1,10 @@
 """Leaderboard: the submissions of a split ranked as the shared task ranked them, each figure with its bootstrap
-interval and the significance clusters of the ranking, each one's figures per category, and a chart comparing
-them category by category, and the ranking under another match scheme. The ranking, intervals and clusters are
-ranking.leaderboard's, as `accuracy-db leaderboard --ci` prints them; the per-category figures come from the scores
-view; another scheme's ranking is ranking.leaderboard's too, as `accuracy-db leaderboard --scheme` prints it."""
+interval and the significance clusters of the ranking, each one's difference from the best with its interval, each
+one's figures per category, and a chart comparing them category by category with intervals, and the ranking under
+another match scheme. The ranking, intervals and clusters are ranking.leaderboard's, as `accuracy-db leaderboard
+--ci` prints them; the differences from the best are significance.against_best's, as `accuracy-db compare` tests a
+pair; the per-category figures come from the scores view, their intervals from intervals.bootstrap_intervals;
+another scheme's ranking is ranking.leaderboard's too, as `accuracy-db leaderboard --scheme` prints it."""
 
 import altair as alt
 import polars as pl
