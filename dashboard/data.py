@@ -35,6 +35,7 @@ from accuracy_db.sqlbox.guard import QueryRefused, megabytes  # noqa: F401  for 
 from accuracy_db.stats import (
     agreement,
     calibration,
+    intervals,
     metric_evaluation,
     pair_evaluations,
     ranking,
@@ -185,7 +186,9 @@ def _pairwise(
 ) -> list[dict]:
     return _on_file(
         file,
-        lambda con: significance.pairwise(con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus, scheme),
+        lambda con: significance.pairwise(
+            con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus, scheme, interval=True
+        ),
     )
 
 
@@ -193,8 +196,43 @@ def pairwise(
     names: list[str], scope: str, figure: str, split: str, corpus: str = SHARED_TASK, scheme: str = schemes.SCHEME
 ) -> list[dict]:
     """significance.pairwise: the paired permutation test of every ordered pair of these submissions (of a corpus's
-    split) under a match scheme, as `accuracy-db compare --scheme` tests one pair."""
+    split) under a match scheme, and the bootstrap interval of each difference, as `accuracy-db compare --scheme`
+    tests one pair."""
     return _current(_pairwise, tuple(names), scope, figure, split, corpus, scheme)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _against_best(file: FileIdentity, names: tuple[str, ...], scope: str, figure: str, split: str, corpus: str):
+    return _on_file(
+        file,
+        lambda con: significance.against_best(con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus),
+    )
+
+
+def against_best(names: list[str], scope: str, figure: str, split: str, corpus: str = SHARED_TASK) -> list[dict]:
+    """significance.against_best: each of these submissions (of a corpus's split, the best first) against the
+    best, its difference with its bootstrap interval and p, as `accuracy-db compare OTHER BEST` gives them."""
+    return _current(_against_best, tuple(names), scope, figure, split, corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _category_intervals(file: FileIdentity, submission_ids: tuple[int, ...], scopes: tuple[str, ...]) -> list[dict]:
+    return _on_file(
+        file,
+        lambda con: list(intervals.bootstrap_intervals(con, list(submission_ids), list(scopes), RESAMPLING).values()),
+    )
+
+
+def category_intervals(submission_ids: list[int], scopes: list[str]) -> pl.DataFrame:
+    """intervals.bootstrap_intervals of these submissions (of one split) in these scopes: a row per (submission_id,
+    scope, figure) with its low and high, the same as `accuracy-db leaderboard --ci --scope SCOPE` gives (the same
+    resamples of the split's texts)."""
+    rows = _current(_category_intervals, tuple(submission_ids), tuple(scopes))
+    return pl.DataFrame(
+        [{key: row[key] for key in ("submission_id", "scope", "figure", "low", "high")} for row in rows],
+        schema={"submission_id": pl.Int64, "scope": pl.String, "figure": pl.String, "low": pl.Float64}
+        | {"high": pl.Float64},
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -108,3 +108,16 @@ def to_address(**values) -> None:
                 del st.query_params[name]
         elif st.query_params.get_all(name) != wanted:
             st.query_params[name] = wanted if isinstance(value, list) else wanted[0]
+
+
+def errors_of(submissions: str | list[str], category: str, figure: str | None = None) -> dict:
+    """The Errors browser's filters (for target()) that show what a figure of submissions counts against them in a
+    scope: the gold mistakes they missed (recall) and their false alarms (precision), or both; in a category,
+    matched within each category, as the category's scores are; in ALL, across categories."""
+    outcomes = {"recall": ["missed"], "precision": ["false_alarm"]}.get((figure or "").removeprefix("token_"))
+    return {
+        "submission": submissions,
+        "category": None if category == "ALL" else category,
+        "matching": "across categories" if category == "ALL" else "within each category",
+        "outcome": outcomes or ["missed", "false_alarm"],
+    }

@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import accuracy_db.dashboard
+import numpy as np
 import pandas as pd
 import polars as pl
 import pyarrow as pa
@@ -48,7 +49,7 @@ from accuracy_db.cli.commands.dashboard import streamlit_command
 from accuracy_db.cli.main import run
 from accuracy_db.formatting import UNDEFINED, p_value_text
 from accuracy_db.ingest.build import build
-from accuracy_db.stats import ranking, significance
+from accuracy_db.stats import ranking, resampling, significance
 from accuracy_db.stats.intervals import FIGURES, Resampling
 from accuracy_db.stats.validity import validity
 from accuracy_db.store import database
@@ -210,7 +211,7 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
     assert list(points["low"]) == [row["token_f1_ci"][0] for row in expected]
     assert list(points["high"]) == [row["token_f1_ci"][1] for row in expected]
     assert points["low"].iloc[2] < points["value"].iloc[2] < points["high"].iloc[2]
-    whiskers, dots, undefined = spec["layer"]
+    whiskers, dots, undefined = spec["hconcat"][0]["layer"]
     assert (dots["mark"]["type"], dots["encoding"]["x"]["field"]) == ("circle", "value")
     assert whiskers["mark"]["type"] == "rule"
     assert (whiskers["encoding"]["x"]["field"], whiskers["encoding"]["x2"]["field"]) == ("low", "high")
@@ -220,6 +221,63 @@ def test_leaderboard_chart_has_the_interval_of_each_submission_as_an_error_bar(b
     assert whiskers["encoding"]["y"]["sort"] == [row["submission"] for row in expected]
     assert whiskers["encoding"]["color"]["field"] == "cluster"
     assert list(points["cluster"]) == [f"cluster {row['cluster']}" for row in expected]
+
+
+def bootstrap_difference_of_recalls(db: Path, a: str, b: str, split: str) -> tuple[float, list[float]]:
+    """Recall of a minus recall of b, and its 95% percentile interval over the 1,000 default bootstrap resamples of
+    the split's texts, computed here with numpy from the per-text counts and the replicates' draws."""
+    rows = sql(
+        db,
+        f"SELECT submission, matched, gold FROM text_statistics WHERE split = '{split}' AND scope = 'ALL'"
+        f" AND submission IN ('{a}', '{b}') ORDER BY submission, text_id",
+    )
+    per_text = {name: np.array([(m, g) for s, m, g in rows if s == name], dtype=float) for name in (a, b)}
+    texts = len(per_text[a])
+    settings = Resampling()
+    draws = resampling.bootstrap_counts(settings.seed, np.arange(1, settings.resamples + 1, dtype=np.uint64), texts)
+    recall = {name: (draws @ counts[:, 0]) / (draws @ counts[:, 1]) for name, counts in per_text.items()}
+    observed = {name: counts[:, 0].sum() / counts[:, 1].sum() for name, counts in per_text.items()}
+    return observed[a] - observed[b], list(np.percentile(recall[a] - recall[b], [2.5, 97.5]))
+
+
+def test_leaderboard_chart_gives_each_submissions_difference_from_the_best(derived_db, monkeypatch, capsys):
+    """numbers_only (recall 224/622) is the best of the test split; names_only (212/622) is 12/622 below it, on the
+    same texts: the interval of that difference is the numpy percentiles of the paired resamples' differences, and
+    its p that of `accuracy-db compare`."""
+    at = open_page(derived_db, "leaderboard", monkeypatch)
+    spec, points = chart(at, "interval_chart")
+    best, other = points.iloc[0], points.iloc[1]
+    assert (best["submission"], other["submission"]) == ("numbers_only", "names_only")
+    assert (best["difference"], best["p"]) == (0.0, "the best") and pd.isna(best["difference_low"])
+    difference, (low, high) = bootstrap_difference_of_recalls(derived_db, "names_only", "numbers_only", "test")
+    assert difference == pytest.approx(-12 / 622)
+    assert other["difference"] == pytest.approx(difference)
+    assert (other["difference_low"], other["difference_high"]) == (pytest.approx(low), pytest.approx(high))
+    assert run(["compare", "names_only", "numbers_only", "--db", str(derived_db), "--format", "json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert [other["difference_low"], other["difference_high"]] == pytest.approx(compared["difference_ci"])
+    assert other["p"] == p_value_text(compared["p_value"], compared["trials"])
+    _, differences = spec["hconcat"]
+    no_difference, whiskers, dots, _ = differences["layer"]
+    assert no_difference["encoding"]["x"] == {"datum": 0}  # the line of no difference
+    assert (whiskers["encoding"]["x"]["field"], whiskers["encoding"]["x2"]["field"]) == (
+        "difference_low",
+        "difference_high",
+    )
+    assert dots["encoding"]["x"]["field"] == "difference"
+
+
+def test_a_click_on_a_leaderboard_dot_leaves_its_row_in_the_table(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    assert len(table(at, "leaderboard")) == 5
+    at = click_chart(at, "interval_chart", {"submission": [{"submission": "submission_doc_based"}]})
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Leaderboard"  # the table is filtered; a row opens the Errors browser
+    assert list(table(at, "leaderboard")["submission"]) == ["submission_doc_based"]
+    at = click_chart(at, "interval_chart", {"from_best": [{"submission": "gsml_sent_based"}]})
+    assert list(table(at, "leaderboard")["submission"]) == ["gsml_sent_based"]  # a dot of the differences too
+    at = click_chart(at, "interval_chart", {"submission": [], "from_best": []})  # the chart's background
+    assert len(table(at, "leaderboard")) == 5
 
 
 def test_leaderboard_ranks_under_another_scheme_as_the_command_does(built_db, monkeypatch, capsys):
@@ -270,11 +328,11 @@ def test_a_zero_is_drawn_and_an_undefined_figure_says_so(derived_db, monkeypatch
     at.radio(key="board_figure").set_value("recall").run()
     spec, points = chart(at, "interval_chart")
     assert dict(zip(points["submission"], points["value"])) == {"names_only": 1.0, "numbers_only": 0.0}
-    _, _, undefined = spec["layer"]  # a 0.0 is a dot like any other figure
+    _, _, undefined = spec["hconcat"][0]["layer"]  # a 0.0 is a dot like any other figure
     assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
     assert undefined["transform"] == [{"filter": "!isValid(datum['value'])"}]
     spec, bars = chart(at, "category_chart")  # the per-category bars: a 0.0 is a tick on the axis
-    _, zeros, undefined = spec["spec"]["layer"]
+    _, zeros, undefined, _ = spec["spec"]["layer"]
     assert zeros["mark"]["type"] == "tick" and zeros["transform"] == [{"filter": "datum['value'] === 0"}]
     assert undefined["mark"]["type"] == "text" and undefined["mark"]["text"] == "undefined"
     name = bars[bars["scope"] == "NAME"].set_index(["submission", "figure"])["value"]
@@ -331,6 +389,25 @@ def test_a_category_bar_opens_the_errors_its_figure_counts(built_db, monkeypatch
     assert at.subheader[0].value == f"{expected} mistakes"
 
 
+def test_each_category_bar_has_the_interval_of_the_leaderboard_in_that_scope(built_db, monkeypatch):
+    """The per-category bars' intervals are those `leaderboard --ci --scope CATEGORY` gives (the same resamples)."""
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    spec, bars = chart(at, "category_chart")
+    *_, whiskers = spec["spec"]["layer"]
+    assert (whiskers["mark"]["type"], whiskers["encoding"]["y"]["field"], whiskers["encoding"]["y2"]["field"]) == (
+        "rule",
+        "low",
+        "high",
+    )
+    for scope in ("NAME", "NUMBER"):
+        shown = bars[bars["scope"] == scope].set_index(["submission", "figure"])
+        for row in ranked(built_db, "train", scope):
+            for figure in ("recall", "precision"):
+                assert list(shown.loc[(row["submission"], figure), ["low", "high"]]) == row[f"{figure}_ci"]
+    name = bars[(bars["submission"] == "submission") & (bars["scope"] == "NAME")].iloc[0]
+    assert name["low"] < name["value"] < name["high"]
+
+
 def test_the_scope_and_submission_chosen_are_kept_on_another_page(built_db, monkeypatch):
     at = open_page(built_db, "leaderboard", monkeypatch)
     labelled(at.selectbox, "Scope").set_value("NUMBER").run()
@@ -351,29 +428,69 @@ def test_the_scope_and_submission_chosen_are_kept_on_another_page(built_db, monk
 # Significance
 
 
-def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, monkeypatch):
+def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, monkeypatch, capsys):
     at = open_page(built_db, "significance", monkeypatch)
     labelled(at.selectbox, "Figure").set_value("token_precision").run()
     spec, cells = chart(at, "significance_matrix")
     names = [row["submission"] for row in ranked(built_db, "train", "ALL")]
     con = database.open_existing(built_db)
     try:
-        expected = significance.pairwise(con, names, "ALL", "token_precision", 10_000, Resampling())
+        expected = significance.pairwise(con, names, "ALL", "token_precision", 10_000, Resampling(), interval=True)
     finally:
         con.close()
     assert len(cells) == len(names) * (len(names) - 1) == 20  # one cell per ordered pair, none on the diagonal
     assert sorted(zip(cells["a"], cells["b"])) == sorted((a, b) for a in names for b in names if a != b)
     # each p-value written as everywhere: at the floor of the 10,000 trials "< 0.0001" (both example lists against
-    # the gold copies), else three significant digits
-    written = [row | {"p": p_value_text(row["p_value"], row["trials"])} for row in expected]
-    assert cells.to_dict("records") == written
+    # the gold copies), else three significant digits; each difference with its interval, written here on its own
+    written = [
+        {k: row[k] for k in ("a", "b", "a_value", "b_value", "difference", "p_value", "trials")}
+        | {
+            "shown_difference": f"{row['difference']:+.3f} [{row['difference_ci'][0]:+.2f}, "
+            f"{row['difference_ci'][1]:+.2f}]",
+            "p": p_value_text(row["p_value"], row["trials"]),
+        }
+        for row in expected
+    ]
+    assert cells.drop(columns="difference_ci").to_dict("records") == written
+    assert [list(bounds) for bounds in cells["difference_ci"]] == [row["difference_ci"] for row in expected]
     assert "< 0.0001" in set(cells["p"])
     rect, difference, text = spec["layer"]
     assert (rect["mark"]["type"], rect["encoding"]["color"]["field"]) == ("rect", "p_value")
     assert (text["mark"]["type"], text["encoding"]["text"]["field"]) == ("text", "p")
-    assert difference["encoding"]["text"] == {"field": "difference", "format": "+.3f", "type": "quantitative"}
-    shown = [{k: v for k, v in row.items() if k not in ("p_value", "trials")} for row in written]
+    assert difference["encoding"]["text"]["field"] == "shown_difference"
+    shown = [{k: row[k] for k in ("a", "b", "a_value", "b_value", "shown_difference", "p")} for row in written]
     assert table(at, "pairwise").to_dict("records") == shown
+    # A cell's interval is that of `compare A B` for its pair.
+    args = ["compare", "submission", "gsml_doc_based", "--db", str(built_db), "--metric", "token_precision"]
+    assert run(args + ["--format", "json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    cell = cells[(cells["a"] == "submission") & (cells["b"] == "gsml_doc_based")].iloc[0]
+    assert list(cell["difference_ci"]) == compared["difference_ci"]
+    assert compared["difference_ci"][0] < cell["difference"] < compared["difference_ci"][1] < 0
+
+
+def test_a_significance_cell_gives_the_pair_as_compare_does_and_links_to_their_errors(built_db, monkeypatch):
+    at = open_page(built_db, "significance", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NAME").run()
+    at = click_chart(at, "significance_matrix", {"pair": [{"a": "submission", "b": "gsml_sent_based"}]})
+    assert not at.exception, at.exception
+    pair = at.get_by_key("significance_pair")
+    [command] = pair.get("code")
+    assert command.value == (
+        "accuracy-db compare submission gsml_sent_based --split train --scope NAME --scheme shared-task --metric recall"
+    )
+    assert markdown(at).startswith(
+        f"**submission** against **{literal('gsml_sent_based')}**: recall 0.505 against 1.000, A − B -0.495 ["
+    )
+    page, address = same_tab_link(pair.get("page_link"))
+    assert page == "errors"
+    [link] = pair.get("page_link")
+    assert [value for name, value in parse_qsl(link.proto.query_string) if name == "submission"] == [
+        "submission",
+        "gsml_sent_based",
+    ]
+    assert address["category"] == "NAME" and address["outcome"] == "missed"
+    assert address["matching"] == "within each category"
 
 
 def test_significance_matrix_in_a_category_of_the_test_split(derived_db, monkeypatch):
@@ -389,22 +506,46 @@ def test_significance_matrix_in_a_category_of_the_test_split(derived_db, monkeyp
 # Validity
 
 
-def test_validity_scatter_has_one_point_per_text_of_the_split(built_db, monkeypatch):
+def test_validity_has_a_scatter_per_category_with_equal_axes(built_db, monkeypatch):
     at = open_page(built_db, "validity", monkeypatch)
     labelled(at.selectbox, "Submission").set_value("submission").run()
-    labelled(at.selectbox, "Scope").set_value("NAME").run()
     spec, points = chart(at, "validity_scatter")
-    texts = sql(built_db, "SELECT text_id FROM texts WHERE split = 'train' ORDER BY text_id")
-    assert list(points["text_id"]) == [text_id for (text_id,) in texts]  # every text, those without mistakes too
+    scopes = ["ALL", "NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
+    assert [scatter["title"] for scatter in spec["concat"]] == scopes  # small multiples, one per scope
+    texts = [text_id for (text_id,) in sql(built_db, "SELECT text_id FROM texts WHERE split = 'train' ORDER BY 1")]
     with (EXAMPLES / "submission.csv").open(newline="", encoding="utf-8") as stream:
-        submitted = [row["TEXT_ID"] for row in csv.DictReader(stream) if row["TYPE"] == "NAME"]
+        submitted = [(row["TEXT_ID"], row["TYPE"]) for row in csv.DictReader(stream)]
     with (DATA / "gsml.csv").open(newline="", encoding="utf-8") as stream:
-        gold = [row["TEXT_ID"] for row in csv.DictReader(stream) if row["TYPE"] == "NAME"]
-    for row in points.itertuples():
-        assert (row.gold, row.submitted) == (gold.count(f"{row.text_id}.txt"), submitted.count(f"{row.text_id}.txt"))
-    dashed, circles = spec["layer"]
-    assert {"field": "text_id", "type": "nominal"} in circles["encoding"]["tooltip"]
-    assert (circles["encoding"]["x"]["field"], circles["encoding"]["y"]["field"]) == ("gold", "submitted")
+        gold = [(row["TEXT_ID"], row["TYPE"]) for row in csv.DictReader(stream)]
+    for scope, scatter in zip(scopes, spec["concat"]):
+        of_scope = points[points["scope"] == scope]
+        assert list(of_scope["text_id"]) == texts  # every text, those without mistakes too
+        for row in of_scope.itertuples():
+            counted = [
+                sum(1 for text, category in rows if text == f"{row.text_id}.txt" and scope in ("ALL", category))
+                for rows in (gold, submitted)
+            ]
+            assert [row.gold, row.submitted] == counted
+        dashed, circles = scatter["layer"]
+        assert circles["transform"] == [{"filter": f"(datum.scope === '{scope}')"}]
+        assert (circles["encoding"]["x"]["field"], circles["encoding"]["y"]["field"]) == ("gold", "submitted")
+        assert {"field": "gold", "title": "gold mistakes", "type": "quantitative"} in circles["encoding"]["tooltip"]
+        most = max(of_scope["gold"].max(), of_scope["submitted"].max(), 1)
+        assert circles["encoding"]["x"]["scale"]["domain"] == circles["encoding"]["y"]["scale"]["domain"] == [0, most]
+        assert scatter["width"] == scatter["height"]  # equal axes: y = x is the diagonal
+        assert dashed["encoding"]["x"]["scale"]["domain"] == [0, most]
+
+
+def test_validity_overlays_the_submissions_chosen(built_db, monkeypatch):
+    at = open_page(built_db, "validity", monkeypatch)
+    labelled(at.selectbox, "Submission").set_value("submission").run()
+    labelled(at.multiselect, "Submissions shown").set_value(["submission", "gsml_doc_based"]).run()
+    _, points = chart(at, "validity_scatter")
+    assert set(points["submission"]) == {"submission", "gsml_doc_based"}
+    copy = points[points["submission"] == "gsml_doc_based"]
+    assert (copy["gold"] == copy["submitted"]).all() and len(copy) == 60 * 7  # a copy of the gold list: on y = x
+    theirs = points[points["submission"] == "submission"].set_index(["scope", "text_id"])
+    assert (theirs["gold"] == copy.set_index(["scope", "text_id"])["gold"]).all()  # the same texts' gold counts
 
 
 def test_validity_figures_write_p_values_as_the_command_line(built_db, monkeypatch):
@@ -425,7 +566,7 @@ def test_validity_figures_write_p_values_as_the_command_line(built_db, monkeypat
 def test_clicking_a_text_in_the_scatter_opens_it_in_the_document_view(built_db, monkeypatch):
     at = open_page(built_db, "validity", monkeypatch)
     labelled(at.selectbox, "Submission").set_value("submission").run()
-    click_chart(at, "validity_scatter", {"text": [{"text_id": "S005"}]})
+    click_chart(at, "validity_scatter", {"text_1": [{"text_id": "S005", "submission": "submission"}]})  # in NAME
     assert not at.exception, at.exception
     assert at.selectbox(key="text").value == "S005"
     assert labelled(at.selectbox, "Submission").value == "submission"
@@ -608,6 +749,25 @@ def test_recall_by_found_by_k_and_by_annotators(built_db, monkeypatch):
     assert set(annotators["level"]) == {"3", "2"}  # every gold mistake of train is in the curation exports
 
 
+def test_a_difficulty_bar_lists_its_gold_mistakes_and_a_row_opens_its_text(built_db, monkeypatch):
+    at = open_page(built_db, "difficulty", monkeypatch)
+    at = click_chart(at, "annotators_chart", {"bar": [{"submission": "submission", "level": "2"}]})
+    assert not at.exception, at.exception
+    rows = table(at, "annotators_mistakes")
+    assert (len(rows), int(rows["found"].sum())) == (225, 47)  # as the bar's gold and matched above
+    expected = sql(
+        built_db,
+        "SELECT text_id, count(*) FROM gold_mistake_difficulty WHERE split = 'train' AND annotators = 2 GROUP BY 1",
+    )
+    assert rows["text_id"].value_counts().to_dict() == dict(expected)
+    first = rows["text_id"].iloc[0]
+    at = select_rows(at, "annotators_mistakes", [0])
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Document view"
+    assert at.selectbox(key="text").value == first
+    assert labelled(at.selectbox, "Submission").value == "submission"
+
+
 # Errors browser
 
 
@@ -755,6 +915,27 @@ def test_errors_chart_comes_first_with_false_alarms_as_bars_of_their_own(built_d
         ("gold mistakes", "missed"): gold - matched,
         ("false alarms", "false alarm"): submitted - matched,
     }
+
+
+def test_a_click_on_an_errors_bar_leaves_its_rows_in_the_table(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    labelled(at.multiselect, "Submissions").set_value(["submission", "submission_doc_based"]).run()
+    bar = {"submission": "submission", "category": "NAME", "outcome_key": "missed"}
+    at = click_chart(at, "error_counts", {"bar": [bar]})
+    assert not at.exception, at.exception
+    assert labelled(at.multiselect, "Submissions").value == ["submission", "submission_doc_based"]  # filters kept
+    rows = table(at, "error_rows")
+    assert len(rows) == 50 and set(zip(rows["submission"], rows["category"], rows["outcome"])) == {
+        ("submission", "NAME", "missed")
+    }
+    [(missed,)] = sql(
+        built_db, "SELECT gold_total - matched FROM scores WHERE submission = 'submission' AND scope = 'NAME'"
+    )
+    assert missed == 157 and at.number_input(key="error_page").max == -(-missed // 50)
+    assert f"NAME · missed ({missed})" in markdown(at)
+    at = click_chart(at, "error_counts", {"bar": []})  # the chart's background: every row again
+    assert set(table(at, "error_rows")["submission"]) == {"submission"}  # the first page, in name order
+    assert at.number_input(key="error_page").max > -(-missed // 50)
 
 
 def test_errors_filters_are_summarised_in_one_line(built_db, monkeypatch):

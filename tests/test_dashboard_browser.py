@@ -158,7 +158,9 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     assert (rank, cluster, name) == ("3", "2", "submission")
     assert (recall, precision) == ("0.288 [0.26, 0.32]", "0.613 [0.57, 0.65]")  # each with its interval
     expect(page.locator(".st-key-interval_chart canvas, .st-key-interval_chart svg").first).to_be_visible()
+    page.locator(".st-key-board_level").evaluate("radio => radio.scrollIntoView()")  # the table and its chart
     assert screenshot(page, tmp_path, "dashboard-leaderboard").stat().st_size > 0
+    page.locator(".st-key-leaderboard").scroll_into_view_if_needed()
     print(f"leaderboard: {seconds:.2f} s to a finished page")
 
     # A click on a row (its marker) opens the Errors browser, in the same tab, on what that submission missed and
@@ -177,9 +179,15 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     assert rows.evaluate("grid => grid.scrollHeight <= grid.clientHeight"), "the rows scroll inside a box"
     chart_top = page.locator(".st-key-error_counts").bounding_box()["y"]
     assert chart_top < rows.bounding_box()["y"]
+    # every filter chip whole: the six categories, "missed" and "false alarm" (none cut with an ellipsis)
+    chips = page.locator("[data-tag] [title]")
+    assert chips.count() >= 9
+    cut = chips.evaluate_all("chips => chips.filter(c => c.scrollWidth > c.clientWidth).map(c => c.title)")
+    assert cut == [], cut
     assert screenshot(page, tmp_path, "dashboard-errors").stat().st_size > 0
 
     # A click on a row of the errors opens its detail, whose link opens the text in the document view.
+    page.locator(".st-key-error_page").evaluate("pages => pages.scrollIntoView()")  # the rows, under the header
     grid = page.locator('.st-key-error_rows [data-testid="stDataFrame"]').bounding_box()
     page.mouse.click(grid["x"] + 15, grid["y"] + ROW_PIXELS + ROW_PIXELS / 2)
     detail = page.locator(".st-key-error_detail")
@@ -211,12 +219,23 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     sidebar.get_by_text("Leaderboard", exact=True).click()
     expect(page.get_by_role("heading", name="Leaderboard", level=1)).to_be_visible()
     finished_running(page)
-    bars = page.locator(".st-key-category_chart [aria-label*='submission: submission;']")
+    bars = page.locator(".st-key-category_chart [aria-roledescription='bar'][aria-label*='submission: submission;']")
     bars.and_(page.locator("[aria-label*='scope: NAME;'][aria-label*='figure: recall;']")).click()
     expect(page.get_by_role("heading", name="Errors browser", level=1)).to_be_visible()
     finished_running(page)
     expect(page.locator(".st-key-error_filters")).to_contain_text("categories: NAME · outcomes: missed")
     expect(page.get_by_role("heading", name="157 mistakes")).to_be_visible()  # 317 NAME gold mistakes, 160 matched
+
+    # Validity: a scatter per scope (ALL and the six categories), each drawn square.
+    sidebar.get_by_text("Validity", exact=True).click()
+    expect(page.get_by_role("heading", name="Validity", level=1)).to_be_visible()
+    finished_running(page)
+    page.get_by_role("heading", name="Mistakes per text, gold and submitted").evaluate(
+        "heading => heading.scrollIntoView()"
+    )
+    scatter = page.locator(".st-key-validity_scatter canvas, .st-key-validity_scatter svg").first
+    expect(scatter).to_be_visible()
+    assert screenshot(page, tmp_path, "dashboard-validity").stat().st_size > 0
 
 
 def test_document_view_in_the_browser(page, dashboard_url, tmp_path):

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qsl
 
 import pytest
 from accuracy_db.dashboard import DB_ENV
@@ -259,6 +260,21 @@ def test_two_lists_disagreements_on_a_text_are_those_of_the_scoring(built_db, mo
     assert disagreements["only in"].value_counts().to_dict() == {"A": 8, "B": 4}
     [element] = at.get_by_key("agreement_text").get("html")
     assert len(re.findall(r">A\d+·", element.value)) == 16 and len(re.findall(r">B\d+·", element.value)) == 12
+    # and the text's links: to the Document view with the pair's submission, and to that submission's errors on it
+    document, errors = (dict(parse_qsl(link.proto.query_string)) | {"page": link.proto.page} for link in page_links(at))
+    assert [document[name] for name in ("page", "split", "text", "submission")] == [
+        "document",
+        "train",
+        "S001",
+        "submission",
+    ]
+    assert (errors["page"], errors["submission"], errors["text"]) == ("errors", "submission", "S001")
+    assert "category" not in errors and "outcome" not in errors  # every mistake of the submission on the text
+
+
+def page_links(at) -> list:
+    """The same-tab links of the page's main part, in order."""
+    return [element for element in at.main.get("page_link") if not element.proto.external]
 
 
 def markdown_of(at) -> str:

@@ -1,8 +1,8 @@
 """The mushroom scheme (SemEval-2025 Task 3, Mu-SHROOM) beside the others: `leaderboard --scheme mushroom` (its
-figures, ranking, intervals and clusters), `compare --scheme mushroom` and the dashboard's Leaderboard page. The
-figures are checked against tests/mushroom_oracle.py text by text; the intervals against an independent numpy
-bootstrap of the oracle's per-text values (its own random generator), and the paired permutation test against
-scipy.stats.permutation_test on the same values, each within the Monte-Carlo error stated in
+figures, ranking, intervals and clusters), `compare --scheme mushroom` and the dashboard's Leaderboard and
+Significance pages. The figures are checked against tests/mushroom_oracle.py text by text; the intervals against an
+independent numpy bootstrap of the oracle's per-text values (its own random generator), and the paired permutation
+test against scipy.stats.permutation_test on the same values, each within the Monte-Carlo error stated in
 test_scheme_statistics.py."""
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy import stats
-from test_dashboard import labelled, table
+from test_dashboard import chart, labelled, table
 from test_dashboard_corpora import opened_at
 from test_mushroom import expected, write
 from test_scheme_statistics import P_DEVIATIONS, quantile_band
 
 from accuracy_db.cli.main import run
+from accuracy_db.formatting import p_value_text
 from accuracy_db.stats.intervals import Resampling, bootstrap_intervals
 from accuracy_db.stats.significance import compare
 from accuracy_db.store import database
@@ -260,3 +261,19 @@ def test_the_leaderboard_page_ranks_under_the_mushroom_scheme_where_the_corpus_h
     for column in ("iou", "cor"):  # (a mean's last bit depends on the order DuckDB's threads add in)
         assert list(shown[column]) == pytest.approx([row[column] for row in rows], abs=1e-12)
     assert list(table(at, "scheme_signatures")["signature"]) == [row["signature"] for row in rows]
+
+
+def test_the_significance_page_compares_under_the_mushroom_scheme_as_compare_does(mushroom_db, monkeypatch, capsys):
+    db, _, _ = mushroom_db
+    at = opened_at(db, monkeypatch, "significance", corpus="mushroom", split="EN", scheme="mushroom")
+    assert labelled(at.selectbox, "Scope").options == ["ALL"]  # the scheme reads every label
+    labelled(at.selectbox, "Figure").set_value("cor").run()
+    assert not at.exception, at.exception
+    _, cells = chart(at, "significance_matrix")
+    assert sorted(zip(cells["a"], cells["b"])) == sorted((a, b) for a in SYSTEMS for b in SYSTEMS if a != b)
+    args = ["compare", "alpha", "gamma", "--db", str(db), "--corpus", "mushroom", "--split", "EN"]
+    result = printed(capsys, args + ["--scheme", "mushroom", "--metric", "cor", "--format", "json"])
+    cell = cells[(cells["a"] == "alpha") & (cells["b"] == "gamma")].iloc[0]
+    assert cell["difference"] == pytest.approx(result["difference"], abs=1e-12)
+    assert list(cell["difference_ci"]) == pytest.approx(result["difference_ci"], abs=1e-12)
+    assert cell["p"] == p_value_text(result["p_value"], result["trials"])

@@ -12,7 +12,7 @@ import numpy as np
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring import schemes
 from accuracy_db.scoring.schemes import find_scored
-from accuracy_db.scoring.scores import check_scopes, find_submission
+from accuracy_db.scoring.scores import check_scopes
 from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
 from accuracy_db.stats import resampling
 from accuracy_db.stats.intervals import (
@@ -26,6 +26,7 @@ from accuracy_db.stats.intervals import (
     text_statistics,
     trial_sums,
 )
+from accuracy_db.stats.intervals import interval as bounds
 from accuracy_db.store import database
 
 TESTS = ("permutation", "bootstrap")
@@ -148,7 +149,7 @@ def compare(
         "a_value": row["value"],
         "b_value": row["partner_value"],
         "difference": row["difference"],
-        "difference_ci": [row["difference_low"], row["difference_high"]],
+        "difference_ci": interval_of_difference(row),
         "p_value": row["p_value"],
         "test": test,
         "trials": trials,
@@ -208,15 +209,55 @@ def pairwise(
     split: str | None = None,
     corpus: str | None = None,
     scheme: str = SCHEME,
+    interval: bool = False,
 ) -> list[dict]:
     """The paired permutation test of every two of some submissions of one split under a match scheme: one row per
     ordered pair (a, b, a_value, b_value, difference, p_value, trials: those in which the figure is defined for
-    both), for a matrix of p-values."""
-    found = {name: find_submission(con, name, split, corpus) for name in names}
-    ids = [found[name]["submission_id"] for name in names]
-    pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
+    both), for a matrix of p-values; with interval, the difference's bootstrap interval too (difference_ci: [low,
+    high]), as compare gives it for one pair."""
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    return paired_rows(con, names, pairs, scope, figure, trials, settings, split, corpus, scheme, interval)
+
+
+def against_best(
+    con: duckdb.DuckDBPyConnection,
+    names: list[str],
+    scope: str,
+    figure: str,
+    trials: int,
+    settings: Resampling,
+    split: str | None = None,
+    corpus: str | None = None,
+    scheme: str = SCHEME,
+) -> list[dict]:
+    """Each of some submissions of one split (the first being the best) against the first, as compare tests a
+    pair: one row per submission after the first (a: it, b: the best), with the difference a − b, its bootstrap
+    interval (difference_ci) and the permutation test's p-value."""
+    best = names[0]
+    pairs = [(name, best) for name in names[1:]]
+    rows = paired_rows(con, names, pairs, scope, figure, trials, settings, split, corpus, scheme, True)
+    return [row for row in rows if row["b"] == best]
+
+
+def paired_rows(
+    con: duckdb.DuckDBPyConnection,
+    names: list[str],
+    named_pairs: list[tuple[str, str]],
+    scope: str,
+    figure: str,
+    trials: int,
+    settings: Resampling,
+    split: str | None,
+    corpus: str | None,
+    scheme: str,
+    interval: bool,
+) -> list[dict]:
+    """The paired tests of pairs of named submissions (of names, one split) under a scheme: the rows of pairwise,
+    every pair both ways (a, b and b, a), in the order of names."""
+    found = {name: find_scored(con, name, split, corpus, scope, scheme)["submission_id"] for name in names}
+    pairs = [(found[a], found[b]) for a, b in named_pairs]
     tests = (
-        paired_tests(con, pairs, scope, figure, "permutation", trials, settings, interval=False, scheme=scheme)
+        paired_tests(con, pairs, scope, figure, "permutation", trials, settings, interval=interval, scheme=scheme)
         if pairs
         else {}
     )
@@ -227,10 +268,16 @@ def pairwise(
             "a_value": row["value"],
             "b_value": row["partner_value"],
             "difference": row["difference"],
+            **({"difference_ci": interval_of_difference(row)} if interval else {}),
             "p_value": row["p_value"],
             "trials": row["trials"],
         }
         for a in names
         for b in names
-        if a != b and (row := tests[(found[a]["submission_id"], found[b]["submission_id"])])
+        if (row := tests.get((found[a], found[b])))
     ]
+
+
+def interval_of_difference(row: dict) -> list[float | None]:
+    """[low, high] of a paired test's difference, None where no replicate defines it."""
+    return bounds({"low": row["difference_low"], "high": row["difference_high"]})

@@ -16,7 +16,7 @@ FIRST_LISTS = 4  # lists compared when the page opens (12 ordered pairs: a few s
 
 # The lists that can be compared: those the shared-task scheme scores (scheme_refusals names those it refuses).
 LISTS = """
-SELECT set_id, CASE kind WHEN 'gold' THEN 'gold list' ELSE name END AS list, split
+SELECT set_id, CASE kind WHEN 'gold' THEN 'gold list' ELSE name END AS list, split, kind = 'submission' AS scored
 FROM annotation_sets
 WHERE corpus = $corpus AND set_id NOT IN (SELECT set_id FROM scheme_refusals)
 ORDER BY split <> 'test', split, kind <> 'gold', name
@@ -92,6 +92,7 @@ if not splits:
 split = links.select(top[0], "Split", "split", splits)
 of_split = lists.filter(split=split)
 names = dict(zip(of_split["set_id"], of_split["list"]))
+scored = set(of_split.filter("scored")["set_id"])  # the submissions: the gold list has no errors of its own
 chosen = top[1].multiselect(
     "Lists",
     list(names),
@@ -99,6 +100,7 @@ chosen = top[1].multiselect(
     format_func=names.get,
     max_selections=MAX_LISTS,
     key=f"agreement_lists-{corpus}-{split}",
+    wrap=True,  # every list's name whole (in a column, Streamlit cuts the chips at its width)
     help="The gold list and the submissions of the split; every two are compared both ways.",
 )
 refused = data.read_one(REFUSED, {"corpus": corpus, "split": split})["refused"][0]
@@ -245,6 +247,29 @@ st.markdown(
     f"{len(lanes[1].spans)}: {matched} matched, **{only_a + only_b} disagreements** ({only_a} only in A, {only_b} "
     "only in B; ALL scope)."
 )
+# Where else to read the pair on this text: the Document view (with a submission of the pair), and each
+# submission's mistakes on it as the scoring against the gold list saw them.
+submitted = [names[set_id] for set_id in (second, first) if set_id in scored]
+ways = st.columns(1 + len(submitted))
+links.link(
+    ways[0],
+    "document",
+    f"{literal(text_id)} in the Document view",
+    icon=":material/article:",
+    text=text_id,
+    submission=submitted[0] if submitted else links.NO_SUBMISSION,
+)
+for where, name in zip(ways[1:], submitted):
+    links.link(
+        where,
+        "errors",
+        f"{literal(name)}'s mistakes on {literal(text_id)} in the Errors browser",
+        icon=":material/table_rows:",
+        submission=name,
+        text=text_id,
+        category=None,
+        outcome=None,
+    )
 shown = [
     category for category in categories.names if category in {span.category for lane in lanes for span in lane.spans}
 ]

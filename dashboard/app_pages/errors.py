@@ -146,21 +146,24 @@ def filters_line(split, submissions, names, matching, categories, category_names
 
 
 def counts_chart(counts: pl.DataFrame, category_names: list[str]) -> alt.FacetChart:
-    """A panel per submission, two bars per category: its gold mistakes (matched and missed) and its false alarms."""
+    """A panel per submission, two bars per category: its gold mistakes (matched and missed) and its false alarms.
+    A click on a bar's part selects its submission, category and outcome."""
     shown = counts.with_columns(
         bar=pl.col("side").replace_strict(BAR_OF_SIDE),
         outcome=pl.col("outcome").replace_strict(palette.OUTCOME_LABELS),
+        outcome_key=pl.col("outcome"),
     )
     return (
         alt.Chart(shown)
         .mark_bar()
+        .add_params(alt.selection_point(name="bar", fields=["submission", "category", "outcome_key"]))
         .encode(
             y=alt.Y("category:N", sort=category_names, title=None),
             yOffset=alt.YOffset("bar:N", sort=list(BAR_OF_SIDE.values())),
             x=alt.X("mistakes:Q", title="mistakes"),
             color=alt.Color("outcome:N", scale=palette.outcome_scale(), legend=alt.Legend(title="outcome")),
             order=alt.Order("outcome_position:Q"),
-            tooltip=["submission", "category", "bar", "outcome", "mistakes"],
+            tooltip=["submission", "category", alt.Tooltip("bar:N", title="of"), "outcome", "mistakes"],
         )
         .transform_calculate(outcome_position=f"indexof({list(palette.OUTCOME_LABELS.values())}, datum.outcome)")
         .properties(width=260, height=alt.Step(12))
@@ -198,7 +201,8 @@ links.from_address(f"error_categories-{corpus}", "category", category_names, cat
 links.from_address("error_outcomes", "outcome", palette.OUTCOMES, palette.OUTCOMES, many=True)
 links.from_address(f"error_texts-{of_corpus}", "text", text_ids, [], many=True)
 links.from_address("error_search", "search")
-submissions = top[1].multiselect("Submissions", submission_names, key=f"error_submissions-{of_corpus}")
+# wrap: every chip whole on lines of their own (in a column, Streamlit keeps them on one line, cut at its width)
+submissions = top[1].multiselect("Submissions", submission_names, key=f"error_submissions-{of_corpus}", wrap=True)
 matching = top[2].radio(
     "Matching",
     MATCHINGS,
@@ -207,11 +211,11 @@ matching = top[2].radio(
     "submitted NAME mistake. Across categories, as the ALL scores count: any overlapping mistake matches.",
 )
 middle = st.columns([3, 2, 2, 3])
-categories = middle[0].multiselect("Categories", category_names, key=f"error_categories-{corpus}")
+categories = middle[0].multiselect("Categories", category_names, key=f"error_categories-{corpus}", wrap=True)
 outcomes = middle[1].multiselect(
-    "Outcomes", palette.OUTCOMES, format_func=palette.OUTCOME_LABELS.get, key="error_outcomes"
+    "Outcomes", palette.OUTCOMES, format_func=palette.OUTCOME_LABELS.get, key="error_outcomes", wrap=True
 )
-texts = middle[2].multiselect("Texts", text_ids, placeholder="All texts", key=f"error_texts-{of_corpus}")
+texts = middle[2].multiselect("Texts", text_ids, placeholder="All texts", key=f"error_texts-{of_corpus}", wrap=True)
 search = middle[3].text_input(
     "Search", key="error_search", placeholder="in tokens, corrections and comments", help="Any case; no patterns."
 )
@@ -254,16 +258,33 @@ counts = data.read_one(COUNTS, params)
 total = int(counts["mistakes"].sum()) if not counts.is_empty() else 0
 
 st.subheader(f"{total} mistakes")
-# The chart first: what the filters leave at a glance, then the rows.
+# The chart first: what the filters leave at a glance, then the rows; a click on a bar's part leaves its rows.
 if counts.is_empty():
     st.caption("No mistake is left by these filters.")
 else:
     with st.container(key="error_counts"):
-        st.altair_chart(counts_chart(counts, category_names))
+        event = st.altair_chart(counts_chart(counts, category_names), on_select="rerun", key="error_bars")
     st.caption(
         "Per category, the gold mistakes (matched and missed: together the gold list's count) and, below them, "
-        "the submission's false alarms, which are not gold mistakes and so a bar of their own."
+        "the submission's false alarms, which are not gold mistakes and so a bar of their own. Click a part of a "
+        "bar for its rows in the table below; click the chart's background for every row."
     )
+    if picked := (event.selection.get("bar") or []):
+        bar = picked[0]
+        params |= {
+            "submission_ids": [submission_ids[bar["submission"]]],
+            "categories": [bar["category"]],
+            "outcomes": [bar["outcome_key"]],
+        }
+        total = int(
+            counts.filter(submission=bar["submission"], category=bar["category"], outcome=bar["outcome_key"])[
+                "mistakes"
+            ].sum()
+        )
+        st.markdown(
+            f"The rows of the bar clicked: {literal(bar['submission'])} · {literal(bar['category'])} · "
+            f"{palette.OUTCOME_LABELS[bar['outcome_key']]} ({total})"
+        )
 
 pages = max(1, -(-total // PAGE_SIZE))
 controls = st.columns([1, 2])

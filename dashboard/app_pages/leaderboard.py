@@ -1,18 +1,21 @@
 """Leaderboard: the submissions of a split ranked as the shared task ranked them, each figure with its bootstrap
-interval and the significance clusters of the ranking, each one's figures per category, and a chart comparing
-them category by category, and the ranking under another match scheme. The ranking, intervals and clusters are
-ranking.leaderboard's, as `accuracy-db leaderboard --ci` prints them; the per-category figures come from the scores
-view; another scheme's ranking is ranking.leaderboard's too, as `accuracy-db leaderboard --scheme` prints it."""
+interval and the significance clusters of the ranking, each one's difference from the best with its interval, each
+one's figures per category, and a chart comparing them category by category with intervals, and the ranking under
+another match scheme. The ranking, intervals and clusters are ranking.leaderboard's, as `accuracy-db leaderboard
+--ci` prints them; the differences from the best are significance.against_best's, as `accuracy-db compare` tests a
+pair; the per-category figures come from the scores view, their intervals from intervals.bootstrap_intervals;
+another scheme's ranking is ranking.leaderboard's too, as `accuracy-db leaderboard --scheme` prints it."""
 
 import altair as alt
 import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import bars, data, links, tables
+from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.formatting import UNDEFINED, with_interval
+from accuracy_db.formatting import UNDEFINED, p_value_text, with_interval
 
 CATEGORY_SCORES = """
-SELECT submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
+SELECT submission_id, submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
     matched, gold_total, submitted_total
 FROM scores
 WHERE corpus = $corpus AND split = $split
@@ -47,24 +50,11 @@ def board_table(ranked: list[dict], metadata: pl.DataFrame) -> pl.DataFrame:
     return board.select("rank", "cluster", "submission", *people, *tables.RATIOS, *tables.COUNTS)
 
 
-def errors_of(submission: str, category: str, figure: str | None = None) -> dict:
-    """The Errors browser's filters that show what a figure of a submission counts against it in a scope: the
-    gold mistakes it missed (recall) and its false alarms (precision), or both; in a category, matched within
-    each category, as the category's scores are; in ALL, across categories."""
-    outcomes = {"recall": ["missed"], "precision": ["false_alarm"]}.get((figure or "").removeprefix("token_"))
-    return {
-        "submission": submission,
-        "category": None if category == "ALL" else category,
-        "matching": "across categories" if category == "ALL" else "within each category",
-        "outcome": outcomes or ["missed", "false_alarm"],
-    }
-
-
-def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
-    """A dot and whisker a submission, in rank order down the chart: the figure and its interval, coloured by
-    significance cluster, on an axis that fits the intervals (not 0 to 1: the differences are what is read). A
-    figure with nothing to divide by says undefined at the axis's start. A click on a submission selects it."""
-    points = pl.DataFrame(
+def chart_points(ranked: list[dict], figure: str, differences: list[dict]) -> pl.DataFrame:
+    """A row a submission, in rank order: its figure with its interval, and its difference from the best (the
+    first) with the difference's interval; the best's difference is 0 without an interval."""
+    from_best = {row["a"]: row for row in differences}
+    return pl.DataFrame(
         [
             {
                 "submission": row["submission"],
@@ -74,17 +64,51 @@ def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
                 "low": row[f"{figure}_ci"][0],
                 "high": row[f"{figure}_ci"][1],
             }
+            | (
+                {
+                    "difference": other["difference"],
+                    "difference_low": other["difference_ci"][0],
+                    "difference_high": other["difference_ci"][1],
+                    "p": p_value_text(other["p_value"], other["trials"]),
+                }
+                if (other := from_best.get(row["submission"]))
+                else {"difference": 0.0 if row[figure] is not None else None, "p": "the best"}
+            )
             for row in ranked
         ],
         schema={"submission": pl.String, "rank": pl.Int64, "cluster": pl.String}
-        | {name: pl.Float64 for name in ("value", "low", "high")},
+        | {name: pl.Float64 for name in ("value", "low", "high", "difference", "difference_low", "difference_high")}
+        | {"p": pl.String},
     )
+
+
+def dot_and_whisker(base: alt.Chart, value: str, low: str, high: str, title: str, selection) -> list[alt.Chart]:
+    """The layers of dots at value with whiskers from low to high, on an axis that fits them (not 0 to 1: the
+    differences are what is read); a figure with nothing to divide by says undefined at the axis's start."""
+    fitted = alt.Scale(zero=False, nice=False, padding=12)
+    whiskers = base.mark_rule(strokeWidth=2).encode(x=alt.X(f"{low}:Q", title=title, scale=fitted), x2=f"{high}:Q")
+    dots = base.mark_circle(size=110, opacity=1).encode(x=alt.X(f"{value}:Q", scale=fitted)).add_params(selection)
+    undefined = (
+        base.mark_text(text=UNDEFINED, align="left", dx=4, fontSize=11, color="#555")
+        .encode(x=alt.value(0), color=alt.value("#555"))
+        .transform_filter(f"!isValid(datum['{value}'])")
+    )
+    return [whiskers, dots, undefined]
+
+
+CLICKABLE = ("submission", "from_best")  # the interval chart's selections, on its two charts
+
+
+def interval_chart(points: pl.DataFrame, figure: str) -> alt.HConcatChart:
+    """Two dot-and-whisker charts side by side, a submission a row in rank order down both, coloured by
+    significance cluster: its figure with its interval, and (narrower) its difference from the best submission with
+    the interval of that difference, a line at no difference. A click on a submission selects it in both."""
     label = tables.RATIOS[figure]
-    clicked = alt.selection_point(name="submission", fields=["submission"], on="click")
+    names = points["submission"].to_list()
     base = alt.Chart(points).encode(
         y=alt.Y(
             "submission:N",
-            sort=[row["submission"] for row in ranked],
+            sort=names,
             title=None,
             axis=alt.Axis(labelLimit=320, labelFontSize=12),  # whole names, read across
         ),
@@ -101,53 +125,82 @@ def interval_chart(ranked: list[dict], figure: str) -> alt.LayerChart:
             alt.Tooltip("value:Q", title=label, format=".3f"),
             alt.Tooltip("low:Q", title="interval from", format=".3f"),
             alt.Tooltip("high:Q", title="interval to", format=".3f"),
+            alt.Tooltip("difference:Q", title="difference from the best", format="+.3f"),
+            alt.Tooltip("difference_low:Q", title="its interval from", format="+.3f"),
+            alt.Tooltip("difference_high:Q", title="its interval to", format="+.3f"),
+            alt.Tooltip("p:N", title="p (against the best)"),
         ],
     )
-    fitted = alt.Scale(zero=False, nice=False, padding=12)
-    whiskers = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title=label, scale=fitted), x2="high:Q")
-    dots = base.mark_circle(size=110, opacity=1).encode(x=alt.X("value:Q", scale=fitted)).add_params(clicked)
-    undefined = (
-        base.mark_text(text=UNDEFINED, align="left", dx=4, fontSize=11, color="#555")
-        .encode(x=alt.value(0), color=alt.value("#555"))
-        .transform_filter("!isValid(datum['value'])")
+    # A selection a chart (one shared by both is deduplicated with a warning): CLICKABLE names them.
+    figure_click, difference_click = (alt.selection_point(name=n, fields=["submission"]) for n in CLICKABLE)
+    figures = alt.layer(*dot_and_whisker(base, "value", "low", "high", label, figure_click))
+    no_difference = alt.Chart(points).mark_rule(color="#999", strokeDash=[4, 4]).encode(x=alt.datum(0))
+    differences = alt.layer(
+        no_difference,
+        *dot_and_whisker(
+            base.encode(y=alt.Y("submission:N", sort=names, axis=None)),
+            "difference",
+            "difference_low",
+            "difference_high",
+            f"{label} − the best's",
+            difference_click,
+        ),
     )
-    return (whiskers + dots + undefined).properties(height=alt.Step(30))
+    return alt.hconcat(
+        figures.properties(height=alt.Step(30)), differences.properties(height=alt.Step(30), width=220), spacing=8
+    ).resolve_scale(y="shared")
+
+
+def clicked_submissions(key: str) -> list[str]:
+    """The submissions clicked in the chart of this key (shift-click for more), from its state of the last run: the
+    chart is drawn under the table it filters."""
+    selection = (st.session_state.get(key) or {}).get("selection") or {}
+    points = [point["submission"] for name in CLICKABLE for point in selection.get(name) or []]
+    return list(dict.fromkeys(points))
 
 
 # The figures' names as the tables write them (token_recall: token recall), on the small charts' axes.
 LABEL_EXPRESSION = "replace(datum.label, '_', ' ')"
 
 
-def category_charts(categories: pl.DataFrame, figures: list[str], names: list[str]) -> alt.FacetChart:
-    """A small chart per category (the scores view's rows), its figures side by side, a bar per submission; a
-    click on a bar selects its submission, category and figure."""
-    long = categories.filter(pl.col("scope") != "ALL").unpivot(
-        on=figures,
-        index=["submission", "scope", "matched", "gold_total", "submitted_total"],
-        variable_name="figure",
-        value_name="value",
+def category_charts(
+    categories: pl.DataFrame, figures: list[str], names: list[str], intervals: pl.DataFrame
+) -> alt.FacetChart:
+    """A small chart per category (the scores view's rows), its figures side by side, a bar per submission with
+    its interval (data.category_intervals) as a whisker; a click on a bar selects its submission, category and
+    figure."""
+    long = (
+        categories.filter(pl.col("scope") != "ALL")
+        .unpivot(
+            on=figures,
+            index=["submission_id", "submission", "scope", "matched", "gold_total", "submitted_total"],
+            variable_name="figure",
+            value_name="value",
+        )
+        .join(intervals, on=["submission_id", "scope", "figure"], how="left", maintain_order="left")
+        .drop("submission_id")
     )
     bar = alt.selection_point(name="bar", fields=["submission", "scope", "figure"], on="click")
+    base = alt.Chart(long).encode(
+        x=alt.X("figure:N", sort=figures, title=None, axis=alt.Axis(labelAngle=0, labelExpr=LABEL_EXPRESSION)),
+        xOffset=alt.XOffset("submission:N"),
+        y=alt.Y("value:Q", title=None, scale=alt.Scale(domain=[0, 1])),
+        color=alt.Color("submission:N", title="submission", legend=alt.Legend(orient="top", labelLimit=320)),
+        tooltip=[
+            "submission",
+            "scope",
+            "figure",
+            alt.Tooltip("value:Q", format=".3f"),
+            alt.Tooltip("low:Q", title="interval from", format=".3f"),
+            alt.Tooltip("high:Q", title="interval to", format=".3f"),
+            alt.Tooltip("matched:Q", title="matched"),
+            alt.Tooltip("gold_total:Q", title="gold mistakes"),
+            alt.Tooltip("submitted_total:Q", title="submitted mistakes"),
+        ],
+    )
+    whiskers = base.mark_rule(strokeWidth=1.5).encode(y="low:Q", y2="high:Q", color=alt.value("#333"))
     return (
-        bars.figure_bars(
-            alt.Chart(long).encode(
-                x=alt.X("figure:N", sort=figures, title=None, axis=alt.Axis(labelAngle=0, labelExpr=LABEL_EXPRESSION)),
-                xOffset=alt.XOffset("submission:N"),
-                y=alt.Y("value:Q", title=None, scale=alt.Scale(domain=[0, 1])),
-                color=alt.Color("submission:N", title="submission", legend=alt.Legend(orient="top", labelLimit=320)),
-                tooltip=[
-                    "submission",
-                    "scope",
-                    "figure",
-                    alt.Tooltip("value:Q", format=".3f"),
-                    "matched",
-                    "gold_total",
-                    "submitted_total",
-                ],
-            ),
-            "value",
-            bar,
-        )
+        (bars.figure_bars(base, "value", bar) + whiskers)
         .properties(width=120, height=180)
         .facet(column=alt.Column("scope:N", sort=names, title=None))
     )
@@ -188,6 +241,12 @@ board = board_table(ranked, frames["metadata"])
 figures = [figure for figure in tables.RATIOS if figure.startswith("token_") == (level == "token level")]
 shown = [column for column in board.columns if column not in tables.RATIOS and column not in tables.COUNTS]
 shown += figures + (list(tables.COUNTS) if level == "mistake level" else [])
+clicked = clicked_submissions("interval_dots")
+if clicked:
+    board = board.filter(pl.col("submission").is_in(clicked))
+    st.caption(
+        f"The rows of the {len(clicked)} submission(s) clicked in the chart below; click its background for every row."
+    )
 picked = tables.table(
     board,
     column_config=tables.interval_columns(INTERVAL),
@@ -197,8 +256,9 @@ picked = tables.table(
     selection_mode="single-row",
 )
 if picked.selection.rows:  # a click on a row: what the submission missed and listed wrongly, in the scope
-    links.follow("errors", **errors_of(board["submission"][picked.selection.rows[0]], scope))
-# The table's chart, under it: each figure with its interval, where the table gives them as text.
+    links.follow("errors", **links.errors_of(board["submission"][picked.selection.rows[0]], scope))
+# The table's chart, under it: each figure with its interval, where the table gives them as text, and each
+# submission's difference from the best, tested as `accuracy-db compare` tests a pair.
 board_figure = st.radio(
     "Figure in the chart",
     list(tables.RATIOS),
@@ -206,18 +266,23 @@ board_figure = st.radio(
     horizontal=True,
     key="board_figure",
 )
-beside = st.columns([3, 2], vertical_alignment="center")
-with beside[0], st.container(key="interval_chart"):
-    dot = st.altair_chart(interval_chart(ranked, board_figure), width="stretch", on_select="rerun", key="interval_dots")
-beside[1].caption(
-    f"A dot is a submission's {tables.RATIOS[board_figure]} in scope {scope}, the line through it its {INTERVAL}; "
-    "the colour is its significance cluster (a submission of a lower cluster is significantly below one of the "
-    "cluster above). The axis spans the intervals, not 0 to 1, so that the differences show; a figure with "
-    "nothing to divide by says undefined at its start. Click a dot, or a row of the table, for the submission's "
-    "mistakes in the Errors browser."
+names = [row["submission"] for row in ranked]
+differences = data.against_best(names, scope, board_figure, split, corpus) if len(names) > 1 else []
+with st.container(key="interval_chart"):
+    st.altair_chart(
+        interval_chart(chart_points(ranked, board_figure, differences), board_figure),
+        on_select="rerun",
+        key="interval_dots",
+    )
+st.caption(
+    f"Left, a dot is a submission's {tables.RATIOS[board_figure]} in scope {scope}, the line through it its "
+    f"{INTERVAL}; right, its difference from the best submission ({literal(names[0])}) with the {INTERVAL} of the "
+    "difference over the same resampled texts (a line that crosses the dashed 0 is a difference the texts do not "
+    "settle; hover for its p, as `accuracy-db compare` gives it). The colour is the significance cluster (a "
+    "submission of a lower cluster is significantly below one of the cluster above). The axes span the intervals, "
+    "not 0 to 1, so that the differences show; a figure with nothing to divide by says undefined at its start. "
+    "Click a dot for its row in the table above; click a row for the submission's mistakes in the Errors browser."
 )
-if clicked := dot.selection.get("submission"):
-    links.follow("errors", **errors_of(clicked[0]["submission"], scope, board_figure))
 with st.expander("Signatures (what each figure was computed from and how)"):
     tables.table(pl.DataFrame([{k: row[k] for k in ("submission", "signature")} for row in ranked]), key="signatures")
 links.link(
@@ -242,7 +307,7 @@ submission = links.select(
     None, "Submission", "submission", [row["submission"] for row in ranked], default=data.best_submission(corpus, split)
 )
 tables.table(
-    categories.filter(submission=submission).drop("submission", "position"),
+    categories.filter(submission=submission).drop("submission_id", "submission", "position"),
     column_config=tables.score_columns(),
     key="category_scores",
 )
@@ -252,18 +317,24 @@ chart_level = st.radio("Level", ["mistake level", "token level"], horizontal=Tru
 side_by_side = ["token_recall", "token_precision"] if chart_level == "token level" else ["recall", "precision"]
 with st.container(key="category_chart"):
     event = st.altair_chart(
-        category_charts(categories, side_by_side, data.categories(corpus).names),
+        category_charts(
+            categories,
+            side_by_side,
+            data.categories(corpus).names,
+            data.category_intervals(categories["submission_id"].unique().sort().to_list(), data.scopes(corpus)[1:]),
+        ),
         on_select="rerun",
         key="category_bars",
     )
 st.caption(
-    "One small chart per category, its recall and precision side by side. A thick line on the axis is a 0.000; "
+    f"One small chart per category, its recall and precision side by side, the line over each bar its {INTERVAL} "
+    "(the same as `accuracy-db leaderboard --ci --scope CATEGORY` gives). A thick line on the axis is a 0.000; "
     "undefined marks a figure with nothing to divide by (the precision in a category the submission listed no "
     "mistake of). Click a bar for those mistakes in the Errors browser: the gold mistakes the submission missed "
     "(recall) or its false alarms (precision)."
 )
 if clicked := event.selection.get("bar"):
-    links.follow("errors", **errors_of(clicked[0]["submission"], clicked[0]["scope"], clicked[0]["figure"]))
+    links.follow("errors", **links.errors_of(clicked[0]["submission"], clicked[0]["scope"], clicked[0]["figure"]))
 
 st.subheader("Under another match scheme")
 scheme = st.selectbox(

@@ -124,7 +124,12 @@ def scatter(points: pl.DataFrame, metric: str) -> alt.Chart:
             x=alt.X("gold:Q", title="gold mistakes in the text", axis=alt.Axis(tickMinStep=1)),
             y=alt.Y("score:Q", title=f"{metric}'s score", scale=alt.Scale(zero=False)),
             color=alt.Color("system:N", scale=colours, title="system"),
-            tooltip=["text_id", "gold", alt.Tooltip("score:Q", format=".4g"), "system"],
+            tooltip=[
+                "text_id",
+                alt.Tooltip("gold:Q", title="gold mistakes"),
+                alt.Tooltip("score:Q", format=".4g"),
+                "system",
+            ],
         )
         .properties(height=CHART_HEIGHT)
     )

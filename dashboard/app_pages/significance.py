@@ -1,6 +1,9 @@
 """Significance: is one submission's figure really higher than another's on the same texts? Every two
 submissions of a split compared under a match scheme by the paired permutation test of significance.pairwise (as
-`accuracy-db compare --scheme` tests one pair), shown as a matrix of p-values."""
+`accuracy-db compare --scheme` tests one pair), shown as a matrix of differences with their bootstrap intervals and
+p-values; a click on a cell gives the pair as `compare` does, and a link to what both lists count wrong."""
+
+import shlex
 
 import altair as alt
 import polars as pl
@@ -8,7 +11,8 @@ import streamlit as st
 from accuracy_db.dashboard import data, links, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.formatting import p_value_text
+from accuracy_db import formatting
+from accuracy_db.formatting import UNDEFINED, p_value_text
 
 RANKED = """
 SELECT submission
@@ -16,15 +20,35 @@ FROM leaderboard
 WHERE corpus = $corpus AND split = $split AND scope = $scope
 ORDER BY rank, submission
 """
+# The lists the mushroom scheme scores (read with character labels), in its rank order: by iou, then cor.
+MUSHROOM_RANKED = """
+SELECT submission
+FROM mushroom_leaderboard
+WHERE corpus = $corpus AND split = $split
+ORDER BY rank, submission
+"""
+LABELS = tables.RATIOS | tables.MEANS  # the figures' names, the mushroom scheme's too
 
 # p-values in three bands: the colour says at a glance which differences are significant at the usual levels.
+INTERVAL = f"{data.RESAMPLING.confidence:.0%} interval"
 BANDS = alt.Scale(type="threshold", domain=[0.01, 0.05], range=["#08519c", "#6baed6", "#eff3ff"])
+
+
+def difference_text(row: dict) -> str:
+    """A difference with its interval, as a cell writes it: +0.024 [−0.01, +0.06]; undefined when it is."""
+    low, high = row["difference_ci"]
+    if row["difference"] is None:
+        return UNDEFINED
+    interval = "" if low is None or high is None else f" [{low:+.2f}, {high:+.2f}]"
+    return f"{row['difference']:+.3f}{interval}"
 
 
 def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart:
     """One cell per ordered pair (row A, column B), coloured by its p-value and labelled with the difference A − B
-    and the p-value as the command line writes it (p: "< 0.0001" at the floor of the trials)."""
-    label = tables.RATIOS[figure]
+    with its interval, above the p-value as the command line writes it (p: "< 0.0001" at the floor of the trials).
+    A click on a cell selects its pair."""
+    label = LABELS[figure]
+    clicked = alt.selection_point(name="pair", fields=["a", "b"])
     base = alt.Chart(pairs).encode(
         x=alt.X("b:N", sort=names, title="B", axis=alt.Axis(labelAngle=-30, labelLimit=320)),
         y=alt.Y("a:N", sort=names, title="A", axis=alt.Axis(labelLimit=320)),  # whole names
@@ -33,18 +57,22 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
             "b",
             alt.Tooltip("a_value:Q", title=f"{label} of A", format=".3f"),
             alt.Tooltip("b_value:Q", title=f"{label} of B", format=".3f"),
-            alt.Tooltip("difference:Q", title="A − B", format=".3f"),
+            alt.Tooltip("shown_difference:N", title=f"A − B [{INTERVAL}]"),
             alt.Tooltip("p:N", title="p"),
         ],
     )
-    cells = base.mark_rect().encode(
-        color=alt.Color(
-            "p_value:Q", scale=BANDS, title="p-value", legend=alt.Legend(orient="top", direction="horizontal")
+    cells = (
+        base.mark_rect()
+        .encode(
+            color=alt.Color(
+                "p_value:Q", scale=BANDS, title="p-value", legend=alt.Legend(orient="top", direction="horizontal")
+            )
         )
+        .add_params(clicked)
     )
     on_cell = alt.condition(alt.datum.p_value < 0.05, alt.value("white"), alt.value("black"))
-    # Each cell says how large the difference is (A − B, signed) above whether it is real (p).
-    difference = base.mark_text(dy=-8).encode(text=alt.Text("difference:Q", format="+.3f"), color=on_cell)
+    # Each cell says how large the difference is (A − B, signed, with its interval) above whether it is real (p).
+    difference = base.mark_text(dy=-8).encode(text=alt.Text("shown_difference:N"), color=on_cell)
     text = base.mark_text(dy=8).encode(text=alt.Text("p:N"), color=on_cell)
     return (cells + difference + text).properties(height=alt.Step(44))  # room for two lines a cell
 
@@ -57,49 +85,81 @@ if not splits:
     st.stop()
 
 split = links.select(top[0], "Split", "split", splits)
-scope = links.select(
-    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
-)
 scheme = links.select(
     top[2],
     "Match scheme",
     "scheme",
-    data.SCHEMES,
-    help=f"{data.SCHEME_DESCRIPTION} The texts' counts under it are what the test swaps.",
+    data.ranking_schemes(corpus),
+    help=f"{data.SCHEME_DESCRIPTION} {data.MUSHROOM_DESCRIPTION} The texts' counts (or figures) under it are what "
+    "the test swaps.",
 )
-figure = top[3].selectbox("Figure", data.scheme_figures(scheme), format_func=tables.RATIOS.get)
-names = data.read_one(RANKED, {"corpus": corpus, "split": split, "scope": scope})["submission"].to_list()
+if scheme == data.MUSHROOM:  # the mushroom scheme reads every label: its one scope is ALL
+    scope = top[1].selectbox("Scope", ["ALL"], help="The mushroom scheme scores every label.")
+else:
+    scope = links.select(
+        top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
+    )
+figure = top[3].selectbox("Figure", data.scheme_figures(scheme), format_func=LABELS.get)
+ranked_names = (
+    (MUSHROOM_RANKED, {"corpus": corpus, "split": split})
+    if scheme == data.MUSHROOM
+    else (RANKED, {"corpus": corpus, "split": split, "scope": scope})
+)
+names = data.read_one(*ranked_names)["submission"].to_list()
 if len(names) < 2:
-    st.info(f"The {literal(split)} split has one submission: there is nothing to compare it with.")
+    st.info(
+        f"The {literal(split)} split has {'one list' if names else 'no list'} scored under the {scheme} scheme: there "
+        "is nothing to compare."
+    )
     st.stop()
 
 pairs = pl.DataFrame(
     data.pairwise(names, scope, figure, split, corpus, scheme),
     schema={"a": pl.String, "b": pl.String}
-    | {c: pl.Float64 for c in ("a_value", "b_value", "difference", "p_value")}
-    | {"trials": pl.Int64},
+    | {c: pl.Float64 for c in ("a_value", "b_value", "difference")}
+    | {"difference_ci": pl.List(pl.Float64), "p_value": pl.Float64, "trials": pl.Int64},
 )
 pairs = pairs.with_columns(
-    p=pl.Series([p_value_text(row["p_value"], row["trials"]) for row in pairs.iter_rows(named=True)], dtype=pl.String)
+    shown_difference=pl.Series([difference_text(row) for row in pairs.iter_rows(named=True)], dtype=pl.String),
+    p=pl.Series([p_value_text(row["p_value"], row["trials"]) for row in pairs.iter_rows(named=True)], dtype=pl.String),
 )
 st.caption(
     f"Each cell tests submission A (row) against B (column) on the {literal(split)} split's texts: the "
-    f"{tables.RATIOS[figure]} under the {scheme} scheme in scope {scope} of each text's counts, swapped between A and "
+    f"{LABELS[figure]} under the {scheme} scheme in scope {scope} of each text's counts, swapped between A and "
     "B at random "
     f"({data.TRIALS:,} trials, seed {data.RESAMPLING.seed}); p is how often a swap made a difference at least as "
     f"large as the observed one, (c + 1) / (trials + 1), written {p_value_text(0, data.TRIALS)} when no swap did. "
-    "Each cell gives the difference A − B above p; a dark cell (p < 0.05) is a difference that chance rarely makes. "
-    "Submissions in the shared task's rank order; hover over a cell for both figures."
+    f"Each cell gives the difference A − B with its {INTERVAL} (over {data.RESAMPLING.resamples:,} bootstrap "
+    "resamples of the texts, the same for A and B) above p; a dark cell (p < 0.05) is a difference that chance "
+    "rarely makes. Submissions in the rank order; hover over a cell for both figures, click it for the pair."
 )
 with st.container(key="significance_matrix"):
-    st.altair_chart(matrix(pairs, names, figure), width="stretch")
+    event = st.altair_chart(matrix(pairs, names, figure), width="stretch", on_select="rerun", key="matrix_cells")
+if clicked := event.selection.get("pair"):
+    pair = pairs.filter(a=clicked[0]["a"], b=clicked[0]["b"]).row(0, named=True)
+    with st.container(key="significance_pair", border=True):
+        st.markdown(
+            f"**{literal(pair['a'])}** against **{literal(pair['b'])}**: {LABELS[figure]} "
+            f"{formatting.figure_text(pair['a_value'])} against {formatting.figure_text(pair['b_value'])}, "
+            f"A − B {difference_text(pair)}, p {pair['p']}, as the command gives them:"
+        )
+        options = f"--split {split} --scope {scope} --scheme {scheme} --metric {figure}"
+        st.code(f"accuracy-db compare {shlex.quote(pair['a'])} {shlex.quote(pair['b'])} {options}", language="bash")
+        if scheme != data.MUSHROOM:  # the Errors browser shows mistakes: lists read with character labels are not
+            links.link(
+                None,
+                "errors",
+                f"What the {LABELS[figure]} of both counts against them, in the Errors browser",
+                icon=":material/table_rows:",
+                **links.errors_of([pair["a"], pair["b"]], scope, figure),
+            )
 with st.expander("The pairs as a table"):
     tables.table(
-        pairs.drop("p_value", "trials"),  # p: the p-value as written everywhere
+        pairs.select("a", "b", "a_value", "b_value", "shown_difference", "p"),  # p: the p-value as written everywhere
         column_config={
             "a_value": st.column_config.NumberColumn("A", format="%.3f"),
             "b_value": st.column_config.NumberColumn("B", format="%.3f"),
-            "difference": st.column_config.NumberColumn("A − B", format="%.3f"),
+            "shown_difference": st.column_config.TextColumn(f"A − B [{INTERVAL}]"),
         },
         key="pairwise",
     )

@@ -1,8 +1,10 @@
-"""Validity: does a submission's count of mistakes track the gold list's, text by text? A scatter of the gold
-against the submitted mistakes of every text of the split (from the stats layer's text_statistics, the counts
-every score sums up); clicking a text opens it in the document view."""
+"""Validity: does a submission's count of mistakes track the gold list's, text by text? A scatter per scope (ALL and
+each category) of the gold against the submitted mistakes of every text of the split (from the stats layer's
+text_statistics, the counts every score sums up), several submissions overlaid on demand; clicking a text opens it
+in the document view."""
 
 import altair as alt
+import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import data, links, tables
 from accuracy_db.dashboard.literal import literal
@@ -17,38 +19,57 @@ ORDER BY split <> 'test', split, submission
 """
 
 PER_TEXT = """
-SELECT text_id, gold, submitted, matched
+SELECT submission, scope, text_id, gold, submitted, matched
 FROM text_statistics
-WHERE submission_id = $submission_id AND scope = $scope
-ORDER BY text_id
+WHERE list_contains($submission_ids, submission_id)
+ORDER BY position, submission, text_id
 """
 
 
-SCATTER_PIXELS = 460  # the scatter's width and height: equal axes, so that y = x is the diagonal
+SCATTER_PIXELS = 230  # each scatter's width and height: equal axes, so that y = x is the diagonal
+SCATTERS_A_ROW = 3  # at 1440 px beside the sidebar: three squares and their axes
 
 
-def scatter(per_text, submission: str) -> alt.LayerChart:
-    """One point per text, gold mistakes across and submitted ones up, with the line where they are equal, on
-    equal axes (the same span in the same pixels)."""
-    most = max(per_text["gold"].max() or 0, per_text["submitted"].max() or 0, 1)
-    span = alt.Scale(domain=[0, most], nice=False)
-    equal = (
-        alt.Chart(alt.Data(values=[{"x": 0, "y": 0}, {"x": most, "y": most}]))
-        .mark_line(color="grey", strokeDash=[4, 4])
-        .encode(x=alt.X("x:Q", scale=span), y=alt.Y("y:Q", scale=span))
-    )
-    clicked = alt.selection_point(name="text", fields=["text_id"], on="click")
-    points = (
-        alt.Chart(per_text)
-        .mark_circle(size=80, opacity=0.6)
-        .encode(
-            x=alt.X("gold:Q", title="gold mistakes in the text", scale=span),
-            y=alt.Y("submitted:Q", title=f"mistakes {submission} lists in it", scale=span),
-            tooltip=["text_id", "gold", "submitted", "matched"],
+def scatter_name(index: int) -> str:
+    """The selection of the index-th scatter (one shared by all is deduplicated with a warning)."""
+    return f"text_{index}"
+
+
+def scatters(per_text, scopes: list[str]) -> alt.ConcatChart:
+    """A scatter per scope, one point per text and submission, gold mistakes across and submitted ones up, with
+    the line where they are equal, on equal axes (the same span in the same pixels: each scope's own most); the
+    submissions by colour. A click on a point selects its text and submission."""
+    charts = []
+    for index, scope in enumerate(scopes):
+        of_scope = per_text.filter(scope=scope)
+        most = max(of_scope["gold"].max() or 0, of_scope["submitted"].max() or 0, 1)
+        span = alt.Scale(domain=[0, most], nice=False)
+        equal = (
+            alt.Chart(alt.Data(values=[{"x": 0, "y": 0}, {"x": most, "y": most}]))
+            .mark_line(color="grey", strokeDash=[4, 4])
+            .encode(x=alt.X("x:Q", scale=span), y=alt.Y("y:Q", scale=span))
         )
-        .add_params(clicked)
-    )
-    return (equal + points).properties(width=SCATTER_PIXELS, height=SCATTER_PIXELS)
+        clicked = alt.selection_point(name=scatter_name(index), fields=["text_id", "submission"])
+        points = (
+            alt.Chart(per_text)
+            .transform_filter(alt.datum.scope == scope)
+            .mark_circle(size=60, opacity=0.6)
+            .encode(
+                x=alt.X("gold:Q", title="gold mistakes", scale=span),
+                y=alt.Y("submitted:Q", title="submitted mistakes", scale=span),
+                color=alt.Color("submission:N", legend=alt.Legend(orient="top", labelLimit=320)),
+                tooltip=[
+                    "submission",
+                    "text_id",
+                    alt.Tooltip("gold:Q", title="gold mistakes"),
+                    alt.Tooltip("submitted:Q", title="submitted mistakes"),
+                    alt.Tooltip("matched:Q", title="matched"),
+                ],
+            )
+            .add_params(clicked)
+        )
+        charts.append((equal + points).properties(title=scope, width=SCATTER_PIXELS, height=SCATTER_PIXELS))
+    return alt.concat(*charts, columns=SCATTERS_A_ROW)
 
 
 st.title("Validity")
@@ -74,8 +95,6 @@ chosen = submissions.filter(submission=submission).row(0, named=True)
 split = chosen["split"]
 links.keep("split", split)
 links.to_address(split=split)
-per_text = data.read_one(PER_TEXT, {"submission_id": chosen["submission_id"], "scope": scope})
-
 st.subheader("How closely the counts follow the gold list's")
 figures = data.correlations(submission, split, scope, corpus)
 tables.table(
@@ -95,17 +114,30 @@ tables.table(
 )
 st.caption(f"Signature: {literal(figures[0]['signature'])}" if figures else "")
 
-st.subheader("Mistakes per text, gold and submitted")
-st.caption(
-    f"One point per text of the {literal(split)} split ({len(per_text)} texts), in scope {scope}. "
-    "On the dashed line the submission lists as many mistakes as the gold list has; points on top of each other "
-    "are texts with the same "
-    "counts. Hover over a point for its text; click it to open the text in the document view."
+st.subheader("Mistakes per text, gold and submitted, category by category")
+of_split = submissions.filter(split=split)
+overlaid = st.multiselect(
+    "Submissions shown",
+    of_split["submission"].to_list(),
+    default=[submission],
+    key=f"validity_overlaid-{corpus}-{split}-{submission}",
+    help="Several submissions of the split overlaid on the same texts, in colours of their own.",
 )
+ids = of_split.filter(pl.col("submission").is_in(overlaid))["submission_id"].to_list()
+per_text = data.read_one(PER_TEXT, {"submission_ids": ids})
+scopes = data.scopes(corpus)
+st.caption(
+    f"One chart per scope, one point per text of the {literal(split)} split "
+    f"({per_text['text_id'].n_unique()} texts) and submission. "
+    "On the dashed line the submission lists as many mistakes as the gold list has; each chart's axes are equal, "
+    "from 0 to its scope's most. Points on top of each other are texts with the same counts. Hover over a point "
+    "for its text; click it to open the text in the document view."
+)
+if per_text.is_empty():
+    st.info("Choose a submission to show.")
+    st.stop()
 with st.container(key="validity_scatter"):
-    event = st.altair_chart(
-        scatter(per_text, submission), on_select="rerun", selection_mode="text", key="scatter", width="content"
-    )
-chosen = event.selection.get("text") or []
+    event = st.altair_chart(scatters(per_text, scopes), on_select="rerun", key="scatter", width="content")
+chosen = [point for index in range(len(scopes)) for point in event.selection.get(scatter_name(index)) or []]
 if chosen:
-    links.follow("document", text=chosen[0]["text_id"], submission=submission)
+    links.follow("document", text=chosen[0]["text_id"], submission=chosen[0]["submission"])
