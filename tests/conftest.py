@@ -83,7 +83,7 @@ def train_texts():
     from accuracy_db.etl.texts import load_texts
     from test_bad_input import TEXTS
 
-    con = database.open_new(None)
+    con = database.open_new(None, models=[])  # the tables alone: the loaders read no view
     load_texts(con, "train", TEXTS)
     yield con
     con.close()

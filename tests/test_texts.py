@@ -27,7 +27,7 @@ from accuracy_db.store import database
 
 @pytest.fixture
 def con():
-    con = database.open_new(None)
+    con = database.open_new(None, models=[])  # the tables alone: the loaders read no view
     yield con
     con.close()
 
