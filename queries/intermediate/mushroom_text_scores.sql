@@ -1,5 +1,5 @@
 -- The figures of the mushroom scheme (SemEval-2025 Task 3, Mu-SHROOM) for each text, from the lists' exact
--- character labels (character_labels): a submission read with them is scored against the gold list of its corpus
+-- character labels (mushroom_characters): a submission read with them is scored against the gold list of its corpus
 -- and split read with them (mushroom_evaluations), on every text of that split (a text without labels has none:
 -- an empty prediction).
 -- A character is a code point of texts.generated_text. iou is |gold ∩ predicted| / |gold ∪ predicted| of the
@@ -7,12 +7,6 @@
 -- vectors (a character no soft label marks is 0; of two soft labels on one character the later one counts),
 -- computed as Pearson's r of the average ranks; when either vector is constant (rounded to 8 decimals, as the
 -- task's scorer does) it is 1.0 if both are, else 0.0. An empty text scores 1.0 and 1.0.
--- Computed over runs of characters, not character by character (mushroom_characters, which the pooled models read):
--- the labels' edges cut a text into runs along which both lists say the same, so each run counts its length of
--- equal characters. A value's average rank is the characters below it plus half those at it (and a half), and both
--- vectors' ranks average (n + 1) / 2, so rho is the weighted sum of the centred ranks' products over the root of
--- their weighted squares. Some 311 lists of the benchmark's texts (benchmarks/mushroom_speed.py): 826,000 runs for
--- 7.1 million characters, 5.1 s against 37.5 s character by character, the same figures to 7e-15.
 -- Grain: one row per (submission read with character labels, text of its split).
 -- Key: submission_id, text_id
 -- Columns:
@@ -25,117 +19,38 @@
 --   both_marked: Characters both mark.
 --   iou: both_marked / (characters either marks); 1.0 when neither marks any.
 --   cor: Spearman's rho of the soft vectors; 1.0 or 0.0 when either is constant (see above).
-WITH pairs AS (
-    SELECT pairs.submission_id, pairs.gold_id, texts.text_id, length(texts.generated_text)::BIGINT AS characters
-    FROM mushroom_evaluations AS pairs
-    JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
-),
--- the labels of both lists on each text of a submission's split, gold's marked
-side_labels AS (
-    SELECT pairs.submission_id, pairs.text_id, pairs.characters, TRUE AS of_gold, labels.*
-    FROM pairs
-    JOIN character_labels AS labels ON labels.set_id = pairs.gold_id AND labels.text_id = pairs.text_id
-    UNION ALL
-    SELECT pairs.submission_id, pairs.text_id, pairs.characters, FALSE AS of_gold, labels.*
-    FROM pairs
-    JOIN character_labels AS labels ON labels.set_id = pairs.submission_id AND labels.text_id = pairs.text_id
-),
--- where a run may end: the text's ends and each label's inside the text
-edges AS (
-    SELECT submission_id, text_id, 0::BIGINT AS edge FROM pairs
-    UNION
-    SELECT submission_id, text_id, characters FROM pairs
-    UNION
-    SELECT submission_id, text_id, least(unnest([char_start, char_end]), characters) FROM side_labels
-),
-runs AS (
-    SELECT *
-    FROM (
-        SELECT
-            submission_id,
-            text_id,
-            edge AS run_start,
-            lead(edge) OVER (PARTITION BY submission_id, text_id ORDER BY edge) AS run_end
-        FROM edges
-    ) AS cut
-    WHERE run_end IS NOT NULL
-),
--- what each list's labels say of each run: whether a hard label covers it, the probability of the latest soft one
-marked AS (
+WITH ranked AS (
     SELECT
-        runs.submission_id,
-        runs.text_id,
-        runs.run_start,
-        runs.run_end - runs.run_start AS length,
-        coalesce(bool_or(labels.label = 'hard' AND labels.of_gold), FALSE) AS gold_hard,
-        coalesce(bool_or(labels.label = 'hard' AND NOT labels.of_gold), FALSE) AS predicted_hard,
-        coalesce(
-            arg_max(labels.probability, labels.label_number) FILTER (WHERE labels.label = 'soft' AND labels.of_gold),
-            0
-        ) AS gold_soft,
-        coalesce(
-            arg_max(labels.probability, labels.label_number)
-                FILTER (WHERE labels.label = 'soft' AND NOT labels.of_gold),
-            0
-        ) AS predicted_soft
-    FROM runs
-    LEFT JOIN side_labels AS labels
-        ON labels.submission_id = runs.submission_id AND labels.text_id = runs.text_id
-        AND labels.char_start <= runs.run_start AND runs.run_end <= labels.char_end
-    GROUP BY runs.submission_id, runs.text_id, runs.run_start, runs.run_end
-),
--- each value's average rank among the text's characters, less the mean rank (n + 1) / 2
-gold_ranks AS (
-    SELECT
-        submission_id,
-        text_id,
-        gold_soft,
-        sum(sum(length)) OVER (PARTITION BY submission_id, text_id ORDER BY gold_soft) - (sum(length) - 1) / 2.0
-            - (sum(sum(length)) OVER (PARTITION BY submission_id, text_id) + 1) / 2.0 AS gold_rank
-    FROM marked
-    GROUP BY submission_id, text_id, gold_soft
-),
-predicted_ranks AS (
-    SELECT
-        submission_id,
-        text_id,
-        predicted_soft,
-        sum(sum(length)) OVER (PARTITION BY submission_id, text_id ORDER BY predicted_soft)
-            - (sum(length) - 1) / 2.0
-            - (sum(sum(length)) OVER (PARTITION BY submission_id, text_id) + 1) / 2.0 AS predicted_rank
-    FROM marked
-    GROUP BY submission_id, text_id, predicted_soft
+        *,
+        rank() OVER (PARTITION BY submission_id, text_id ORDER BY gold_soft)
+            + (count(*) OVER (PARTITION BY submission_id, text_id, gold_soft) - 1) / 2.0 AS gold_rank,
+        rank() OVER (PARTITION BY submission_id, text_id ORDER BY predicted_soft)
+            + (count(*) OVER (PARTITION BY submission_id, text_id, predicted_soft) - 1) / 2.0 AS predicted_rank
+    FROM mushroom_characters
 ),
 per_text AS (
     SELECT
-        marked.submission_id,
-        marked.text_id,
-        coalesce(sum(length) FILTER (WHERE gold_hard), 0) AS gold_marked,
-        coalesce(sum(length) FILTER (WHERE predicted_hard), 0) AS predicted_marked,
-        coalesce(sum(length) FILTER (WHERE gold_hard AND predicted_hard), 0) AS both_marked,
-        count(DISTINCT CAST(marked.gold_soft AS DECIMAL(18, 8))) AS gold_values,
-        count(DISTINCT CAST(marked.predicted_soft AS DECIMAL(18, 8))) AS predicted_values,
-        sum(length * gold_rank * predicted_rank)
-            / sqrt(sum(length * gold_rank * gold_rank) * sum(length * predicted_rank * predicted_rank)) AS rho
-    FROM marked
-    JOIN gold_ranks
-        ON gold_ranks.submission_id = marked.submission_id AND gold_ranks.text_id = marked.text_id
-        AND gold_ranks.gold_soft = marked.gold_soft
-    JOIN predicted_ranks
-        ON predicted_ranks.submission_id = marked.submission_id AND predicted_ranks.text_id = marked.text_id
-        AND predicted_ranks.predicted_soft = marked.predicted_soft
-    GROUP BY marked.submission_id, marked.text_id
+        submission_id,
+        text_id,
+        count(*) FILTER (WHERE gold_hard) AS gold_marked,
+        count(*) FILTER (WHERE predicted_hard) AS predicted_marked,
+        count(*) FILTER (WHERE gold_hard AND predicted_hard) AS both_marked,
+        count(DISTINCT CAST(gold_soft AS DECIMAL(18, 8))) AS gold_values,
+        count(DISTINCT CAST(predicted_soft AS DECIMAL(18, 8))) AS predicted_values,
+        corr(gold_rank, predicted_rank) AS rho
+    FROM ranked
+    GROUP BY submission_id, text_id
 )
 SELECT
     pairs.submission_id,
     pairs.gold_id,
-    pairs.text_id,
-    pairs.characters,
-    coalesce(per_text.gold_marked, 0)::BIGINT AS gold_marked,
-    coalesce(per_text.predicted_marked, 0)::BIGINT AS predicted_marked,
-    coalesce(per_text.both_marked, 0)::BIGINT AS both_marked,
+    texts.text_id,
+    length(texts.generated_text)::BIGINT AS characters,
+    coalesce(per_text.gold_marked, 0) AS gold_marked,
+    coalesce(per_text.predicted_marked, 0) AS predicted_marked,
+    coalesce(per_text.both_marked, 0) AS both_marked,
     CASE
-        WHEN coalesce(per_text.gold_marked, 0) + coalesce(per_text.predicted_marked, 0) = 0 THEN 1.0
+        WHEN coalesce(per_text.gold_marked + per_text.predicted_marked, 0) = 0 THEN 1.0
         ELSE per_text.both_marked::DOUBLE / (per_text.gold_marked + per_text.predicted_marked - per_text.both_marked)
     END::DOUBLE AS iou,
     CASE
@@ -144,5 +59,6 @@ SELECT
             THEN (per_text.gold_values = 1 AND per_text.predicted_values = 1)::INTEGER
         ELSE per_text.rho
     END::DOUBLE AS cor
-FROM pairs
-LEFT JOIN per_text ON per_text.submission_id = pairs.submission_id AND per_text.text_id = pairs.text_id
+FROM mushroom_evaluations AS pairs
+JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
+LEFT JOIN per_text ON per_text.submission_id = pairs.submission_id AND per_text.text_id = texts.text_id
