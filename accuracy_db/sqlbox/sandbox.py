@@ -86,10 +86,11 @@ def run(
     path = Path(db)
     if not path.is_file():
         raise AccuracyDbError(f"no database at {path}: build one with `accuracy-db build`")
+    request = pickle.dumps(request_for(path, sql, params, dialect, limits))
     child = (take_spare() if keep_spare else None) or start_child()
     try:
         try:
-            child.stdin.write(pickle.dumps(request_for(path, sql, params, dialect, limits)))
+            child.stdin.write(request)
             child.stdin.close()
         except BrokenPipeError:
             pass  # the child died at once; what it said is read below
