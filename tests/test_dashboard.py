@@ -1269,13 +1269,33 @@ def test_without_a_database_the_page_says_so(tmp_path, monkeypatch):
 
 def test_the_command_serves_the_installed_app_on_loopback():
     command = streamlit_command("127.0.0.1", 8501)
-    assert command[:4] == [sys.executable, "-m", "streamlit", "run"]
+    assert command[:4] == [sys.executable, "-m", "accuracy_db.dashboard.server", "run"]
     assert Path(command[4]) == APP and APP.is_file()
     options = dict(zip(command[5::2], command[6::2]))
     assert options["--server.address"] == "127.0.0.1"
     assert options["--server.port"] == "8501"
     assert options["--server.headless"] == "true"
     assert options["--browser.gatherUsageStats"] == "false"
+
+
+def test_the_server_imports_the_libraries_the_pages_share_before_streamlit_starts():
+    """Streamlit runs each visitor's page in a thread; a library imported first by one of them is half made in
+    sys.modules while altair, polars or narwhals in another thread look it up there ("partially initialized module",
+    met by ten browsers on a fresh server). The server module imports them whole before Streamlit's command runs."""
+    probe = (
+        "import sys, streamlit.web.cli as cli\n"
+        "def main(**options):\n"
+        "    shared = ('altair', 'numpy', 'pandas', 'polars', 'pyarrow')\n"
+        "    half = [name for name in shared if getattr(sys.modules.get(name), '__spec__', None) is None\n"
+        "            or getattr(sys.modules[name].__spec__, '_initializing', False)]\n"
+        "    print('missing or half made:', half, options)\n"
+        "    return 0\n"
+        "cli.main = main\n"
+        "import runpy\n"
+        "runpy.run_module('accuracy_db.dashboard.server', run_name='__main__')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout == "missing or half made: [] {'prog_name': 'streamlit'}\n", done.stderr
 
 
 def test_the_command_gives_the_server_its_database_and_the_sql_pages_time_limit(built_db, monkeypatch, capsys):

@@ -24,13 +24,14 @@ def app_file() -> Path:
 
 
 def streamlit_command(host: str, port: int) -> list[str]:
-    """`streamlit run` on the installed app: headless, on host:port, without usage statistics or file watching; an
-    error a page did not catch shows visitors only that there was one (its message and traceback, which name the
-    server's files, go to the command's output)."""
+    """`streamlit run` on the installed app, through dashboard/server.py (the libraries the pages share imported
+    before any visitor's thread runs): headless, on host:port, without usage statistics or file watching; an error a
+    page did not catch shows visitors only that there was one (its message and traceback, which name the server's
+    files, go to the command's output)."""
     return [
         sys.executable,
         "-m",
-        "streamlit",
+        "accuracy_db.dashboard.server",
         "run",
         str(app_file()),
         "--server.address",
