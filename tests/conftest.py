@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -38,18 +42,42 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         )
 
 
-@pytest.fixture(scope="session")
-def built_db(tmp_path_factory) -> Path:
-    """A database built from the shared-task data, with the example submissions as the submissions folder."""
-    path = tmp_path_factory.mktemp("built") / "accuracy.duckdb"
+def made_once(tmp_path_factory, name: str, make: Callable[[Path], Path]) -> Path:
+    """The database make(folder) writes in folder, made once for the whole run and copied for each worker of
+    pytest-xdist: its workers share the parent of their base temporary directories (the run's own), so the first to
+    ask makes it under a lock while the other waits. Each worker reads and writes a copy of its own, as before."""
+    own = tmp_path_factory.mktemp(name)
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # alone, that parent outlives the run: no sharing
+        return make(own)
+    shared = tmp_path_factory.getbasetemp().parent / f"{name}-once"
+    made = shared / "made"  # the database's file name, written once it is whole
+    with shared.with_suffix(".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not made.is_file():
+            shutil.rmtree(shared, ignore_errors=True)  # a make that failed in the other worker
+            shared.mkdir()
+            made.write_text(make(shared).name)
+    path = own / made.read_text()
+    shutil.copyfile(shared / path.name, path)
+    return path
+
+
+def built_in(folder: Path) -> Path:
+    path = folder / "accuracy.duckdb"
     build(DATA, path, EXAMPLES)
     return path
 
 
 @pytest.fixture(scope="session")
+def built_db(tmp_path_factory) -> Path:
+    """A database built from the shared-task data, with the example submissions as the submissions folder."""
+    return made_once(tmp_path_factory, "built", built_in)
+
+
+@pytest.fixture(scope="session")
 def hostile_db(tmp_path_factory) -> Path:
     """The example submission under names that Markdown or HTML would interpret (tests/hostile_names.py)."""
-    return build_hostile(tmp_path_factory.mktemp("hostile"))
+    return made_once(tmp_path_factory, "hostile", build_hostile)
 
 
 @pytest.fixture
@@ -64,7 +92,10 @@ def built(built_db):
 def two_metrics_db(tmp_path_factory) -> Path:
     """A database whose train split has two submissions that disagree: the example submission.csv, and
     half_gold.csv, the gold list's rows on even lines (so each finds mistakes the other misses)."""
-    folder = tmp_path_factory.mktemp("two_metrics")
+    return made_once(tmp_path_factory, "two_metrics", built_with_half_gold)
+
+
+def built_with_half_gold(folder: Path) -> Path:
     submissions = folder / "submissions"
     submissions.mkdir()
     (submissions / "submission.csv").write_bytes((EXAMPLES / "submission.csv").read_bytes())
