@@ -57,9 +57,11 @@ from accuracy_db.store import database
 APP = Path(accuracy_db.dashboard.__file__).parent / "app.py"
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(autouse=True, scope="module")
 def fresh_caches():
-    """Streamlit's caches live as long as the process: every test starts without the previous one's results."""
+    """Streamlit's caches live as long as the process. The dashboard keys each cached result by the identity of its
+    database file (path, inode, modification time), as a server shares them between its visitors: the tests of
+    this module share them too, and start without those of another module."""
     st.cache_data.clear()
     st.cache_resource.clear()
     yield
