@@ -13,16 +13,36 @@ def insert_annotation_set(
     con: duckdb.DuckDBPyConnection, kind: str, name: str, split: str, source: Path, sha256: str, rows: int, corpus: str
 ) -> int:
     """A new list's row of annotation_sets (every loader's, CSV mistake lists and span lists alike); its set_id."""
-    return con.execute(
+    return insert_annotation_sets(con, source, sha256, corpus, [(kind, name, split, rows)])[0]
+
+
+def insert_annotation_sets(
+    con: duckdb.DuckDBPyConnection, source: Path, sha256: str, corpus: str, lists: list[tuple[str, str, str, int]]
+) -> list[int]:
+    """The rows of annotation_sets of new lists of one file, (kind, name, split, rows) each, in one statement;
+    their set_ids, in the same order."""
+    inserted = con.execute(
         "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING set_id",
-        [kind, name, split, str(source), sha256, rows, corpus],
-    ).fetchall()[0][0]
+        " SELECT unnest($kinds), unnest($names), unnest($splits), $source, $sha256, unnest($rows), $corpus"
+        " RETURNING set_id, kind, name, split",
+        {
+            "kinds": [kind for kind, _, _, _ in lists],
+            "names": [name for _, name, _, _ in lists],
+            "splits": [split for _, _, split, _ in lists],
+            "rows": [rows for _, _, _, rows in lists],
+            "source": str(source),
+            "sha256": sha256,
+            "corpus": corpus,
+        },
+    ).fetchall()
+    # the order RETURNING gives is not promised: a list is known by its kind, name and split within its corpus
+    set_ids = {(kind, name, split): set_id for set_id, kind, name, split in inserted}
+    return [set_ids[kind, name, split] for kind, name, split, _ in lists]
 
 
 def reserve_mistake_ids(con: duckdb.DuckDBPyConnection, count: int) -> int:
     """The first of count ids taken from the sequence as one block. The block is unbroken: the database has one
-    writer, which inserts one list at a time."""
+    writer, which inserts one list (or one file's lists) at a time."""
     return con.execute(
         "SELECT min(id) FROM (SELECT nextval('mistake_ids') AS id FROM range($count))", {"count": count}
     ).fetchall()[0][0]

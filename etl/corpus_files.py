@@ -37,7 +37,7 @@ from .char_spans import TokenIndex, TokenSpan
 from .corpus_texts import Category, CorpusText, create_corpus, held_texts, insert_texts
 from .sidecars import SIDECAR_SUFFIXES, read_sidecar
 from .span_csv import csv_objects
-from .span_lists import ImportReport, Record, Span, insert_list
+from .span_lists import ImportReport, NewList, Record, Span, insert_lists
 from .unstorable_text import unstorable_text
 
 DEFAULT_SPLIT = "test"
@@ -322,18 +322,8 @@ def load_corpus_folder(
         by_split = defaultdict(list)
         for record in listed.records:
             by_split[record.split].append(record)
-        for split in splits:  # a text a list has no span in has no mistake
-            insert_list(
-                con,
-                listed.path,
-                listed.sha256,
-                corpus,
-                listed.kind,
-                listed.name,
-                split,
-                by_split.get(split, []),
-                report,
-            )
+        new = [NewList(listed.kind, listed.name, split, by_split.get(split, [])) for split in splits]
+        insert_lists(con, listed.path, listed.sha256, corpus, new, report)  # a text with no span has no mistake
         if listed.metadata is not None:
             con.execute(
                 "INSERT OR REPLACE INTO submission_metadata (corpus, submission, team, system, approach,"

@@ -32,7 +32,7 @@ from accuracy_db.regular_files import read_bytes, read_text
 from .char_spans import TokenIndex
 from .corpus_texts import Category, CorpusText, corpus_categories, create_corpus, held_texts, insert_texts
 from .frames import create_temp_table, insert_rows
-from .span_lists import ImportReport, Record, Span, insert_list
+from .span_lists import ImportReport, NewList, Record, Span, insert_lists
 from .unstorable_text import unstorable_text
 
 MAX_EXAMPLE_IDX = 2**63 - 1  # factgenie_records.example_idx is a BIGINT
@@ -281,9 +281,12 @@ def load_campaign(con: duckdb.DuckDBPyConnection, campaign: Campaign, corpus: st
             )
         insert_texts(con, corpus, new_texts)
         report.texts_added = len(new_texts)
-        for (annotator, split), records in lists.items():
-            name = f"{campaign.campaign_id}/{annotator}" if kind == "submission" else "gold"
-            set_id = insert_list(con, campaign.folder, campaign.sha256, corpus, kind, name, split, records, report)
+        new = [
+            NewList(kind, f"{campaign.campaign_id}/{annotator}" if kind == "submission" else "gold", split, records)
+            for (annotator, split), records in lists.items()
+        ]
+        set_ids = insert_lists(con, campaign.folder, campaign.sha256, corpus, new, report)
+        for set_id, records in zip(set_ids, lists.values(), strict=True):
             insert_as_given(con, campaign, records, set_id)
         con.execute("COMMIT")
     except BaseException:

@@ -36,7 +36,7 @@ from .char_spans import TokenIndex
 from .corpus_files import is_probability, jsonl_objects
 from .corpus_texts import Category, CorpusText, create_corpus, held_texts, insert_texts
 from .frames import insert_frame
-from .span_lists import ImportReport, Record, Span, insert_list
+from .span_lists import ImportReport, NewList, Record, Span, insert_lists
 
 CATEGORY = Category("HALLUCINATION", "A span of the text that the input does not support (Mu-SHROOM)", None)
 DEFAULT_CORPUS = "mushroom"
@@ -188,24 +188,6 @@ def token_record(path: Path, labelled: Labelled, spans, index: TokenIndex) -> Re
     return Record(str(path), labelled.line, labelled.text_id, labelled.split, index.text, "", placed)
 
 
-def insert_labels(con, set_id: int, rows: list[tuple]) -> None:
-    con.execute("INSERT INTO character_label_lists VALUES (?, 'mushroom')", [set_id])
-    frame = pl.DataFrame(
-        rows,
-        schema={
-            "text_id": pl.String,
-            "line_number": pl.Int32,
-            "label": pl.String,
-            "label_number": pl.Int32,
-            "char_start": pl.Int32,
-            "char_end": pl.Int32,
-            "probability": pl.Float64,
-        },
-        orient="row",
-    ).with_columns(set_id=pl.lit(set_id, pl.Int32))
-    insert_frame(con, frame, "INSERT INTO character_labels BY NAME SELECT * FROM new_rows")
-
-
 def label_rows(labelled: Labelled, hard, soft) -> list[tuple]:
     line, text_id = labelled.line, labelled.text_id
     return [(text_id, line, "hard", n, start, end, None) for n, (start, end) in enumerate(hard, start=1)] + [
@@ -213,16 +195,45 @@ def label_rows(labelled: Labelled, hard, soft) -> list[tuple]:
     ]
 
 
-def load_list(con, path, sha256, corpus, kind, name, splits, lines, indexes, report, labels_of) -> None:
-    """One list, per split of the corpus (a text with no line has no label): its token spans and its labels."""
-    for split in splits:
-        of_split = [labelled for labelled in lines if labelled.split == split]
-        pairs = [(labelled, labels_of(labelled)) for labelled in of_split]
-        records = [token_record(path, labelled, hard, indexes[labelled.text_id]) for labelled, (hard, _) in pairs]
-        set_id = insert_list(con, path, sha256, corpus, kind, name, split, records, report)
-        insert_labels(
-            con, set_id, [row for labelled, (hard, soft) in pairs for row in label_rows(labelled, hard, soft)]
+@dataclass
+class FileLists:
+    """The lists a file gives, a list per split, with each one's character labels, to be inserted at once."""
+
+    path: Path
+    sha256: str
+    corpus: str
+    lists: list[NewList] = field(default_factory=list)
+    labels: list[list[tuple]] = field(default_factory=list)  # each list's label_rows
+
+    def add(self, kind, name, splits, lines, indexes, labels_of) -> None:
+        """One list, per split of the corpus (a text with no line has no label): its token spans and its labels."""
+        for split in splits:
+            pairs = [(labelled, labels_of(labelled)) for labelled in lines if labelled.split == split]
+            records = [
+                token_record(self.path, labelled, hard, indexes[labelled.text_id]) for labelled, (hard, _) in pairs
+            ]
+            self.lists.append(NewList(kind, name, split, records))
+            self.labels.append([row for labelled, (hard, soft) in pairs for row in label_rows(labelled, hard, soft)])
+
+    def insert(self, con, report: ImportReport) -> None:
+        """Every list and its labels, one statement a table."""
+        set_ids = insert_lists(con, self.path, self.sha256, self.corpus, self.lists, report)
+        con.execute("INSERT INTO character_label_lists SELECT unnest($set_ids), 'mushroom'", {"set_ids": set_ids})
+        frame = pl.DataFrame(
+            [(set_id, *row) for set_id, rows in zip(set_ids, self.labels, strict=True) for row in rows],
+            schema={
+                "set_id": pl.Int32,
+                "text_id": pl.String,
+                "line_number": pl.Int32,
+                "label": pl.String,
+                "label_number": pl.Int32,
+                "char_start": pl.Int32,
+                "char_end": pl.Int32,
+                "probability": pl.Float64,
+            },
+            orient="row",
         )
+        insert_frame(con, frame, "INSERT INTO character_labels BY NAME SELECT * FROM new_rows")
 
 
 def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, annotators: bool = True) -> ImportReport:
@@ -247,15 +258,15 @@ def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, annotator
     report.texts_added = len(texts)
     splits = sorted({text.split for text in texts})
     indexes = {text.text_id: TokenIndex(text.text) for text in texts}
-    sha256 = hashlib.sha256(data).hexdigest()
-    load_list(con, path, sha256, corpus, "gold", "gold", splits, lines, indexes, report, completed)
+    new = FileLists(path, hashlib.sha256(data).hexdigest(), corpus)
+    new.add("gold", "gold", splits, lines, indexes, completed)
     for annotator in sorted({a for labelled in lines for a in labelled.annotators} if annotators else ()):
         spans_of_annotator = lambda labelled, a=annotator: (  # noqa: E731
             labelled.annotators.get(a, []),
             [(start, end, 1.0) for start, end in labelled.annotators.get(a, [])],
         )
-        name = f"annotator/{annotator}"
-        load_list(con, path, sha256, corpus, "submission", name, splits, lines, indexes, report, spans_of_annotator)
+        new.add("submission", f"annotator/{annotator}", splits, lines, indexes, spans_of_annotator)
+    new.insert(con, report)
     return report
 
 
@@ -290,6 +301,7 @@ def load_prediction(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, nam
     lines += [Labelled(0, text.text_id, text.split, text.text, [], []) for text in missing]
     indexes = {labelled.text_id: TokenIndex(labelled.text) for labelled in lines}
     splits = sorted({text.split for text in texts.values()})
-    sha256 = hashlib.sha256(data).hexdigest()
-    load_list(con, path, sha256, corpus, "submission", name, splits, lines, indexes, report, completed)
+    new = FileLists(path, hashlib.sha256(data).hexdigest(), corpus)
+    new.add("submission", name, splits, lines, indexes, completed)
+    new.insert(con, report)
     return report

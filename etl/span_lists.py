@@ -1,6 +1,6 @@
-"""Insert a list of spans already placed on tokens (etl/char_spans.py), whatever format it came from: its mistakes,
-the audit of its adjustments (offset_adjustments), and, when its spans overlap, the shared-task scheme's refusal
-(scheme_refusals), which names the first overlapping pairs."""
+"""Insert lists of spans already placed on tokens (etl/char_spans.py), whatever format they came from, one or all of
+a file's at once: their mistakes, the audit of their adjustments (offset_adjustments), and, for a list whose spans
+overlap, the shared-task scheme's refusal (scheme_refusals), which names the first overlapping pairs."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import polars as pl
 
 from accuracy_db.errors import Problem, quoted
 
-from .annotation_sets import insert_annotation_set, reserve_mistake_ids
+from .annotation_sets import insert_annotation_sets, reserve_mistake_ids
 from .char_spans import TokenSpan
 from .frames import create_temp_table
 
@@ -56,33 +56,56 @@ class ImportReport:
     warnings: list[Problem] = field(default_factory=list)  # what was loaded all the same (a line each)
 
 
-def insert_list(
-    con, source: Path, sha256: str, corpus, kind, name, split, records: list[Record], report: ImportReport
-) -> int:
-    """Insert one list of spans placed on tokens, its adjustments, and the scheme's refusal when its spans overlap;
-    return its set_id. Its spans' mistake ids follow their order in records."""
-    spans = [(record, span) for record in records for span in record.spans]
-    set_id = insert_annotation_set(con, kind, name, split, source, sha256, len(spans), corpus)
+@dataclass
+class NewList:
+    """A list of spans placed on tokens, to be inserted: its spans' records, of one split."""
+
+    kind: str
+    name: str
+    split: str
+    records: list[Record]
+
+
+def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], report: ImportReport) -> list[int]:
+    """Insert lists of spans placed on tokens, all of one file, with their adjustments, and the scheme's refusal of
+    each whose spans overlap; return their set_ids in order. One statement a table for all of them (a Mu-SHROOM
+    gold file's are 182 lists: a statement each took most of its import). The spans' mistake ids follow their
+    order, list after list."""
+    set_ids = insert_annotation_sets(
+        con,
+        source,
+        sha256,
+        corpus,
+        [(new.kind, new.name, new.split, sum(len(record.spans) for record in new.records)) for new in lists],
+    )
+    spans = [
+        (set_id, record, span)
+        for set_id, new in zip(set_ids, lists, strict=True)
+        for record in new.records
+        for span in record.spans
+    ]
     first_id = reserve_mistake_ids(con, len(spans))
-    report.lists.append(name)
+    report.lists += [new.name for new in lists]
     report.spans += len(spans)
     frame = pl.DataFrame(
         {
-            "line_number": [span.line for _, span in spans],
-            "file": [span.file for _, span in spans],
-            "text_id": [record.text_id for record, _ in spans],
-            "doc_token_start": [span.tokens.doc_token_start for _, span in spans],
-            "doc_token_end": [span.tokens.doc_token_end for _, span in spans],
-            "category": [span.category for _, span in spans],
-            "comment": [span.reason for _, span in spans],
-            "adjustment": [span.tokens.adjustment for _, span in spans],
-            "given_start": [span.given_start for _, span in spans],
-            "given_text": [span.given_text for _, span in spans],
-            "char_start": [span.tokens.char_start for _, span in spans],
-            "char_end": [span.tokens.char_end for _, span in spans],
-            "probability": [span.probability for _, span in spans],
+            "set_id": [set_id for set_id, _, _ in spans],
+            "line_number": [span.line for _, _, span in spans],
+            "file": [span.file for _, _, span in spans],
+            "text_id": [record.text_id for _, record, _ in spans],
+            "doc_token_start": [span.tokens.doc_token_start for _, _, span in spans],
+            "doc_token_end": [span.tokens.doc_token_end for _, _, span in spans],
+            "category": [span.category for _, _, span in spans],
+            "comment": [span.reason for _, _, span in spans],
+            "adjustment": [span.tokens.adjustment for _, _, span in spans],
+            "given_start": [span.given_start for _, _, span in spans],
+            "given_text": [span.given_text for _, _, span in spans],
+            "char_start": [span.tokens.char_start for _, _, span in spans],
+            "char_end": [span.tokens.char_end for _, _, span in spans],
+            "probability": [span.probability for _, _, span in spans],
         },
         schema={
+            "set_id": pl.Int32,
             "line_number": pl.Int32,
             "file": pl.String,
             "text_id": pl.String,
@@ -103,11 +126,10 @@ def insert_list(
         con.execute(
             """
             INSERT INTO offset_adjustments
-            SELECT $set_id, file, line_number, text_id, adjustment, given_start, given_text,
+            SELECT set_id, file, line_number, text_id, adjustment, given_start, given_text,
                 char_start, char_end, doc_token_start, doc_token_end
             FROM campaign_spans WHERE adjustment IS NOT NULL ORDER BY span_number
-            """,
-            {"set_id": set_id},
+            """
         )
         for adjustment, count in con.execute(
             "SELECT adjustment, count(*) FROM campaign_spans WHERE adjustment IS NOT NULL GROUP BY 1"
@@ -120,7 +142,7 @@ def insert_list(
             INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, annotation_id, tokens, sentence_id,
                 sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
                 previous_end, next_start, probability)
-            SELECT $first_id + spans.span_number, $set_id, spans.line_number, spans.text_id,
+            SELECT $first_id + spans.span_number, spans.set_id, spans.line_number, spans.text_id,
                 parse_filename(spans.file) || ':' || spans.line_number,
                 (SELECT string_agg(token, ' ' ORDER BY doc_token) FROM tokens
                  WHERE tokens.text_id = spans.text_id
@@ -128,10 +150,12 @@ def insert_list(
                 first.sentence_id, first.sent_token, last.sent_token, spans.doc_token_start, spans.doc_token_end,
                 spans.category, NULL, spans.comment,
                 coalesce(max(spans.doc_token_end) OVER (
-                    PARTITION BY spans.text_id ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number
+                    PARTITION BY spans.set_id, spans.text_id
+                    ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number
                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0),
                 coalesce(lead(spans.doc_token_start) OVER (
-                    PARTITION BY spans.text_id ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number),
+                    PARTITION BY spans.set_id, spans.text_id
+                    ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number),
                     texts.token_count + 1),
                 spans.probability
             FROM campaign_spans AS spans
@@ -140,15 +164,23 @@ def insert_list(
             JOIN tokens AS last ON last.text_id = spans.text_id AND last.doc_token = spans.doc_token_end
             ORDER BY spans.span_number
             """,
-            {"set_id": set_id, "first_id": first_id},
+            {"first_id": first_id},
         )
     finally:
         con.execute("DROP TABLE campaign_spans")
-    refusal = overlap_refusal(con, set_id)
-    if refusal:
-        con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
-        report.refused_by_scheme.append(f"{name} ({split}): {refusal}")
-    return set_id
+    overlapping = {
+        set_id
+        for (set_id,) in con.execute(
+            "SELECT DISTINCT set_id FROM mistakes WHERE set_id = ANY($ids) AND previous_end >= doc_token_start",
+            {"ids": set_ids},
+        ).fetchall()
+    }
+    for set_id, new in zip(set_ids, lists, strict=True):
+        refusal = overlap_refusal(con, set_id) if set_id in overlapping else None
+        if refusal:
+            con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
+            report.refused_by_scheme.append(f"{new.name} ({new.split}): {refusal}")
+    return set_ids
 
 
 def overlap_refusal(con: duckdb.DuckDBPyConnection, set_id: int) -> str | None:

@@ -235,6 +235,42 @@ def test_import_loads_the_gold_its_annotators_and_a_prediction(db, tmp_path, cap
     assert db.read_bytes() == before
 
 
+def test_the_lists_of_a_file_inserted_together_keep_their_neighbours_and_refusals(tmp_path):
+    """A gold file's lists are inserted in one statement a table: each list's neighbours (previous_end, next_start)
+    and the shared-task scheme's refusal are its own, as if it had been inserted alone; its ids follow the file."""
+    text = "one two three four five"
+    line = {
+        "id": "n-1",
+        "lang": "EN",
+        "model_output_text": text,
+        "hard_labels": [[4, 7]],
+        "soft_labels": [],
+        # tokens 1 and 3; tokens 2-3 and 3-4, which overlap within q (and each list overlaps another's spans)
+        "annotations": {"p": [[8, 13], [0, 3]], "q": [[4, 13], [8, 18]]},
+    }
+    con = database.open_new(None, models=["mushroom_scores"], threads=1)
+    mushroom_files.load_gold(con, write(tmp_path / "ref.jsonl", [line]), "generated")
+    rows = con.execute(
+        "SELECT name, mistake_id, doc_token_start, doc_token_end, previous_end, next_start FROM mistakes"
+        " JOIN annotation_sets USING (set_id) ORDER BY set_id, mistake_id"
+    ).fetchall()
+    assert [name for name, *_ in rows] == ["gold", "annotator/p", "annotator/p", "annotator/q", "annotator/q"]
+    assert [mistake_id for _, mistake_id, *_ in rows] == list(range(rows[0][1], rows[0][1] + 5))
+    given = {"gold": [(2, 2)], "annotator/p": [(3, 3), (1, 1)], "annotator/q": [(2, 3), (3, 4)]}
+    for name, spans in given.items():  # the neighbours by their definition, from the list's own spans alone
+        ordered = sorted(spans)
+        expected = [
+            (start, end, max([e for _, e in ordered[:i]], default=0), ordered[i + 1][0] if i + 1 < len(ordered) else 6)
+            for i, (start, end) in enumerate(ordered)
+        ]
+        assert sorted(row[2:] for row in rows if row[0] == name) == expected, name
+    assert [row[2:4] for row in rows if row[0] == "annotator/p"] == given["annotator/p"]  # in the file's order
+    refused = con.execute(
+        "SELECT name, scheme FROM scheme_refusals JOIN annotation_sets USING (set_id) ORDER BY name"
+    ).fetchall()
+    assert refused == [("annotator/q", "shared-task")]
+
+
 def test_evaluate_prints_iou_and_cor_and_warns_of_texts_without_a_prediction(tmp_path, capsys):
     reference = write(tmp_path / "ref.jsonl", GOLD)
     submitted = write(tmp_path / "pred.jsonl", [{"id": "x-1", "soft_labels": [{"start": 0, "end": 3, "prob": 0.25}]}])

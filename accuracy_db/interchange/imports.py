@@ -34,7 +34,8 @@ def publish_import(db_path: Path, load, lists: bool = True):
             report = load(con)
             if lists:  # the new lists, and the submissions a new gold list made scorable (they had no rows before)
                 score(con, [], new_lists(con, before))
-                builtin_metrics.compute(con, [report.corpus])  # the corpus's texts, new or loaded again
+                if report.texts_added:  # the corpus's texts, with the new ones (a submission adds none)
+                    builtin_metrics.compute(con, [report.corpus])
             con.execute("CHECKPOINT")
         finally:
             con.close()
