@@ -479,6 +479,27 @@ def test_sigterm_during_a_watched_refresh_ends_it_quietly_and_leaves_a_whole_dat
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".accuracy")) == [".accuracy.duckdb.lock"]
 
 
+def test_a_signal_while_the_watch_reads_the_database_between_refreshes_ends_it_as_that_signal():
+    """Between refreshes the watch looks at the folders, reading the registered ones from the database. A SIGTERM
+    during that query is turned by DuckDB into an error of its own (RuntimeError "Query interrupted", as DuckDB 2.0
+    raises it when the signal handler raises inside a query), which once ended the command as "Aborted." (exit
+    130) instead of the watch's own stop."""
+    looks = []
+
+    def look() -> frozenset:
+        looks.append(1)
+        if len(looks) == 2:  # the first look after a refresh
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(5)  # (the handler raises at once)
+            except KeyboardInterrupt:
+                raise RuntimeError("Query interrupted") from None
+        return frozenset()
+
+    assert watch(lambda: None, look, interval=0.01, log=print) == "SIGTERM"
+    assert len(looks) == 2
+
+
 def test_a_watch_whose_refresh_keeps_failing_waits_longer_each_time_then_stops(tmp_path, inbox):
     db, broken = tmp_path / "accuracy.duckdb", tmp_path / "data"
     broken.mkdir()  # no texts/: every refresh fails

@@ -89,6 +89,10 @@ def watch(
                     time.sleep(interval)
         except KeyboardInterrupt:
             return signals.received or "SIGINT"
+        except Exception:
+            if signals.received:  # interrupted inside DuckDB while looking (the registered folders are read there)
+                return signals.received
+            raise
 
 
 def current(look: Callable[[], frozenset]) -> frozenset | None:
