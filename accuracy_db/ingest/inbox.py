@@ -189,14 +189,12 @@ def forget_csv(con: duckdb.DuckDBPyConnection, name: str) -> None:
         "SELECT set_id FROM annotation_sets WHERE kind = 'submission' AND name = $name AND corpus = 'shared-task'",
         {"name": name},
     )
-    database.forget(con, [set_id for (set_id,) in ids.fetchall()])
-    for statement in (
-        "DELETE FROM mistakes WHERE set_id IN (SELECT set_id FROM annotation_sets"
-        " WHERE kind = 'submission' AND name = $name AND corpus = 'shared-task')",
-        "DELETE FROM annotation_sets WHERE kind = 'submission' AND name = $name AND corpus = 'shared-task'",
-        "DELETE FROM rejections WHERE submission = $name AND suffix(file, '.csv')",
-    ):
-        con.execute(statement, {"name": name})
+    set_ids = [set_id for (set_id,) in ids.fetchall()]
+    if set_ids:  # else nothing of it was loaded (a new list, as every list of a build)
+        database.forget(con, set_ids)
+        con.execute("DELETE FROM mistakes WHERE set_id = ANY($ids)", {"ids": set_ids})
+        con.execute("DELETE FROM annotation_sets WHERE set_id = ANY($ids)", {"ids": set_ids})
+    con.execute("DELETE FROM rejections WHERE submission = $name AND suffix(file, '.csv')", {"name": name})
 
 
 def remove_submission(con: duckdb.DuckDBPyConnection, name: str) -> None:

@@ -351,6 +351,8 @@ def forget(con: duckdb.DuckDBPyConnection, submission_ids: list[int]) -> None:
     """Remove the rows of the incremental models for some submissions (every caller scores afterwards: the
     materialize() that follows computes the models materialized whole again). Only the models the database has
     (see materialize)."""
+    if not submission_ids:  # a new list, as every list of a build: a statement per model for nothing
+        return
     present = tables_in(con)
     for name in [name for name in incremental_models() if name in present]:
         con.execute(f"DELETE FROM {name} WHERE submission_id = ANY($ids)", {"ids": submission_ids})
