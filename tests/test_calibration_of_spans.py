@@ -6,8 +6,9 @@ models: a text's characters are its whitespace tokens laid end to end (without t
 count them), a character's probability the highest of the list's spans covering it (a span without one: 1; none:
 0), and the gold marks it when a gold span does (of a gold list with probabilities, the spans of p >= 0.5, as the
 schemes score it). Average precision and the curve are scikit-learn's; the reliability diagram and ECE are
-tests/test_calibration.py's numpy definition. A property test runs the three figure models over random characters
-against the same references."""
+tests/test_calibration.py's numpy definition. Property tests run the models over random span lists (overlapping,
+with and without probabilities, a gold list with some) and the three figure models over random characters, against
+the same references."""
 
 from __future__ import annotations
 
@@ -226,7 +227,7 @@ characters = st.lists(
 ).filter(lambda drawn: any(marked for marked, _ in drawn))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(drawn=characters)
 def test_the_figures_of_random_characters_are_the_references(figure_models, drawn):
     con = figure_models
@@ -246,3 +247,75 @@ def test_the_figures_of_random_characters_are_the_references(figure_models, draw
         b: pytest.approx(figures, abs=1e-12) for b, figures in diagram.items()
     }
     assert all(1 <= b <= BINS for b, *_ in bins)
+
+
+@pytest.fixture(scope="module")
+def span_db():
+    """An empty database in memory with every table and the views the calibration models need."""
+    con = duckdb.connect()
+    database.create_database(con, ["probability_quality"])
+    yield con
+    con.close()
+
+
+def fill(con, texts: dict[str, list[int]], gold: list[Span], predicted: list[Span]) -> None:
+    """Texts of tokens of these lengths, and the two lists of one split: the gold (set 1) and a submission (set 2)."""
+    for filled in ("texts", "tokens", "annotation_sets", "mistakes"):
+        con.execute(f"DELETE FROM {filled}")
+    for text_id, lengths in texts.items():
+        con.execute("INSERT INTO texts VALUES (?, 's', NULL, NULL, ?, 1, 'c', NULL)", [text_id, len(lengths)])
+        con.executemany(
+            "INSERT INTO tokens VALUES (?, ?, 1, ?, ?, NULL, NULL)",
+            [(text_id, number, number, "x" * length) for number, length in enumerate(lengths, 1)],
+        )
+    for set_id, kind, spans in ((1, "gold", gold), (2, "submission", predicted)):
+        con.execute("INSERT INTO annotation_sets VALUES (?, ?, ?, 's', 'f', 'h', 0, now(), 'c')", [set_id, kind, kind])
+        for line, (text, first, last, p) in enumerate(spans, 2):
+            con.execute(
+                "INSERT INTO mistakes (set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end,"
+                " doc_token_start, doc_token_end, category, probability) VALUES (?, ?, ?, 1, ?, ?, ?, ?, 'C', ?)",
+                [set_id, line, text, first, last, first, last, p],
+            )
+
+
+probabilities = st.one_of(st.none(), st.integers(0, 20).map(lambda twentieths: twentieths / 20))
+
+
+@st.composite
+def span_lists(draw) -> tuple[dict[str, list[int]], list[Span], list[Span]]:
+    """One to three texts of one to eight tokens, and two lists of spans over them that may overlap."""
+    texts = {f"t{n}": draw(st.lists(st.integers(1, 6), min_size=1, max_size=8)) for n in range(draw(st.integers(1, 3)))}
+
+    def spans(size: int) -> list[Span]:
+        found = []
+        for _ in range(draw(st.integers(0, size))):
+            text_id = draw(st.sampled_from(sorted(texts)))
+            first = draw(st.integers(1, len(texts[text_id])))
+            found.append((text_id, first, draw(st.integers(first, len(texts[text_id]))), draw(probabilities)))
+        return found
+
+    return texts, spans(4), spans(6)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(drawn=span_lists())
+def test_random_span_lists_are_weighed_as_the_reference_weighs_them(span_db, drawn):
+    texts, gold, predicted = drawn
+    fill(span_db, texts, gold, predicted)
+    scored_gold = [span for span in gold if span[3] is None or span[3] >= 0.5]
+    marked, scores = reference_characters(
+        {t: " ".join("x" * n for n in lengths) for t, lengths in texts.items()}, scored_gold, predicted
+    )
+    rows = span_db.execute(
+        "SELECT characters, gold_characters, average_precision, calibration_error FROM probability_quality"
+    ).fetchall()
+    if all(span[3] is None for span in predicted):  # no probability: not weighed
+        assert rows == []
+        return
+    [(characters, gold_characters, average_precision, error)] = rows
+    assert (characters, gold_characters) == (len(scores), marked.sum())
+    assert error == pytest.approx(reliability(marked, scores)[1], abs=1e-12)
+    if marked.any():
+        assert average_precision == pytest.approx(average_precision_score(marked, scores), abs=1e-12)
+    else:
+        assert average_precision is None
