@@ -43,7 +43,8 @@ def chosen_corpus(con: duckdb.DuckDBPyConnection, corpus: str | None) -> str:
     having = corpora_with_probabilities(con)
     if corpus is not None:
         if corpus not in having:
-            raise AccuracyDbError(f"corpus {corpus} {NONE_MESSAGE}{available(having)}")
+            others = f" (corpora that have: {', '.join(having)})" if having else ""
+            raise AccuracyDbError(f"corpus {corpus} {NONE_MESSAGE}{others}")
         return corpus
     if len(having) != 1:
         raise AccuracyDbError(
@@ -52,10 +53,6 @@ def chosen_corpus(con: duckdb.DuckDBPyConnection, corpus: str | None) -> str:
             else f"the database {NONE_MESSAGE}: `import mushroom`, or a list with a probability column, gives some"
         )
     return having[0]
-
-
-def available(corpora: list[str]) -> str:
-    return f" (corpora that have: {', '.join(corpora)})" if corpora else ""
 
 
 def soft_label_quality(con: duckdb.DuckDBPyConnection, corpus: str | None, split: str | None = None) -> list[dict]:
