@@ -252,9 +252,19 @@ def _soft_label_quality(file: FileIdentity, corpus: str) -> list[dict]:
 
 
 def soft_label_quality(corpus: str) -> list[dict]:
-    """calibration.soft_label_quality: the average precision and expected calibration error of each list read with
-    character labels, split by split, as `accuracy-db calibration` prints them."""
+    """calibration.soft_label_quality: the average precision and expected calibration error of each list with
+    probabilities, split by split, as `accuracy-db calibration` prints them."""
     return _current(_soft_label_quality, corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _corpora_with_probabilities(file: FileIdentity) -> list[str]:
+    return _on_file(file, calibration.corpora_with_probabilities)
+
+
+def corpora_with_probabilities() -> list[str]:
+    """calibration.corpora_with_probabilities: the corpora whose lists the Calibration page can weigh."""
+    return _current(_corpora_with_probabilities)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -28,16 +28,19 @@ NO_KEY = {
 # The query models that read the sums of a run's resampled trials: they exist only inside a run.
 RESAMPLED = ("replicate_figures", "bootstrap_intervals", "paired_tests")
 # The mushroom scheme's models, which only lists read with character labels fill, and its figures of a run (another
-# replicate_figures): checked on a database with a Mu-SHROOM corpus imported, in its runs.
+# replicate_figures): checked on a database with a Mu-SHROOM corpus imported, in its runs. The calibration models,
+# which only lists with probabilities fill, with them (tests/test_calibration_of_spans.py checks them on spans).
 MUSHROOM_MODELS = (
     "mushroom_evaluations",
     "mushroom_characters",
     "mushroom_text_scores",
     "mushroom_scores",
     "mushroom_leaderboard",
-    "mushroom_precision_recall",
-    "mushroom_calibration",
-    "mushroom_soft_label_quality",
+    "probability_evaluations",
+    "probability_characters",
+    "probability_precision_recall",
+    "probability_calibration",
+    "probability_quality",
 )
 MUSHROOM_RESAMPLED = ("mushroom_replicate_figures", "bootstrap_intervals", "paired_tests")
 GENERATED_NAMES = {"submission": "sub01", "first": "sub01", "second": "sub02"}  # benchmarks/generate.py's names

@@ -210,6 +210,30 @@ def test_the_offset_audit_of_a_corpus_folder_equals_duckdb_row_for_row(built_db,
     assert sorted(row[6] for row in expected) == ["refused", "relocated", "relocated", "widened", "widened"]
 
 
+def test_the_calibration_of_a_list_with_probabilities_equals_duckdb(built_db, postgres_server, tmp_path):
+    """The calibration models (queries/stats/probability_*.sql) on a corpus folder whose gold list and one
+    submission have probabilities: the characters of their spans, the curve, the bins, AP and ECE."""
+    from test_thresholds import import_corpus
+
+    db = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, db)
+    import_corpus(db, tmp_path, "softgold", gold_soft=True)
+    with psycopg.connect(f"host={postgres_server} user=postgres dbname=postgres", autocommit=True) as admin:
+        admin.execute("CREATE DATABASE calibration")
+    dsn = f"host={postgres_server} user=postgres dbname=calibration"
+    assert run(["export", "postgres", "--db", str(db), "--dsn", dsn]) == 0
+    models = ["probability_precision_recall", "probability_calibration", "probability_quality"]
+    duck = database.open_existing(db)
+    try:
+        expected = {model: unordered(rows_of(duck, f"SELECT * FROM {model}")) for model in models}
+    finally:
+        duck.close()
+    with psycopg.connect(dsn) as pg:
+        for model in models:
+            assert unordered(rows_of(pg, f"SELECT * FROM {model}")) == [pytest.approx(row) for row in expected[model]]
+    assert [row[1] for row in expected["probability_quality"]] == ["soft"]
+
+
 def test_a_factgenie_campaign_kept_as_it_came_equals_duckdb_row_for_row(built_db, postgres_server, tmp_path):
     """The tables that keep a factgenie campaign as it came (schema/09_factgenie.sql): Unicode, JSON text, BIGINT."""
     db = tmp_path / "accuracy.duckdb"

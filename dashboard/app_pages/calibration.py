@@ -1,7 +1,7 @@
-"""Calibration: how good a list's probabilities are, over the characters of a split of a corpus read with character
-labels (Mu-SHROOM): its precision-recall curve over every threshold with its average precision, and its reliability
-diagram with its expected calibration error. Every figure is the views' (queries/stats/mushroom_*.sql), read as
-`accuracy-db calibration` reads them (accuracy_db/stats/calibration.py)."""
+"""Calibration: how good a list's probabilities are, over the characters of a split of a corpus (a Mu-SHROOM list's
+soft labels, or any list's spans with a probability): its precision-recall curve over every threshold with its
+average precision, and its reliability diagram with its expected calibration error. Every figure is the views'
+(queries/stats/probability_*.sql), read as `accuracy-db calibration` reads them (accuracy_db/stats/calibration.py)."""
 
 import altair as alt
 import polars as pl
@@ -15,6 +15,7 @@ CHART_PIXELS = 380  # each chart's width and height: both axes run from 0 to 1
 
 QUALITY_COLUMNS = {
     "submission": st.column_config.TextColumn("list"),
+    "read_with": st.column_config.TextColumn("read with", help="Soft labels (character labels) or spans"),
     "characters": st.column_config.NumberColumn("characters", format="%d"),
     "gold_characters": st.column_config.NumberColumn("gold characters", format="%d"),
     "average_precision": st.column_config.NumberColumn("AP", format="%.3f", help="Average precision"),
@@ -69,10 +70,12 @@ def reliability_chart(diagram: pl.DataFrame) -> alt.LayerChart:
 
 st.title("Calibration")
 corpus, top = data.corpus_and_columns([1, 1])
-if data.MUSHROOM not in data.ranking_schemes(corpus):
+having = data.corpora_with_probabilities()
+if corpus not in having:
+    elsewhere = f" Corpora that have some: {', '.join(literal(c) for c in having)}." if having else ""
     st.info(
-        f"No list of corpus {literal(corpus)} has probabilities read with character labels: `accuracy-db import"
-        " mushroom` reads a Mu-SHROOM file's."
+        f"No list of corpus {literal(corpus)} has probabilities: `accuracy-db import mushroom` reads a Mu-SHROOM"
+        f" file's soft labels, and a list's PROBABILITY (or probability) column gives its spans theirs.{elsewhere}"
     )
     st.stop()
 quality = pl.DataFrame(data.soft_label_quality(corpus))
@@ -82,8 +85,9 @@ submission = links.select(top[1], "List", "submission", of_split["submission"].t
 
 st.subheader("Each list's probabilities over the split's characters")
 st.caption(
-    "Against the gold's hard labels, every character of the split's texts pooled: the average precision (AP) of the"
-    " precision-recall curve, and the expected calibration error (ECE) of ten bins of probability; best AP first."
+    "Against the gold, every character of the split's texts pooled (a character's probability: a soft label's, or the"
+    " highest of the list's spans covering it): the average precision (AP) of the precision-recall curve, and the"
+    " expected calibration error (ECE) of ten bins of probability; best AP first."
 )
 tables.table(of_split.drop("split"), key="soft_label_quality", column_config=QUALITY_COLUMNS)
 

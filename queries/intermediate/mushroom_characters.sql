@@ -2,7 +2,8 @@
 -- it: every character (code point of texts.generated_text) of every text of a submission's split, whether the
 -- gold's and the submission's hard labels mark it, and the probability their soft labels give it (0 when no soft
 -- label marks it; of two soft labels on one character the later one counts, as in the task's scorer).
--- The precision-recall and calibration models pool them (mushroom_text_scores reads the labels' runs instead).
+-- probability_characters passes them on to the calibration models (mushroom_text_scores reads the labels' runs
+-- instead).
 -- Grain: one row per (submission read with character labels, text of its split, character of the text).
 -- Key: submission_id, text_id, position
 -- Columns:

@@ -1,4 +1,4 @@
-"""accuracy-db calibration: how good the probabilities of a Mu-SHROOM corpus's lists are, over its characters."""
+"""accuracy-db calibration: how good the probabilities of a corpus's lists are, over its characters."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import click
 
 from accuracy_db.cli.commands import db_option, format_option
 
-HEADINGS = {  # the table's columns: the views' (queries/stats/mushroom_*.sql)
+HEADINGS = {  # the table's columns: the views' (queries/stats/probability_*.sql)
     "submission": "submission",
     "split": "split",
+    "read_with": "read with",
     "bin": "bin",
     "low": "from",
     "high": "to",
@@ -31,7 +32,10 @@ HEADINGS = {  # the table's columns: the views' (queries/stats/mushroom_*.sql)
 
 @click.command()
 @db_option
-@click.option("--corpus", default="mushroom", show_default=True, help="A corpus read with character labels.")
+@click.option(
+    "--corpus",
+    help="A corpus with lists with probabilities (soft labels, or spans with one); by default the only such corpus.",
+)
 @click.option("--split", help="Only this split (a Mu-SHROOM corpus's splits are its languages).")
 @click.option(
     "--submission",
@@ -42,9 +46,11 @@ HEADINGS = {  # the table's columns: the views' (queries/stats/mushroom_*.sql)
     "--curve", is_flag=True, help="With --submission: its precision-recall curve instead, a point a threshold."
 )
 @format_option
-def calibration(db: Path, corpus: str, split: str | None, submission: str | None, curve: bool, fmt: str) -> None:
-    """The average precision and expected calibration error of each list's soft labels against the gold's hard
-    labels, over the characters of a split; with --submission, one list's reliability diagram or curve."""
+def calibration(db: Path, corpus: str | None, split: str | None, submission: str | None, curve: bool, fmt: str) -> None:
+    """The average precision and expected calibration error of each list with probabilities against its gold list,
+    over the characters of a split; with --submission, one list's reliability diagram or curve. A character's
+    probability is a Mu-SHROOM list's soft label, or the highest among the list's spans covering it (a span without
+    one counts as 1)."""
     from accuracy_db.cli import render
     from accuracy_db.errors import AccuracyDbError
     from accuracy_db.stats import calibration as quality
@@ -54,7 +60,8 @@ def calibration(db: Path, corpus: str, split: str | None, submission: str | None
         raise AccuracyDbError("--curve draws one list's curve: give --submission")
     con = database.open_existing(db)
     if submission is None:
-        rows, title = quality.soft_label_quality(con, corpus, split), f"Soft labels of corpus {corpus}"
+        corpus = quality.chosen_corpus(con, corpus)
+        rows, title = quality.soft_label_quality(con, corpus, split), f"Probabilities of corpus {corpus}"
     else:
         rows = quality.curve_or_diagram(con, submission, corpus, split, curve)
         title = f"{'Precision-recall curve' if curve else 'Reliability diagram'} of {submission}"
