@@ -116,7 +116,7 @@ def test_refresh_loads_a_changed_prediction_file_alone_and_nothing_when_nothing_
     assert refreshed(db).corpora_loaded == []
 
 
-def test_a_prediction_file_that_is_gone_is_refused_in_one_line_and_loaded_when_it_comes_back(db, tmp_path):
+def test_a_prediction_file_gone_or_broken_is_refused_in_one_line_and_loaded_when_it_comes_back(db, tmp_path):
     _, prediction = imported(db, tmp_path)
     before, shared_task = figures(db), rows(db, SHARED_TASK_SCORES)
     moved = prediction.rename(tmp_path / "elsewhere.jsonl")
@@ -130,6 +130,12 @@ def test_a_prediction_file_that_is_gone_is_refused_in_one_line_and_loaded_when_i
     moved.rename(prediction)
     report = refreshed(db)
     assert report.corpora_loaded == ["mushroom"] and report.corpus_refusals == {} and figures(db) == before
+    write(prediction, [{"id": "x-1", "hard_labels": [[0, 99]]}])  # broken: refused as the import refuses it
+    report = refreshed(db)
+    assert [str(p) for p in report.corpus_refusals[str(prediction)]] == [
+        f"{prediction}: line 1: hard_labels: characters 0-99 are not a span of the text (0-7)"
+    ]
+    assert [name for name, *_ in figures(db)["scores"]] == ["annotator/p", "annotator/q"]
 
 
 def test_a_gold_file_that_is_gone_takes_its_corpus_alone_and_brings_it_back(db, tmp_path):
