@@ -11,7 +11,7 @@ CREATE TABLE source_files (
     CHECK ((role = 'folder') = (corpus <> ''))
 );
 
-COMMENT ON TABLE source_files IS 'One row per input file of the published database: data files, submissions (loaded or refused), their metadata sidecars, and the files of registered corpus folders and factgenie campaigns';
+COMMENT ON TABLE source_files IS 'One row per input file of the published database: data files, submissions (loaded or refused), their metadata sidecars, and the files of registered corpus folders, factgenie campaigns and Mu-SHROOM files';
 COMMENT ON COLUMN source_files.role IS 'schema (the DDL the database was created with), version (every definition of the package that published it: the DDL and the models; readers refuse a database of another version), data (a file of the shared-task data folder), submission (a CSV of the submissions folder), metadata (its sidecar) folder (a file of a registered folder, corpus_folders), scores (a file of the scores folder, build or refresh --scores) or scores-metadata (its sidecar)';
 COMMENT ON COLUMN source_files.corpus IS 'For folder, the corpus the registered folder is loaded into (corpus_folders.corpus); empty for the other roles';
 COMMENT ON COLUMN source_files.name IS 'For data, the path inside the data folder; for folder, the file''s path; for scores and scores-metadata, the scores file''s name in its folder; otherwise the submission''s name';
@@ -20,22 +20,25 @@ COMMENT ON COLUMN source_files.size IS 'Size in bytes when it was read';
 COMMENT ON COLUMN source_files.mtime_ns IS 'Modification time (ns) when it was read: with the size, it spares hashing an untouched file again';
 COMMENT ON COLUMN source_files.sha256 IS 'SHA-256 of the bytes';
 
--- The folders a corpus is loaded from, which build and refresh read again.
+-- The folders (and Mu-SHROOM files) a corpus is loaded from, which build and refresh read again.
 CREATE TABLE corpus_folders (
     position INTEGER PRIMARY KEY,
     folder   VARCHAR NOT NULL,
-    format   VARCHAR NOT NULL CHECK (format IN ('corpus', 'factgenie')),
+    format   VARCHAR NOT NULL CHECK (format IN ('corpus', 'factgenie', 'mushroom')),
     corpus   VARCHAR NOT NULL,
     kind     VARCHAR CHECK (kind IN ('gold', 'submission')),
-    UNIQUE (folder, corpus)
+    name     VARCHAR,
+    UNIQUE (folder, corpus, name),
+    CHECK ((name IS NOT NULL) = (format = 'mushroom' AND kind = 'submission'))
 );
 
-COMMENT ON TABLE corpus_folders IS 'One row per folder registered with the database (by build or refresh --corpus-dir, import corpus or import factgenie): build and refresh load it again, and refresh reloads its corpus when a file of it is added, changed or removed';
+COMMENT ON TABLE corpus_folders IS 'One row per folder or file registered with the database (by build or refresh --corpus-dir, import corpus, import factgenie or import mushroom): build and refresh load it again, and refresh reloads its corpus when a file of it is added, changed or removed (a Mu-SHROOM prediction file alone, when no other file of its corpus changed)';
 COMMENT ON COLUMN corpus_folders.position IS 'Order of registration from 1: a corpus is loaded from its folders in this order';
-COMMENT ON COLUMN corpus_folders.folder IS 'The folder, as an absolute path';
-COMMENT ON COLUMN corpus_folders.format IS 'corpus (a corpus folder: texts.jsonl, categories.yaml, lists/) or factgenie (a campaign folder)';
+COMMENT ON COLUMN corpus_folders.folder IS 'The folder (for mushroom, the file), as an absolute path';
+COMMENT ON COLUMN corpus_folders.format IS 'corpus (a corpus folder: texts.jsonl, categories.yaml, lists/), factgenie (a campaign folder) or mushroom (a SemEval-2025 Task 3 file)';
 COMMENT ON COLUMN corpus_folders.corpus IS 'The corpus it is loaded into (corpora.corpus)';
-COMMENT ON COLUMN corpus_folders.kind IS 'For a factgenie campaign, whether its lists are gold lists or submissions; NULL for a corpus folder';
+COMMENT ON COLUMN corpus_folders.kind IS 'For a factgenie campaign or a Mu-SHROOM file, whether its lists are gold lists or submissions; NULL for a corpus folder';
+COMMENT ON COLUMN corpus_folders.name IS 'For a Mu-SHROOM prediction file, the name of its submission (import mushroom --name); NULL otherwise';
 
 CREATE TABLE corpus_rejections (
     corpus  VARCHAR NOT NULL,

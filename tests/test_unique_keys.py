@@ -239,7 +239,7 @@ UNIQUE_BY_CONSTRUCTION = {
     ("annotation_sets", ("set_id",)): "numbered by the sequence annotation_set_ids",
     ("categories", ("corpus", "position")): "numbered by corpus_texts.create_corpus in the order the list gives",
     ("corpus_folders", ("position",)): "numbered by corpus_folders.register, the registrations in order",
-    ("corpus_folders", ("folder", "corpus")): "corpus_folders.register adds a registration only when it is new",
+    ("corpus_folders", ("folder", "corpus", "name")): "corpus_folders.register adds a registration only when it is new",
     ("model_inputs", ("model",)): "written by database.materialize, one row a model of queries/",
     (
         "source_files",

@@ -1,5 +1,5 @@
-"""The folders registered with a database (corpus folders and factgenie campaigns): build loads them again, and
-refresh reloads a corpus when a file of one of its folders was added, changed or removed.
+"""The folders registered with a database (corpus folders and factgenie campaigns) and the Mu-SHROOM files: build
+loads them again, and refresh reloads a corpus when a file of one of its folders was added, changed or removed.
 
 A corpus is the unit: its state is what its registered folders give, loaded in the order they were registered
 (a factgenie campaign of submissions after the campaign that gave the gold list, say). So a corpus whose folders
@@ -8,6 +8,9 @@ Every file of a registered folder is a source (source_files, role folder, keyed 
 columns, so that no corpus's name is taken for the start of another's): a refresh compares their fingerprints,
 reusing the recorded hash of a file whose size and time are unchanged, so that a refresh that finds nothing changed
 reads no file.
+
+A Mu-SHROOM prediction file only adds a submission to a corpus that its gold file made: when it is the only source
+of its corpus that changed, refresh removes its lists and loads it alone, and the rest of the corpus stays as it is.
 
 A refused file (a list, a sidecar; texts.jsonl, categories.yaml or a campaign, which refuse the folder) loads
 nothing of itself and never keeps the rest from loading: its problems go to corpus_rejections, and it counts as
@@ -24,7 +27,7 @@ import duckdb
 import polars as pl
 
 from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
-from accuracy_db.etl import corpus_files, factgenie
+from accuracy_db.etl import corpus_files, factgenie, mushroom_files
 from accuracy_db.etl.frames import insert_rows
 from accuracy_db.ingest.inbox import entry_source
 from accuracy_db.ingest.sources import Source, record
@@ -33,7 +36,8 @@ from accuracy_db.printable import utf8_text
 from accuracy_db.store import database
 
 SHARED_TASK = "shared-task"
-# What each format's loader reads: the files named, and the files of a subfolder with the suffixes given.
+# What each format's loader reads: the files named, and the files of a subfolder with the suffixes given (a
+# mushroom registration names its file, which is all it reads).
 FILES = {
     "corpus": (("texts.jsonl", "categories.yaml"), "lists", (".jsonl", ".csv", ".json", ".yaml", ".yml")),
     "factgenie": (("metadata.json",), "files", (".jsonl",)),
@@ -42,13 +46,15 @@ FILES = {
 
 @dataclass(frozen=True)
 class Registration:
-    """A folder registered with the database: where, in which format, into which corpus, and (for a factgenie
-    campaign) whether its lists are gold lists or submissions."""
+    """A folder (or a Mu-SHROOM file) registered with the database: where, in which format, into which corpus, (for a
+    factgenie campaign or a Mu-SHROOM file) whether its lists are gold lists or submissions, and (for a Mu-SHROOM
+    prediction file) its submission's name."""
 
     folder: str
     format: str
     corpus: str
     kind: str | None = None
+    name: str | None = None
 
 
 def corpus_folder(folder: Path) -> Registration:
@@ -58,8 +64,14 @@ def corpus_folder(folder: Path) -> Registration:
 
 
 def registered(con: duckdb.DuckDBPyConnection) -> list[Registration]:
-    rows = con.execute("SELECT folder, format, corpus, kind FROM corpus_folders ORDER BY position").fetchall()
-    return [Registration(*row) for row in rows]
+    """The registrations in order, by their columns' names: a database of a version before a column was added
+    still gives its own (a build keeps them)."""
+    cursor = con.execute("SELECT * FROM corpus_folders ORDER BY position")
+    columns = [column for column, *_ in cursor.description]
+    return [
+        Registration(**{column: value for column, value in zip(columns, row, strict=True) if column != "position"})
+        for row in cursor.fetchall()
+    ]
 
 
 def published_registrations(db_path: Path) -> list[Registration]:
@@ -104,15 +116,17 @@ def register(con: duckdb.DuckDBPyConnection, registration: Registration) -> None
     """Add a registration (after the others) unless it is there."""
     con.execute(
         "INSERT INTO corpus_folders SELECT (SELECT coalesce(max(position), 0) + 1 FROM corpus_folders),"
-        " $folder, $format, $corpus, $kind"
-        " WHERE NOT EXISTS (SELECT 1 FROM corpus_folders WHERE folder = $folder AND corpus = $corpus)",
+        " $folder, $format, $corpus, $kind, $name WHERE NOT EXISTS (SELECT 1 FROM corpus_folders"
+        " WHERE folder = $folder AND corpus = $corpus AND name IS NOT DISTINCT FROM $name)",
         asdict(registration),
     )
 
 
 def folder_files(registration: Registration) -> list[Path]:
-    """Every entry of a registered folder its loader reads (one directory listing)."""
+    """Every entry of a registered folder its loader reads (one directory listing); a registered file itself."""
     folder = Path(registration.folder)
+    if registration.format == "mushroom":
+        return [folder] if os.path.lexists(folder) else []
     required, subfolder, suffixes = FILES[registration.format]
     paths = [folder / name for name in required if os.path.lexists(folder / name)]
     try:
@@ -157,16 +171,47 @@ def changed_corpora(registrations: list[Registration], before: list[Registration
     ]
 
 
+def loads_alone(registration: Registration) -> bool:
+    """Whether a registration only adds lists of its own to a corpus another registration makes (a Mu-SHROOM
+    prediction file), so that it can be loaded again alone."""
+    return registration.format == "mushroom" and registration.kind == "submission"
+
+
+def changed_alone(own: list[Registration], known: dict | None) -> list[Registration] | None:
+    """Of a corpus's registrations, those to load again alone: the files that load alone whose fingerprints differ
+    from the recorded ones, when no other source of the corpus changed; None when the corpus is to be loaded whole
+    (a build, or a file of another registration added, changed or removed)."""
+    if known is None:
+        return None
+    now = {key: source.sha256 for key, source in corpus_sources(own, known).get(own[0].corpus, {}).items()}
+    before = {key: source.sha256 for key, source in recorded_sources(known, own[0].corpus).items()}
+    differing = {key for key in now.keys() | before.keys() if now.get(key) != before.get(key)}
+    alone = {("folder", r.corpus, utf8_text(r.folder)): r for r in own if loads_alone(r)}
+    others = {source.key for r in own if not loads_alone(r) for source in folder_sources(r, known)}
+    if not differing or differing - alone.keys() or differing & others:
+        return None
+    return [registration for key, registration in alone.items() if key in differing]
+
+
 def load_corpora(
     con: duckdb.DuckDBPyConnection, registrations: list[Registration], corpora: list[str], known=None, step=None
 ) -> None:
-    """Register the folders and load the named corpora from their folders, after removing what they held."""
+    """Register the folders and load the named corpora from their folders, after removing what they held (or, when
+    only files that load alone changed, load those again, after removing their lists)."""
     for registration in registrations:
         register(con, registration)
     for corpus in corpora:
         if step:
             step(f"Loading corpus {corpus}")
         own = [r for r in registrations if r.corpus == corpus]
+        alone = changed_alone(own, known)
+        if alone is not None:
+            for registration in alone:
+                remove_lists_of(con, registration)
+                sources = folder_sources(registration, known)
+                load_folder(con, registration)
+                record(con, sources)
+            continue
         remove_corpus(con, corpus, [r.folder for r in own])
         sources = corpus_sources(own, known)[corpus]
         for registration in own:
@@ -180,6 +225,10 @@ def load_folder(con: duckdb.DuckDBPyConnection, registration: Registration) -> N
     try:
         if registration.format == "corpus":
             report = corpus_files.load_corpus_folder(con, folder, registration.corpus, whole=False)
+        elif registration.format == "mushroom" and registration.kind == "gold":
+            report = mushroom_files.load_gold(con, folder, registration.corpus)
+        elif registration.format == "mushroom":
+            report = mushroom_files.load_prediction(con, folder, registration.corpus, registration.name)
         else:
             campaign = factgenie.read_campaign(folder)
             report = factgenie.load_campaign(con, campaign, registration.corpus, registration.kind)
@@ -214,7 +263,30 @@ def reject(con: duckdb.DuckDBPyConnection, registration: Registration, problems:
 
 # The tables of a list's rows, by set_id.
 LIST_TABLES = ("mistakes", "offset_adjustments", "scheme_refusals", "factgenie_lists", "factgenie_records")
-LIST_TABLES += ("annotation_sets",)
+LIST_TABLES += ("character_labels", "character_label_lists", "annotation_sets")
+
+
+def remove_lists(con: duckdb.DuckDBPyConnection, set_ids: list[int]) -> None:
+    """Remove some lists: their rows, and the matching of those that are submissions."""
+    database.forget(con, set_ids)
+    for table in LIST_TABLES:
+        con.execute(f"DELETE FROM {table} WHERE set_id = ANY($ids)", {"ids": set_ids})
+
+
+def remove_lists_of(con: duckdb.DuckDBPyConnection, registration: Registration) -> None:
+    """Remove what a registration that loads alone gave (its submission's lists), its refusals and its source."""
+    ids = con.execute(
+        "SELECT set_id FROM annotation_sets WHERE corpus = ? AND source_file = ? AND kind = 'submission' AND name = ?",
+        [registration.corpus, registration.folder, registration.name],
+    ).fetchall()
+    remove_lists(con, [set_id for (set_id,) in ids])
+    con.execute(
+        "DELETE FROM corpus_rejections WHERE corpus = ? AND folder = ?", [registration.corpus, registration.folder]
+    )
+    con.execute(
+        "DELETE FROM source_files WHERE role = 'folder' AND corpus = ? AND name = ?",
+        [registration.corpus, utf8_text(registration.folder)],
+    )
 
 
 def remove_corpus(con: duckdb.DuckDBPyConnection, corpus: str, folders: list[str]) -> None:
@@ -227,10 +299,7 @@ def remove_corpus(con: duckdb.DuckDBPyConnection, corpus: str, folders: list[str
         ).fetchall()
     else:
         ids = con.execute("SELECT set_id FROM annotation_sets WHERE corpus = ?", [corpus]).fetchall()
-    set_ids = [set_id for (set_id,) in ids]
-    database.forget(con, set_ids)
-    for table in LIST_TABLES:
-        con.execute(f"DELETE FROM {table} WHERE set_id = ANY($ids)", {"ids": set_ids})
+    remove_lists(con, [set_id for (set_id,) in ids])
     if corpus != SHARED_TASK:
         con.execute("DELETE FROM tokens WHERE text_id IN (SELECT text_id FROM texts WHERE corpus = ?)", [corpus])
         for table in ("texts", "categories", "submission_metadata", "corpora"):

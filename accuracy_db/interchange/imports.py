@@ -1,8 +1,8 @@
 """Import annotation lists of another format into a built database (accuracy-db import), and score them.
 
 The import writes into a copy of the published file and renames it over it (publish.py), holding the writer lock,
-as refresh does: a refused import leaves the database as it was. An imported folder is registered with the database
-(corpus_folders.py): build loads it again, and refresh reloads its corpus when a file of it changes.
+as refresh does: a refused import leaves the database as it was. An imported folder or Mu-SHROOM file is registered
+with the database (corpus_folders.py): build loads it again, and refresh reloads it when a file of it changes.
 """
 
 from __future__ import annotations
@@ -42,15 +42,15 @@ def publish_import(db_path: Path, load, lists: bool = True):
     return report
 
 
-def registered_load(folder: Path, format: str, kind: str | None, load):
-    """load(con), then the folder registered with the database under the corpus it loaded into, with the
+def registered_load(folder: Path, format: str, kind: str | None, load, name: str | None = None):
+    """load(con), then the folder (or file) registered with the database under the corpus it loaded into, with the
     fingerprints of its files taken before it was read (a file changed meanwhile is loaded again by a refresh)."""
 
     def load_and_register(con):
-        draft = Registration(str(folder), format, "", kind)
+        draft = Registration(str(folder), format, "", kind, name)
         before = corpus_folders.folder_sources(draft)
         report = load(con)
-        registration = Registration(draft.folder, format, report.corpus, kind)
+        registration = Registration(draft.folder, format, report.corpus, kind, name)
         corpus_folders.register(con, registration)
         record(con, [source._replace(corpus=report.corpus) for source in before])
         return report
@@ -80,15 +80,18 @@ def import_mushroom(
     db_path: Path, file: Path, corpus: str | None = None, kind: str = "submission", name: str | None = None
 ):
     """Load a Mu-SHROOM file (etl/mushroom_files.py): a labelled file as a new corpus (--as gold), or predictions as
-    a submission of one (named --name, by default the file's stem); score its lists. The file is not registered:
-    refresh does not load it again."""
+    a submission of one (named --name, by default the file's stem); score its lists, and register the file (build
+    and refresh load it again)."""
     check_option("--corpus", corpus, "corpus")
     check_option("--name", name, "list")
-    file = Path(os.path.abspath(file))  # the lists' source_file
+    file = Path(os.path.abspath(file))  # the path registered, and the lists' source_file
     corpus = corpus or mushroom_files.DEFAULT_CORPUS
     if kind == "gold":
-        return publish_import(db_path, lambda con: mushroom_files.load_gold(con, file, corpus))
-    return publish_import(db_path, lambda con: mushroom_files.load_prediction(con, file, corpus, name or file.stem))
+        load = registered_load(file, "mushroom", kind, lambda con: mushroom_files.load_gold(con, file, corpus))
+        return publish_import(db_path, load)
+    name = name or file.stem
+    read_and_load = lambda con: mushroom_files.load_prediction(con, file, corpus, name)  # noqa: E731
+    return publish_import(db_path, registered_load(file, "mushroom", kind, read_and_load, name))
 
 
 def import_scores(
