@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
+import streamlit as st
 from accuracy_db.dashboard import DB_ENV
 from accuracy_db.dashboard.palette import Categories, hex_colour, initials_of
 from accuracy_db.dashboard.source_data import source_tables
@@ -404,6 +405,7 @@ def test_a_corpus_s_categories_are_worked_out_once_not_on_every_run_of_a_page(co
     worked_out = []
     of = Categories.of.__func__
     monkeypatch.setattr(Categories, "of", classmethod(lambda cls, rows: worked_out.append(rows) or of(cls, rows)))
+    st.cache_data.clear()  # as a fresh server: the module's other tests have worked them out already
     at = opened_at(corpora_db, monkeypatch, "errors", corpus="weather")
     at.run()
     at.switch_page("app_pages/document.py").run()
