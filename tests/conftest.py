@@ -81,6 +81,14 @@ def hostile_db(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
+def db(built_db, tmp_path) -> Path:
+    """A copy of built_db of the test's own, to load into or refresh."""
+    path = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, path)
+    return path
+
+
+@pytest.fixture
 def built(built_db):
     """A read-only connection to the built database."""
     con = database.open_existing(built_db)

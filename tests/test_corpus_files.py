@@ -5,7 +5,6 @@ nothing of a refused folder loaded."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,9 +12,9 @@ from unittest import mock
 
 import pytest
 from accuracy_db.etl import corpus_files
+from database_rows import rows
 
 from accuracy_db.cli.main import run
-from accuracy_db.store import database
 
 TEXTS = [
     {"id": "w1", "text": "Rain in Oslo, 12 degrees.", "split": "dev", "data": {"city": "Oslo", "temp": 14}},
@@ -45,21 +44,6 @@ def corpus_folder(root: Path, texts=TEXTS, gold=GOLD, metric=METRIC, categories=
     (folder / "lists" / "gold.jsonl").write_text(lines(gold))
     (folder / "lists" / "metric.jsonl").write_text(lines(metric))
     return folder
-
-
-@pytest.fixture
-def db(built_db, tmp_path) -> Path:
-    path = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, path)
-    return path
-
-
-def rows(db: Path, sql: str) -> list:
-    con = database.open_existing(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def test_a_corpus_folder_is_loaded_and_scored_in_its_own_scopes(db, tmp_path, capsys):

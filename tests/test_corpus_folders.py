@@ -102,14 +102,6 @@ def scores_of(db: Path, name: str) -> list:
     )
 
 
-@pytest.fixture
-def db(built_db, tmp_path) -> Path:
-    """A copy of the shared-task database (examples as the submissions), refreshed with EXAMPLES as its inbox."""
-    path = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, path)
-    return path
-
-
 def refreshed(db: Path, *corpus_dirs: Path):
     return refresh(db, DATA, EXAMPLES, corpus_dirs=corpus_dirs)
 

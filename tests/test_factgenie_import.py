@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -63,13 +62,6 @@ LLM = [
     record(0, "gpt", [span(OUTPUTS[0], "Miami"), {"text": "Frid", "start": 28, "type": 1, "reason": ""}]),
     record(1, "gpt", [span(OUTPUTS[1], "Jones"), {"text": "31", "start": 0, "type": 0, "reason": "moved"}]),
 ]
-
-
-@pytest.fixture
-def db(built_db, tmp_path) -> Path:
-    path = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, path)
-    return path
 
 
 def rows(db: Path, sql: str, params=None) -> list:

@@ -6,7 +6,6 @@ of every kind the task's rules allow, and annotators. Bad input is refused in on
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import mushroom_oracle as oracle
@@ -171,13 +170,6 @@ def test_bad_input_is_refused_in_one_line_with_file_and_line(tmp_path, capsys, w
     assert run(command) == 1
     err = capsys.readouterr().err
     assert f"{tmp_path}/{message}" in err and "Traceback" not in err
-
-
-@pytest.fixture
-def db(built_db, tmp_path) -> Path:
-    path = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, path)
-    return path
 
 
 def test_import_loads_the_gold_its_annotators_and_a_prediction(db, tmp_path, capsys):

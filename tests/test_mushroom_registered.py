@@ -9,14 +9,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
+from database_rows import rows
 from shared_data import DATA, EXAMPLES
 from test_mushroom import GOLD, write
 
 from accuracy_db.cli.main import run
 from accuracy_db.ingest.build import build
 from accuracy_db.ingest.refresh import refresh
-from accuracy_db.store import database
 
 LABELLED = [
     {**GOLD[0], "soft_labels": [{"start": 1, "end": 2, "prob": 0.8}], "annotations": {"p": [[1, 2]], "q": [[0, 1]]}},
@@ -24,21 +23,6 @@ LABELLED = [
 ]
 PREDICTED = [{"id": "x-1", "soft_labels": [{"start": 0, "end": 2, "prob": 0.7}]}, {"id": "x-2", "hard_labels": []}]
 CHANGED = [{"id": "x-1", "hard_labels": [[1, 2]]}, {"id": "x-2", "soft_labels": [{"start": 1, "end": 3, "prob": 0.9}]}]
-
-
-@pytest.fixture
-def db(built_db, tmp_path) -> Path:
-    path = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, path)
-    return path
-
-
-def rows(db: Path, sql: str) -> list:
-    con = database.open_existing(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def imported(db: Path, tmp_path: Path, predicted=PREDICTED) -> tuple[Path, Path]:

@@ -13,6 +13,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from database_rows import rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
@@ -23,7 +24,6 @@ from accuracy_db.cli.main import run
 from accuracy_db.ingest import corpus_folders
 from accuracy_db.names import MAX_LENGTH, name_problem
 from accuracy_db.printable import printable
-from accuracy_db.store import database
 
 BAD_NAMES = {
     "tab": "a\tb",
@@ -47,13 +47,6 @@ GOOD_NAMES = [
     *("[brackets] $x^2$ `tick` :red[red] **bold**", "latin-\\xe9t\\xe9", "x" * MAX_LENGTH),
     *("Université", "日本語", "می\u200cخواهم", "👩\u200d💻", "a b"),
 ]
-
-
-@pytest.fixture
-def db(built_db, tmp_path) -> Path:
-    path = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, path)
-    return path
 
 
 @pytest.mark.parametrize("name", GOOD_NAMES)
@@ -201,14 +194,6 @@ def bad_inbox(tmp_path_factory) -> tuple[Path, Path]:
     db = folder / "accuracy.duckdb"
     assert run(["build", "--data", str(DATA), "--db", str(db), "--submissions", str(submissions)]) == 0
     return submissions, db
-
-
-def rows(db: Path, sql: str) -> list:
-    con = database.open_existing(db)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def test_a_submission_with_a_bad_name_is_refused_alone_and_the_build_goes_on(bad_inbox):

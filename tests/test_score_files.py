@@ -57,13 +57,6 @@ def refusal_db(built_db, tmp_path_factory) -> Path:
     return path
 
 
-@pytest.fixture
-def db(built_db, tmp_path) -> Path:
-    path = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, path)
-    return path
-
-
 def rows(ids, *values) -> str:
     return "".join(f"{text_id},{','.join(map(str, values))}\n" for text_id in ids)
 

@@ -5,7 +5,6 @@ or a text file, or escaped in JSON (\\u0000) or YAML (\\0); nothing of the refus
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,13 +21,6 @@ from accuracy_db.ingest.inbox import read_sidecar
 
 RAW_NUL = "holds a NUL character (byte 0), which no text can hold"
 ESCAPED_NUL = "holds a NUL (\\u0000), which no text can hold"
-
-
-@pytest.fixture
-def db(built_db, tmp_path) -> Path:
-    path = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, path)
-    return path
 
 
 def refused_import(db: Path, capsys, *arguments: str) -> str:
