@@ -119,15 +119,20 @@ class Exported:
 def exported(request, postgres_server):
     """Each data set's database exported by the command into a fresh PostgreSQL database."""
     db = request.getfixturevalue("built_db" if request.param == "shared-task" else "generated_db")
-    name = request.param.replace("-", "_")
-    with psycopg.connect(f"host={postgres_server} user=postgres dbname=postgres", autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    dsn = f"host={postgres_server} user=postgres dbname={name}"
-    assert run(["export", "postgres", "--db", str(db), "--dsn", dsn]) == 0
+    dsn = exported_into(postgres_server, request.param.replace("-", "_"), db)
     duck = database.open_existing(db)
     with psycopg.connect(dsn) as pg:
         yield Exported(request.param, duck, pg)
     duck.close()
+
+
+def exported_into(postgres_server: str, name: str, db: Path) -> str:
+    """Export a database by the command into a fresh PostgreSQL database of this name; its connection string."""
+    with psycopg.connect(f"host={postgres_server} user=postgres dbname=postgres", autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    dsn = f"host={postgres_server} user=postgres dbname={name}"
+    assert run(["export", "postgres", "--db", str(db), "--dsn", dsn]) == 0
+    return dsn
 
 
 def rows_of(con, sql: str) -> list[tuple]:
@@ -188,17 +193,12 @@ def test_models_materialized_as_tables_are_tables_equal_to_duckdb(exported, name
     assert duck and unordered(rows_of(exported.pg, f"SELECT {columns} FROM {name}")) == duck
 
 
-def test_the_offset_audit_of_a_corpus_folder_equals_duckdb_row_for_row(built_db, postgres_server, tmp_path):
+def test_the_offset_audit_of_a_corpus_folder_equals_duckdb_row_for_row(db, postgres_server, tmp_path):
     """offset_audit on a corpus folder with adjusted spans (widened, relocated) and a refused one."""
-    db = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, db)
     folder = corpus_folder(tmp_path)
     (folder / "lists" / "bad.csv").write_text("text_id,category,start,text\nw1,Wrong,-1,12\n")
     refresh(db, DATA, EXAMPLES, corpus_dirs=[folder])
-    with psycopg.connect(f"host={postgres_server} user=postgres dbname=postgres", autocommit=True) as admin:
-        admin.execute("CREATE DATABASE offset_audit")
-    dsn = f"host={postgres_server} user=postgres dbname=offset_audit"
-    assert run(["export", "postgres", "--db", str(db), "--dsn", dsn]) == 0
+    dsn = exported_into(postgres_server, "offset_audit", db)
     sql = [a for a in saved_analyses() if a.name == "offset_audit"][0].sql
     duck = database.open_existing(db)
     try:
@@ -210,18 +210,13 @@ def test_the_offset_audit_of_a_corpus_folder_equals_duckdb_row_for_row(built_db,
     assert sorted(row[6] for row in expected) == ["refused", "relocated", "relocated", "widened", "widened"]
 
 
-def test_the_calibration_of_a_list_with_probabilities_equals_duckdb(built_db, postgres_server, tmp_path):
+def test_the_calibration_of_a_list_with_probabilities_equals_duckdb(db, postgres_server, tmp_path):
     """The calibration models (queries/stats/probability_*.sql) on a corpus folder whose gold list and one
     submission have probabilities: the characters of their spans, the curve, the bins, AP and ECE."""
     from test_thresholds import import_corpus
 
-    db = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, db)
     import_corpus(db, tmp_path, "softgold", gold_soft=True)
-    with psycopg.connect(f"host={postgres_server} user=postgres dbname=postgres", autocommit=True) as admin:
-        admin.execute("CREATE DATABASE calibration")
-    dsn = f"host={postgres_server} user=postgres dbname=calibration"
-    assert run(["export", "postgres", "--db", str(db), "--dsn", dsn]) == 0
+    dsn = exported_into(postgres_server, "calibration", db)
     models = ["probability_precision_recall", "probability_calibration", "probability_quality"]
     duck = database.open_existing(db)
     try:
@@ -234,15 +229,10 @@ def test_the_calibration_of_a_list_with_probabilities_equals_duckdb(built_db, po
     assert [row[1] for row in expected["probability_quality"]] == ["soft"]
 
 
-def test_a_factgenie_campaign_kept_as_it_came_equals_duckdb_row_for_row(built_db, postgres_server, tmp_path):
+def test_a_factgenie_campaign_kept_as_it_came_equals_duckdb_row_for_row(db, postgres_server, tmp_path):
     """The tables that keep a factgenie campaign as it came (schema/09_factgenie.sql): Unicode, JSON text, BIGINT."""
-    db = tmp_path / "accuracy.duckdb"
-    shutil.copyfile(built_db, db)
     import_factgenie(db, thirty_outputs(tmp_path), "games")
-    with psycopg.connect(f"host={postgres_server} user=postgres dbname=postgres", autocommit=True) as admin:
-        admin.execute("CREATE DATABASE factgenie")
-    dsn = f"host={postgres_server} user=postgres dbname=factgenie"
-    assert run(["export", "postgres", "--db", str(db), "--dsn", dsn]) == 0
+    dsn = exported_into(postgres_server, "factgenie", db)
     tables = ["factgenie_lists", "factgenie_records"]
     duck = database.open_existing(db)
     try:
