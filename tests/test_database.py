@@ -36,6 +36,58 @@ def test_a_limit_that_is_no_size_is_refused_clearly(monkeypatch):
         database.open_new(None)
 
 
+CATALOG = {
+    "tables": "SELECT table_name, comment, sql FROM duckdb_tables() WHERE NOT internal",
+    "views": "SELECT view_name, comment, sql FROM duckdb_views() WHERE NOT internal",
+    "columns": "SELECT table_name, column_name, column_index, data_type, comment FROM duckdb_columns() "
+    "WHERE NOT internal",
+    "constraints": "SELECT table_name, constraint_type, constraint_text FROM duckdb_constraints()",
+    "indexes": "SELECT index_name, table_name, sql FROM duckdb_indexes()",
+    "macros": "SELECT function_name, macro_definition FROM duckdb_functions() WHERE NOT internal",
+    "sequences": "SELECT sequence_name, start_value, last_value FROM duckdb_sequences()",
+}
+
+
+def catalog(con) -> dict[str, list[tuple]]:
+    return {kind: sorted(con.execute(sql).fetchall(), key=repr) for kind, sql in CATALOG.items()}
+
+
+def test_a_new_database_file_is_a_copy_of_the_processs_empty_database_and_equals_one_made_in_place(tmp_path):
+    made_in_place = database.connect(str(tmp_path / "in-place.duckdb"))
+    database.create_database(made_in_place)
+    expected = catalog(made_in_place)
+    assert len(expected["views"]) > 30 and all(comment for _, comment, _ in expected["views"])
+    for name in ("first.duckdb", "second.duckdb"):  # the first may make the empty database, the second copies it
+        con = database.open_new(tmp_path / name)
+        assert catalog(con) == expected
+        con.execute("INSERT INTO nlg_systems SELECT * FROM nlg_systems")  # writable
+        con.close()
+    assert database.empty_database().stat().st_size == (tmp_path / "second.duckdb").stat().st_size
+    with pytest.raises(FileExistsError):  # as creating a table in it would fail: never written over
+        database.open_new(tmp_path / "first.duckdb")
+
+
+def test_the_empty_database_is_made_again_when_its_file_went_and_in_place_when_it_cannot_be(tmp_path, monkeypatch):
+    gone = database.empty_database()
+    gone.unlink()
+    con = database.open_new(tmp_path / "after-a-cleaner.duckdb")
+    assert database.empty_database() != gone and database.empty_database().is_file()
+    expected = catalog(con)
+    con.close()
+
+    def no_room(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(database.tempfile, "mkdtemp", no_room)
+    database.empty_database_file.cache_clear()
+    assert database.empty_database() is None
+    con = database.open_new(tmp_path / "in-place.duckdb")
+    assert catalog(con) == expected
+    con.close()
+    monkeypatch.undo()
+    database.empty_database_file.cache_clear()
+
+
 def test_a_database_of_another_version_is_refused_until_a_refresh_brings_it_up_to_date(built_db, tmp_path):
     db = tmp_path / "old.duckdb"
     shutil.copy(built_db, db)
