@@ -7,9 +7,9 @@ from pathlib import Path
 from accuracy_db.store import database
 
 
-def rows(db: Path, sql: str) -> list:
+def rows(db: Path, sql: str, params=None) -> list:
     con = database.open_existing(db)
     try:
-        return con.execute(sql).fetchall()
+        return con.execute(sql, params).fetchall()
     finally:
         con.close()

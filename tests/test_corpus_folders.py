@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from accuracy_db.etl import corpus_files
 from accuracy_db.etl.span_csv import csv_objects
+from database_rows import rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
@@ -71,14 +72,6 @@ def corpus_folder(root: Path, name: str = "weather") -> Path:
     (folder / "lists" / "metric.yaml").write_text("team: Met\napproach: metric\n")
     (folder / "lists" / "metric_jsonl.jsonl").write_text(jsonl(METRIC))
     return folder
-
-
-def rows(db: Path, sql: str, params=None) -> list:
-    con = database.open_existing(db)
-    try:
-        return con.execute(sql, params).fetchall()
-    finally:
-        con.close()
 
 
 def lists(db: Path, corpus: str = "weather") -> list:

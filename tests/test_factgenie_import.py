@@ -14,13 +14,13 @@ from pathlib import Path
 import duckdb
 import pytest
 from accuracy_db.etl import span_lists
+from database_rows import rows
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from accuracy_db.cli.main import run
 from accuracy_db.errors import InputError
 from accuracy_db.interchange.imports import import_factgenie
-from accuracy_db.store import database
 
 CATEGORIES = [
     {"name": "Incorrect", "color": "rgb(214, 39, 40)", "description": "The fact contradicts the data."},
@@ -62,14 +62,6 @@ LLM = [
     record(0, "gpt", [span(OUTPUTS[0], "Miami"), {"text": "Frid", "start": 28, "type": 1, "reason": ""}]),
     record(1, "gpt", [span(OUTPUTS[1], "Jones"), {"text": "31", "start": 0, "type": 0, "reason": "moved"}]),
 ]
-
-
-def rows(db: Path, sql: str, params=None) -> list:
-    con = database.open_existing(db)
-    try:
-        return con.execute(sql, params or []).fetchall()
-    finally:
-        con.close()
 
 
 def test_a_new_corpus_with_a_gold_list_and_an_llm_s_list_is_scored(db, tmp_path):
