@@ -222,6 +222,24 @@ def test_fitted_tables_keep_every_name_whole_and_fit_the_console(names, width):
         assert text.count(f"0.{k}00 [0.{k}0, 0.{k}9]") == (len(names) if figure_fits else 0)
 
 
+COLUMNS = st.builds(
+    render.Column,
+    st.text("ab 漢-", max_size=12),
+    st.lists(st.text("ab 0.1[]漢é-", max_size=20), min_size=3, max_size=3),
+    st.sampled_from(["left", "right"]),
+    st.booleans(),
+)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(COLUMNS, min_size=1, max_size=6))
+def test_a_table_is_as_wide_as_its_columns_alone_less_the_borders_they_share(columns):
+    """What print_fitted relies on to measure each column once: rich's width of the whole table."""
+    console = Console(width=100, file=open("/dev/null", "w"))  # noqa: SIM115
+    alone = [render.table_width(console, [column]) for column in columns]
+    assert render.table_width(console, columns) == sum(alone) - len(columns) + 1
+
+
 @given(st.lists(st.text("abc:0123", min_size=1, max_size=20), min_size=1, max_size=12), st.integers(10, 80))
 def test_a_signature_breaks_after_a_bar_and_loses_nothing(fields, width):
     stamp = "|".join(fields)

@@ -62,14 +62,19 @@ def print_fitted(
     from rich.text import Text
 
     named, others = columns[:keys], columns[keys:]
+    alone = {id(column): table_width(console, [column]) for column in columns}  # each column measured once
+
+    def width(part: list[Column]) -> int:  # a table is as wide as its columns alone, less the borders they share
+        return sum(alone[id(column)] for column in part) - len(part) + 1
+
     parts: list[list[Column]] = []
     for column in others:
-        if parts and table_width(console, named + parts[-1] + [column]) <= console.width:
+        if parts and width(named + parts[-1] + [column]) <= console.width:
             parts[-1].append(column)
         else:
             parts.append([column])
     for number, part in enumerate(parts or [[]]):
-        if table_width(console, named + part) > console.width:  # one column too wide beside the names: it wraps
+        if width(named + part) > console.width:  # one column too wide beside the names: it wraps
             part = [replace(column, wraps=True) for column in part]
         if title is not None:  # a line of its own: a narrow table would wrap it to its width
             console.print(Text(printable(title if number == 0 else f"{title} (continued)"), style="italic"))
