@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -253,3 +255,36 @@ def test_above_a_thousand_texts_acc_eq_has_no_interval_and_the_rows_say_how_they
     assert rows["kendall"]["clusters"] == rows["spearman"]["clusters"] == "paired-bootstrap"
     assert rows["pearson"]["ci"] is not None and rows["pearson"]["reason"] is None
     assert rows["pearson"]["clusters"] == "perm-both"
+
+
+WITHOUT_SCIPY = """import runpy, sys
+sys.argv = ["accuracy-db", *sys.argv[1:]]
+try:
+    runpy.run_module("accuracy_db", run_name="__main__")
+finally:
+    print("scipy imported" if "scipy" in sys.modules else "scipy not imported", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["metrics"],
+        ["metrics", "compare", "bleu", "length", "--measure", "pearson"],
+        ["validity", "submission"],
+        ["compare", "submission", "submission"],
+    ],
+)
+def test_a_bad_resampling_option_is_refused_before_the_statistics_are_imported(built_db, command):
+    """The refusal comes at once: importing scipy alone takes a second and a half."""
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_SCIPY, *command, "--seed", "-1", "--db", str(built_db)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "error: seed is -1: a whole number from 0 to 4294967295",
+        "scipy not imported",
+    ]

@@ -67,13 +67,14 @@ def compare(
     """Compare submission A with submission B (scored against the same gold list) on one figure: both figures,
     the difference A - B with its bootstrap interval, and the p-value of a paired test on the texts."""
     from accuracy_db.stats.intervals import Resampling, check_figure
+
+    settings = Resampling(resamples, seed, confidence)  # before the statistics' imports: a bad option fails at once
+    if metric is not None:
+        check_figure(metric, scheme)
     from accuracy_db.stats.significance import compare as compare_submissions
     from accuracy_db.store import database
 
-    if metric is not None:
-        check_figure(metric, scheme)
     con = database.open_existing(db)
-    settings = Resampling(resamples, seed, confidence)
     result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold)
     print_comparison(result, fmt)
 

@@ -53,9 +53,11 @@ def parse_weights(text: str | None) -> dict[str, float]:
 
 def settings_of(resamples: int, seed: int, confidence: float, weights: str | None, per_token: bool, trials: int):
     from accuracy_db.stats.intervals import Resampling
+
+    resampling, weighed = Resampling(resamples, seed, confidence), parse_weights(weights)  # a bad option fails at once
     from accuracy_db.stats.metric_evaluation import Settings
 
-    return Settings(Resampling(resamples, seed, confidence), parse_weights(weights), per_token, trials)
+    return Settings(resampling, weighed, per_token, trials)
 
 
 @click.group(invoke_without_command=True)
@@ -100,10 +102,10 @@ def metrics(
     `accuracy-db metrics compare A B --measure M` tests whether metric A beats metric B."""
     if ctx.invoked_subcommand is not None:
         return
+    settings = settings_of(resamples, seed, confidence, weights, per_token, trials)
     from accuracy_db.stats.metric_evaluation import metric_table
     from accuracy_db.store import database
 
-    settings = settings_of(resamples, seed, confidence, weights, per_token, trials)
     con = database.open_existing(db)
     print_metrics(metric_table(con, corpus, split, list(scopes), list(levels), settings), fmt)
 
@@ -199,10 +201,10 @@ def compare(
     """Is metric A better than metric B on the same texts? The difference of their measure (A − B) and the
     one-sided p-value that A is better: PERM-BOTH (both metrics z-scored, each text's pair of scores swapped at
     random) or Williams' test of two dependent Pearson correlations."""
+    settings = settings_of(1000, seed, 0.95, weights, per_token, trials)
     from accuracy_db.stats.metric_evaluation import compare_metrics
     from accuracy_db.store import database
 
-    settings = settings_of(1000, seed, 0.95, weights, per_token, trials)
     con = database.open_existing(db)
     result = compare_metrics(con, a, b, measure, level, corpus, split, scope, test, settings)
     if fmt == "json":

@@ -53,10 +53,11 @@ def validity(
     Spearman rho and Kendall tau-b with p-values and bootstrap intervals; and how often its matched mistakes
     agree on the category (agreement and Cohen's kappa)."""
     from accuracy_db.stats.intervals import Resampling
+
+    settings = Resampling(resamples, seed, confidence)  # before the statistics' imports: a bad option fails at once
     from accuracy_db.stats.validity import validity
     from accuracy_db.store import database
 
-    settings = Resampling(resamples, seed, confidence)  # before opening anything: a bad option fails at once
     con = database.open_existing(db)
     print_validity(validity(con, submission, list(scopes), list(levels), split, settings, corpus), fmt, submission)
 
