@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import shutil
 from collections.abc import Callable
@@ -66,6 +67,19 @@ def built_in(folder: Path) -> Path:
     path = folder / "accuracy.duckdb"
     build(DATA, path, EXAMPLES)
     return path
+
+
+@pytest.fixture(autouse=True, scope="session")
+def one_scan_for_streamlit_components():
+    """Each new AppTest has Streamlit scan every installed distribution's metadata for components (some 0.35 s of
+    CPU here, about 200 AppTests a run); the installed packages do not change during a run, so it scans once."""
+    from streamlit.components.v2 import manifest_scanner
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            manifest_scanner, "scan_component_manifests", functools.cache(manifest_scanner.scan_component_manifests)
+        )
+        yield
 
 
 @pytest.fixture(scope="session")
