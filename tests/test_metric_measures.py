@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score
 
+from accuracy_db.stats import metric_bootstrap, resampling
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.metric_bootstrap import Pair, Resamples, interval, resampled_measures, system_intervals
@@ -475,6 +476,26 @@ def test_resampled_measures_of_many_pairs_equal_a_loop_over_the_same_resamples(c
                 expected = [loop_measure(measure, pair.x[d], pair.y[d]) for d in draws]
                 np.testing.assert_allclose(counted[measure], expected, atol=1e-12, err_msg=measure)
                 np.testing.assert_allclose(sorted_[measure], expected, atol=1e-12, err_msg=measure)
+
+
+def test_detection_by_either_class_and_blocks_in_threads_equal_the_loop(monkeypatch):
+    """A metric of many scores (ties among them) against a gold whose texts are mostly positive (its detection
+    worked out from the negative texts) and one mostly negative (from the positive texts), the resamples cut into
+    blocks of 3 computed by 2 threads: each resample's measures equal scikit-learn's and scipy's on its draws."""
+    rng = np.random.default_rng(11)
+    n, resamples = 90, 20
+    mostly_positive = rng.integers(1, 4, n) * (rng.random(n) > 0.15)
+    mostly_negative = rng.integers(1, 4, n) * (rng.random(n) > 0.85)
+    x = np.round(mostly_positive + rng.normal(size=n), 1)  # 1 decimal: ties
+    monkeypatch.setattr(resampling, "CHUNK_CELLS", 3 * n)
+    monkeypatch.setattr(metric_bootstrap, "WORKERS", 2)
+    pairs = [Pair(x, y.astype(float), None, SHARED) for y in (mostly_positive, mostly_negative)]
+    found = resampled_measures(pairs, Resamples(resamples, 4), few_scores=0)
+    draws = bootstrap_draws(4, np.arange(1, resamples + 1, dtype=np.uint64), [n])
+    for pair, measured in zip(pairs, found):
+        for measure in SHARED:
+            expected = [loop_measure(measure, pair.x[d], pair.y[d]) for d in draws]
+            np.testing.assert_allclose(measured[measure], expected, atol=1e-12, err_msg=measure)
 
 
 def test_counts_are_the_draws_counted():

@@ -43,9 +43,10 @@ def trial_keys(seed: int, trials: np.ndarray) -> np.ndarray:
     return lowbias32(seed_key ^ trials.astype(np.uint64))
 
 
-def chunks(count: int, n: int) -> Iterator[np.ndarray]:
-    """The trial numbers 1 … count, in blocks small enough for one matrix product over n texts."""
-    size = max(1, CHUNK_CELLS // max(n, 1))
+def chunks(count: int, n: int, cells: int = CHUNK_CELLS) -> Iterator[np.ndarray]:
+    """The trial numbers 1 … count, in blocks of at most cells trials × texts (or one trial), by default small
+    enough for one matrix product over n texts."""
+    size = max(1, cells // max(n, 1))
     for start in range(1, count + 1, size):
         yield np.arange(start, min(start + size, count + 1), dtype=np.uint64)
 
