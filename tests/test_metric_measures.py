@@ -498,6 +498,14 @@ def test_detection_by_either_class_and_blocks_in_threads_equal_the_loop(monkeypa
             np.testing.assert_allclose(measured[measure], expected, atol=1e-12, err_msg=measure)
 
 
+def test_matrix_product_in_either_orientation_is_the_product():
+    rng = np.random.default_rng(2)
+    for rows, inner, columns in ((3, 50, 7), (9, 50, 4)):  # fewer rows than columns, then more
+        a, b = rng.normal(size=(rows, inner)), rng.normal(size=(inner, columns))
+        expected = [[sum(a[i, k] * b[k, j] for k in range(inner)) for j in range(columns)] for i in range(rows)]
+        np.testing.assert_allclose(resampling.matrix_product(a, b), expected, rtol=1e-12, atol=1e-12)
+
+
 def test_counts_are_the_draws_counted():
     draws = bootstrap_draws(3, np.arange(1, 51, dtype=np.uint64), [40])
     counts = Resamples(50, 3).counts(40)
@@ -510,11 +518,15 @@ def test_pearson_perm_both_by_matrix_products_equals_the_loop():
     y = rng.integers(0, 4, 40).astype(float)
     metrics = {"a": y + rng.normal(size=40), "b": y + rng.normal(scale=2, size=40), "flag": (y > 1).astype(float)}
     swaps = permutation_swaps(13, np.arange(1, 121, dtype=np.uint64), 40)
-    permutations = PearsonPermBoth(metrics, y, swaps)
+    other_scope = {"a": metrics["a"], "c": y + rng.normal(scale=3, size=40)}  # "a" the same in both scopes
+    other_y = np.maximum(y - rng.integers(0, 2, 40), 0)
+    alone = PearsonPermBoth(metrics, y, swaps)
+    together = PearsonPermBoth.many([(metrics, y), (other_scope, other_y)], swaps)  # one product for both
     pearson = lambda x, g: stats.pearsonr(x, g).statistic  # noqa: E731
-    for better, worse in itertools.permutations(metrics, 2):
-        expected = brute_perm_both(metrics[better], metrics[worse], y, pearson, 120, 13)
-        assert permutations.p_value(better, worse) == expected, (better, worse)
+    for permutations, named, gold in ((alone, metrics, y), *zip(together, (metrics, other_scope), (y, other_y))):
+        for better, worse in itertools.permutations(named, 2):
+            expected = brute_perm_both(named[better], named[worse], gold, pearson, 120, 13)
+            assert permutations.p_value(better, worse) == expected, (better, worse)
 
 
 def brute_paired_bootstrap(a, b, y, correlation, draws) -> float:

@@ -45,8 +45,8 @@ from accuracy_db.stats.validity import percentile_interval
 TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average_precision", "best_f1")
 PARTIAL_MEASURES = ("partial_pearson", "partial_spearman")  # with per_token: length taken out
 SYSTEM_MEASURES = ("pearson", "spearman", "kendall", "pairwise_accuracy")
-# Blocks of resamples computed at once, one a thread: each block's work is whole-array numpy (which releases the GIL)
-# and independent of the others'. At most 4, as each block in flight holds a few hundred MB at 60,000 texts.
+# Threads of in_threads: the blocks of resamples of resampled_measures, the metrics' values. At most 4, as each block
+# in flight holds its arrays (some tens of MB at 60,000 texts).
 WORKERS = min(4, os.cpu_count() or 1)
 
 
@@ -165,23 +165,27 @@ def resampled_measures(
                     found[number][measure] = pair_measure(pair, measure, weights, resamples, block)
         return found
 
-    blocks = list(resampling.chunks(resamples.resamples, n, BLOCK_CELLS))
-    if min(WORKERS, len(blocks)) > 1:
-        with ThreadPoolExecutor(min(WORKERS, len(blocks))) as pool:  # numpy releases the GIL in its array loops
-            found = list(pool.map(block_measures, blocks))
-    else:
-        found = [block_measures(block) for block in blocks]
+    found = in_threads(block_measures, list(resampling.chunks(resamples.resamples, n, BLOCK_CELLS)))
     return [
         {measure: np.concatenate([values[number][measure] for values in found]) for measure in pair.measures}
         for number, pair in enumerate(pairs)
     ]
 
 
+def in_threads(function, items: list) -> list:
+    """[function(item) for item in items], by WORKERS threads side by side when there are several items: numpy
+    releases the GIL in its array loops, so whole-array work on independent items runs on every core."""
+    if min(WORKERS, len(items)) <= 1:
+        return [function(item) for item in items]
+    with ThreadPoolExecutor(min(WORKERS, len(items))) as pool:
+        return list(pool.map(function, items))
+
+
 SHARED_MEASURES = ("pearson", "spearman", "roc_auc", "average_precision", "best_f1")
-# Resamples × texts of a block: about 16 resamples at 60,000 texts, whose arrays (8 MB in float64) stay in the
-# processor's cache from one pass to the next. A pass over blocks of 8 million counts (resampling.CHUNK_CELLS) took
-# 3-5 times as long per count, as each went to memory and back.
-BLOCK_CELLS = 1_000_000
+# Resamples × texts of a block: about 66 resamples at 60,000 texts. Smaller blocks keep their arrays in the cache,
+# but each block pays its sparse products and numpy calls anew: the intervals of a table at scale 1000 (161 pairs,
+# 266 resamples, one thread) took 26 s of CPU in blocks of 4 million, 31 s of 8 million and 38 s of 1 million.
+BLOCK_CELLS = 4_000_000
 # A metric of at most this many distinct scores (a submission's mistake counts, a rating, a flag) is counted by score
 # and gold value in one sparse pass over the texts (FewScores), not sorted and ranked text by text (MetricSide).
 FEW_SCORES = 64
@@ -318,7 +322,7 @@ class Block:
             found += [centred_x[i] * centred_y[j] for i, j in pairs]
             return np.stack(found, axis=1)
 
-        sums = weighted_sums(self.weights, self.kept(("pearson", *pairs), columns))
+        sums = resampling.matrix_product(self.weights, self.kept(("pearson", *pairs), columns))
         nx, ny = len(metrics), len(golds)
         total = self.weights.shape[1]  # every resample draws n texts
         found = []
@@ -541,15 +545,6 @@ class FewScores:
         with np.errstate(invalid="ignore", divide="ignore"):
             r = np.clip(covariance / np.sqrt(var_x * var_y), -1.0, 1.0)
         return np.where(self.varies & gold.varies & (var_x > 0) & (var_y > 0), r, np.nan)
-
-
-def weighted_sums(weights: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """weights @ columns, computed as (columns.T @ weights.T).T when the weights have fewer rows than the columns
-    have columns: OpenBLAS shares a product among its threads by the rows of the result, and with a few rows (a
-    block of 16 resamples) it took 10–20 times the CPU of the other orientation (measured on 2 cores)."""
-    if len(weights) < columns.shape[1]:
-        return (columns.T @ weights.T).T
-    return weights @ columns
 
 
 def precision_and_f1(drawn_positive: np.ndarray, flagged: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -28,6 +28,7 @@ from accuracy_db.stats.metric_bootstrap import (
     TEXT_MEASURES,
     Pair,
     Resamples,
+    in_threads,
     interval,
     resampled_measures,
     system_intervals,
@@ -335,7 +336,7 @@ def text_rows_of(
     clusters): the metrics on as many texts resampled together (resampled_measures), so that what they share is
     computed once."""
     measures = TEXT_MEASURES + (PARTIAL_MEASURES if settings.per_token else ())
-    values = [measure_values(scored, settings, resamples) for scored in metrics]
+    values = in_threads(functools.partial(measure_values, settings=settings, resamples=resamples), metrics)
     pairs = [
         Pair(
             scored.x,
@@ -422,12 +423,14 @@ def ranks_of(rows: list[dict], metrics: dict[str, Scored], resampled: dict, resa
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         groups.setdefault((row["split"], row["scope"], row["level"], row["measure"]), []).append(row)
+    clustered: dict[tuple, tuple[str, int, list[dict]]] = {}  # (test, texts, the rows on those texts)
     for (split, scope, level, measure), group in groups.items():
         texts = max(row["n"] for row in group)  # metrics of fewer texts (a built-in without references) are not paired
         test = cluster_test(measure, texts) if level == "text" else None
-        if test is None:
-            continue  # the reason of each row says so
-        group = [row for row in group if row["n"] == texts]
+        if test is not None:  # else the reason of each row says so
+            clustered[split, scope, level, measure] = test, texts, [row for row in group if row["n"] == texts]
+    permutations = pearson_permutations(clustered, metrics, resamples)
+    for (split, scope, level, measure), (test, _, group) in clustered.items():
         scored = {row["metric"]: metrics[split, scope, row["metric"]] for row in group}
         y = next(iter(scored.values())).y
         values = {row["metric"]: row["value"] for row in group}
@@ -438,13 +441,32 @@ def ranks_of(rows: list[dict], metrics: dict[str, Scored], resampled: dict, resa
                 return paired_bootstrap(found[better], found[worse])
 
         elif measure == "pearson":
-            defined = {name: s.x for name, s in scored.items() if values[name] is not None}
-            p_value = PearsonPermBoth(defined, y, resamples.swaps(texts)).p_value if defined else None
+            permuted = permutations.get((split, scope, level, measure))
+            p_value = permuted.p_value if permuted else None  # None: no metric has a value to rank
         else:
             p_value = functools.partial(perm_both_p, scored, y, measure, resamples)
         ranks = assign_ranks(values, p_value)
         for row in group:
             row["rank"] = ranks[row["metric"]]
+
+
+def pearson_permutations(clustered: dict, metrics: dict, resamples: Resamples) -> dict[tuple, PearsonPermBoth]:
+    """Pearson's PERM-BOTH of each group of ranks_of that it clusters, of the metrics with a value. The groups on as
+    many texts (whose trials swap the same texts) are made together (PearsonPermBoth.many: one product of the swaps
+    for every scope, an imported metric's columns the same in each)."""
+    wanted: dict[int, dict[tuple, tuple]] = {}
+    for (split, scope, level, measure), (test, texts, group) in clustered.items():
+        if measure != "pearson" or test != "perm-both":
+            continue
+        defined = {row["metric"]: metrics[split, scope, row["metric"]] for row in group if row["value"] is not None}
+        if defined:
+            y = next(iter(defined.values())).y
+            named = {name: scored.x for name, scored in defined.items()}
+            wanted.setdefault(texts, {})[split, scope, level, measure] = named, y
+    found = {}
+    for texts, groups in wanted.items():
+        found |= dict(zip(groups, PearsonPermBoth.many(list(groups.values()), resamples.swaps(texts))))
+    return found
 
 
 def perm_both_p(scored: dict[str, Scored], y, measure: str, resamples: Resamples, better: str, worse: str) -> float:
