@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import duckdb
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from accuracy_db.defaults import VERSION
 from accuracy_db.errors import AccuracyDbError
@@ -155,85 +157,116 @@ def checked_split(con, corpus: str, split: str, splits: list[str]) -> str:
     return split
 
 
-def targets(con, corpus: str, split: str, scope: str, settings: Settings):
-    """The texts of the split in text order, with the gold count of the scope (weighted by category when asked:
-    in ALL the weighted sum of the categories), length, system and input."""
+def targets(con, corpus: str, split: str, scopes: list[str], settings: Settings) -> dict[str, tuple]:
+    """Per scope: the texts of the split in text order, with the gold count of the scope (weighted by category when
+    asked: in ALL the weighted sum of the categories), length, system and input. One query for every scope: each
+    query scans the views anew (2 s at scale 1000), whatever the scopes it reads."""
     rows = con.execute(
         """
-        SELECT targets.text_id, sum(categories.gold_count * coalesce(weights.weight, 1)) AS gold,
+        SELECT targets.scope, targets.text_id,
+               sum(categories.gold_count * coalesce(weights.weight, 1)) AS gold,
                any_value(targets.token_count), any_value(targets.system), any_value(targets.input_id)
         FROM metric_targets AS targets
         JOIN metric_targets AS categories
             ON categories.corpus = targets.corpus AND categories.split = targets.split
             AND categories.text_id = targets.text_id
-            AND categories.scope <> 'ALL' AND $scope IN ('ALL', categories.scope)
+            AND categories.scope <> 'ALL' AND targets.scope IN ('ALL', categories.scope)
         LEFT JOIN (SELECT unnest($categories) AS category, unnest($weights) AS weight) AS weights
             ON weights.category = categories.scope
-        WHERE targets.corpus = $corpus AND targets.split = $split AND targets.scope = $scope
-        GROUP BY targets.text_id
-        ORDER BY targets.text_id
+        WHERE targets.corpus = $corpus AND targets.split = $split AND list_contains($scopes, targets.scope)
+        GROUP BY targets.scope, targets.text_id
+        ORDER BY targets.scope, targets.text_id
         """,
         {
             "corpus": corpus,
             "split": split,
-            "scope": scope,
+            "scopes": scopes,
             **weight_parameters(settings),
         },
     ).fetchall()
-    text_ids = [row[0] for row in rows]
-    columns = list(zip(*rows)) if rows else [[]] * 5
-    return (
-        text_ids,
-        np.asarray(columns[1], dtype=np.float64),
-        np.asarray(columns[2], dtype=np.float64),
-        np.array(columns[3], dtype=object),
-        np.array(columns[4], dtype=object),
-    )
+    found = {}
+    for scope in scopes:
+        scoped = [row[1:] for row in rows if row[0] == scope]
+        columns = list(zip(*scoped)) if scoped else [[]] * 5
+        found[scope] = (
+            list(columns[0]),
+            np.asarray(columns[1], dtype=np.float64),
+            np.asarray(columns[2], dtype=np.float64),
+            np.array(columns[3], dtype=object),
+            np.array(columns[4], dtype=object),
+        )
+    return found
 
 
 def scored_metrics(con, corpus: str, split: str, scope: str, settings: Settings, names: list[str] | None = None):
-    """Every metric of the split (or those named) with its error-like scores, on the targets' texts."""
-    text_ids, gold, length, systems, inputs = targets(con, corpus, split, scope, settings)
-    per_100 = PER_TOKENS / np.maximum(length, 1)
-    if settings.per_token:
-        gold = gold * per_100
-    position = {text_id: i for i, text_id in enumerate(text_ids)}
-    rows = con.execute(
+    """Every metric of the split (or those named) with its error-like scores, on the targets' texts of the scope."""
+    return scored_by_scope(con, corpus, split, [scope], settings, names)[scope]
+
+
+def scored_by_scope(
+    con, corpus: str, split: str, scopes: list[str], settings: Settings, names: list[str] | None = None
+) -> dict[str, list[Scored]]:
+    """scored_metrics of each scope, read by one query (see targets). A row of scoped_metric_scores counts in its
+    own scope and, a category's, in ALL too (scope_of: from each scope read to the scopes asked for)."""
+    found_targets = targets(con, corpus, split, scopes, settings)
+    categories = [c for (c,) in con.execute("SELECT scope FROM scopes WHERE corpus = ?", [corpus]).fetchall()]
+    read, wanted = [], []
+    for scope in scopes:
+        for source in [scope] if scope != "ALL" else ["ALL", *(c for c in categories if c != "ALL")]:
+            read.append(source)
+            wanted.append(scope)
+    rows = con.sql(
         """
         SELECT
+            scope_of.wanted AS wanted,
             scores.metric,
             any_value(scores.kind) AS kind,
             any_value(scores.higher_is_better) AS higher_is_better,
             scores.text_id,
             CASE WHEN any_value(scores.kind) = 'submission'
                 THEN sum(scores.score * coalesce(weights.weight, 1)) FILTER (WHERE scores.scope <> 'ALL')
-                ELSE any_value(scores.score) FILTER (WHERE scores.scope = $scope)
+                ELSE any_value(scores.score) FILTER (WHERE scores.scope = scope_of.wanted)
             END AS score
         FROM scoped_metric_scores AS scores
+        JOIN (SELECT unnest($read) AS source, unnest($wanted) AS wanted) AS scope_of ON scope_of.source = scores.scope
         LEFT JOIN (SELECT unnest($categories) AS category, unnest($weights) AS weight) AS weights
             ON weights.category = scores.scope
         WHERE scores.corpus = $corpus AND scores.split = $split
-          AND (scores.scope = $scope OR ($scope = 'ALL' AND scores.scope <> 'ALL'))
           AND ($names IS NULL OR list_contains($names, scores.metric))
-        GROUP BY scores.metric, scores.text_id
-        ORDER BY scores.metric, scores.text_id
+        GROUP BY scope_of.wanted, scores.metric, scores.text_id
+        ORDER BY scope_of.wanted, scores.metric, scores.text_id
         """,
-        {
+        params={
             "corpus": corpus,
             "split": split,
-            "scope": scope,
+            "read": read,
+            "wanted": wanted,
             "names": names,
             **weight_parameters(settings),
         },
-    ).fetchnumpy()  # arrays, not a Python tuple a row: 1.4 million rows a scope at scale 1000
+    ).to_arrow_table()  # columns, not a Python object a value: 10 million rows at scale 1000
     stamps = metric_stamps(con, corpus, split)
-    at = np.array([position.get(text_id, -1) for text_id in rows["text_id"]], dtype=np.int64)
-    scores = np.asarray(rows["score"], dtype=np.float64)
-    names = rows["metric"]
-    starts = np.flatnonzero(np.r_[True, names[1:] != names[:-1]]) if len(names) else np.zeros(0, dtype=np.int64)
+    return {
+        scope: scope_metrics(rows.filter(pc.equal(rows["wanted"], scope)), found_targets[scope], settings, stamps)
+        for scope in scopes
+    }
+
+
+def scope_metrics(rows: pa.Table, scope_targets: tuple, settings: Settings, stamps: dict[str, str]) -> list[Scored]:
+    """The metrics of one scope from its rows of scores (ordered by metric and text) and targets."""
+    text_ids, gold, length, systems, inputs = scope_targets
+    per_100 = PER_TOKENS / np.maximum(length, 1)
+    if settings.per_token:
+        gold = gold * per_100
+    at = pc.index_in(rows["text_id"], value_set=pa.array(text_ids, pa.string())).fill_null(-1)  # each row's text
+    at = at.to_numpy().astype(np.int64)
+    scores = rows["score"].to_numpy().astype(np.float64)  # a null as NaN
+    metrics = pc.dictionary_encode(rows["metric"]).combine_chunks()
+    codes, names = metrics.indices.to_numpy(), metrics.dictionary.to_pylist()
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else np.zeros(0, dtype=np.int64)
     found: dict[str, Scored] = {}
-    for start, end in zip(starts, [*starts[1:], len(names)]):  # the rows of one metric (ordered by metric)
-        kind, higher_is_better = rows["kind"][start], bool(rows["higher_is_better"][start])
+    for start, end in zip(starts, [*starts[1:], len(codes)]):  # the rows of one metric (ordered by metric)
+        kind, higher_is_better = rows["kind"][start].as_py(), bool(rows["higher_is_better"][start].as_py())
         kept = at[start:end] >= 0
         if not kept.any():
             continue  # it scores no text of the targets
@@ -242,7 +275,7 @@ def scored_metrics(con, corpus: str, split: str, scope: str, settings: Settings,
             values = values * per_100[texts]
         x = np.full(len(text_ids), np.nan)
         x[texts] = -values if higher_is_better else values
-        metric = names[start]
+        metric = names[codes[start]]
         found[metric] = Scored(
             metric, kind, higher_is_better, x, gold, length, systems, inputs, stamps.get(metric, metric)
         )
@@ -502,9 +535,8 @@ def metric_table(
     resamples = settings_resamples(settings)  # this table's draws, dropped when it returns
     for split_name in splits:
         gold = gold_stamp(con, corpus, split_name)
-        scoped = [
-            (scope, scored) for scope in scopes for scored in scored_metrics(con, corpus, split_name, scope, settings)
-        ]
+        by_scope = scored_by_scope(con, corpus, split_name, scopes, settings)
+        scoped = [(scope, scored) for scope in scopes for scored in by_scope[scope]]
         measured: dict[tuple[int, str], list[dict]] = {}
         if "text" in (levels or LEVELS):
             text_found, values = text_rows_of([scored for _, scored in scoped], settings, resamples)
