@@ -6,8 +6,8 @@ values (validity.percentile_interval: numpy's linear interpolation). A resample 
 A resample is a vector of counts (how many times it draws each text: the same draws as resampling.bootstrap_draws,
 counted), and every metric and scope of a split on as many texts is resampled together (resampled_measures), each
 side's work done once: a metric's (the same in every scope for an imported or built-in metric) and a gold's (the same
-for every metric of a scope). The blocks of resampling.CHUNK_CELLS counts are independent, and WORKERS threads compute
-them side by side. Costs for n texts and R resamples:
+for every metric of a scope). The blocks of BLOCK_CELLS counts are independent, and WORKERS threads compute them side
+by side. Costs for n texts and R resamples:
 * pearson: one matrix product of the counts (R × n) with the columns x, x² of every metric, y, y² of every gold and
   xy of every pair;
 * spearman, roc_auc, average_precision, best_f1 of a metric of many scores (MetricSide): one sort of x, the counts
