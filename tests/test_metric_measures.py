@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scipy import stats
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score
 
+from accuracy_db.stats import metric_bootstrap, resampling
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.metric_bootstrap import Pair, Resamples, interval, resampled_measures, system_intervals
@@ -477,6 +478,34 @@ def test_resampled_measures_of_many_pairs_equal_a_loop_over_the_same_resamples(c
                 np.testing.assert_allclose(sorted_[measure], expected, atol=1e-12, err_msg=measure)
 
 
+def test_detection_by_either_class_and_blocks_in_threads_equal_the_loop(monkeypatch):
+    """A metric of many scores (ties among them) against a gold whose texts are mostly positive (its detection
+    worked out from the negative texts) and one mostly negative (from the positive texts), the resamples cut into
+    blocks of 3 computed by 2 threads: each resample's measures equal scikit-learn's and scipy's on its draws."""
+    rng = np.random.default_rng(11)
+    n, resamples = 90, 20
+    mostly_positive = rng.integers(1, 4, n) * (rng.random(n) > 0.15)
+    mostly_negative = rng.integers(1, 4, n) * (rng.random(n) > 0.85)
+    x = np.round(mostly_positive + rng.normal(size=n), 1)  # 1 decimal: ties
+    monkeypatch.setattr(resampling, "CHUNK_CELLS", 3 * n)
+    monkeypatch.setattr(metric_bootstrap, "WORKERS", 2)
+    pairs = [Pair(x, y.astype(float), None, SHARED) for y in (mostly_positive, mostly_negative)]
+    found = resampled_measures(pairs, Resamples(resamples, 4), few_scores=0)
+    draws = bootstrap_draws(4, np.arange(1, resamples + 1, dtype=np.uint64), [n])
+    for pair, measured in zip(pairs, found):
+        for measure in SHARED:
+            expected = [loop_measure(measure, pair.x[d], pair.y[d]) for d in draws]
+            np.testing.assert_allclose(measured[measure], expected, atol=1e-12, err_msg=measure)
+
+
+def test_matrix_product_in_either_orientation_is_the_product():
+    rng = np.random.default_rng(2)
+    for rows, inner, columns in ((3, 50, 7), (9, 50, 4)):  # fewer rows than columns, then more
+        a, b = rng.normal(size=(rows, inner)), rng.normal(size=(inner, columns))
+        expected = [[sum(a[i, k] * b[k, j] for k in range(inner)) for j in range(columns)] for i in range(rows)]
+        np.testing.assert_allclose(resampling.matrix_product(a, b), expected, rtol=1e-12, atol=1e-12)
+
+
 def test_counts_are_the_draws_counted():
     draws = bootstrap_draws(3, np.arange(1, 51, dtype=np.uint64), [40])
     counts = Resamples(50, 3).counts(40)
@@ -489,11 +518,15 @@ def test_pearson_perm_both_by_matrix_products_equals_the_loop():
     y = rng.integers(0, 4, 40).astype(float)
     metrics = {"a": y + rng.normal(size=40), "b": y + rng.normal(scale=2, size=40), "flag": (y > 1).astype(float)}
     swaps = permutation_swaps(13, np.arange(1, 121, dtype=np.uint64), 40)
-    permutations = PearsonPermBoth(metrics, y, swaps)
+    other_scope = {"a": metrics["a"], "c": y + rng.normal(scale=3, size=40)}  # "a" the same in both scopes
+    other_y = np.maximum(y - rng.integers(0, 2, 40), 0)
+    alone = PearsonPermBoth(metrics, y, swaps)
+    together = PearsonPermBoth.many([(metrics, y), (other_scope, other_y)], swaps)  # one product for both
     pearson = lambda x, g: stats.pearsonr(x, g).statistic  # noqa: E731
-    for better, worse in itertools.permutations(metrics, 2):
-        expected = brute_perm_both(metrics[better], metrics[worse], y, pearson, 120, 13)
-        assert permutations.p_value(better, worse) == expected, (better, worse)
+    for permutations, named, gold in ((alone, metrics, y), *zip(together, (metrics, other_scope), (y, other_y))):
+        for better, worse in itertools.permutations(named, 2):
+            expected = brute_perm_both(named[better], named[worse], gold, pearson, 120, 13)
+            assert permutations.p_value(better, worse) == expected, (better, worse)
 
 
 def brute_paired_bootstrap(a, b, y, correlation, draws) -> float:

@@ -6,13 +6,14 @@ values (validity.percentile_interval: numpy's linear interpolation). A resample 
 A resample is a vector of counts (how many times it draws each text: the same draws as resampling.bootstrap_draws,
 counted), and every metric and scope of a split on as many texts is resampled together (resampled_measures), each
 side's work done once: a metric's (the same in every scope for an imported or built-in metric) and a gold's (the same
-for every metric of a scope). Costs for n texts and R resamples, in blocks of resampling.CHUNK_CELLS counts:
+for every metric of a scope). The blocks of BLOCK_CELLS counts are independent, and WORKERS threads compute them side
+by side. Costs for n texts and R resamples:
 * pearson: one matrix product of the counts (R × n) with the columns x, x² of every metric, y, y² of every gold and
   xy of every pair;
 * spearman, roc_auc, average_precision, best_f1 of a metric of many scores (MetricSide): one sort of x, the counts
   in score order summed cumulatively (its weighted mid-ranks), then per gold one sparse product (the ranks summed by
-  gold value: Spearman's cross term and ROC AUC's rank sum) and a cumulative sum over the positive texts only
-  (average precision, best F1);
+  gold value: Spearman's cross term and ROC AUC's rank sum) and a cumulative sum over the texts of the smaller class
+  only (average precision, best F1);
 * every measure but acc_eq of a metric of few scores (FewScores: a submission's counts, a rating, a flag): per gold
   one sparse pass over the texts counting each (score, gold value), the rest on those few cells;
 * kendall of a metric of many scores: from its counts in score order, per gold value but the highest, a cumulative
@@ -27,6 +28,9 @@ and the measures computed per resample over the few systems.
 from __future__ import annotations
 
 import functools
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,6 +45,9 @@ from accuracy_db.stats.validity import percentile_interval
 TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average_precision", "best_f1")
 PARTIAL_MEASURES = ("partial_pearson", "partial_spearman")  # with per_token: length taken out
 SYSTEM_MEASURES = ("pearson", "spearman", "kendall", "pairwise_accuracy")
+# Threads of in_threads: the blocks of resamples of resampled_measures, the metrics' values. At most 4, as each block
+# in flight holds its arrays (some tens of MB at 60,000 texts).
+WORKERS = min(4, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -67,11 +74,13 @@ class Resamples:
     def __init__(self, resamples: int, seed: int, trials: int = 0):
         self.resamples, self.seed, self.trials = resamples, seed, trials
         self.drawn: dict[tuple[str, int], np.ndarray | tuple] = {}
+        self.lock = threading.Lock()  # the blocks of resampled_measures ask from their threads
 
     def remembered(self, kind: str, n: int, make) -> np.ndarray | tuple:
-        if (kind, n) not in self.drawn:
-            self.drawn[kind, n] = make()
-        return self.drawn[kind, n]
+        with self.lock:
+            if (kind, n) not in self.drawn:
+                self.drawn[kind, n] = make()
+            return self.drawn[kind, n]
 
     def counts(self, n: int) -> np.ndarray:
         return self.remembered("counts", n, lambda: self.blocks(resampling.bootstrap_counts, self.resamples, n))
@@ -139,22 +148,44 @@ def resampled_measures(
     n = len(pairs[0].x)
     xs, ys = Distinct(), Distinct()
     x_of, y_of = [xs.index(p.x) for p in pairs], [ys.index(p.y) for p in pairs]
-    values = [{measure: [] for measure in pair.measures} for pair in pairs]
+    for distinct in (xs, ys):  # sorted once, before the threads share them
+        for number in range(len(distinct.vectors)):
+            distinct.groups(number)
     counts = resamples.counts(n)
-    for block in resampling.chunks(resamples.resamples, n):
+    few = FEW_SCORES if few_scores is None else few_scores
+    shared: dict[tuple, np.ndarray | sparse.csr_array] = {}  # the same in every block: Block.kept
+
+    def block_measures(block: np.ndarray) -> list[dict[str, np.ndarray]]:
         drawn = counts[block.astype(np.int64) - 1]
         weights = drawn.astype(np.float64)
-        few = FEW_SCORES if few_scores is None else few_scores
-        found = Block(weights, drawn, xs, ys, few).measures(pairs, x_of, y_of)
+        found = Block(weights, drawn, xs, ys, few, shared).measures(pairs, x_of, y_of)
         for number, pair in enumerate(pairs):
             for measure in pair.measures:
                 if measure not in found[number]:
                     found[number][measure] = pair_measure(pair, measure, weights, resamples, block)
-                values[number][measure].append(found[number][measure])
-    return [{measure: np.concatenate(parts) for measure, parts in found.items()} for found in values]
+        return found
+
+    found = in_threads(block_measures, list(resampling.chunks(resamples.resamples, n, BLOCK_CELLS)))
+    return [
+        {measure: np.concatenate([values[number][measure] for values in found]) for measure in pair.measures}
+        for number, pair in enumerate(pairs)
+    ]
+
+
+def in_threads(function, items: list) -> list:
+    """[function(item) for item in items], by WORKERS threads side by side when there are several items: numpy
+    releases the GIL in its array loops, so whole-array work on independent items runs on every core."""
+    if min(WORKERS, len(items)) <= 1:
+        return [function(item) for item in items]
+    with ThreadPoolExecutor(min(WORKERS, len(items))) as pool:
+        return list(pool.map(function, items))
 
 
 SHARED_MEASURES = ("pearson", "spearman", "roc_auc", "average_precision", "best_f1")
+# Resamples × texts of a block: about 66 resamples at 60,000 texts. Smaller blocks keep their arrays in the cache,
+# but each block pays its sparse products and numpy calls anew: the intervals of a table at scale 1000 (161 pairs,
+# 266 resamples, one thread) took 26 s of CPU in blocks of 4 million, 31 s of 8 million and 38 s of 1 million.
+BLOCK_CELLS = 4_000_000
 # A metric of at most this many distinct scores (a submission's mistake counts, a rating, a flag) is counted by score
 # and gold value in one sparse pass over the texts (FewScores), not sorted and ranked text by text (MetricSide).
 FEW_SCORES = 64
@@ -164,8 +195,17 @@ class Block:
     """One block of resamples (weights: resamples × texts) over the distinct metrics and golds, each side worked
     out once when first asked for."""
 
-    def __init__(self, weights: np.ndarray, counts: np.ndarray, xs: Distinct, ys: Distinct, few_scores: int = 0):
+    def __init__(
+        self,
+        weights: np.ndarray,
+        counts: np.ndarray,
+        xs: Distinct,
+        ys: Distinct,
+        few_scores: int = 0,
+        shared: dict | None = None,
+    ):
         self.weights, self.counts, self.xs, self.ys, self.few_scores = weights, counts, xs, ys, few_scores
+        self.shared = {} if shared is None else shared  # what every block of resamples uses: Block.kept
         self.metric_varies: dict[int, np.ndarray] = {}
         self.gold_sides: dict[int, GoldSide] = {}
         self.transposed: np.ndarray | None = None
@@ -175,7 +215,7 @@ class Block:
         done); whether it varies is kept."""
         groups = self.xs.groups(number)
         few = len(groups.values) <= self.few_scores
-        side = FewScores(groups, self, golds) if few else MetricSide(groups, self.counts)
+        side = FewScores(number, groups, self, golds) if few else MetricSide(number, groups, self)
         self.metric_varies[number] = side.varies
         return side
 
@@ -187,14 +227,29 @@ class Block:
             self.transposed = np.ascontiguousarray(self.counts.T, dtype=np.float32 if exact else np.float64)
         return self.transposed
 
-    def summed(self, columns: np.ndarray, texts: np.ndarray, width: int) -> np.ndarray:
-        """The counts of the given texts summed into columns (resamples × width, float64): text texts[k] adds its
-        count to column columns[k]; one pass over those texts."""
+    def kept(self, key: tuple, make):
+        """make(), which depends on no resample: made once for every block (by whichever thread first needs it) and
+        kept under key."""
+        if key not in self.shared:
+            self.shared[key] = make()
+        return self.shared[key]
+
+    def membership(self, key: tuple, make, dtype) -> sparse.csr_array:
+        """A sparse matrix summing texts into columns (kept): make() gives (columns, texts, width), text texts[k]
+        adding to column columns[k]."""
+
+        def matrix() -> sparse.csr_array:
+            columns, texts, width = make()
+            ones = np.ones(len(texts), dtype=dtype)
+            return sparse.csr_array((ones, (columns, texts)), shape=(width, self.weights.shape[1]))
+
+        return self.kept(key, matrix)
+
+    def summed(self, key: tuple, make) -> np.ndarray:
+        """The counts summed into columns as membership(key, make) says (resamples × width, float64); one pass over
+        the texts."""
         by_text = self.by_text()
-        membership = sparse.csr_array(
-            (np.ones(len(texts), dtype=by_text.dtype), (columns, texts)), shape=(width, self.weights.shape[1])
-        )
-        return (membership @ by_text).T.astype(np.float64)
+        return (self.membership(key, make, by_text.dtype) @ by_text).T.astype(np.float64)
 
     def gold(self, number: int) -> GoldSide:
         if number not in self.gold_sides:
@@ -258,12 +313,16 @@ class Block:
         if not pairs:
             return []
         metrics, golds = sorted({i for i, _ in pairs}), sorted({j for _, j in pairs})
-        centred_x = {i: self.xs.vectors[i] - self.xs.vectors[i].mean() for i in metrics}
-        centred_y = {j: self.ys.vectors[j] - self.ys.vectors[j].mean() for j in golds}
-        columns = [*centred_x.values(), *(x * x for x in centred_x.values())]
-        columns += [*centred_y.values(), *(y * y for y in centred_y.values())]
-        columns += [centred_x[i] * centred_y[j] for i, j in pairs]
-        sums = self.weights @ np.stack(columns, axis=1)
+
+        def columns() -> np.ndarray:
+            centred_x = {i: self.xs.vectors[i] - self.xs.vectors[i].mean() for i in metrics}
+            centred_y = {j: self.ys.vectors[j] - self.ys.vectors[j].mean() for j in golds}
+            found = [*centred_x.values(), *(x * x for x in centred_x.values())]
+            found += [*centred_y.values(), *(y * y for y in centred_y.values())]
+            found += [centred_x[i] * centred_y[j] for i, j in pairs]
+            return np.stack(found, axis=1)
+
+        sums = resampling.matrix_product(self.weights, self.kept(("pearson", *pairs), columns))
         nx, ny = len(metrics), len(golds)
         total = self.weights.shape[1]  # every resample draws n texts
         found = []
@@ -300,9 +359,10 @@ class MetricSide:
     at each distinct score and below it, the centred mid-ranks (exact half-integers). The counts stay small
     integers (a byte each, their sums int32) until a division: half the memory traffic of float64."""
 
-    def __init__(self, groups: mm.Groups, counts: np.ndarray):
+    def __init__(self, number: int, groups: mm.Groups, block: Block):
+        counts = block.counts
         n = counts.shape[1]
-        self.groups = groups
+        self.number, self.groups, self.block = number, groups, block
         self.ordered = counts[:, groups.order]  # the counts in score order
         self.tied = len(groups.starts) < n
         below_and_at = np.cumsum(self.ordered, axis=1, dtype=np.int32)
@@ -315,6 +375,7 @@ class MetricSide:
         self.rank_squares = (self.drawn * self.centred_ranks**2).sum(axis=1)
         self.varies = (self.drawn > 0).sum(axis=1) > 1
         self.flagged = n - (below_and_at - self.drawn)  # the texts drawn at each distinct score or above
+        self.cumulative_precision: np.ndarray | None = None
 
     def rank_sums_by_gold(self, golds: dict[int, GoldSide]) -> dict[int, np.ndarray]:
         """For each gold: the drawn texts' centred ranks summed at each of its distinct values (resamples × values),
@@ -325,10 +386,12 @@ class MetricSide:
         n = self.ordered.shape[1]
         ranks = self.centred_ranks[:, self.groups.codes[self.groups.order]] if self.tied else self.centred_ranks
         offsets = np.cumsum([0, *(len(gold.values) for gold in golds)])
-        columns = np.concatenate([g.groups.codes[self.groups.order] + o for g, o in zip(golds, offsets)])
-        membership = sparse.csr_array(
-            (np.ones(len(columns)), (columns, np.tile(np.arange(n), len(golds)))), shape=(int(offsets[-1]), n)
-        )
+
+        def by_gold_value():
+            columns = np.concatenate([g.groups.codes[self.groups.order] + o for g, o in zip(golds, offsets)])
+            return columns, np.tile(np.arange(n), len(golds)), int(offsets[-1])
+
+        membership = self.block.membership(("ranks", self.number, *numbers), by_gold_value, np.float64)
         sums = (membership @ (self.ordered * ranks).T).T
         return {number: sums[:, offsets[g] : offsets[g + 1]] for g, number in enumerate(numbers)}
 
@@ -362,17 +425,56 @@ class MetricSide:
         scores of a positive text matter, highest first: there the true positives TP grow, by the positives drawn at
         that score; AP = Σ (their number / P) · TP / flagged, and F1 = 2 TP / (flagged + P) is highest at one of them
         (between two, the flagged grow and TP does not). Flagged (texts scoring at least t) = n − the drawn below t,
-        the metric's side; so the work is on the positive texts' columns only."""
-        columns = np.flatnonzero(positive[self.groups.order])[::-1]  # the positive texts, highest score first
-        if not len(columns):
+        the metric's side; so the work is on the positive texts' columns only, or on the negative texts' when they
+        are fewer (by_negatives)."""
+        in_order = positive[self.groups.order]
+        if not in_order.any() or in_order.all():
             return np.full(len(self.ordered), np.nan), np.full(len(self.ordered), np.nan)  # no class to find
+        if 2 * np.count_nonzero(in_order) > len(in_order):
+            return self.by_negatives(np.flatnonzero(~in_order))
+        drawn_positive, scores = self.by_score(np.flatnonzero(in_order)[::-1])  # highest score first
+        return precision_and_f1(drawn_positive, self.flagged[:, scores])
+
+    def by_score(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The counts of some texts (columns in score order, ascending or descending) summed by distinct score, and
+        those distinct scores' numbers, in the same order."""
         codes = self.groups.codes[self.groups.order][columns]
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
-        drawn_positive = self.ordered[:, columns]
+        drawn = self.ordered[:, columns]
         if len(starts) < len(columns):
-            drawn_positive = np.add.reduceat(drawn_positive, starts, axis=1, dtype=np.int32)
-        scores = codes[starts] if self.tied else columns  # their distinct scores, highest first
-        return precision_and_f1(drawn_positive, self.flagged[:, scores])
+            drawn = np.add.reduceat(drawn, starts, axis=1, dtype=np.int32)
+        return drawn, codes[starts]
+
+    def by_negatives(self, columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """detection's measures from the negative texts' columns (in score order): with, at the distinct score g,
+        c_g texts drawn, F_g flagged, neg_g negatives drawn and N_g at g or above, TP_g = F_g − N_g and the positives
+        drawn there c_g − neg_g, so AP · P = Σ_g (c_g − neg_g)(F_g − N_g) / F_g = P − Σ_g c_g N_g / F_g + Σ_g neg_g
+        N_g / F_g, and the first sum is Σ_h neg_h · Q_h over the scores h of a negative, Q the cumulative sum of
+        c / F from the lowest score (the metric's side, precision_sums). F1 = 2 TP / (F + P) grows with F while N
+        stays, so its best is where the next score down has a negative, or at the lowest score (everything flagged):
+        the scores just above each of the negatives' (F_h − c_h flagged, N_h − neg_h negatives)."""
+        drawn_negative, scores = self.by_score(columns)  # at the distinct scores of a negative text, ascending
+        below_and_at = np.cumsum(drawn_negative, axis=1, dtype=np.int32)
+        negatives = below_and_at[:, -1:]
+        at_and_above = negatives - below_and_at + drawn_negative  # N_h
+        flagged = self.flagged[:, scores]  # F_h
+        n = self.ordered.shape[1]
+        positives = n - negatives[:, 0]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            precision_lost = self.precision_sums()[:, scores] - at_and_above / np.maximum(flagged, 1)
+            lost = np.einsum("rh,rh->r", drawn_negative, precision_lost)
+            average_precision = (positives - lost) / positives
+            above = flagged - self.drawn[:, scores]  # the texts flagged at the next score up
+            true_positives = above - (at_and_above - drawn_negative)
+            best = np.maximum((true_positives / (above + positives[:, None])).max(axis=1), positives / (n + positives))
+        return average_precision, np.where(positives > 0, 2 * best, np.nan)
+
+    def precision_sums(self) -> np.ndarray:
+        """Σ c_g / F_g over the distinct scores g up to each (F_g ≥ c_g, 1 where nothing is drawn), from the lowest:
+        by_negatives' Q, the same for every gold."""
+        if self.cumulative_precision is None:
+            self.cumulative_precision = np.cumsum(self.drawn / np.maximum(self.flagged, 1), axis=1)
+        return self.cumulative_precision
 
 
 class FewScores:
@@ -381,14 +483,18 @@ class FewScores:
     the weight drawn at each score, the centred mid-ranks, their sums by gold value, the detection curve and
     Pearson's sums. The same attributes and methods as MetricSide, and kendall and pearson."""
 
-    def __init__(self, groups: mm.Groups, block: Block, golds: dict[int, GoldSide]):
+    def __init__(self, number: int, groups: mm.Groups, block: Block, golds: dict[int, GoldSide]):
         self.groups, self.golds = groups, golds
         n, scores = len(groups.codes), len(groups.values)
+
+        def by_score_and_gold(gold: GoldSide):
+            return groups.codes * len(gold.values) + gold.groups.codes, np.arange(n), scores * len(gold.values)
+
         self.joints = {
-            number: block.summed(
-                groups.codes * len(gold.values) + gold.groups.codes, np.arange(n), scores * len(gold.values)
+            gold_number: block.summed(
+                ("joints", number, gold_number), functools.partial(by_score_and_gold, gold)
             ).reshape(-1, scores, len(gold.values))
-            for number, gold in golds.items()
+            for gold_number, gold in golds.items()
         }
         self.drawn = next(iter(self.joints.values())).sum(axis=2)
         below_and_at = np.cumsum(self.drawn, axis=1)

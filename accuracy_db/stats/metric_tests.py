@@ -82,18 +82,32 @@ class PearsonPermBoth:
     columns z, z², z·y of every metric gives every trial's r of every pair, each p_value then in O(trials). Equal
     to perm_both(a, b, y, pearson) (tests/test_metric_measures.py checks it against the loop)."""
 
-    def __init__(self, metrics: dict[str, np.ndarray], y: np.ndarray, swaps: np.ndarray):
+    def __init__(self, metrics: dict[str, np.ndarray], y: np.ndarray, swaps: np.ndarray | None):
+        """swaps None: moved is left for many() to fill."""
         self.names = list(metrics)
         self.y = np.asarray(y, dtype=np.float64)
         z = np.stack([zscore(np.asarray(metrics[name], dtype=np.float64)) for name in self.names], axis=1)
-        columns = np.concatenate([z, z * z, z * self.y[:, None]], axis=1)
-        self.totals = columns.sum(axis=0)
-        n = len(self.y)
-        self.moved = np.concatenate(
-            [swaps[start : start + block].astype(np.float64) @ columns for start, block in row_blocks(len(swaps), n)]
-            or [np.zeros((0, columns.shape[1]))]
-        )
-        self.n, self.m = n, len(self.names)
+        self.columns = np.concatenate([z, z * z, z * self.y[:, None]], axis=1)
+        self.totals = self.columns.sum(axis=0)
+        self.n, self.m = len(self.y), len(self.names)
+        if swaps is not None:
+            self.moved = swapped_sums(swaps, self.columns)
+
+    @classmethod
+    def many(cls, groups: list[tuple[dict[str, np.ndarray], np.ndarray]], swaps: np.ndarray) -> list[PearsonPermBoth]:
+        """A PearsonPermBoth of each (metrics, y) on the same texts, by one product of the swaps with the distinct
+        columns of them all (a metric whose scores are the same in every scope has the same z and z² in each)."""
+        found = [cls(metrics, y, None) for metrics, y in groups]
+        distinct: dict[bytes, int] = {}
+        chosen = [[distinct.setdefault(column.tobytes(), len(distinct)) for column in one.columns.T] for one in found]
+        columns = np.empty((found[0].n if found else 0, len(distinct)))
+        for one, numbers in zip(found, chosen):
+            columns[:, numbers] = one.columns
+            del one.columns  # n × 3 metrics floats each: the product's columns hold them
+        moved = swapped_sums(swaps, columns)
+        for one, numbers in zip(found, chosen):
+            one.moved = moved[:, numbers]
+        return found
 
     def sums(self, name: str, moved: np.ndarray) -> tuple[np.ndarray, ...]:
         """Σ z, Σ z², Σ z·y of the metric, plus what the trials move (moved: trials × those 3; 0 for the data)."""
@@ -118,6 +132,18 @@ class PearsonPermBoth:
         swapped_b = self.sums(worse, -moved)
         differences = self.correlation(swapped_a) - self.correlation(swapped_b)
         return float((differences >= observed).mean()) if len(differences) else 0.0
+
+
+def swapped_sums(swaps: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """swaps (trials × n, 0 and 1) @ columns, the swaps turned into floats a block of rows at a time."""
+    n = len(columns)
+    return np.concatenate(
+        [
+            resampling.matrix_product(swaps[start : start + block].astype(np.float64), columns)
+            for start, block in row_blocks(len(swaps), n)
+        ]
+        or [np.zeros((0, columns.shape[1]))]
+    )
 
 
 def row_blocks(rows: int, n: int):

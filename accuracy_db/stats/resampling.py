@@ -28,6 +28,15 @@ _MASK = np.uint64(0xFFFFFFFF)
 CHUNK_CELLS = 8_000_000  # trials × texts per matrix product: 64 MB of float64 weights at a time
 
 
+def matrix_product(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """rows @ columns, taken as (columns.T @ rows.T).T when rows has fewer rows than columns has columns: OpenBLAS
+    shares a product among its threads by the rows of the result, and with few of them it took 10-30 times the CPU
+    of the other orientation (2 cores; 66 resamples × 60,000 texts @ 104 columns: 1.27 s against 0.05 s)."""
+    if len(rows) < columns.shape[1]:
+        return (columns.T @ rows.T).T
+    return rows @ columns
+
+
 def lowbias32(x: np.ndarray) -> np.ndarray:
     """A 32-bit integer hash, elementwise on uint64 arrays holding 32-bit values."""
     x = x ^ (x >> np.uint64(16))
@@ -43,9 +52,10 @@ def trial_keys(seed: int, trials: np.ndarray) -> np.ndarray:
     return lowbias32(seed_key ^ trials.astype(np.uint64))
 
 
-def chunks(count: int, n: int) -> Iterator[np.ndarray]:
-    """The trial numbers 1 … count, in blocks small enough for one matrix product over n texts."""
-    size = max(1, CHUNK_CELLS // max(n, 1))
+def chunks(count: int, n: int, cells: int = CHUNK_CELLS) -> Iterator[np.ndarray]:
+    """The trial numbers 1 … count, in blocks of at most cells trials × texts (or one trial), by default small
+    enough for one matrix product over n texts."""
+    size = max(1, cells // max(n, 1))
     for start in range(1, count + 1, size):
         yield np.arange(start, min(start + size, count + 1), dtype=np.uint64)
 
