@@ -50,6 +50,20 @@ SYSTEM_MEASURES = ("pearson", "spearman", "kendall", "pairwise_accuracy")
 WORKERS = min(4, os.cpu_count() or 1)
 
 
+class MadeOnce:
+    """Values made once by key, whichever thread asks first; a thread asking meanwhile waits for it."""
+
+    def __init__(self):
+        self.values: dict = {}
+        self.lock = threading.Lock()
+
+    def get(self, key, make):
+        with self.lock:
+            if key not in self.values:
+                self.values[key] = make()
+            return self.values[key]
+
+
 @dataclass(frozen=True)
 class Interval:
     """A percentile interval ([low, high], None when no resample defines the measure) and how many resamples were
@@ -73,14 +87,10 @@ class Resamples:
 
     def __init__(self, resamples: int, seed: int, trials: int = 0):
         self.resamples, self.seed, self.trials = resamples, seed, trials
-        self.drawn: dict[tuple[str, int], np.ndarray | tuple] = {}
-        self.lock = threading.Lock()  # the blocks of resampled_measures ask from their threads
+        self.drawn = MadeOnce()  # the blocks of resampled_measures ask from their threads
 
     def remembered(self, kind: str, n: int, make) -> np.ndarray | tuple:
-        with self.lock:
-            if (kind, n) not in self.drawn:
-                self.drawn[kind, n] = make()
-            return self.drawn[kind, n]
+        return self.drawn.get((kind, n), make)
 
     def counts(self, n: int) -> np.ndarray:
         return self.remembered("counts", n, lambda: self.blocks(resampling.bootstrap_counts, self.resamples, n))
@@ -153,7 +163,7 @@ def resampled_measures(
             distinct.groups(number)
     counts = resamples.counts(n)
     few = FEW_SCORES if few_scores is None else few_scores
-    shared: dict[tuple, np.ndarray | sparse.csr_array] = {}  # the same in every block: Block.kept
+    shared = MadeOnce()  # what is the same in every block: Block.kept
 
     def block_measures(block: np.ndarray) -> list[dict[str, np.ndarray]]:
         drawn = counts[block.astype(np.int64) - 1]
@@ -202,10 +212,10 @@ class Block:
         xs: Distinct,
         ys: Distinct,
         few_scores: int = 0,
-        shared: dict | None = None,
+        shared: MadeOnce | None = None,
     ):
         self.weights, self.counts, self.xs, self.ys, self.few_scores = weights, counts, xs, ys, few_scores
-        self.shared = {} if shared is None else shared  # what every block of resamples uses: Block.kept
+        self.shared = MadeOnce() if shared is None else shared  # what every block of resamples uses: Block.kept
         self.metric_varies: dict[int, np.ndarray] = {}
         self.gold_sides: dict[int, GoldSide] = {}
         self.transposed: np.ndarray | None = None
@@ -230,9 +240,7 @@ class Block:
     def kept(self, key: tuple, make):
         """make(), which depends on no resample: made once for every block (by whichever thread first needs it) and
         kept under key."""
-        if key not in self.shared:
-            self.shared[key] = make()
-        return self.shared[key]
+        return self.shared.get(key, make)
 
     def membership(self, key: tuple, make, dtype) -> sparse.csr_array:
         """A sparse matrix summing texts into columns (kept): make() gives (columns, texts, width), text texts[k]

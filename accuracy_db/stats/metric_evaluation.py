@@ -184,9 +184,11 @@ def targets(con, corpus: str, split: str, scopes: list[str], settings: Settings)
             **weight_parameters(settings),
         },
     ).fetchall()
+    by_scope: dict[str, list[tuple]] = {scope: [] for scope in scopes}
+    for row in rows:
+        by_scope[row[0]].append(row[1:])
     found = {}
-    for scope in scopes:
-        scoped = [row[1:] for row in rows if row[0] == scope]
+    for scope, scoped in by_scope.items():
         columns = list(zip(*scoped)) if scoped else [[]] * 5
         found[scope] = (
             list(columns[0]),
