@@ -38,6 +38,7 @@ from scipy import sparse
 
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats import resampling
+from accuracy_db.stats.metric_pair_rows import acc_eq_weighted_rows
 from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
 from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
 from accuracy_db.stats.validity import percentile_interval
@@ -579,9 +580,8 @@ def pair_measure(pair: Pair, measure: str, weights: np.ndarray, resamples: Resam
         if measure == "partial_spearman":
             vectors = tuple(mm.Groups(v).midranks(weights) for v in vectors)
         return np.where(defined, mm.weighted_partial(weights, *vectors), np.nan)
-    if measure == "acc_eq" and len(x) <= PAIRWISE_TEXTS:  # every pair's signs, all resamples at once
-        draws = resamples.draws(len(x))[block.astype(np.int64) - 1]
-        return np.where(varies, ROW_MEASURES[measure](x[draws], y[draws]), np.nan)
+    if measure == "acc_eq" and len(x) <= PAIRWISE_TEXTS:  # every pair's turn, weighed in all resamples at once
+        return np.where(varies, acc_eq_weighted_rows(x, y, weights), np.nan)
     if measure == "acc_eq":
         draws = resamples.draws(len(x))[block.astype(np.int64) - 1]
         return np.array([none_to_nan(acc_eq(x[d], y[d], resamples.seed).value) for d in draws])

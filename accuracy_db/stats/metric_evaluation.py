@@ -35,6 +35,7 @@ from accuracy_db.stats.metric_bootstrap import (
     resampled_measures,
     system_intervals,
 )
+from accuracy_db.stats.metric_pair_rows import SWAPPED_ROWS
 from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
 from accuracy_db.stats.metric_systems import pairwise_accuracy, spa, system_means
 from accuracy_db.stats.metric_tests import PearsonPermBoth, assign_ranks, paired_bootstrap, perm_both, williams
@@ -48,12 +49,11 @@ PER_TOKENS = 100  # per_token: mistakes per this many tokens of the text
 # Kendall's τ of a metric of many scores takes a cumulative count per gold value, passes over every resample.
 INTERVAL_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": 10 * PAIRWISE_TEXTS}
 # Above this many texts the clusters of the rank-based measures come from the paired bootstrap on the intervals'
-# resamples, not from PERM-BOTH, whose every trial sorts (or, for Kendall's τ and acc_eq, pairs) the texts anew.
-# Measured (benchmarks/results/metrics-scale-2026-11-27.md), 1000 trials, the six measures' p-values of one pair of
-# metrics: 0.2 s of CPU at 30 texts, 0.6 s at 60, 2.9 s at 120, 17 s at 250, 80 s at 500 (acc_eq's O(n²) trials
-# most of it); a table makes about 22 such comparisons per scope, so at 100 texts its PERM-BOTH clusters already
-# take minutes. The shared task's splits (30 and 60 texts) stay on PERM-BOTH. Pearson's is matrix products at
-# every size (PearsonPermBoth).
+# resamples, not from PERM-BOTH, whose every trial sorts the texts anew (or, for acc_eq, counts every pair:
+# metric_pair_rows). Measured, 1000 trials, the six measures' p-values of one pair of metrics: 0.05 s of CPU at 30
+# texts, 0.2 s at 60, 0.4 s at 120, 2.2 s at 250, 5.6 s at 500 (acc_eq's O(n²) trials most of it); a table makes
+# about 22 such comparisons per scope and split. The shared task's splits (30 and 60 texts) stay on PERM-BOTH.
+# Pearson's is matrix products at every size (PearsonPermBoth), and so is Kendall's (metric_pair_rows).
 PERMUTED_TEXTS = 100
 RANK_MEASURES = ("spearman", "kendall", "roc_auc", "average_precision", "best_f1", "acc_eq")
 
@@ -507,9 +507,11 @@ def perm_both_p(scored: dict[str, Scored], y, measure: str, resamples: Resamples
     many vectors at once (Kendall's and acc_eq on up to PAIRWISE_TEXTS texts)."""
     pairwise = measure in ("kendall", "acc_eq")
     rows = ROW_MEASURES.get(measure) if not pairwise or len(y) <= PAIRWISE_TEXTS else None
+    swapped_rows = SWAPPED_ROWS.get(measure) if rows is not None else None
     a, b = scored[better].x, scored[worse].x
     swaps = resamples.swaps(len(y))
-    return perm_both(a, b, y, MEASURE_FUNCTIONS[measure], resamples.trials, resamples.seed, rows, swaps)["p_value"]
+    tested = perm_both(a, b, y, MEASURE_FUNCTIONS[measure], resamples.trials, resamples.seed, rows, swaps, swapped_rows)
+    return tested["p_value"]
 
 
 def metric_table(

@@ -42,12 +42,14 @@ def perm_both(
     seed: int = 12345,
     rows: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
     swaps: np.ndarray | None = None,
+    swapped_rows: Callable[..., np.ndarray] | None = None,
 ) -> dict:
     """PERM-BOTH of metric a against metric b (error-like, on the same texts) against gold y: a_value, b_value and
     difference (of the z-scored scores, which no measure here distinguishes from the raw ones), p_value, trials;
     p_value None with a reason when the measure of either metric is undefined. rows, when given, computes the
     measure of every row of a matrix at once (metric_rows): every trial of a block in one go. swaps: the trials'
-    swaps (trials × n, 0 and 1) when the caller has drawn them (resampling.permutation_swaps of this seed)."""
+    swaps (trials × n, 0 and 1) when the caller has drawn them (resampling.permutation_swaps of this seed).
+    swapped_rows, as rows, from the two metrics and the swaps (metric_rows.SWAPPED_ROWS)."""
     a, b, y = as_floats(a, b, y)
     first, second = measure(a, y), measure(b, y)
     result = {"a_value": first.value, "b_value": second.value, "trials": trials}
@@ -64,6 +66,10 @@ def perm_both(
     for block in resampling.chunks(trials, len(a)):
         drawn = resampling.permutation_swaps(seed, block, len(a)) if swaps is None else swaps[block.astype(int) - 1]
         drawn = drawn.astype(bool)
+        if swapped_rows is not None:
+            differences = np.nan_to_num(swapped_rows(za, zb, drawn, y)) - np.nan_to_num(swapped_rows(zb, za, drawn, y))
+            exceed += int((differences >= observed).sum())
+            continue
         if rows is not None:
             swapped_a, swapped_b = np.where(drawn, zb, za), np.where(drawn, za, zb)
             differences = np.nan_to_num(rows(swapped_a, y)) - np.nan_to_num(rows(swapped_b, y))
