@@ -29,7 +29,7 @@ from accuracy_db.stats.metric_evaluation import (
     text_rows_of,
 )
 from accuracy_db.stats.metric_rows import ROW_MEASURES
-from accuracy_db.stats.metric_systems import pairwise_accuracy, spa, system_means
+from accuracy_db.stats.metric_systems import pairwise_accuracy, pairwise_p_values, spa, system_means
 from accuracy_db.stats.metric_tests import PearsonPermBoth, assign_ranks, perm_both, williams
 from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
 from accuracy_db.stats.resampling import bootstrap_draws, permutation_swaps
@@ -234,6 +234,18 @@ def test_spa_equals_permutation_tests_written_out():
     names = ["s1", "s2", "s3", "s4"]
     errors = [abs(p_value(metric, a, b) - p_value(gold, a, b)) for a, b in itertools.combinations(names, 2)]
     assert spa(metric, gold, systems, inputs, trials=200, seed=9).value == pytest.approx(1 - np.mean(errors))
+
+
+def test_spa_counts_the_trials_equal_to_the_observed_difference():
+    """Two systems scored alike but on one input: every trial's difference is ± that input's, so the share of trials
+    at least the observed (the lower) is 1, whatever order the totals were added in."""
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        inputs = int(rng.integers(5, 60))
+        scores = np.tile(rng.random(inputs).round(3) * rng.choice([1, 0.1, 7.3]), (2, 1))
+        scores[1, rng.integers(0, inputs)] += rng.choice([0.1, 0.3, 1 / 3])
+        swaps = permutation_swaps(9, np.arange(1, 201, dtype=np.uint64), inputs)
+        assert pairwise_p_values(scores, swaps)[0] == 1.0
 
 
 def test_spa_needs_shared_inputs():

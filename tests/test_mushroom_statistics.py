@@ -166,6 +166,33 @@ def test_intervals_agree_with_an_independent_numpy_bootstrap(mushroom_db, system
             assert low <= bound <= high, (figure, q, bound, low, high)
 
 
+def test_lists_that_differ_on_one_text_differ_by_it_in_every_permutation_trial(mushroom_db, tmp_path):
+    """Every trial's difference is ± that text's, so p = 1: a trial whose difference equals the observed one counts
+    whatever order its sums were added in (the trials' by a matrix product, the observed by a sum), as scipy's
+    permutation_test counts ties within rounding."""
+    db, gold, predictions = mushroom_db
+    copy = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(db, copy)
+    english = {line["id"] for line in gold if line["lang"] == "EN"}
+    before = expected(gold, predictions["alpha"])
+    for number, line in enumerate(predictions["alpha"]):  # the first English text where no labels change both figures
+        lines = (
+            predictions["alpha"][:number] + [{"id": line["id"], "soft_labels": []}] + predictions["alpha"][number + 1 :]
+        )
+        after = expected(gold, lines)
+        if line["id"] in english and all(a != b for a, b in zip(before[line["id"]], after[line["id"]])):
+            break
+    assert run(["import", "mushroom", "--db", str(copy), str(write(tmp_path / "omega.jsonl", lines))]) == 0
+    con = database.open_existing(copy)
+    try:
+        for figure in ("iou", "cor"):
+            ours = compare(con, "alpha", "omega", "ALL", figure, "permutation", 2000, corpus="mushroom",
+                           scheme="mushroom", split="EN")  # fmt: skip
+            assert ours["difference"] != 0 and ours["p_value"] == 1.0, (figure, ours)
+    finally:
+        con.close()
+
+
 @pytest.mark.parametrize(("a", "b"), [("alpha", "beta"), ("beta", "gamma"), ("alpha", "gamma")])
 @pytest.mark.parametrize("figure", ["iou", "cor"])
 def test_permutation_p_values_agree_with_scipy(mushroom_db, a, b, figure):

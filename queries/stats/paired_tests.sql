@@ -23,6 +23,11 @@
 --    least the observed |difference|;
 --  * bootstrap (paired; Koehn 2004, as sacreBLEU computes it): the replicates' differences, shifted to mean 0 (the
 --    null hypothesis), c those whose |difference - mean| is at least the observed |difference|.
+-- "At least" within rounding: a trial's figures come from sums added in another order than the observed ones (a
+-- matrix product, accuracy_db/stats/resampling.py), so a trial whose difference equals the observed one can fall
+-- short of it in the last bits; it counts when within 1e-12 of the two figures' size, as scipy's permutation_test
+-- counts a statistic within 100 ε of the observed one (tests/test_mushroom_statistics.py: lists that differ on one
+-- text differ by it in every trial, p = 1).
 WITH differences AS (
     SELECT
         submission.submission_id,
@@ -70,7 +75,7 @@ test AS (
         differences.scope,
         count(*) FILTER (
             WHERE abs(differences.difference - CASE WHEN $test = 'bootstrap' THEN bootstrap.mean_difference ELSE 0 END)
-                >= abs(observed.difference)
+                >= abs(observed.difference) - 1e-12 * (abs(observed.value) + abs(observed.partner_value))
         ) AS at_least_as_extreme,
         count(differences.difference) AS trials,
         count(*) - count(differences.difference) AS excluded
