@@ -45,7 +45,7 @@ LEVELS = ("text", "system")
 TESTS = ("perm-both", "williams")
 PER_TOKENS = 100  # per_token: mistakes per this many tokens of the text
 # Texts up to which a measure is resampled (intervals, and the clusters of the paired bootstrap): acc_eq searches its
-# threshold anew in each resample, over every pair (as rows of one matrix up to metric_rows.PAIRWISE_TEXTS texts), and
+# threshold anew in each resample, over every pair (the pairs weighed in all resamples at once: metric_pair_rows), and
 # Kendall's τ of a metric of many scores takes a cumulative count per gold value, passes over every resample.
 INTERVAL_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": 10 * PAIRWISE_TEXTS}
 # Above this many texts the clusters of the rank-based measures come from the paired bootstrap on the intervals'
