@@ -93,8 +93,12 @@ class Scored:
     stamp: str  # the metric's part of the signature
 
     def on_texts_scored(self) -> Scored:
-        """The same on the texts the metric scores (a built-in scores only texts with a reference)."""
+        """The same on the texts the metric scores (a built-in scores only texts with a reference); itself when it
+        scores every text, so that the metrics of a scope share its targets' vectors (161 copies of them took 300 MB
+        at scale 1000)."""
         kept = ~np.isnan(self.x)
+        if kept.all():
+            return self
         return Scored(
             self.metric,
             self.kind,
