@@ -195,9 +195,18 @@ def test_acc_eq_beyond_the_exact_limit_samples_pairs_unless_few_scores_count_the
     assert (result.value, result.threshold) == (pytest.approx(value), threshold)
     assert result.method == "sample:300:seed:5"
     assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, few_scores=0) == result  # the same sample
+    differences = {}  # as the table keeps them, by vector
+
+    def sampled(v):
+        return differences.setdefault(v.tobytes(), v[first] - v[second])
+
+    given = {"sample": (first, second), "x_groups": mm.Groups(x), "sampled": sampled}
+    assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, few_scores=0, **given) == result
+    assert len(differences) == 2
     counted = acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300)  # 6 scores: every pair, counted by value
     value, threshold = brute_acc_eq(x, y, list(itertools.combinations(range(40), 2)))
     assert (counted.value, counted.threshold, counted.method) == (pytest.approx(value), threshold, "exact")
+    assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, x_groups=mm.Groups(x)) == counted
 
 
 # System level.

@@ -28,6 +28,7 @@ from accuracy_db.stats.metric_bootstrap import (
     PARTIAL_MEASURES,
     SYSTEM_MEASURES,
     TEXT_MEASURES,
+    MadeOnce,
     Pair,
     Resamples,
     in_threads,
@@ -356,16 +357,24 @@ def cluster_test(measure: str, texts: int) -> str | None:
     return "paired-bootstrap" if measure in RANK_MEASURES and texts > PERMUTED_TEXTS else "perm-both"
 
 
-def measure_values(scored: Scored, settings: Settings, resamples: Resamples) -> dict[str, mm.Measure]:
+def measure_values(
+    scored: Scored, settings: Settings, resamples: Resamples, kept: MadeOnce | None = None
+) -> dict[str, mm.Measure]:
     """The text-level measures of one metric (acc_eq above EXACT_TEXTS on the table's one sample of pairs), the
-    metric's scores and the gold sorted once for them all (at scale 1000 each measure sorting them anew took 4 s of
-    the table's CPU)."""
+    metric's scores and the gold sorted once for them all, and for every metric and scope with the same vector
+    (kept: their Groups and acc_eq's differences over the sampled pairs by the vector's bytes, for the metrics of
+    a table; at scale 1000 each measure sorting them anew took 4 s of the table's CPU)."""
+    kept = MadeOnce() if kept is None else kept
+    groups = tuple(kept.get(("groups", v.tobytes()), functools.partial(mm.Groups, v)) for v in (scored.x, scored.y))
     values = {"pearson": mm.pearson(scored.x, scored.y)}
-    groups = (mm.Groups(scored.x), mm.Groups(scored.y))
     values |= {name: MEASURE_FUNCTIONS[name](scored.x, scored.y, groups=groups) for name in SORTED_MEASURES}
     n, seed = len(scored.x), settings.resampling.seed
     sample = resamples.pair_sample(n, SAMPLED_PAIRS) if n > EXACT_TEXTS else None
-    values["acc_eq"] = acc_eq(scored.x, scored.y, seed, sample=sample)
+
+    def sampled(v: np.ndarray) -> np.ndarray:  # v's differences over the sampled pairs, kept as its Groups
+        return kept.get(("pairs", v.tobytes()), lambda: v[sample[0]] - v[sample[1]])
+
+    values["acc_eq"] = acc_eq(scored.x, scored.y, seed, sample=sample, x_groups=groups[0], sampled=sampled)
     if settings.per_token:
         values["partial_pearson"] = mm.partial_pearson(scored.x, scored.y, scored.length)
         values["partial_spearman"] = mm.partial_spearman(scored.x, scored.y, scored.length)
@@ -388,7 +397,10 @@ def text_rows_of(
     clusters): the metrics on as many texts resampled together (resampled_measures), so that what they share is
     computed once."""
     measures = TEXT_MEASURES + (PARTIAL_MEASURES if settings.per_token else ())
-    values = in_threads(functools.partial(measure_values, settings=settings, resamples=resamples), metrics)
+    # what the metrics share (kept) is dropped before the bootstrap, whose blocks make the peak of the memory
+    values = in_threads(
+        functools.partial(measure_values, settings=settings, resamples=resamples, kept=MadeOnce()), metrics
+    )
     pairs = [
         Pair(
             scored.x,
