@@ -149,18 +149,19 @@ def reference(db: str, resamples: int, out: str, scopes: str, trials: int) -> No
     import warnings
 
     from accuracy_db.stats import resampling
-    from accuracy_db.stats.metric_evaluation import Settings, choose_corpus, gold_splits, scored_metrics
+    from accuracy_db.stats.metric_evaluation import Settings, choose_corpus, gold_lists, scored_metrics
     from accuracy_db.stats.validity import percentile_interval
     from accuracy_db.store import database
 
     warnings.simplefilter("ignore")  # scipy's warnings of a constant resample: it is left out, as the table does
     con = database.open_existing(db)
-    corpus = choose_corpus(con, None)
+    lists = gold_lists(con)
+    corpus = choose_corpus(lists, None)
     every_scope = con.execute("SELECT scope FROM scopes WHERE corpus = ?", [corpus]).fetchall()
     scopes = scopes.split(",") if scopes else [scope for (scope,) in every_scope]
     loaded = {
         (split, scope): scored_metrics(con, corpus, split, scope, Settings())
-        for split in gold_splits(con, corpus)
+        for split in lists[corpus]
         for scope in scopes
     }
     wall, cpu = time.perf_counter(), time.process_time()

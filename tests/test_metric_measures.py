@@ -50,18 +50,20 @@ def constant(v) -> bool:
 @settings(max_examples=300, deadline=None)
 @given(pairs_of)
 def test_correlations_equal_scipy_or_say_why_not(vectors):
+    """Each also given the vectors' groups (sorted once for every measure), as the table does."""
     x, y, _ = (np.array(v, dtype=float) for v in vectors)
-    for function, reference in (
-        (mm.pearson, lambda: stats.pearsonr(x, y).statistic),
-        (mm.spearman, lambda: stats.spearmanr(x, y).statistic),
-        (mm.kendall, lambda: stats.kendalltau(x, y, variant="b").statistic),
+    groups = {"groups": (mm.Groups(x), mm.Groups(y))}
+    for function, reference, sorted_once in (
+        (mm.pearson, lambda: stats.pearsonr(x, y).statistic, {}),
+        (mm.spearman, lambda: stats.spearmanr(x, y).statistic, groups),
+        (mm.kendall, lambda: stats.kendalltau(x, y, variant="b").statistic, groups),
     ):
-        result = function(x, y)
-        if len(x) < 3 or constant(x) or constant(y):
-            assert result.value is None and result.reason
-        else:
-            assert result.reason is None
-            assert result.value == pytest.approx(reference(), abs=1e-12)
+        for result in (function(x, y), function(x, y, **sorted_once)):
+            if len(x) < 3 or constant(x) or constant(y):
+                assert result.value is None and result.reason
+            else:
+                assert result.reason is None
+                assert result.value == pytest.approx(reference(), abs=1e-12)
 
 
 def test_reasons_name_what_is_missing():
@@ -127,9 +129,12 @@ def test_partial_correlations_equal_residual_regression(vectors):
 @settings(max_examples=120, deadline=None)
 @given(pairs_of)
 def test_detection_equals_scikit_learn(vectors):
+    """Each also given the vectors' groups (sorted once for every measure), as the table does: the same result."""
     x, y, _ = (np.array(v, dtype=float) for v in vectors)
     has_mistake = y > 0
     results = [mm.roc_auc(x, y), mm.average_precision(x, y), mm.best_f1(x, y)]
+    groups = (mm.Groups(x), mm.Groups(y))
+    assert [f(x, y, groups=groups) for f in (mm.roc_auc, mm.average_precision, mm.best_f1)] == results
     if not has_mistake.any() or has_mistake.all():
         assert all(r.value is None for r in results)
         assert results[0].reason == (
@@ -190,9 +195,18 @@ def test_acc_eq_beyond_the_exact_limit_samples_pairs_unless_few_scores_count_the
     assert (result.value, result.threshold) == (pytest.approx(value), threshold)
     assert result.method == "sample:300:seed:5"
     assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, few_scores=0) == result  # the same sample
+    differences = {}  # as the table keeps them, by vector
+
+    def sampled(v):
+        return differences.setdefault(v.tobytes(), v[first] - v[second])
+
+    given = {"sample": (first, second), "x_groups": mm.Groups(x), "sampled": sampled}
+    assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, few_scores=0, **given) == result
+    assert len(differences) == 2
     counted = acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300)  # 6 scores: every pair, counted by value
     value, threshold = brute_acc_eq(x, y, list(itertools.combinations(range(40), 2)))
     assert (counted.value, counted.threshold, counted.method) == (pytest.approx(value), threshold, "exact")
+    assert acc_eq(x, y, seed=5, exact_texts=30, sampled_pairs=300, x_groups=mm.Groups(x)) == counted
 
 
 # System level.

@@ -107,7 +107,9 @@ class Resamples:
         return self.remembered(f"pairs:{pairs}", n, lambda: sampled_pair_texts(n, pairs, self.seed))
 
     def blocks(self, function, count: int, n: int, dtype=None) -> np.ndarray:
-        parts = [function(self.seed, block, n) for block in resampling.chunks(count, n)]
+        """function's draws of trials 1 … count, made in blocks by in_threads (at scale 1000 the counts took 2.5 s
+        in one thread)."""
+        parts = in_threads(lambda block: function(self.seed, block, n), list(resampling.chunks(count, n)))
         parts = [part.astype(dtype or part.dtype, copy=False) for part in parts]
         return np.concatenate(parts) if parts else np.zeros((0, n), dtype=dtype or np.uint8)
 
@@ -262,7 +264,7 @@ class Block:
 
     def gold(self, number: int) -> GoldSide:
         if number not in self.gold_sides:
-            self.gold_sides[number] = GoldSide(self.ys.groups(number), self.weights)
+            self.gold_sides[number] = GoldSide(self.ys.groups(number), self.counts)
         return self.gold_sides[number]
 
     def x_varies(self, number: int) -> np.ndarray:
@@ -351,10 +353,11 @@ class GoldSide:
     """A gold vector under a block of resamples: the weight drawn at each distinct value, its centred mid-ranks
     (mid-rank − (n + 1)/2, exact half-integers), whether it varies, the texts with a mistake drawn."""
 
-    def __init__(self, groups: mm.Groups, weights: np.ndarray):
-        n = weights.shape[1]
+    def __init__(self, groups: mm.Groups, counts: np.ndarray):
+        n = counts.shape[1]
         self.groups, self.values = groups, groups.values
-        self.drawn = drawn = groups.sums(weights)
+        # a bincount a resample: a third of the time of gathering the float64 weights in sorted order (Groups.sums)
+        self.drawn = drawn = np.stack([np.bincount(groups.codes, row, len(groups.values)) for row in counts])
         self.centred_ranks = np.cumsum(drawn, axis=1) - (drawn - 1) / 2 - (n + 1) / 2
         self.rank_squares = (drawn * self.centred_ranks**2).sum(axis=1)
         self.varies = (drawn > 0).sum(axis=1) > 1
@@ -374,7 +377,7 @@ class MetricSide:
         self.number, self.groups, self.block = number, groups, block
         self.ordered = counts[:, groups.order]  # the counts in score order
         self.tied = len(groups.starts) < n
-        below_and_at = np.cumsum(self.ordered, axis=1, dtype=np.int32)
+        below_and_at = cumulative(self.ordered, np.int32)
         if self.tied:
             below_and_at = below_and_at[:, np.r_[groups.starts[1:], n] - 1]
             self.drawn = np.diff(below_and_at, axis=1, prepend=0)
@@ -463,7 +466,7 @@ class MetricSide:
         stays, so its best is where the next score down has a negative, or at the lowest score (everything flagged):
         the scores just above each of the negatives' (F_h − c_h flagged, N_h − neg_h negatives)."""
         drawn_negative, scores = self.by_score(columns)  # at the distinct scores of a negative text, ascending
-        below_and_at = np.cumsum(drawn_negative, axis=1, dtype=np.int32)
+        below_and_at = cumulative(drawn_negative, np.int32)
         negatives = below_and_at[:, -1:]
         at_and_above = negatives - below_and_at + drawn_negative  # N_h
         flagged = self.flagged[:, scores]  # F_h
@@ -482,7 +485,7 @@ class MetricSide:
         """Σ c_g / F_g over the distinct scores g up to each (F_g ≥ c_g, 1 where nothing is drawn), from the lowest:
         by_negatives' Q, the same for every gold."""
         if self.cumulative_precision is None:
-            self.cumulative_precision = np.cumsum(self.drawn / np.maximum(self.flagged, 1), axis=1)
+            self.cumulative_precision = cumulative(self.drawn / np.maximum(self.flagged, 1))
         return self.cumulative_precision
 
 
@@ -560,7 +563,7 @@ def precision_and_f1(drawn_positive: np.ndarray, flagged: np.ndarray) -> tuple[n
     """Average precision and best F1 from the positives drawn at each distinct score, highest first, and the texts
     flagged there (drawn at that score or above; where none is, no positive is either, and 1 stands for 0 so that
     0 / 1 counts nothing). In place where it can be: these are the largest arrays of the bootstrap."""
-    true_positives = np.cumsum(drawn_positive, axis=1, dtype=np.result_type(drawn_positive, np.int32))
+    true_positives = cumulative(drawn_positive, np.result_type(drawn_positive, np.int32))
     positives = true_positives[:, -1:]
     np.maximum(flagged, 1, out=flagged)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -568,6 +571,15 @@ def precision_and_f1(drawn_positive: np.ndarray, flagged: np.ndarray) -> tuple[n
         flagged += positives
         f1 = 2 * (true_positives / flagged).max(axis=1)
     return average_precision, np.where(positives[:, 0] > 0, f1, np.nan)
+
+
+def cumulative(rows: np.ndarray, dtype=None) -> np.ndarray:
+    """np.cumsum(rows, axis=1, dtype=dtype), a row at a time: numpy's accumulation along the rows of a matrix took
+    1.7 times as long (66 resamples × 60,000 counts: 41 ms against 24 ms). The same sums, in the same order."""
+    found = np.empty(rows.shape, dtype=np.cumsum(rows[:, :1], axis=1, dtype=dtype).dtype)
+    for row, out in zip(rows, found):
+        np.cumsum(row, dtype=dtype, out=out)
+    return found
 
 
 def pair_measure(pair: Pair, measure: str, weights: np.ndarray, resamples: Resamples, block: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from accuracy_db.stats.metric_bootstrap import (
     PARTIAL_MEASURES,
     SYSTEM_MEASURES,
     TEXT_MEASURES,
+    MadeOnce,
     Pair,
     Resamples,
     in_threads,
@@ -56,6 +57,7 @@ INTERVAL_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": 10 * PAIRWISE_TEXTS}
 # Pearson's is matrix products at every size (PearsonPermBoth), and so is Kendall's (metric_pair_rows).
 PERMUTED_TEXTS = 100
 RANK_MEASURES = ("spearman", "kendall", "roc_auc", "average_precision", "best_f1", "acc_eq")
+SORTED_MEASURES = RANK_MEASURES[:-1]  # their functions take the metric's and the gold's Groups
 
 
 @dataclass(frozen=True)
@@ -92,8 +94,12 @@ class Scored:
     stamp: str  # the metric's part of the signature
 
     def on_texts_scored(self) -> Scored:
-        """The same on the texts the metric scores (a built-in scores only texts with a reference)."""
+        """The same on the texts the metric scores (a built-in scores only texts with a reference); itself when it
+        scores every text, so that the metrics of a scope share its targets' vectors (161 copies of them took 300 MB
+        at scale 1000)."""
         kept = ~np.isnan(self.x)
+        if kept.all():
+            return self
         return Scored(
             self.metric,
             self.kind,
@@ -114,9 +120,20 @@ MEASURE_FUNCTIONS = {
 }
 
 
-def choose_corpus(con: duckdb.DuckDBPyConnection, corpus: str | None) -> str:
-    """The corpus asked for, or the only one with a gold list (the shared task's when it has one)."""
-    with_gold = [c for (c,) in con.execute("SELECT DISTINCT corpus FROM metric_targets ORDER BY 1").fetchall()]
+def gold_lists(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """The corpora with a gold list and the splits it covers (test before train): one query, as each query of the
+    view computes every list's counts anew (1.6 s of CPU at scale 1000)."""
+    query = "SELECT corpus, split FROM metric_targets GROUP BY corpus, split ORDER BY corpus, split DESC"
+    found: dict[str, list[str]] = {}
+    for corpus, split in con.execute(query).fetchall():
+        found.setdefault(corpus, []).append(split)
+    return found
+
+
+def choose_corpus(lists: dict[str, list[str]], corpus: str | None) -> str:
+    """The corpus asked for, or the only one with a gold list (the shared task's when it has one); lists:
+    gold_lists."""
+    with_gold = list(lists)
     if corpus is not None:
         if corpus not in with_gold:
             raise AccuracyDbError(f"corpus {corpus!r} has no gold list to measure metrics against")
@@ -143,12 +160,6 @@ def weight_parameters(settings: Settings) -> dict:
     return {"categories": list(settings.weights), "weights": [float(w) for w in settings.weights.values()]}
 
 
-def gold_splits(con, corpus: str) -> list[str]:
-    """The splits of the corpus that have a gold list (test before train)."""
-    query = "SELECT DISTINCT split FROM metric_targets WHERE corpus = ? ORDER BY split DESC"
-    return [split for (split,) in con.execute(query, [corpus]).fetchall()]
-
-
 def checked_split(con, corpus: str, split: str, splits: list[str]) -> str:
     """The split asked for (dev: the shared task's train), which must be one of the splits with a gold list."""
     split = resolve_split(con, split, corpus)
@@ -158,44 +169,38 @@ def checked_split(con, corpus: str, split: str, splits: list[str]) -> str:
 
 
 def targets(con, corpus: str, split: str, scopes: list[str], settings: Settings) -> dict[str, tuple]:
-    """Per scope: the texts of the split in text order, with the gold count of the scope (weighted by category when
-    asked: in ALL the weighted sum of the categories), length, system and input. One query for every scope: each
-    query scans the views anew (2 s at scale 1000), whatever the scopes it reads."""
-    rows = con.execute(
+    """Per scope: the texts of the split in text order (an Arrow array), with the gold count of the scope (weighted
+    by category when asked: in ALL the weighted sum of the categories), length, system and input. One query for every
+    scope, the view computed once (MATERIALIZED): each computation counts every list's mistakes anew (1.6 s of CPU
+    at scale 1000)."""
+    rows = con.sql(
         """
+        WITH split_targets AS MATERIALIZED (
+            SELECT * FROM metric_targets WHERE corpus = $corpus AND split = $split
+        )
         SELECT targets.scope, targets.text_id,
-               sum(categories.gold_count * coalesce(weights.weight, 1)) AS gold,
-               any_value(targets.token_count), any_value(targets.system), any_value(targets.input_id)
-        FROM metric_targets AS targets
-        JOIN metric_targets AS categories
-            ON categories.corpus = targets.corpus AND categories.split = targets.split
-            AND categories.text_id = targets.text_id
+               sum(categories.gold_count * coalesce(weights.weight, 1))::DOUBLE AS gold,
+               any_value(targets.token_count)::DOUBLE AS token_count,
+               any_value(targets.system) AS system, any_value(targets.input_id) AS input_id
+        FROM split_targets AS targets
+        JOIN split_targets AS categories
+            ON categories.text_id = targets.text_id
             AND categories.scope <> 'ALL' AND targets.scope IN ('ALL', categories.scope)
         LEFT JOIN (SELECT unnest($categories) AS category, unnest($weights) AS weight) AS weights
             ON weights.category = categories.scope
-        WHERE targets.corpus = $corpus AND targets.split = $split AND list_contains($scopes, targets.scope)
+        WHERE list_contains($scopes, targets.scope)
         GROUP BY targets.scope, targets.text_id
         ORDER BY targets.scope, targets.text_id
         """,
-        {
-            "corpus": corpus,
-            "split": split,
-            "scopes": scopes,
-            **weight_parameters(settings),
-        },
-    ).fetchall()
-    by_scope: dict[str, list[tuple]] = {scope: [] for scope in scopes}
-    for row in rows:
-        by_scope[row[0]].append(row[1:])
+        params={"corpus": corpus, "split": split, "scopes": scopes, **weight_parameters(settings)},
+    ).to_arrow_table()
     found = {}
-    for scope, scoped in by_scope.items():
-        columns = list(zip(*scoped)) if scoped else [[]] * 5
+    for scope in scopes:
+        scoped = rows.filter(pc.equal(rows["scope"], scope))
         found[scope] = (
-            list(columns[0]),
-            np.asarray(columns[1], dtype=np.float64),
-            np.asarray(columns[2], dtype=np.float64),
-            np.array(columns[3], dtype=object),
-            np.array(columns[4], dtype=object),
+            scoped["text_id"].combine_chunks(),
+            *(scoped[name].to_numpy() for name in ("gold", "token_count")),
+            *(scoped[name].to_numpy(zero_copy_only=False) for name in ("system", "input_id")),
         )
     return found
 
@@ -208,36 +213,44 @@ def scored_metrics(con, corpus: str, split: str, scope: str, settings: Settings,
 def scored_by_scope(
     con, corpus: str, split: str, scopes: list[str], settings: Settings, names: list[str] | None = None
 ) -> dict[str, list[Scored]]:
-    """scored_metrics of each scope: the targets of them all read by one query (see targets), the scores by one
-    query a scope (read together, their 10 million rows took 3.9 GB at scale 1000, for no time saved)."""
+    """scored_metrics of each scope: the targets of them all read by one query (see targets), the scores by another
+    (split_scores)."""
     found_targets = targets(con, corpus, split, scopes, settings)
     stamps = metric_stamps(con, corpus, split)
-    found = {}
-    for scope in scopes:
-        scores = scope_scores(con, corpus, split, scope, settings, names)
-        found[scope] = scope_metrics(scores, found_targets[scope], settings, stamps)
-    return found
+    scores = split_scores(con, corpus, split, scopes, settings, names)
+    return {
+        scope: scope_metrics(scores, f"score_{i}", found_targets[scope], settings, stamps)
+        for i, scope in enumerate(scopes)
+    }
 
 
-def scope_scores(con, corpus: str, split: str, scope: str, settings: Settings, names: list[str] | None) -> pa.Table:
-    """The scores of every metric of the split (or those named) in the scope, by metric and text: a submission's
-    count of the scope (in ALL, the weighted sum of its categories' counts), another metric's score."""
+def split_scores(
+    con, corpus: str, split: str, scopes: list[str], settings: Settings, names: list[str] | None
+) -> pa.Table:
+    """The scores of every metric of the split (or those named), by metric and text, in a column per scope (score_0
+    for scopes[0] …; null where the metric has no score): a submission's count of the scope (in ALL, the weighted
+    sum of its categories' counts), another metric's score. One query for every scope, the view computed once: a
+    query per scope took 16 s of CPU at scale 1000, this one 7 s (1.4 million rows, 120 MB)."""
+    columns = ",\n".join(
+        f"""
+            CASE WHEN any_value(scores.kind) = 'submission'
+                THEN sum(scores.score * coalesce(weights.weight, 1))
+                    FILTER (WHERE scores.scope <> 'ALL' AND $scope_{number} IN ('ALL', scores.scope))
+                ELSE any_value(scores.score) FILTER (WHERE scores.scope = $scope_{number})
+            END AS score_{number}"""
+        for number in range(len(scopes))
+    )
     return con.sql(
-        """
+        f"""
         SELECT
             scores.metric,
             any_value(scores.kind) AS kind,
             any_value(scores.higher_is_better) AS higher_is_better,
-            scores.text_id,
-            CASE WHEN any_value(scores.kind) = 'submission'
-                THEN sum(scores.score * coalesce(weights.weight, 1)) FILTER (WHERE scores.scope <> 'ALL')
-                ELSE any_value(scores.score) FILTER (WHERE scores.scope = $scope)
-            END AS score
+            scores.text_id,{columns}
         FROM scoped_metric_scores AS scores
         LEFT JOIN (SELECT unnest($categories) AS category, unnest($weights) AS weight) AS weights
             ON weights.category = scores.scope
         WHERE scores.corpus = $corpus AND scores.split = $split
-          AND (scores.scope = $scope OR ($scope = 'ALL' AND scores.scope <> 'ALL'))
           AND ($names IS NULL OR list_contains($names, scores.metric))
         GROUP BY scores.metric, scores.text_id
         ORDER BY scores.metric, scores.text_id
@@ -245,31 +258,34 @@ def scope_scores(con, corpus: str, split: str, scope: str, settings: Settings, n
         params={
             "corpus": corpus,
             "split": split,
-            "scope": scope,
             "names": names,
+            **{f"scope_{number}": scope for number, scope in enumerate(scopes)},
             **weight_parameters(settings),
         },
-    ).to_arrow_table()  # columns, not a Python object a value: 1.4 million rows a scope at scale 1000
+    ).to_arrow_table()  # columns, not a Python object a value
 
 
-def scope_metrics(rows: pa.Table, scope_targets: tuple, settings: Settings, stamps: dict[str, str]) -> list[Scored]:
-    """The metrics of one scope from its rows of scores (ordered by metric and text) and targets."""
+def scope_metrics(
+    rows: pa.Table, column: str, scope_targets: tuple, settings: Settings, stamps: dict[str, str]
+) -> list[Scored]:
+    """The metrics of one scope from the rows of scores (ordered by metric and text; the scope's in column) and its
+    targets."""
     text_ids, gold, length, systems, inputs = scope_targets
     per_100 = PER_TOKENS / np.maximum(length, 1)
     if settings.per_token:
         gold = gold * per_100
-    at = pc.index_in(rows["text_id"], value_set=pa.array(text_ids, pa.string())).fill_null(-1)  # each row's text
+    at = pc.index_in(rows["text_id"], value_set=text_ids).fill_null(-1)  # each row's text
     at = at.to_numpy().astype(np.int64)
-    scores = rows["score"].to_numpy().astype(np.float64)  # a null as NaN
+    scores = rows[column].to_numpy()  # a null (no score in the scope) as NaN
     metrics = pc.dictionary_encode(rows["metric"]).combine_chunks()
     codes, names = metrics.indices.to_numpy(), metrics.dictionary.to_pylist()
     starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else np.zeros(0, dtype=np.int64)
     found: dict[str, Scored] = {}
     for start, end in zip(starts, [*starts[1:], len(codes)]):  # the rows of one metric (ordered by metric)
         kind, higher_is_better = rows["kind"][start].as_py(), bool(rows["higher_is_better"][start].as_py())
-        kept = at[start:end] >= 0
+        kept = (at[start:end] >= 0) & ~np.isnan(scores[start:end])
         if not kept.any():
-            continue  # it scores no text of the targets
+            continue  # it scores no text of the targets in the scope
         texts, values = at[start:end][kept], scores[start:end][kept]
         if kind == "submission" and settings.per_token:
             values = values * per_100[texts]
@@ -307,10 +323,10 @@ def metric_stamps(con, corpus: str, split: str) -> dict[str, str]:
 
 
 def gold_stamp(con, corpus: str, split: str) -> str:
-    row = con.execute(
+    rows = con.execute(
         "SELECT sha256 FROM annotation_sets WHERE kind = 'gold' AND corpus = ? AND split = ?", [corpus, split]
-    ).fetchone()
-    return (row[0] if row else "")[:12]
+    ).fetchall()  # all: a result left unfinished would hold the connection
+    return (rows[0][0] if rows else "")[:12]
 
 
 def signature(gold: str, metric: str, scope: str, level: str, settings: Settings, **more) -> str:
@@ -341,12 +357,24 @@ def cluster_test(measure: str, texts: int) -> str | None:
     return "paired-bootstrap" if measure in RANK_MEASURES and texts > PERMUTED_TEXTS else "perm-both"
 
 
-def measure_values(scored: Scored, settings: Settings, resamples: Resamples) -> dict[str, mm.Measure]:
-    """The text-level measures of one metric (acc_eq above EXACT_TEXTS on the table's one sample of pairs)."""
-    values = {name: MEASURE_FUNCTIONS[name](scored.x, scored.y) for name in TEXT_MEASURES if name != "acc_eq"}
+def measure_values(
+    scored: Scored, settings: Settings, resamples: Resamples, kept: MadeOnce | None = None
+) -> dict[str, mm.Measure]:
+    """The text-level measures of one metric (acc_eq above EXACT_TEXTS on the table's one sample of pairs), the
+    metric's scores and the gold sorted once for them all, and for every metric and scope with the same vector
+    (kept: their Groups and acc_eq's differences over the sampled pairs by the vector's bytes, for the metrics of
+    a table; at scale 1000 each measure sorting them anew took 4 s of the table's CPU)."""
+    kept = MadeOnce() if kept is None else kept
+    groups = tuple(kept.get(("groups", v.tobytes()), functools.partial(mm.Groups, v)) for v in (scored.x, scored.y))
+    values = {"pearson": mm.pearson(scored.x, scored.y)}
+    values |= {name: MEASURE_FUNCTIONS[name](scored.x, scored.y, groups=groups) for name in SORTED_MEASURES}
     n, seed = len(scored.x), settings.resampling.seed
     sample = resamples.pair_sample(n, SAMPLED_PAIRS) if n > EXACT_TEXTS else None
-    values["acc_eq"] = acc_eq(scored.x, scored.y, seed, sample=sample)
+
+    def sampled(v: np.ndarray) -> np.ndarray:  # v's differences over the sampled pairs, kept as its Groups
+        return kept.get(("pairs", v.tobytes()), lambda: v[sample[0]] - v[sample[1]])
+
+    values["acc_eq"] = acc_eq(scored.x, scored.y, seed, sample=sample, x_groups=groups[0], sampled=sampled)
     if settings.per_token:
         values["partial_pearson"] = mm.partial_pearson(scored.x, scored.y, scored.length)
         values["partial_spearman"] = mm.partial_spearman(scored.x, scored.y, scored.length)
@@ -369,7 +397,10 @@ def text_rows_of(
     clusters): the metrics on as many texts resampled together (resampled_measures), so that what they share is
     computed once."""
     measures = TEXT_MEASURES + (PARTIAL_MEASURES if settings.per_token else ())
-    values = in_threads(functools.partial(measure_values, settings=settings, resamples=resamples), metrics)
+    # what the metrics share (kept) is dropped before the bootstrap, whose blocks make the peak of the memory
+    values = in_threads(
+        functools.partial(measure_values, settings=settings, resamples=resamples, kept=MadeOnce()), metrics
+    )
     pairs = [
         Pair(
             scored.x,
@@ -527,10 +558,11 @@ def metric_table(
     only), reason (why value is None, or what it lacks: see INTERVAL_TEXTS), signature. Every split with a gold
     list, scope and level unless told which."""
     settings = settings or Settings()
-    corpus = choose_corpus(con, corpus)
+    lists = gold_lists(con)
+    corpus = choose_corpus(lists, corpus)
     check_weights(con, corpus, settings.weights)
     scopes = check_scopes(con, corpus, scopes or [])
-    splits = gold_splits(con, corpus)
+    splits = lists[corpus]
     if split is not None:
         splits = [checked_split(con, corpus, split, splits)]
     rows, metrics, resampled = [], {}, {}
@@ -621,10 +653,11 @@ def compare_metrics(
         raise AccuracyDbError(f"--measure {measure}: one of {', '.join(MEASURE_FUNCTIONS)}")
     if test == "williams" and measure != "pearson":
         raise AccuracyDbError("Williams' test compares Pearson correlations: give --measure pearson")
-    corpus = choose_corpus(con, corpus)
+    lists = gold_lists(con)
+    corpus = choose_corpus(lists, corpus)
     check_weights(con, corpus, settings.weights)
     (scope,) = check_scopes(con, corpus, [scope])
-    splits = gold_splits(con, corpus)
+    splits = lists[corpus]
     if split is None and len(splits) != 1:
         raise AccuracyDbError(f"give --split: corpus {corpus} has gold lists of {', '.join(splits)}")
     split = splits[0] if split is None else checked_split(con, corpus, split, splits)

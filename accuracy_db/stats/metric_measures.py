@@ -148,9 +148,10 @@ def weighted_roc_auc(weights: np.ndarray, x: np.ndarray, y: np.ndarray, ranks: n
         return u / (drawn_positive * drawn_negative)
 
 
-def detection_curve(weights: np.ndarray, x: np.ndarray, y: np.ndarray):
-    """True and false positives of "x ≥ t" at each distinct score t, highest first: (groups, tp, fp, positives)."""
-    groups = Groups(x)
+def detection_curve(weights: np.ndarray, x: np.ndarray, y: np.ndarray, groups: Groups | None = None):
+    """True and false positives of "x ≥ t" at each distinct score t, highest first: (groups, tp, fp, positives);
+    groups: x's, when already at hand."""
+    groups = Groups(x) if groups is None else groups
     positive = (y > 0).astype(np.float64)
     true_positives = np.cumsum(groups.sums(weights * positive)[:, ::-1], axis=1)
     false_positives = np.cumsum(groups.sums(weights * (1 - positive))[:, ::-1], axis=1)
@@ -186,13 +187,17 @@ def pearson(x, y, unit: str = "text") -> Measure:
     return Measure(None, reason) if reason else measured(weighted_pearson(unit_weights(len(x)), x, y))
 
 
-def spearman(x, y, unit: str = "text") -> Measure:
+# groups: x's and y's Groups, when the caller has them (metric_evaluation sorts each metric once for every measure).
+
+
+def spearman(x, y, unit: str = "text", groups: tuple[Groups, Groups] | None = None) -> Measure:
     x, y = as_floats(x, y)
     reason = correlation_reason(x, y, unit=unit)
     if reason is not None:
         return Measure(None, reason)
     weights = unit_weights(len(x))
-    return measured(weighted_pearson(weights, Groups(x).midranks(weights), Groups(y).midranks(weights)))
+    x_groups, y_groups = (Groups(x), Groups(y)) if groups is None else groups
+    return measured(weighted_pearson(weights, x_groups.midranks(weights), y_groups.midranks(weights)))
 
 
 def partial_reason(x, y, z) -> str | None:
@@ -226,26 +231,37 @@ def with_collinear_reason(values: np.ndarray) -> Measure:
     return measured(values, None if np.isfinite(values[0]) else "the metric or the gold is a function of the control")
 
 
-def roc_auc(x, y) -> Measure:
+def roc_auc(x, y, groups: tuple[Groups, Groups] | None = None) -> Measure:
     """Area under the ROC curve of score x detecting the texts with a gold mistake (y > 0)."""
     x, y = as_floats(x, y)
     reason = detection_reason(y)
-    return Measure(None, reason) if reason else measured(weighted_roc_auc(unit_weights(len(x)), x, y))
+    if reason is not None:
+        return Measure(None, reason)
+    weights = unit_weights(len(x))
+    ranks = None if groups is None else groups[0].midranks(weights)
+    return measured(weighted_roc_auc(weights, x, y, ranks))
 
 
-def average_precision(x, y) -> Measure:
+def unit_curve(x: np.ndarray, y: np.ndarray, groups: tuple[Groups, Groups] | None):
+    """detection_curve of the texts themselves (unit weights)."""
+    return detection_curve(unit_weights(len(x)), x, y, None if groups is None else groups[0])
+
+
+def average_precision(x, y, groups: tuple[Groups, Groups] | None = None) -> Measure:
     x, y = as_floats(x, y)
     reason = detection_reason(y)
-    return Measure(None, reason) if reason else measured(weighted_average_precision(unit_weights(len(x)), x, y))
+    if reason is not None:
+        return Measure(None, reason)
+    return measured(weighted_average_precision(unit_weights(len(x)), x, y, unit_curve(x, y, groups)))
 
 
-def best_f1(x, y) -> Measure:
+def best_f1(x, y, groups: tuple[Groups, Groups] | None = None) -> Measure:
     """The best F1 of flagging the texts with x ≥ threshold as having a gold mistake, and that threshold."""
     x, y = as_floats(x, y)
     reason = detection_reason(y)
     if reason is not None:
         return Measure(None, reason)
-    value, threshold = weighted_best_f1(unit_weights(len(x)), x, y)
+    value, threshold = weighted_best_f1(unit_weights(len(x)), x, y, unit_curve(x, y, groups))
     return Measure(float(value[0]), threshold=float(threshold[0]))
 
 
@@ -285,19 +301,23 @@ def tied_pairs(first: np.ndarray) -> int:
     return int((sizes * (sizes - 1) // 2).sum())
 
 
-def kendall(x, y, unit: str = "text") -> Measure:
+def kendall(x, y, unit: str = "text", groups: tuple[Groups, Groups] | None = None) -> Measure:
     """Kendall's τ-b: (concordant − discordant) / √((pairs − ties in x)(pairs − ties in y))."""
     x, y = as_floats(x, y)
     reason = correlation_reason(x, y, unit=unit)
     if reason is not None:
         return Measure(None, reason)
-    return Measure(kendall_tau_b(x, y))
+    return Measure(kendall_tau_b(x, y, groups))
 
 
-def kendall_tau_b(x: np.ndarray, y: np.ndarray) -> float:
+def kendall_tau_b(x: np.ndarray, y: np.ndarray, groups: tuple[Groups, Groups] | None = None) -> float:
     """τ-b of two vectors that both vary."""
-    order = np.lexsort((y, x))
-    y_groups = Groups(y)
+    if groups is None:
+        order = np.lexsort((y, x))
+        y_groups = Groups(y)
+    else:  # by x, then y, as lexsort: the groups' codes are their values' ranks
+        x_groups, y_groups = groups
+        order = np.argsort(x_groups.codes * len(y_groups.values) + y_groups.codes, kind="stable")
     y_sizes = np.diff(np.r_[y_groups.starts, len(y)])
     return sorted_tau_b(x[order], y[order], y_groups.codes[order], int((y_sizes * (y_sizes - 1) // 2).sum()))
 

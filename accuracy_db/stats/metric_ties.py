@@ -24,9 +24,11 @@ exact limit, 8 MB for the sample); time: the sort of the kept pairs' differences
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from accuracy_db.stats.metric_measures import Measure, as_floats, correlation_reason
+from accuracy_db.stats.metric_measures import Groups, Measure, as_floats, correlation_reason
 from accuracy_db.stats.resampling import bootstrap_draws
 
 EXACT_TEXTS = 10_000
@@ -46,17 +48,21 @@ def acc_eq(
     sampled_pairs: int = SAMPLED_PAIRS,
     sample: tuple[np.ndarray, np.ndarray] | None = None,
     few_scores: int = FEW_SCORES,
+    x_groups: Groups | None = None,
+    sampled: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> Measure:
     """acc_eq of metric x against gold y, with its threshold and method. None when fewer than 2 texts or either
     side is constant (then every pair is tied in it, and the accuracy measures nothing of the other). sample: the
     pairs sampled_pair_texts draws, when the caller already has them (every metric and scope of a table draws the
     same). A metric of at most few_scores distinct scores is counted exactly by value (counted_pairs), at any
-    number of texts."""
+    number of texts. x_groups: x's Groups when the caller has them (its distinct scores and each text's);
+    sampled: a vector's differences over the sample's pairs (v[first] − v[second]), when the caller keeps them (a
+    metric's are the same in every scope, a gold's for every metric)."""
     x, y = as_floats(x, y)
     reason = correlation_reason(x, y, minimum=2)
     if reason is not None:
         return Measure(None, reason)
-    scores, codes = np.unique(x, return_inverse=True)
+    scores, codes = np.unique(x, return_inverse=True) if x_groups is None else (x_groups.values, x_groups.codes)
     if len(scores) <= few_scores:
         value, threshold = best_threshold(*counted_pairs(scores, codes, y), len(x) * (len(x) - 1) // 2)
         return Measure(value, threshold=threshold, method="exact")
@@ -65,7 +71,8 @@ def acc_eq(
         method = "exact"
     else:
         first, second = sample or sampled_pair_texts(len(x), sampled_pairs, seed)
-        gold_tied, concordant = kept_differences(x[first] - x[second], y[first] - y[second])
+        sampled = sampled or (lambda v: v[first] - v[second])
+        gold_tied, concordant = kept_differences(sampled(x), sampled(y))
         pairs, method = len(first), f"sample:{len(first)}:seed:{seed}"
     value, threshold = best_threshold(np.sort(gold_tied), np.sort(concordant), pairs)
     return Measure(value, threshold=threshold, method=method)
