@@ -30,6 +30,7 @@ PAGE_TIMEOUT_MS = 30_000
 # What a page shows may come late on a loaded machine (the suite runs beside it): expectations wait as long as pages.
 expect.set_options(timeout=PAGE_TIMEOUT_MS)
 ROW_PIXELS = 35  # the height of a row (and of the header) of st.dataframe's grid
+NOT_RUNNING = '[data-testid="stApp"][data-test-script-state="notRunning"]'  # the page's script has ended
 
 
 def free_port() -> int:
@@ -121,7 +122,7 @@ def visit(page: Page, url: str) -> float:
 
 def finished_running(page: Page) -> None:
     """Wait until the page's script has run to its end (after a click that reran it or opened another page)."""
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    page.wait_for_selector(NOT_RUNNING)
     expect(page.get_by_test_id("stStatusWidget")).to_have_count(0)  # no "Running…" left
 
 
@@ -290,7 +291,7 @@ def test_document_view_in_the_browser(page, dashboard_url, tmp_path):
     assert images.count("linear-gradient") == 2, images
 
     page.get_by_role("button", name="Next").click()
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    page.wait_for_selector(NOT_RUNNING)
     expect(page.get_by_text("S002 (train)")).to_be_visible()
 
 
@@ -441,10 +442,13 @@ def submit(page: Page, sql: str) -> None:
     """Type a query into the SQL page and press Run (without waiting for it)."""
     query = page.get_by_label("Query")
     if query.input_value() != sql:  # a changed query reruns the page: over before Run's run is watched for
-        page.evaluate(WATCH_THE_RUN)
         query.fill(sql)
         query.blur()
-        finished(page)
+        # That run reads no query and can be over within one frame of the page, whose "running" state is then never
+        # drawn for WATCH_THE_RUN to see (a CI run waited 60 s for it). The page writes the query to its address
+        # as it runs: that address, then the state "not running", is the run over.
+        page.wait_for_url(lambda address: parse_qs(urlsplit(address).query).get("sql") == [sql], timeout=60_000)
+        page.wait_for_selector(NOT_RUNNING, timeout=90_000)
     page.evaluate(WATCH_THE_RUN)
     page.get_by_role("button", name="Run").click()
 
@@ -452,7 +456,7 @@ def submit(page: Page, sql: str) -> None:
 def finished(page: Page) -> None:
     """Wait until the run watched for has begun and ended (the queries stop within the server's 60 s)."""
     page.wait_for_function("() => window.scriptRan", timeout=60_000)
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=90_000)
+    page.wait_for_selector(NOT_RUNNING, timeout=90_000)
     expect(page.get_by_role("button", name="Cancel")).to_have_count(0)
 
 
