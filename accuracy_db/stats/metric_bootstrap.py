@@ -585,15 +585,14 @@ def cumulative(rows: np.ndarray, dtype=None) -> np.ndarray:
 def pair_measure(pair: Pair, measure: str, weights: np.ndarray, resamples: Resamples, block: np.ndarray) -> np.ndarray:
     """The measures with no shared form: the partial correlations (with per_token) and acc_eq."""
     x, y, z = pair.x, pair.y, pair.z
-    varies = mm.Groups(x).varies(weights) & mm.Groups(y).varies(weights)
     if measure in PARTIAL_MEASURES:
-        defined = varies & mm.Groups(z).varies(weights)
+        defined = mm.Groups(x).varies(weights) & mm.Groups(y).varies(weights) & mm.Groups(z).varies(weights)
         vectors = (x, y, z)
         if measure == "partial_spearman":
             vectors = tuple(mm.Groups(v).midranks(weights) for v in vectors)
         return np.where(defined, mm.weighted_partial(weights, *vectors), np.nan)
     if measure == "acc_eq" and len(x) <= PAIRWISE_TEXTS:  # every pair's turn, weighed in all resamples at once
-        return np.where(varies, acc_eq_weighted_rows(x, y, weights), np.nan)
+        return acc_eq_weighted_rows(x, y, weights)  # NaN where a side is constant
     if measure == "acc_eq":
         draws = resamples.draws(len(x))[block.astype(np.int64) - 1]
         return np.array([none_to_nan(acc_eq(x[d], y[d], resamples.seed).value) for d in draws])

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from accuracy_db.stats import metric_measures as mm
+from accuracy_db.stats.metric_measures import as_floats
+
 # Rows × pairs of a block: its indices and counts stay in the cache (4 million took twice the time at 60 texts).
 CACHED_CELLS = 125_000
 
@@ -24,10 +27,6 @@ def swapped_differences(za: np.ndarray, zb: np.ndarray, y: np.ndarray):
     sides = np.stack([za, zb])
     dx = (sides[[0, 0, 1, 1]][:, first] - sides[[0, 1, 0, 1]][:, second]).T
     return first, second, dx, y[first] - y[second]
-
-
-def as_floats(*vectors) -> tuple[np.ndarray, ...]:
-    return tuple(np.asarray(v, dtype=np.float64) for v in vectors)
 
 
 def acc_eq_swapped_rows(za, zb, swaps, y) -> np.ndarray:
@@ -96,7 +95,7 @@ def acc_eq_weighted_rows(x, y, weights) -> np.ndarray:
     pair's turn (+1 gold-tied, −1 concordant) by w_i·w_j, and the running sum is acc_eq_rows' walk, read at every
     run's end. A text's pairs with itself are right at every threshold, ε = 0 included; the best of the others is
     at least 0, as in acc_eq_swapped_rows."""
-    x, y, weights = as_floats(x, y, weights)
+    (x, y), weights = as_floats(x, y), np.asarray(weights, dtype=np.float64)
     first, second = np.triu_indices(len(x), 1)
     values = np.full(len(weights), np.nan)
     if not len(first):
@@ -108,6 +107,7 @@ def acc_eq_weighted_rows(x, y, weights) -> np.ndarray:
     first, second = first[order], second[order]
     concordant = (dx * dy > 0)[order]
     turn = (dy == 0)[order] - concordant.astype(np.float64)
+    sides = mm.Groups(x), mm.Groups(y)
     block = max(1, CACHED_CELLS // max(len(first), 1))
     for start in range(0, len(weights), block):
         w = weights[start : start + block]
@@ -119,14 +119,8 @@ def acc_eq_weighted_rows(x, y, weights) -> np.ndarray:
         drawn = w.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             value = (agreeing + itself + best) / (drawn * (drawn - 1) / 2)
-        values[start : start + block] = np.where(varies(x, w) & varies(y, w), value, np.nan)
+        values[start : start + block] = np.where(sides[0].varies(w) & sides[1].varies(w), value, np.nan)
     return values
-
-
-def varies(v: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Whether the texts each row draws have more than one value of v."""
-    present = weights > 0
-    return np.where(present, v, np.inf).min(axis=1) < np.where(present, v, -np.inf).max(axis=1)
 
 
 # PERM-BOTH's trials from the two metrics and the swaps: f(za, zb, swaps, y) = rows(where(swaps, zb, za), y)

@@ -62,22 +62,21 @@ def perm_both(
         observed = observed_a - observed_b
     else:
         observed = value_or_zero(measure(za, y)) - value_or_zero(measure(zb, y))
+
+    def in_trials(one: np.ndarray, other: np.ndarray, drawn: np.ndarray) -> np.ndarray:
+        """The measure of where(drawn, other, one) in each trial of the block, undefined as 0."""
+        if swapped_rows is not None:
+            return np.nan_to_num(swapped_rows(one, other, drawn, y))
+        swapped = np.where(drawn, other, one)
+        if rows is not None:
+            return np.nan_to_num(rows(swapped, y))
+        return np.array([value_or_zero(measure(vector, y)) for vector in swapped])
+
     exceed = 0
     for block in resampling.chunks(trials, len(a)):
         drawn = resampling.permutation_swaps(seed, block, len(a)) if swaps is None else swaps[block.astype(int) - 1]
         drawn = drawn.astype(bool)
-        if swapped_rows is not None:
-            differences = np.nan_to_num(swapped_rows(za, zb, drawn, y)) - np.nan_to_num(swapped_rows(zb, za, drawn, y))
-            exceed += int((differences >= observed).sum())
-            continue
-        if rows is not None:
-            swapped_a, swapped_b = np.where(drawn, zb, za), np.where(drawn, za, zb)
-            differences = np.nan_to_num(rows(swapped_a, y)) - np.nan_to_num(rows(swapped_b, y))
-            exceed += int((differences >= observed).sum())
-            continue
-        for swap in drawn:
-            swapped_a, swapped_b = np.where(swap, zb, za), np.where(swap, za, zb)
-            exceed += value_or_zero(measure(swapped_a, y)) - value_or_zero(measure(swapped_b, y)) >= observed
+        exceed += int((in_trials(za, zb, drawn) - in_trials(zb, za, drawn) >= observed).sum())
     return result | {"difference": first.value - second.value, "p_value": exceed / trials, "reason": None}
 
 
