@@ -27,7 +27,12 @@ def streamlit_command(host: str, port: int) -> list[str]:
     """`streamlit run` on the installed app, through dashboard/server.py (the libraries the pages share imported
     before any visitor's thread runs): headless, on host:port, without usage statistics or file watching; an error a
     page did not catch shows visitors only that there was one (its message and traceback, which name the server's
-    files, go to the command's output)."""
+    files, go to the command's output).
+
+    Nor does it collect all of Python's garbage after every run of a page, as Streamlit does by default: a full
+    collection of the server's heap (polars, Altair's schemas, the cached frames) took 0.13 of a document page's
+    0.20 CPU seconds, holding the interpreter lock the other visitors' pages wait for (issue 36). Python's own
+    collector still runs as objects are made."""
     return [
         sys.executable,
         "-m",
@@ -42,6 +47,8 @@ def streamlit_command(host: str, port: int) -> list[str]:
         "true",
         "--server.fileWatcherType",
         "none",
+        "--runner.postScriptGC",
+        "false",
         "--browser.gatherUsageStats",
         "false",
         "--client.toolbarMode",
