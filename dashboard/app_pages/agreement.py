@@ -6,7 +6,7 @@ pair_evaluations.outcomes'."""
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, links, palette, spans, tables
+from accuracy_db.dashboard import charts, data, links, palette, spans, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.formatting import UNDEFINED, figure_text, p_value_text
@@ -142,7 +142,7 @@ st.caption(
     "category against the rest), as `accuracy-db agreement` computes it. Hover over a cell for its counts."
 )
 with st.container(key="agreement_matrix"):
-    st.altair_chart(matrix(pairs, order, figure), width="stretch")
+    charts.draw(None, matrix, pairs, order, figure, width="stretch")
 with st.expander("The pairs as a table, with their signatures"):
     tables.table(
         pairs.select(*columns, "signature"),

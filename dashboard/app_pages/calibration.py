@@ -6,7 +6,7 @@ average precision, and its reliability diagram with its expected calibration err
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, links, tables
+from accuracy_db.dashboard import charts, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.formatting import figure_text
@@ -97,7 +97,7 @@ beside = st.columns(2)
 with beside[0]:
     st.subheader(f"Precision and recall: AP {figure_text(chosen['average_precision'])}")
     with st.container(key="precision_recall_chart"):
-        st.altair_chart(precision_recall_chart(curve))
+        charts.draw(None, precision_recall_chart, curve)
     st.caption(
         f"At each probability {literal(submission)} gives a character, the characters of at least that probability"
         " taken as marked."
@@ -107,7 +107,7 @@ with beside[0]:
 with beside[1]:
     st.subheader(f"Reliability: ECE {figure_text(chosen['calibration_error'])}")
     with st.container(key="reliability_chart"):
-        st.altair_chart(reliability_chart(diagram))
+        charts.draw(None, reliability_chart, diagram)
     st.caption(
         "The characters in ten bins of equal width by their probability ([0, 0.1) … [0.9, 1]); the ECE weighs each"
         " bin's gap between its share of gold characters and its mean probability by its share of the characters."

@@ -4,7 +4,7 @@ recall_by_annotators (of the view recall_by_difficulty), as `accuracy-db difficu
 
 import altair as alt
 import streamlit as st
-from accuracy_db.dashboard import bars, data, links, tables
+from accuracy_db.dashboard import bars, charts, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 NOT_CURATED = "not curated"  # the gold mistakes that no mistake of the curation exports covers
@@ -98,8 +98,15 @@ st.caption(
 )
 with st.container(key="found_by_chart"):
     levels = sorted(set(found_by["level"].to_list()), key=int)
-    event = st.altair_chart(
-        recall_chart(found_by, "found by k submissions", levels), width="stretch", on_select="rerun", key="found_by"
+    event = charts.draw(
+        None,
+        recall_chart,
+        found_by,
+        "found by k submissions",
+        levels,
+        width="stretch",
+        on_select="rerun",
+        key="found_by",
     )
 mistakes_at(event, params, "found_by", "found by k =")
 
@@ -112,7 +119,14 @@ st.caption(
 )
 with st.container(key="annotators_chart"):
     levels = sorted(set(annotators["level"].to_list()), key=lambda level: (level == NOT_CURATED, level))
-    event = st.altair_chart(
-        recall_chart(annotators, "marked by k annotators", levels), width="stretch", on_select="rerun", key="annotated"
+    event = charts.draw(
+        None,
+        recall_chart,
+        annotators,
+        "marked by k annotators",
+        levels,
+        width="stretch",
+        on_select="rerun",
+        key="annotated",
     )
 mistakes_at(event, params, "annotators", "marked by k =")

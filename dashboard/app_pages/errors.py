@@ -6,7 +6,7 @@ scores."""
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, links, palette, tables
+from accuracy_db.dashboard import charts, data, links, palette, tables
 from accuracy_db.dashboard.literal import literal
 
 PAGE_SIZE = 50
@@ -263,7 +263,7 @@ if counts.is_empty():
     st.caption("No mistake is left by these filters.")
 else:
     with st.container(key="error_counts"):
-        event = st.altair_chart(counts_chart(counts, category_names), on_select="rerun", key="error_bars")
+        event = charts.draw(None, counts_chart, counts, category_names, on_select="rerun", key="error_bars")
     st.caption(
         "Per category, the gold mistakes (matched and missed: together the gold list's count) and, below them, "
         "the submission's false alarms, which are not gold mistakes and so a bar of their own. Click a part of a "

@@ -6,7 +6,7 @@ mistakes per text of another corpus, whose categories are not the analysis's col
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, links, palette, tables
+from accuracy_db.dashboard import charts, data, links, palette, tables
 from accuracy_db.dashboard.literal import literal
 
 BY_CATEGORY = """
@@ -20,6 +20,36 @@ WHERE categories.corpus = $corpus
 GROUP BY ALL
 ORDER BY any_value(categories.position)
 """
+
+
+def category_bars(by_category: pl.DataFrame, categories: palette.Categories) -> alt.Chart:
+    """A bar per category, its gold mistakes, in the category's colour."""
+    return (
+        alt.Chart(by_category)
+        .mark_bar()
+        .encode(
+            y=alt.Y("category:N", sort=categories.names, title=None),
+            x=alt.X("mistakes:Q"),
+            color=alt.Color("category:N", scale=categories.scale(), legend=None),
+            tooltip=["category", "mistakes"],
+        )
+    )
+
+
+def text_bars(long: pl.DataFrame, categories: palette.Categories) -> alt.Chart:
+    """A bar per text, stacked by category in the categories' order."""
+    return (
+        alt.Chart(long)
+        .mark_bar()
+        .encode(
+            x=alt.X("text_id:N", title=None),
+            y=alt.Y("count:Q", title="gold mistakes"),
+            color=alt.Color("category:N", scale=categories.scale()),
+            order=alt.Order("category_position:Q"),
+            tooltip=["text_id", "category", "count"],
+        )
+        .transform_calculate(category_position=f"indexof({categories.names}, datum.category)")
+    )
 
 
 def of_split(analysis: str) -> str:
@@ -107,17 +137,7 @@ st.markdown(f"**{total}** gold mistakes in the {len(per_text)} texts of the {lit
 left, right = st.columns([3, 2])
 with left:
     tables.table(by_category, key="gold_by_category")
-right.altair_chart(
-    alt.Chart(by_category)
-    .mark_bar()
-    .encode(
-        y=alt.Y("category:N", sort=categories.names, title=None),
-        x=alt.X("mistakes:Q"),
-        color=alt.Color("category:N", scale=categories.scale(), legend=None),
-        tooltip=["category", "mistakes"],
-    ),
-    width="stretch",
-)
+charts.draw(right, category_bars, by_category, categories, width="stretch")
 
 st.subheader("By text")
 st.caption(
@@ -126,19 +146,7 @@ st.caption(
 )
 text_rows(per_text, "gold_by_text", column_config={"text_id": "text", "mistakes": "all"}, height=420)
 long = per_text.unpivot(on=categories.names, index="text_id", variable_name="category", value_name="count")
-st.altair_chart(
-    alt.Chart(long)
-    .mark_bar()
-    .encode(
-        x=alt.X("text_id:N", title=None),
-        y=alt.Y("count:Q", title="gold mistakes"),
-        color=alt.Color("category:N", scale=categories.scale()),
-        order=alt.Order("category_position:Q"),
-        tooltip=["text_id", "category", "count"],
-    )
-    .transform_calculate(category_position=f"indexof({categories.names}, datum.category)"),
-    width="stretch",
-)
+charts.draw(None, text_bars, long, categories, width="stretch")
 
 st.subheader("Error rate by generating system")
 per_system = frames["per_system"]

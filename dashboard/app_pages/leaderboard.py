@@ -9,7 +9,7 @@ another scheme's ranking is ranking.leaderboard's too, as `accuracy-db leaderboa
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import bars, data, links, tables
+from accuracy_db.dashboard import bars, charts, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.formatting import UNDEFINED, p_value_text, with_interval
@@ -269,8 +269,11 @@ board_figure = st.radio(
 names = [row["submission"] for row in ranked]
 differences = data.against_best(names, scope, board_figure, split, corpus) if len(names) > 1 else []
 with st.container(key="interval_chart"):
-    st.altair_chart(
-        interval_chart(chart_points(ranked, board_figure, differences), board_figure),
+    charts.draw(
+        None,
+        interval_chart,
+        chart_points(ranked, board_figure, differences),
+        board_figure,
         on_select="rerun",
         key="interval_dots",
     )
@@ -316,13 +319,13 @@ st.subheader("Submissions compared per category")
 chart_level = st.radio("Level", ["mistake level", "token level"], horizontal=True, key="category_level")
 side_by_side = ["token_recall", "token_precision"] if chart_level == "token level" else ["recall", "precision"]
 with st.container(key="category_chart"):
-    event = st.altair_chart(
-        category_charts(
-            categories,
-            side_by_side,
-            data.categories(corpus).names,
-            data.category_intervals(categories["submission_id"].unique().sort().to_list(), data.scopes(corpus)[1:]),
-        ),
+    event = charts.draw(
+        None,
+        category_charts,
+        categories,
+        side_by_side,
+        data.categories(corpus).names,
+        data.category_intervals(categories["submission_id"].unique().sort().to_list(), data.scopes(corpus)[1:]),
         on_select="rerun",
         key="category_bars",
     )

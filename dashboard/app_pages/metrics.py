@@ -7,7 +7,7 @@ scoped_metric_scores and metric_targets."""
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, links, palette, tables
+from accuracy_db.dashboard import charts, data, links, palette, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db.formatting import with_interval
@@ -221,7 +221,7 @@ with shown:
         "Coloured by the system that generated the text, where that is known. Hover over a point for its text."
     )
     with st.container(key="metric_scatter"):
-        st.altair_chart(scatter(points, metric), width="stretch")
+        charts.draw(None, scatter, points, metric, width="stretch")
 with curve:
     [roc] = [row for row in rows if row["level"] == "text" and row["measure"] == "roc_auc" and row["metric"] == metric]
     if roc["reason"] is not None:
@@ -234,4 +234,4 @@ with curve:
             f"{with_interval({'value': roc['value'], 'value_ci': roc['ci']}, 'value')}; the dashed line is chance."
         )
         with st.container(key="metric_roc"):
-            st.altair_chart(roc_chart(frames["curve"]), width="stretch")
+            charts.draw(None, roc_chart, frames["curve"], width="stretch")

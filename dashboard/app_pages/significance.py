@@ -8,7 +8,7 @@ import shlex
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, links, tables
+from accuracy_db.dashboard import charts, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
@@ -134,7 +134,7 @@ st.caption(
     "rarely makes. Submissions in the rank order; hover over a cell for both figures, click it for the pair."
 )
 with st.container(key="significance_matrix"):
-    event = st.altair_chart(matrix(pairs, names, figure), width="stretch", on_select="rerun", key="matrix_cells")
+    event = charts.draw(None, matrix, pairs, names, figure, width="stretch", on_select="rerun", key="matrix_cells")
 if clicked := event.selection.get("pair"):
     pair = pairs.filter(a=clicked[0]["a"], b=clicked[0]["b"]).row(0, named=True)
     with st.container(key="significance_pair", border=True):

@@ -6,7 +6,7 @@ in the document view."""
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import data, links, tables
+from accuracy_db.dashboard import charts, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
@@ -137,7 +137,7 @@ if per_text.is_empty():
     st.info("Choose a submission to show.")
     st.stop()
 with st.container(key="validity_scatter"):
-    event = st.altair_chart(scatters(per_text, scopes), on_select="rerun", key="scatter", width="content")
+    event = charts.draw(None, scatters, per_text, scopes, on_select="rerun", key="scatter", width="content")
 chosen = [point for index in range(len(scopes)) for point in event.selection.get(scatter_name(index)) or []]
 if chosen:
     links.follow("document", text=chosen[0]["text_id"], submission=chosen[0]["submission"])

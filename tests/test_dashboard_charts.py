@@ -1,0 +1,122 @@
+"""The dashboard's charts are drawn from Vega-Lite specs made once per set of inputs (dashboard/charts.py, issue 36):
+Altair's checks and copies of a spec took 0.4 of the leaderboard's 0.5 CPU seconds a visit, under the interpreter
+lock every other visitor waits for. A chart drawn so is the one st.altair_chart draws, its builder runs once for
+the same inputs, and no page calls st.altair_chart (whose conversion changes Altair's process-wide settings
+under a lock of Streamlit's own, not charts.py's)."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+REPO = Path(__file__).resolve().parents[1]
+# Streamlit's calls that convert an Altair chart themselves (the built-in charts are Altair charts too).
+ALTAIR_DRAWING = {"altair_chart", "line_chart", "bar_chart", "area_chart", "scatter_chart"}
+
+
+def two_ways() -> None:
+    """A page that draws one chart (layers, a facet, a selection, missing values, Unicode) twice: by
+    st.altair_chart, and by charts.draw; and a second builder given the same inputs."""
+    import altair as alt
+    import polars as pl
+    import streamlit as st
+    from accuracy_db.dashboard import charts
+
+    def dots(frame: pl.DataFrame, title: str) -> alt.FacetChart:
+        st.session_state["built"] = st.session_state.get("built", 0) + 1
+        base = alt.Chart(frame).encode(
+            y=alt.Y("name:N", sort=frame["name"].to_list()), tooltip=["name", alt.Tooltip("value:Q", format=".3f")]
+        )
+        click = alt.selection_point(name="picked", fields=["name"])
+        layers = base.mark_circle().encode(x="value:Q").add_params(click) + base.mark_rule().encode(
+            x="low:Q", x2="high:Q"
+        )
+        return layers.properties(title=title, width=200).facet(column=alt.Column("group:N", title=None))
+
+    def bars(frame: pl.DataFrame, title: str) -> alt.Chart:
+        return alt.Chart(frame).mark_bar().encode(x="value:Q", y="name:N").properties(title=title)
+
+    frame = pl.DataFrame(
+        {
+            "name": ["année", "b", "c\t", "d"],
+            "group": ["x", "x", "y", "y"],
+            "value": [0.5, None, 0.0, 1.0],
+            "low": [0.25, None, 0.0, 0.75],
+            "high": [0.75, None, 0.1, 1.0],
+        }
+    )
+    title = st.session_state.get("title", "τ")
+    with st.container(key="by_streamlit"):
+        st.altair_chart(dots(frame, title), on_select="rerun", key="streamlit_dots")
+    st.session_state["built"] -= 1  # st.altair_chart's build is not counted
+    with st.container(key="by_charts"):
+        charts.draw(None, dots, frame, title, on_select="rerun", key="cached_dots")
+    with st.container(key="other_builder"):
+        charts.draw(None, bars, frame, title)
+    with st.container(key="many_rows"):  # past Altair's own limit of 5,000 rows, which st.altair_chart lifts
+        charts.draw(None, bars, pl.DataFrame({"name": [str(i) for i in range(5001)], "value": range(5001)}), "")
+
+
+def drawn(at: AppTest, key: str) -> tuple[dict, list[list[dict]]]:
+    """The chart in the container of this key: its spec with its datasets' names numbered in the order they occur,
+    and the rows of each dataset."""
+    [element] = at.get_by_key(key).get("vega_lite_chart")
+    text = element.proto.spec
+    rows = []
+    for number, dataset in enumerate(element.proto.datasets):
+        text = text.replace(json.dumps(dataset.name), json.dumps(f"dataset {number}"))
+        rows.append(pa.ipc.open_stream(dataset.data.data).read_all().to_pylist())
+    return json.loads(text), rows
+
+
+def test_a_chart_drawn_from_its_spec_is_the_chart_st_altair_chart_draws():
+    at = AppTest.from_function(two_ways, default_timeout=60).run()
+    assert not at.exception
+    ours, our_rows = drawn(at, "by_charts")
+    theirs, their_rows = drawn(at, "by_streamlit")
+    assert ours == theirs
+    assert our_rows == their_rows
+    assert [row["name"] for row in our_rows[0]] == ["année", "b", "c\t", "d"] and our_rows[0][1]["value"] is None
+    assert ours["params"][0]["name"] == "picked"  # the selection the page reruns on
+    _, [many] = drawn(at, "many_rows")
+    assert len(many) == 5001
+
+
+def test_the_builder_runs_once_for_the_same_inputs():
+    st.cache_data.clear()  # the specs another test made
+    at = AppTest.from_function(two_ways, default_timeout=60).run()
+    assert at.session_state["built"] == 1
+    first = drawn(at, "by_charts")
+    at.run()
+    assert at.session_state["built"] == 1
+    assert drawn(at, "by_charts") == first
+    at.session_state["title"] = "another"  # new inputs: the builder runs again
+    at.run()
+    assert at.session_state["built"] == 2
+    assert drawn(at, "by_charts")[0]["spec"]["title"] == "another"
+    other, _ = drawn(at, "other_builder")  # another builder given the same inputs is not answered from dots'
+    assert other["mark"] == {"type": "bar"}
+
+
+def altair_drawing_in(source: str) -> list[str]:
+    """The calls in Python source of Streamlit's functions that convert Altair charts themselves, as line:name."""
+    return [
+        f"{node.lineno}:{node.func.attr}"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ALTAIR_DRAWING
+    ]
+
+
+def test_no_page_draws_a_chart_but_through_charts_draw():
+    found = [
+        f"{path.relative_to(REPO)}:{call}"
+        for path in sorted((REPO / "dashboard").rglob("*.py"))
+        for call in altair_drawing_in(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+    assert altair_drawing_in("right.altair_chart(chart)\nst.bar_chart(frame)") == ["1:altair_chart", "2:bar_chart"]
