@@ -1,10 +1,12 @@
 """The dashboard under a crowd (issue 36): N visitors at once, each a Chromium session of its own, in batches.
 
     python -m benchmarks.dashboard_load --db DB [--sessions 1,5,10,20] [--batches 5] [--documents 5]
-        [--out benchmarks/results/dashboard-load-DATE.md]
+        [--no-warm] [--out benchmarks/results/dashboard-load-DATE.md]
 
-For each N it starts `accuracy-db dashboard --db DB` afresh (so each N's memory is its own) and opens N browser
-contexts in one headless Debian /usr/bin/chromium driven by Playwright (never `playwright install`). In each
+For each N it starts `accuracy-db dashboard --db DB` afresh (so each N's memory is its own), waits until the
+command says it has visited every page once (as it does when it starts; --no-warm starts it without), and opens
+N browser contexts in one headless Debian /usr/bin/chromium driven by Playwright (never `playwright install`). In
+each
 batch every session walks the same pages at once: the leaderboard, the errors page with filters and a search
 (?search=the), DOCUMENTS texts in the lanes layout, the gold explorer, the agreement page, and the SQL page,
 where it runs one query. A page's time is from asking for its address until its main content is drawn (a
@@ -60,6 +62,8 @@ REDUCED_MOTION = "reduce"
 DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'  # the page's script has finished
 QUERY = "SELECT text_id, count(*) AS gold FROM gold_mistakes GROUP BY text_id ORDER BY gold DESC, text_id LIMIT 20"
 STARTUP_SECONDS = 120
+WARM_SECONDS = 3600  # for `accuracy-db dashboard` to visit every page once, as it does when it starts
+WARMED = "Computed the first view of"  # how it says it has
 HEALTH_SECONDS = 5
 STOP_BOUND_SECONDS = 30  # the command is killed, and the run reported as failed, when SIGTERM has not ended it by then
 PAGES = ("leaderboard", "errors", "document", "gold", "agreement", "sql")  # a session's walk, in its order
@@ -141,23 +145,34 @@ class MemorySampler(threading.Thread):
 
 
 @contextlib.contextmanager
-def dashboard(db: Path, log: Path):
-    """`accuracy-db dashboard --db DB` on a free port while the block runs: (url, the command's process)."""
+def dashboard(db: Path, log: Path, warm: bool = True):
+    """`accuracy-db dashboard --db DB` on a free port while the block runs: (url, the command's process). With warm
+    (the command's default), the block starts once the command says it has visited every page once."""
     port = free_port()
     command = [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(db), "--port", str(port)]
     url = f"http://127.0.0.1:{port}"
     with log.open("wb") as output:
-        server = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(command + ([] if warm else ["--no-warm"]), stdout=output, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
         while not healthy(url, 2):
             if server.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the dashboard did not come up at {url}:\n{log.read_text()}")
             time.sleep(0.2)
+        deadline = time.monotonic() + WARM_SECONDS
+        while warm and not warmed(log):
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the dashboard did not say it had visited its pages:\n{log.read_text()}")
+            time.sleep(0.2)
         yield url, server
     finally:
         if server.poll() is None:
             stopped_by_sigterm(server)
+
+
+def warmed(log: Path) -> str | None:
+    """The command's line saying it has visited every page once (how many, in how long), once it is written."""
+    return next((line for line in log.read_text(errors="replace").splitlines() if line.startswith(WARMED)), None)
 
 
 def stopped_by_sigterm(server: subprocess.Popen) -> float | None:
@@ -322,14 +337,24 @@ def summary(timings: dict) -> dict:
     return pages
 
 
-def run_n(db: Path, pages: list, sessions: int, batches: int, timeout_ms: int, log: Path, budget: float | None) -> dict:
-    """One N: a fresh server, the crowd's batches, the server's memory, and SIGTERM at the end."""
+def run_n(
+    db: Path,
+    pages: list,
+    sessions: int,
+    batches: int,
+    timeout_ms: int,
+    log: Path,
+    budget: float | None,
+    warm: bool = True,
+) -> dict:
+    """One N: a fresh server (which has visited its pages once, when warm), the crowd's batches, the server's
+    memory, and SIGTERM at the end."""
     load_before = os.getloadavg()
-    with dashboard(db, log) as (url, server):
+    with dashboard(db, log, warm) as (url, server):
         sampler = MemorySampler(server.pid)
         sampler.start()
         (streamlit,) = descendants(server.pid)[:1] or [server.pid]
-        idle_kb = status_kb(streamlit, "VmRSS")
+        idle_kb = status_kb(streamlit, "VmRSS")  # before the first batch (after the warm-up, when warm)
         started = time.perf_counter()
         result = asyncio.run(crowd(url, pages, sessions, batches, timeout_ms, server.pid, budget))
         sampler.stopped.set()
@@ -340,6 +365,7 @@ def run_n(db: Path, pages: list, sessions: int, batches: int, timeout_ms: int, l
     answers = result["timings"].pop("sql answers", [])
     return {
         "sessions": sessions,
+        "warmed": warmed(log) if warm else "not warmed (--no-warm)",
         "batches": len(result["batch_seconds"]),
         "seconds": round(time.perf_counter() - started, 1),
         "load_before": [round(x, 2) for x in load_before],
@@ -426,7 +452,7 @@ def markdown(report: dict) -> str:
             )
     lines += [
         "",
-        "| N | batches (s each) | healthy after each batch | failures | SQL answers | server MB idle / peak (VmHWM) |"
+        "| N | batches (s each) | healthy after each batch | failures | SQL answers | server MB before / peak (VmHWM) |"
         " server and its query processes, peak MB | CPU s: server / browsers | SIGTERM to exit | load before → after |",
         "| ---: | --- | --- | ---: | --- | --- | ---: | --- | ---: | --- |",
     ]
@@ -442,6 +468,8 @@ def markdown(report: dict) -> str:
             f"{'did not stop' if stop is None else f'{stop:.1f} s'} | "
             f"{run['load_before'][0]:.1f} → {run['load_after'][0]:.1f} |"
         )
+    lines += ["", "Before its first batch, each N's fresh server (`accuracy-db dashboard`) said:", ""]
+    lines += [f"- N = {run['sessions']}: {run['warmed']}" for run in report["runs"]]
     failures = [f"- N = {run['sessions']}: {failure}" for run in report["runs"] for failure in run["failures"]]
     if failures:
         lines += ["", "Failures:", "", *failures[:40]]
@@ -481,6 +509,12 @@ def main() -> None:
     parser.add_argument("--pages", default=",".join(PAGES), help="the pages each session opens (comma-separated)")
     parser.add_argument("--timeout", type=float, default=60, help="seconds a page may take before it counts as hung")
     parser.add_argument("--budget", type=float, help="seconds after which an N starts no further batch")
+    parser.add_argument(
+        "--no-warm",
+        dest="warm",
+        action="store_false",
+        help="start the servers with --no-warm: each page's first visitor computes its figures",
+    )
     parser.add_argument("--out", type=Path, help="write the report as Markdown here")
     parser.add_argument("--logs", type=Path, default=Path("/tmp"), help="where the servers' output goes")
     args = parser.parse_args()
@@ -501,7 +535,7 @@ def main() -> None:
     for sessions in (int(n) for n in args.sessions.split(",")):  # in the order given: the largest first, if wanted
         print(f"N = {sessions} …", file=sys.stderr, flush=True)
         log = args.logs / f"dashboard-load-{sessions}.log"
-        run = run_n(args.db, pages, sessions, args.batches, int(args.timeout * 1000), log, args.budget)
+        run = run_n(args.db, pages, sessions, args.batches, int(args.timeout * 1000), log, args.budget, args.warm)
         report["runs"].append(run)
         print(json.dumps({key: run[key] for key in ("sessions", "pages", "failures")}), file=sys.stderr, flush=True)
         report["ended"] = f"{datetime.datetime.now(datetime.UTC):%H:%M} UTC"

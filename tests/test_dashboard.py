@@ -1301,12 +1301,15 @@ def test_the_server_imports_the_libraries_the_pages_share_before_streamlit_start
 
 def test_the_command_gives_the_server_its_database_and_the_sql_pages_time_limit(built_db, monkeypatch, capsys):
     served = []
-    monkeypatch.setattr("accuracy_db.cli.commands.dashboard.serve", lambda command, env: served.append(env) or 0)
+    monkeypatch.setattr(
+        "accuracy_db.cli.commands.dashboard.serve", lambda command, env, warm_at: served.append((env, warm_at)) or 0
+    )
     monkeypatch.setattr("accuracy_db.cli.commands.dashboard.check_can_listen", lambda host, port: None)
     assert run(["dashboard", "--db", str(built_db), "--port", "8599", "--sql-seconds", "2.5"]) == 0
-    assert run(["dashboard", "--db", str(built_db), "--port", "8599"]) == 0
-    assert [(env[DB_ENV], env["ACCURACY_DB_SQL_SECONDS"]) for env in served] == [(str(built_db.resolve()), "2.5")] + [
-        (str(built_db.resolve()), "10")
+    assert run(["dashboard", "--db", str(built_db), "--port", "8599", "--host", "0.0.0.0", "--no-warm"]) == 0
+    assert [(env[DB_ENV], env["ACCURACY_DB_SQL_SECONDS"], warm_at) for env, warm_at in served] == [
+        (str(built_db.resolve()), "2.5", "http://127.0.0.1:8599"),  # the pages visited once at start, there
+        (str(built_db.resolve()), "10", None),
     ]
     assert run(["dashboard", "--db", str(built_db), "--sql-seconds", "0"]) == 2
     assert "--sql-seconds" in capsys.readouterr().err

@@ -6,9 +6,12 @@ Set DASHBOARD_SCREENSHOTS=DIR to also save the screenshots there (docs/dashboard
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -22,9 +25,11 @@ import pytest
 from hostile_names import HOSTILE_NAMES, REFUSED_NAME, TAG_NAME
 from playwright.sync_api import Page, expect, sync_playwright
 
+from accuracy_db import page_visits
 from accuracy_db.cli.commands.dashboard import app_file, streamlit_command
 from benchmarks.dashboard_load import CHROMIUM, CHROMIUM_ARGS, REDUCED_MOTION  # the benchmark's Chromium and sessions
 
+REPO = Path(__file__).resolve().parents[1]
 STARTUP_SECONDS = 60
 PAGE_TIMEOUT_MS = 30_000
 # What a page shows may come late on a loaded machine (the suite runs beside it): expectations wait as long as pages.
@@ -617,6 +622,87 @@ def test_ctrl_c_while_the_server_is_being_started_is_not_lost(monkeypatch):
         for process in started:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
+
+
+# --- the command visits each page once when its server is up (issue 36), so that no visitor computes a page's
+# first figures (the leaderboard's took 6.6 s at scale 100) ---
+
+# The cached functions behind the pages' most costly first views: the leaderboard's intervals, the agreement
+# matrix, the metrics table.
+COSTLY_FIRST_VIEWS = {"_ranked_with_intervals", "_agreement", "_metric_table"}
+
+
+def cached_functions(url: str) -> set[str]:
+    """The dashboard's functions that Streamlit holds cached values of, from its metrics endpoint."""
+    with urllib.request.urlopen(f"{url}/_stcore/metrics", timeout=10) as response:
+        lines = response.read().decode().splitlines()
+    return {
+        line.split('cache="accuracy_db.dashboard.data.', 1)[1].split('"', 1)[0]
+        for line in lines
+        if line.startswith("cache_memory_bytes{") and 'cache="accuracy_db.dashboard.data.' in line
+    }
+
+
+def visited(url: str, address: str) -> page_visits.PageRun:
+    """A page visited as accuracy-db dashboard visits it when it starts, from a thread of its own: the sync API of
+    Playwright that the tests above use keeps an event loop running in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, page_visits.visit(url, address)).result()
+
+
+def said(log: Path, start: str) -> str | None:
+    return next((line for line in log.read_text().splitlines() if line.startswith(start)), None)
+
+
+def test_the_dashboard_visits_every_page_once_before_its_first_visitor(built_db, tmp_path):
+    log = tmp_path / "server.log"
+    with serving(built_db, log) as (url, _):
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not said(log, "Computed the first view of"):
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        pages = visited(url, "").pages
+        assert len(pages) == len(app_pages()) == 12
+        assert re.fullmatch(r"Computed the first view of 12 pages in \d+\.\d s", said(log, "Computed")), log.read_text()
+        assert COSTLY_FIRST_VIEWS <= cached_functions(url)
+
+
+def test_without_warm_a_page_is_computed_by_its_first_visitor(built_db, tmp_path):
+    log = tmp_path / "server.log"
+    with serving(built_db, log, "--no-warm") as (url, _):
+        assert cached_functions(url).isdisjoint(COSTLY_FIRST_VIEWS)
+        assert not visited(url, "").exception  # the leaderboard
+        deadline = time.monotonic() + STARTUP_SECONDS  # the endpoint keeps its figures 5 s
+        while "_ranked_with_intervals" not in cached_functions(url):
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+    assert said(log, "Computed") is None
+
+
+def app_pages() -> list[str]:
+    """The pages dashboard/app.py lists."""
+    return re.findall(r'st\.Page\("app_pages/(\w+)\.py"', (REPO / "dashboard" / "app.py").read_text())
+
+
+@pytest.mark.parametrize(
+    ("host", "address"),
+    [
+        ("127.0.0.1", "http://127.0.0.1:8501"),
+        ("0.0.0.0", "http://127.0.0.1:8501"),
+        ("", "http://127.0.0.1:8501"),
+        ("::", "http://[::1]:8501"),
+        ("::1", "http://[::1]:8501"),
+        ("localhost", "http://localhost:8501"),
+    ],
+)
+def test_the_pages_are_visited_at_the_address_this_machine_reaches_the_server_at(host, address):
+    from accuracy_db.cli.commands.dashboard import local_address
+
+    assert local_address(host, 8501) == address
+
+
+def test_warm_gives_up_quietly_on_a_server_that_ended_before_it_answered():
+    assert page_visits.warm(f"http://127.0.0.1:{free_port()}", lambda: False) == (0, [], 0.0)
 
 
 # --- a crowd (issue 36): ten visitors at once, twice over, on the same worker as the tests above, whose timings

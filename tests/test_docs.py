@@ -30,7 +30,8 @@ def named(span: str, param: click.Parameter) -> bool:
     """Whether a synopsis names an option (by any of its spellings) or an argument (upper case, as a word)."""
     if isinstance(param, click.Argument):
         return re.search(rf"\b{param.name.upper()}\b", span) is not None
-    return any(re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", span) for opt in param.opts)
+    spellings = [*param.opts, *getattr(param, "secondary_opts", [])]  # --warm/--no-warm: either
+    return any(re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", span) for opt in spellings)
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from importlib import resources
 from pathlib import Path
 
@@ -81,8 +82,9 @@ def check_can_listen(host: str, port: int) -> None:
 STOP_SECONDS = 5
 
 
-def serve(command: list[str], env: dict[str, str]) -> int:
-    """Run the server until it ends or Ctrl+C or SIGTERM stops it (quietly: exit status 0).
+def serve(command: list[str], env: dict[str, str], warm_at: str | None = None) -> int:
+    """Run the server until it ends or Ctrl+C or SIGTERM stops it (quietly: exit status 0); with warm_at (the
+    server's address), visit each page once as soon as it answers (warm_pages).
 
     The server starts with SIGINT ignored, so that a Ctrl+C while Python imports Streamlit (a second or so) is no
     traceback; once up, Streamlit sets its own handlers, which stop it with one line. A signal that comes while
@@ -93,6 +95,8 @@ def serve(command: list[str], env: dict[str, str]) -> int:
     with Signals() as signals:
         signals.hold()
         server = subprocess.Popen(command, env=env, preexec_fn=ignore_interrupts)
+        if warm_at:
+            threading.Thread(target=warm_pages, args=(warm_at, server), daemon=True).start()
         try:
             signals.release()
             return server.wait()
@@ -124,6 +128,24 @@ def ended(server: subprocess.Popen, seconds: float) -> bool:
     return True
 
 
+def warm_pages(base: str, server: subprocess.Popen) -> None:
+    """Visit each page of the server at base once, as a browser would but drawing nothing, so that the first
+    visitor of a page finds its figures computed (at scale 100 the leaderboard's first view took 6.6 s, the metrics
+    page's 7.1 s: issue 36); then say so in one line, naming any page left cold and why."""
+    from accuracy_db.page_visits import warm
+
+    visited, failed, seconds = warm(base, lambda: server.poll() is None)
+    if visited and server.poll() is None:
+        cold = f"; left cold: {'; '.join(failed)}" if failed else ""
+        click.echo(f"Computed the first view of {visited} pages in {seconds:.1f} s{cold}", err=True)
+
+
+def local_address(host: str, port: int) -> str:
+    """The address this machine reaches a server listening on host:port at (all addresses: the loopback's)."""
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def ignore_interrupts() -> None:
     """Run in the server's process before Streamlit starts: SIGINT ignored (an ignored signal stays so across exec)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -139,13 +161,19 @@ def ignore_interrupts() -> None:
     help="The address to serve it on; the default lets only this machine in.",
 )
 @click.option(
+    "--warm/--no-warm",
+    default=True,
+    show_default=True,
+    help="Visit each page once as soon as the server is up, so that no visitor waits for its first figures.",
+)
+@click.option(
     "--sql-seconds",
     type=click.FloatRange(1, 3600),
     default=10,
     show_default=True,
     help="How long a query of the SQL page may run before it is stopped.",
 )
-def dashboard(db: Path, port: int, host: str, sql_seconds: float) -> None:
+def dashboard(db: Path, port: int, host: str, warm: bool, sql_seconds: float) -> None:
     """Serve the dashboard (leaderboard, errors, documents, gold list, refresh status) at http://HOST:PORT.
 
     It only reads the database, and follows it when `build` or `refresh` republishes it. Ctrl+C stops it."""
@@ -155,5 +183,5 @@ def dashboard(db: Path, port: int, host: str, sql_seconds: float) -> None:
     check_can_listen(host, port)
     click.echo(f"Serving the dashboard of {db} at http://{host}:{port} (Ctrl+C stops it)", err=True)
     env = {**os.environ, DB_ENV: str(db.resolve()), SQL_SECONDS_ENV: f"{sql_seconds:g}"}
-    status = serve(streamlit_command(host, port), env)
+    status = serve(streamlit_command(host, port), env, local_address(host, port) if warm else None)
     click.get_current_context().exit(status)
