@@ -1,12 +1,14 @@
 """The dashboard under a crowd (issue 36): N visitors at once, each a Chromium session of its own, in batches.
 
     python -m benchmarks.dashboard_load --db DB [--sessions 1,5,10,20] [--batches 5] [--documents 5]
-        [--no-warm] [--out benchmarks/results/dashboard-load-DATE.md]
+        [--client browser|protocol] [--no-warm] [--out benchmarks/results/dashboard-load-DATE.md]
 
 For each N it starts `accuracy-db dashboard --db DB` afresh (so each N's memory is its own), waits until the
 command says it has visited every page once (as it does when it starts; --no-warm starts it without), and opens
-N browser contexts in one headless Debian /usr/bin/chromium driven by Playwright (never `playwright install`). In
-each
+N browser contexts in one headless Debian /usr/bin/chromium driven by Playwright (never `playwright install`).
+With --client protocol the sessions are not browsers but speak Streamlit's protocol from this process
+(benchmarks.dashboard_protocol), so that the timings are the server's alone, without twenty Chromiums drawing
+pages on the same cores. In each
 batch every session walks the same pages at once: the leaderboard, the errors page with filters and a search
 (?search=the), DOCUMENTS texts in the lanes layout, the gold explorer, the agreement page, and the SQL page,
 where it runs one query. A page's time is from asking for its address until its main content is drawn (a
@@ -41,6 +43,8 @@ import time
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
+
+from benchmarks import dashboard_protocol
 
 CHROMIUM = Path("/usr/bin/chromium")
 # How Debian's Chromium is launched here and in tests/test_dashboard_browser.py: headless, and without the
@@ -270,30 +274,53 @@ async def walk(context, base: str, pages: list, timings: dict, failures: list) -
 
 
 async def crowd(
-    url: str, pages: list, sessions: int, batches: int, timeout_ms: int, server_pid: int, budget: float | None
+    url: str,
+    pages: list,
+    sessions: int,
+    batches: int,
+    timeout_ms: int,
+    server_pid: int,
+    budget: float | None,
+    client: str = "browser",
 ) -> dict:
     """N sessions walking the pages at once, batch after batch (no batch started once budget seconds have passed,
     when given): their timings, failures and the health after each batch, and the CPU seconds of the server and
-    of the browsers."""
-    from playwright.async_api import async_playwright
-
+    of the clients (the browsers, or this process for protocol sessions)."""
     timings: dict[str, list] = {}
     failures: list[str] = []
     health = []
     server_cpu = cpu_seconds([server_pid, *descendants(server_pid)])
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        contexts = []
-        for _ in range(sessions):
-            context = await browser.new_context(viewport={"width": 1440, "height": 1000}, reduced_motion=REDUCED_MOTION)
-            context.set_default_timeout(timeout_ms)
-            contexts.append(context)
+    async with contextlib.AsyncExitStack() as stack:
+        if client == "protocol":
+            own_cpu = time.process_time()
+
+            def walker(_session):
+                return dashboard_protocol.walk(url, pages, timings, failures, timeout_ms / 1000)
+
+            clients = list(range(sessions))
+        else:
+            from playwright.async_api import async_playwright
+
+            playwright = await stack.enter_async_context(async_playwright())
+            browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            stack.push_async_callback(browser.close)
+            clients = []
+            for _ in range(sessions):
+                context = await browser.new_context(
+                    viewport={"width": 1440, "height": 1000}, reduced_motion=REDUCED_MOTION
+                )
+                context.set_default_timeout(timeout_ms)
+                clients.append(context)
+
+            def walker(context):
+                return walk(context, url, pages, timings, failures)
+
         batch_seconds, began = [], time.perf_counter()
         for batch in range(batches):
             if budget and batch and time.perf_counter() - began > budget:
                 break
             started = time.perf_counter()
-            await asyncio.gather(*(walk(context, url, pages, timings, failures) for context in contexts))
+            await asyncio.gather(*(walker(session) for session in clients))
             batch_seconds.append(round(time.perf_counter() - started, 2))
             health.append(await asyncio.to_thread(healthy, url))
             print(
@@ -302,17 +329,18 @@ async def crowd(
                 file=sys.stderr,
                 flush=True,
             )
-        browsers = [pid for pid in descendants(os.getpid()) if pid not in [server_pid, *descendants(server_pid)]]
-        browser_cpu = cpu_seconds(browsers)
-        version = browser.version
-        await browser.close()
+        if client == "protocol":
+            client_cpu, version = time.process_time() - own_cpu, None
+        else:
+            browsers = [pid for pid in descendants(os.getpid()) if pid not in [server_pid, *descendants(server_pid)]]
+            client_cpu, version = cpu_seconds(browsers), browser.version
     return {
         "timings": timings,
         "failures": failures,
         "healthy_after_batch": health,
         "batch_seconds": batch_seconds,
         "server_cpu_seconds": round(cpu_seconds([server_pid, *descendants(server_pid)]) - server_cpu, 1),
-        "browser_cpu_seconds": round(browser_cpu, 1),
+        "browser_cpu_seconds": round(client_cpu, 1),
         "chromium": version,
     }
 
@@ -345,6 +373,7 @@ def run_n(
     timeout_ms: int,
     log: Path,
     budget: float | None,
+    client: str = "browser",
     warm: bool = True,
 ) -> dict:
     """One N: a fresh server (which has visited its pages once, when warm), the crowd's batches, the server's
@@ -356,7 +385,7 @@ def run_n(
         (streamlit,) = descendants(server.pid)[:1] or [server.pid]
         idle_kb = status_kb(streamlit, "VmRSS")  # before the first batch (after the warm-up, when warm)
         started = time.perf_counter()
-        result = asyncio.run(crowd(url, pages, sessions, batches, timeout_ms, server.pid, budget))
+        result = asyncio.run(crowd(url, pages, sessions, batches, timeout_ms, server.pid, budget, client))
         sampler.stopped.set()
         sampler.join()
         streamlit_peak_kb = status_kb(streamlit, "VmHWM")
@@ -427,15 +456,21 @@ def busiest_processes(count: int = 6) -> list[str]:
 
 
 def markdown(report: dict) -> str:
+    protocol = report["client"] == "protocol"
+    clients = (
+        "sessions speaking Streamlit's protocol without a browser (benchmarks.dashboard_protocol), all in this driver"
+        if protocol
+        else f"Chromium {report['runs'][0]['chromium'] if report['runs'] else '?'}"
+    )
     lines = [
         f"# The dashboard under a crowd ({report['started']} – {report['ended']})",
         "",
         f"`python -m benchmarks.dashboard_load {' '.join(report['arguments'])}` on `{report['db']}` "
         f"({report['texts']} texts). Machine: {report['machine']['cpus']} cores ({report['machine']['cpu']}), "
         f"{report['machine']['memory_gb']} GB, Python {report['machine']['python']}, Streamlit "
-        f"{report['machine']['streamlit']}, Chromium {report['runs'][0]['chromium'] if report['runs'] else '?'}; "
-        "the server, the browsers and this driver share the machine's cores (and its other users' work: the load "
-        "averages beside each N).",
+        f"{report['machine']['streamlit']}, {clients}; the server and the "
+        f"{'driver' if protocol else 'browsers and this driver'} share the machine's cores (and its other users' "
+        "work: the load averages beside each N).",
         "",
         "Busiest processes when it started (ps, %CPU over each one's life, RSS kB): "
         + "; ".join(f"`{line}`" for line in report["busiest_before"])
@@ -453,7 +488,8 @@ def markdown(report: dict) -> str:
     lines += [
         "",
         "| N | batches (s each) | healthy after each batch | failures | SQL answers | server MB before / peak (VmHWM) |"
-        " server and its query processes, peak MB | CPU s: server / browsers | SIGTERM to exit | load before → after |",
+        " server and its query processes, peak MB | CPU s: server / "
+        f"{'driver' if protocol else 'browsers'} | SIGTERM to exit | load before → after |",
         "| ---: | --- | --- | ---: | --- | --- | ---: | --- | ---: | --- |",
     ]
     for run in report["runs"]:
@@ -510,6 +546,13 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60, help="seconds a page may take before it counts as hung")
     parser.add_argument("--budget", type=float, help="seconds after which an N starts no further batch")
     parser.add_argument(
+        "--client",
+        choices=["browser", "protocol"],
+        default="browser",
+        help="browser: a Chromium session each; protocol: Streamlit's websocket protocol without a browser "
+        "(benchmarks.dashboard_protocol), so that the timings are the server's alone",
+    )
+    parser.add_argument(
         "--no-warm",
         dest="warm",
         action="store_false",
@@ -519,13 +562,14 @@ def main() -> None:
     parser.add_argument("--logs", type=Path, default=Path("/tmp"), help="where the servers' output goes")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # as Ctrl+C: the server is stopped, the browser closed
-    if not CHROMIUM.is_file():
+    if args.client == "browser" and not CHROMIUM.is_file():
         sys.exit(f"error: {CHROMIUM} is missing: install Debian's chromium (make chromium)")
     pages, texts = walk_of(args.db, args.documents)
     pages = [page for page in pages if page[0] in args.pages.split(",")]
     report = {
         "arguments": sys.argv[1:],
         "db": str(args.db),
+        "client": args.client,
         "texts": len(texts),
         "machine": machine(),
         "busiest_before": busiest_processes(),
@@ -535,7 +579,9 @@ def main() -> None:
     for sessions in (int(n) for n in args.sessions.split(",")):  # in the order given: the largest first, if wanted
         print(f"N = {sessions} …", file=sys.stderr, flush=True)
         log = args.logs / f"dashboard-load-{sessions}.log"
-        run = run_n(args.db, pages, sessions, args.batches, int(args.timeout * 1000), log, args.budget, args.warm)
+        run = run_n(
+            args.db, pages, sessions, args.batches, int(args.timeout * 1000), log, args.budget, args.client, args.warm
+        )
         report["runs"].append(run)
         print(json.dumps({key: run[key] for key in ("sessions", "pages", "failures")}), file=sys.stderr, flush=True)
         report["ended"] = f"{datetime.datetime.now(datetime.UTC):%H:%M} UTC"
