@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -84,7 +85,8 @@ STOP_SECONDS = 5
 
 def serve(command: list[str], env: dict[str, str], warm_at: str | None = None) -> int:
     """Run the server until it ends or Ctrl+C or SIGTERM stops it (quietly: exit status 0); with warm_at (the
-    server's address), visit each page once as soon as it answers (warm_pages).
+    server's address), visit each page once as soon as it answers, and whenever the database is republished
+    (warm_pages).
 
     The server starts with SIGINT ignored, so that a Ctrl+C while Python imports Streamlit (a second or so) is no
     traceback; once up, Streamlit sets its own handlers, which stop it with one line. A signal that comes while
@@ -96,7 +98,7 @@ def serve(command: list[str], env: dict[str, str], warm_at: str | None = None) -
         signals.hold()
         server = subprocess.Popen(command, env=env, preexec_fn=ignore_interrupts)
         if warm_at:
-            threading.Thread(target=warm_pages, args=(warm_at, server), daemon=True).start()
+            threading.Thread(target=warm_pages, args=(warm_at, server, Path(env[DB_ENV])), daemon=True).start()
         try:
             signals.release()
             return server.wait()
@@ -128,16 +130,39 @@ def ended(server: subprocess.Popen, seconds: float) -> bool:
     return True
 
 
-def warm_pages(base: str, server: subprocess.Popen) -> None:
+# How often the command looks whether `build` or `refresh` has republished the database.
+REWARM_SECONDS = 2
+
+
+def warm_pages(base: str, server: subprocess.Popen, db: Path) -> None:
     """Visit each page of the server at base once, as a browser would but drawing nothing, so that the first
     visitor of a page finds its figures computed (at scale 100 the leaderboard's first view took 6.6 s, the metrics
-    page's 7.1 s: issue 36); then say so in one line, naming any page left cold and why."""
+    page's 7.1 s: issue 36), and again each time `build` or `refresh` republishes the database, whose figures the
+    pages would otherwise compute for their next visitors; each time, say so in one line, naming any page left cold
+    and why."""
     from accuracy_db.page_visits import warm
 
-    visited, failed, seconds = warm(base, lambda: server.poll() is None)
-    if visited and server.poll() is None:
-        cold = f"; left cold: {'; '.join(failed)}" if failed else ""
-        click.echo(f"Computed the first view of {visited} pages in {seconds:.1f} s{cold}", err=True)
+    seen = None
+    while server.poll() is None:
+        now = file_identity(db)
+        if now is not None and now != seen:
+            republished, seen = seen is not None, now
+            visited, failed, seconds = warm(base, lambda: server.poll() is None)
+            if visited and server.poll() is None:
+                again = ", for the database as republished" if republished else ""
+                cold = f"; left cold: {'; '.join(failed)}" if failed else ""
+                click.echo(f"Computed the first view of {visited} pages in {seconds:.1f} s{again}{cold}", err=True)
+        time.sleep(REWARM_SECONDS)
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """Which file the path names (its inode and modification time, as the pages tell a republished database:
+    dashboard.data.identity), or None while it names none."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_ino, stat.st_mtime_ns
 
 
 def local_address(host: str, port: int) -> str:
