@@ -340,7 +340,7 @@ async def crowd(
         "healthy_after_batch": health,
         "batch_seconds": batch_seconds,
         "server_cpu_seconds": round(cpu_seconds([server_pid, *descendants(server_pid)]) - server_cpu, 1),
-        "browser_cpu_seconds": round(client_cpu, 1),
+        "client_cpu_seconds": round(client_cpu, 1),
         "chromium": version,
     }
 
@@ -409,7 +409,7 @@ def run_n(
         "server_peak_mb": round(streamlit_peak_kb / 1024),
         "server_tree_peak_mb": round(sampler.peak_kb / 1024),
         "server_cpu_seconds": result["server_cpu_seconds"],
-        "browser_cpu_seconds": result["browser_cpu_seconds"],
+        "client_cpu_seconds": result["client_cpu_seconds"],
         "sigterm_stop_seconds": None if stop_seconds is None else round(stop_seconds, 2),
         "chromium": result["chromium"],
     }
@@ -500,7 +500,7 @@ def markdown(report: dict) -> str:
             f"{'' if run['answers_after_last_batch'] else ' (NOT at the end)'} | {len(run['failures'])} | "
             f"{', '.join(f'{count} {kind}' for kind, count in run['sql_answers'].items())} | "
             f"{run['server_idle_mb']} / {run['server_peak_mb']} | {run['server_tree_peak_mb']} | "
-            f"{run['server_cpu_seconds']:.0f} / {run['browser_cpu_seconds']:.0f} | "
+            f"{run['server_cpu_seconds']:.0f} / {run['client_cpu_seconds']:.0f} | "
             f"{'did not stop' if stop is None else f'{stop:.1f} s'} | "
             f"{run['load_before'][0]:.1f} → {run['load_after'][0]:.1f} |"
         )

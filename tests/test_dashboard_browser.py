@@ -759,7 +759,7 @@ def crowd_run(db: Path, logs: Path, *options: str) -> dict:
     assert run["failures"] == []
     assert all(run["healthy_after_batch"]) and run["answers_after_last_batch"]
     assert run["sigterm_stop_seconds"] is not None  # SIGTERM ended the command and its server
-    print(json.dumps(run["pages"]), f"server CPU {run['server_cpu_seconds']} s, clients {run['browser_cpu_seconds']} s")
+    print(json.dumps(run["pages"]), f"server CPU {run['server_cpu_seconds']} s, clients {run['client_cpu_seconds']} s")
     return run
 
 
