@@ -73,16 +73,17 @@ async def page_run(socket, address: str, page_script_hash: str = "", pressed: st
             return run  # a run that ended early for a rerun is followed by the rerun's messages
 
 
-def stream_url(base: str) -> str:
-    """The websocket address of the server at this http:// address."""
-    return base.replace("http://", "ws://", 1) + STREAM
+def connected(base: str):
+    """A websocket to the server at this http:// address, as a new tab opens one (async with connected(base) as
+    socket)."""
+    import websockets
+
+    return websockets.connect(base.replace("http://", "ws://", 1) + STREAM, subprotocols=["streamlit"], max_size=None)
 
 
 async def visit(base: str, address: str) -> PageRun:
     """One visit of a page, as a new tab makes it (a websocket of its own)."""
-    import websockets
-
-    async with websockets.connect(stream_url(base), subprotocols=["streamlit"], max_size=None) as socket:
+    async with connected(base) as socket:
         return await page_run(socket, address)
 
 

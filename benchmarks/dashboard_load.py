@@ -40,10 +40,11 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
+from accuracy_db.cli.commands.dashboard import WARMED
+from accuracy_db.page_visits import answering
 from benchmarks import dashboard_protocol
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -67,7 +68,6 @@ DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'  # the page'
 QUERY = "SELECT text_id, count(*) AS gold FROM gold_mistakes GROUP BY text_id ORDER BY gold DESC, text_id LIMIT 20"
 STARTUP_SECONDS = 120
 WARM_SECONDS = 3600  # for `accuracy-db dashboard` to visit every page once, as it does when it starts
-WARMED = "Computed the first view of"  # how it says it has
 HEALTH_SECONDS = 5
 STOP_BOUND_SECONDS = 30  # the command is killed, and the run reported as failed, when SIGTERM has not ended it by then
 PAGES = ("leaderboard", "errors", "document", "gold", "agreement", "sql")  # a session's walk, in its order
@@ -82,14 +82,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def healthy(url: str, timeout: float = HEALTH_SECONDS) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as response:
-            return response.read() == b"ok"
-    except OSError:
-        return False
 
 
 def descendants(pid: int) -> list[int]:
@@ -158,20 +150,22 @@ def dashboard(db: Path, log: Path, warm: bool = True):
     with log.open("wb") as output:
         server = subprocess.Popen(command + ([] if warm else ["--no-warm"]), stdout=output, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while not healthy(url, 2):
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the dashboard did not come up at {url}:\n{log.read_text()}")
-            time.sleep(0.2)
-        deadline = time.monotonic() + WARM_SECONDS
-        while warm and not warmed(log):
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the dashboard did not say it had visited its pages:\n{log.read_text()}")
-            time.sleep(0.2)
+        awaited(server, lambda: answering(url), STARTUP_SECONDS, f"come up at {url}", log)
+        if warm:
+            awaited(server, lambda: warmed(log), WARM_SECONDS, "say it had visited its pages", log)
         yield url, server
     finally:
         if server.poll() is None:
             stopped_by_sigterm(server)
+
+
+def awaited(server: subprocess.Popen, ready, seconds: float, what: str, log: Path) -> None:
+    """Wait until ready() while the command runs, at most seconds; else fail saying it did not do what."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if server.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the dashboard did not {what}:\n{log.read_text()}")
+        time.sleep(0.2)
 
 
 def warmed(log: Path) -> str | None:
@@ -322,7 +316,7 @@ async def crowd(
             started = time.perf_counter()
             await asyncio.gather(*(walker(session) for session in clients))
             batch_seconds.append(round(time.perf_counter() - started, 2))
-            health.append(await asyncio.to_thread(healthy, url))
+            health.append(await asyncio.to_thread(answering, url, HEALTH_SECONDS))
             print(
                 f"  N = {sessions}, batch {batch + 1}: {batch_seconds[-1]:.0f} s, healthy: {health[-1]}, "
                 f"failures so far: {len(failures)}, load {os.getloadavg()[0]:.1f}",
@@ -389,7 +383,7 @@ def run_n(
         sampler.stopped.set()
         sampler.join()
         streamlit_peak_kb = status_kb(streamlit, "VmHWM")
-        still_answers = healthy(url)
+        still_answers = answering(url, HEALTH_SECONDS)
         stop_seconds = stopped_by_sigterm(server)
     answers = result["timings"].pop("sql answers", [])
     return {

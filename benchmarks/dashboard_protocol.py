@@ -15,9 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-import websockets
-
-from accuracy_db.page_visits import PageRun, page_run, stream_url
+from accuracy_db.page_visits import PageRun, connected, page_run
 
 RUN_BUTTON = "Run"  # the SQL page's button
 
@@ -27,7 +25,7 @@ async def visit(base: str, address: str, query: bool) -> tuple[float, PageRun, f
     the seconds from pressing Run to the end of that run and what it showed (rows, or refused: no table, or an
     alert)."""
     started = time.perf_counter()
-    async with websockets.connect(stream_url(base), subprotocols=["streamlit"], max_size=None) as socket:
+    async with connected(base) as socket:
         shown = await page_run(socket, address)
         opened = time.perf_counter() - started
         if not query:

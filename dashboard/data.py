@@ -45,7 +45,7 @@ from accuracy_db.stats import (
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.intervals import figures as scheme_figures  # noqa: F401  for the pages
 from accuracy_db.stats.significance import DEFAULT_TRIALS
-from accuracy_db.store import database
+from accuracy_db.store import database, publish
 from accuracy_db.store.analyses import saved_analyses, saved_analysis  # noqa: F401  for the pages
 
 from . import DB_ENV, links, palette
@@ -82,8 +82,7 @@ def db_path() -> Path:
 
 
 def identity(path: Path) -> FileIdentity:
-    stat = path.stat()
-    return FileIdentity(str(path), stat.st_ino, stat.st_mtime_ns)
+    return FileIdentity(str(path), *publish.publication(path))
 
 
 def _named(sql: str, params: dict) -> dict:

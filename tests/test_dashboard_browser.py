@@ -45,14 +45,6 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-            return response.read() == b"ok"
-    except OSError:
-        return False
-
-
 @contextlib.contextmanager
 def serving(db: Path, log: Path, *options: str):
     """`accuracy-db dashboard --db DB --port N [OPTIONS]` running while the block runs: its URL and the process id
@@ -71,7 +63,7 @@ def running(command: list[str], log: Path, url: str):
         server = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not healthy(url):
+        while not page_visits.answering(url):
             if server.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the dashboard did not come up at {url}:\n{log.read_text()}")
             time.sleep(0.2)
@@ -550,7 +542,7 @@ def test_ctrl_c_ends_the_dashboard_quietly_and_leaves_no_server(built_db, tmp_pa
         )
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not (healthy(f"http://127.0.0.1:{port}") if up else "Serving" in log.read_text()):
+        while not (page_visits.answering(f"http://127.0.0.1:{port}") if up else "Serving" in log.read_text()):
             if server.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the dashboard did not start:\n{log.read_text()}")
             time.sleep(0.05)
@@ -564,7 +556,7 @@ def test_ctrl_c_ends_the_dashboard_quietly_and_leaves_no_server(built_db, tmp_pa
         with contextlib.suppress(ProcessLookupError):
             os.killpg(server.pid, signal.SIGKILL)
         raise
-    assert not healthy(f"http://127.0.0.1:{port}")
+    assert not page_visits.answering(f"http://127.0.0.1:{port}")
 
 
 @pytest.mark.parametrize("stuck", [False, True], ids=["serving", "stuck"])
@@ -581,7 +573,7 @@ def test_sigterm_ends_the_dashboard_within_seconds_even_when_its_server_is_stuck
         )
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not healthy(url):
+        while not page_visits.answering(url):
             if command.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the dashboard did not start:\n{log.read_text()}")
             time.sleep(0.1)
@@ -596,7 +588,7 @@ def test_sigterm_ends_the_dashboard_within_seconds_even_when_its_server_is_stuck
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(command.pid, signal.SIGKILL)
-    assert not healthy(url)
+    assert not page_visits.answering(url)
 
 
 def test_ctrl_c_while_the_server_is_being_started_is_not_lost(monkeypatch):

@@ -1,22 +1,16 @@
 """The dashboard's charts are drawn from Vega-Lite specs made once per set of inputs (dashboard/charts.py, issue 36):
 Altair's checks and copies of a spec took 0.4 of the leaderboard's 0.5 CPU seconds a visit, under the interpreter
-lock every other visitor waits for. A chart drawn so is the one st.altair_chart draws, its builder runs once for
-the same inputs, and no page calls st.altair_chart (whose conversion changes Altair's process-wide settings
-under a lock of Streamlit's own, not charts.py's)."""
+lock every other visitor waits for. A chart drawn so is the one st.altair_chart draws, and its builder runs once for
+the same inputs. That no page calls st.altair_chart (whose conversion changes Altair's process-wide settings
+under a lock of Streamlit's own, not charts.py's) is test_dashboard_load.py's scan."""
 
 from __future__ import annotations
 
-import ast
 import json
-from pathlib import Path
 
 import pyarrow as pa
 import streamlit as st
 from streamlit.testing.v1 import AppTest
-
-REPO = Path(__file__).resolve().parents[1]
-# Streamlit's calls that convert an Altair chart themselves (the built-in charts are Altair charts too).
-ALTAIR_DRAWING = {"altair_chart", "line_chart", "bar_chart", "area_chart", "scatter_chart"}
 
 
 def two_ways() -> None:
@@ -101,22 +95,3 @@ def test_the_builder_runs_once_for_the_same_inputs():
     assert drawn(at, "by_charts")[0]["spec"]["title"] == "another"
     other, _ = drawn(at, "other_builder")  # another builder given the same inputs is not answered from dots'
     assert other["mark"] == {"type": "bar"}
-
-
-def altair_drawing_in(source: str) -> list[str]:
-    """The calls in Python source of Streamlit's functions that convert Altair charts themselves, as line:name."""
-    return [
-        f"{node.lineno}:{node.func.attr}"
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ALTAIR_DRAWING
-    ]
-
-
-def test_no_page_draws_a_chart_but_through_charts_draw():
-    found = [
-        f"{path.relative_to(REPO)}:{call}"
-        for path in sorted((REPO / "dashboard").rglob("*.py"))
-        for call in altair_drawing_in(path.read_text(encoding="utf-8"))
-    ]
-    assert found == []
-    assert altair_drawing_in("right.altair_chart(chart)\nst.bar_chart(frame)") == ["1:altair_chart", "2:bar_chart"]

@@ -45,6 +45,13 @@ def published_file(db_path: Path) -> Path:
     return Path(os.path.realpath(db_path))
 
 
+def publication(db_path: Path) -> tuple[int, int]:
+    """Which publication of the database its path names now: the file's inode and modification time, both new at
+    each publishing (a new file renamed over the old). OSError when the path names no file."""
+    found = os.stat(db_path)
+    return found.st_ino, found.st_mtime_ns
+
+
 def lock_path(db_path: Path) -> Path:
     target = published_file(db_path)
     return target.with_name(f".{target.name}.lock")

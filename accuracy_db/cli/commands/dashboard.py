@@ -132,6 +132,7 @@ def ended(server: subprocess.Popen, seconds: float) -> bool:
 
 # How often the command looks whether `build` or `refresh` has republished the database.
 REWARM_SECONDS = 2
+WARMED = "Computed the first view of"  # how the command says it has visited the pages (benchmarks wait for it)
 
 
 def warm_pages(base: str, server: subprocess.Popen, db: Path) -> None:
@@ -141,28 +142,25 @@ def warm_pages(base: str, server: subprocess.Popen, db: Path) -> None:
     pages would otherwise compute for their next visitors; each time, say so in one line, naming any page left cold
     and why."""
     from accuracy_db.page_visits import warm
+    from accuracy_db.store.publish import publication
+
+    def running() -> bool:
+        return server.poll() is None
 
     seen = None
-    while server.poll() is None:
-        now = file_identity(db)
+    while running():
+        try:
+            now = publication(db)  # as the pages tell a republished database (dashboard.data.identity)
+        except OSError:
+            now = None
         if now is not None and now != seen:
             republished, seen = seen is not None, now
-            visited, failed, seconds = warm(base, lambda: server.poll() is None)
-            if visited and server.poll() is None:
+            visited, failed, seconds = warm(base, running)
+            if visited and running():
                 again = ", for the database as republished" if republished else ""
                 cold = f"; left cold: {'; '.join(failed)}" if failed else ""
-                click.echo(f"Computed the first view of {visited} pages in {seconds:.1f} s{again}{cold}", err=True)
+                click.echo(f"{WARMED} {visited} pages in {seconds:.1f} s{again}{cold}", err=True)
         time.sleep(REWARM_SECONDS)
-
-
-def file_identity(path: Path) -> tuple[int, int] | None:
-    """Which file the path names (its inode and modification time, as the pages tell a republished database:
-    dashboard.data.identity), or None while it names none."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_ino, stat.st_mtime_ns
 
 
 def local_address(host: str, port: int) -> str:
