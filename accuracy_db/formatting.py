@@ -20,8 +20,11 @@ QUERY_FORMATS = (*FORMATS, "parquet")  # the query command's: any columns, and f
 TABLE_COLUMNS = {
     "rank": "rank",
     "submission": "submission",
+    "relation": "table or view",
+    "kind": "kind",
     "split": "split",
     "categories": "scope",
+    "texts": "texts",
     "found_by": "found by k",
     "annotators": "annotators",
     "recall": "recall",
@@ -32,6 +35,8 @@ TABLE_COLUMNS = {
     "token_f1": "token F1",
     "iou": "IoU",  # the mushroom scheme's
     "cor": "cor",
+    "iou_loo": "IoU vs others",  # an annotator's, against the other annotators of its texts
+    "cor_loo": "cor vs others",
     "matched": "matched",
     "gold_total": "gold",
     "submitted_total": "submitted",
@@ -41,8 +46,6 @@ TABLE_COLUMNS = {
     "missed": "MIS",
     "spurious": "SPU",
     "cluster": "cluster",
-    "relation": "table or view",
-    "kind": "kind",
     "column": "column",
     "type": "type",
     "description": "description",

@@ -281,8 +281,11 @@ def load_campaign(con: duckdb.DuckDBPyConnection, campaign: Campaign, corpus: st
             )
         insert_texts(con, corpus, new_texts)
         report.texts_added = len(new_texts)
+        # an annotator's list covers the examples it annotated (a record each, spans or none); a gold list its split
         new = [
-            NewList(kind, f"{campaign.campaign_id}/{annotator}" if kind == "submission" else "gold", split, records)
+            NewList(kind, "gold", split, records)
+            if kind == "gold"
+            else NewList(kind, f"{campaign.campaign_id}/{annotator}", split, records, [r.text_id for r in records])
             for (annotator, split), records in lists.items()
         ]
         set_ids = insert_lists(con, campaign.folder, campaign.sha256, corpus, new, report)

@@ -26,7 +26,7 @@ import orjson
 from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import nul_problem, read_bytes
 
-from .annotation_sets import insert_annotation_set, reserve_mistake_ids
+from .annotation_sets import insert_annotation_set, reserve_mistake_ids, seal_lists
 
 COLUMNS = (
     "TEXT_ID", "SENTENCE_ID", "ANNOTATION_ID", "TOKENS", "SENT_TOKEN_START", "SENT_TOKEN_END",
@@ -472,4 +472,5 @@ def insert_list(prepared: PreparedList, split: str) -> int:
         """,
         {"first_id": first_id, "set_id": set_id},
     )
+    seal_lists(con, [set_id])
     return set_id

@@ -32,6 +32,7 @@ from accuracy_db.errors import AccuracyDbError, InputError, Problem, quoted
 from accuracy_db.names import name_problem
 from accuracy_db.regular_files import read_bytes
 
+from .annotation_sets import seal_lists
 from .char_spans import TokenIndex
 from .corpus_files import is_probability, jsonl_objects
 from .corpus_texts import Category, CorpusText, create_corpus, held_texts, insert_texts
@@ -205,19 +206,26 @@ class FileLists:
     lists: list[NewList] = field(default_factory=list)
     labels: list[list[tuple]] = field(default_factory=list)  # each list's label_rows
 
-    def add(self, kind, name, splits, lines, indexes, labels_of) -> None:
-        """One list, per split of the corpus (a text with no line has no label): its token spans and its labels."""
+    def add(self, kind, name, splits, lines, indexes, labels_of, annotator: str | None = None) -> None:
+        """One list, per split of the corpus (a text with no line has no label): its token spans and its labels.
+        An annotator's list covers the texts it labelled alone (lines whose annotations name it)."""
         for split in splits:
-            pairs = [(labelled, labels_of(labelled)) for labelled in lines if labelled.split == split]
+            covered = [labelled for labelled in lines if labelled.split == split]
+            if annotator is not None:
+                covered = [labelled for labelled in covered if annotator in labelled.annotators]
+                if not covered:  # no text of this split: no list
+                    continue
+            pairs = [(labelled, labels_of(labelled)) for labelled in covered]
             records = [
                 token_record(self.path, labelled, hard, indexes[labelled.text_id]) for labelled, (hard, _) in pairs
             ]
-            self.lists.append(NewList(kind, name, split, records))
+            texts = None if annotator is None else [labelled.text_id for labelled in covered]
+            self.lists.append(NewList(kind, name, split, records, texts, annotator))
             self.labels.append([row for labelled, (hard, soft) in pairs for row in label_rows(labelled, hard, soft)])
 
     def insert(self, con, report: ImportReport) -> None:
         """Every list and its labels, one statement a table."""
-        set_ids = insert_lists(con, self.path, self.sha256, self.corpus, self.lists, report)
+        set_ids = insert_lists(con, self.path, self.sha256, self.corpus, self.lists, report, seal=False)
         con.execute("INSERT INTO character_label_lists SELECT unnest($set_ids), 'mushroom'", {"set_ids": set_ids})
         frame = pl.DataFrame(
             [(set_id, *row) for set_id, rows in zip(set_ids, self.labels, strict=True) for row in rows],
@@ -234,6 +242,7 @@ class FileLists:
             orient="row",
         )
         insert_frame(con, frame, "INSERT INTO character_labels BY NAME SELECT * FROM new_rows")
+        seal_lists(con, set_ids)
 
 
 def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, annotators: bool = True) -> ImportReport:
@@ -265,7 +274,7 @@ def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, annotator
             labelled.annotators.get(a, []),
             [(start, end, 1.0) for start, end in labelled.annotators.get(a, [])],
         )
-        new.add("submission", f"annotator/{annotator}", splits, lines, indexes, spans_of_annotator)
+        new.add("submission", f"annotator/{annotator}", splits, lines, indexes, spans_of_annotator, annotator)
     new.insert(con, report)
     return report
 

@@ -12,7 +12,7 @@ import polars as pl
 
 from accuracy_db.errors import Problem, quoted
 
-from .annotation_sets import insert_annotation_sets, reserve_mistake_ids
+from .annotation_sets import cover_texts, insert_annotation_sets, reserve_mistake_ids, seal_lists
 from .char_spans import TokenSpan
 from .frames import create_temp_table
 
@@ -64,20 +64,27 @@ class NewList:
     name: str
     split: str
     records: list[Record]
+    texts: list[str] | None = None  # the texts it covers, when only some of its split's (None: every one)
+    annotator: str | None = None  # the human annotator whose own spans it is (annotation_sets.annotator)
 
 
-def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], report: ImportReport) -> list[int]:
-    """Insert lists of spans placed on tokens, all of one file, with their adjustments, and the scheme's refusal of
-    each whose spans overlap; return their set_ids in order. One statement a table for all of them (a Mu-SHROOM
-    gold file's are 182 lists: a statement each took most of its import). The spans' mistake ids follow their
-    order, list after list."""
+def insert_lists(
+    con, source: Path, sha256: str, corpus, lists: list[NewList], report: ImportReport, seal: bool = True
+) -> list[int]:
+    """Insert lists of spans placed on tokens, all of one file, with their coverage, their adjustments, and the
+    scheme's refusal of each whose spans overlap; return their set_ids in order. One statement a table for all of
+    them (a Mu-SHROOM gold file's are 182 lists: a statement each took most of its import). The spans' mistake ids
+    follow their order, list after list. seal: fingerprint them by their content (seal_lists) now; a caller that
+    adds rows of its own to them seals them itself."""
     set_ids = insert_annotation_sets(
         con,
         source,
         sha256,
         corpus,
         [(new.kind, new.name, new.split, sum(len(record.spans) for record in new.records)) for new in lists],
+        [new.annotator for new in lists],
     )
+    cover_texts(con, {set_id: new.texts for set_id, new in zip(set_ids, lists) if new.texts is not None})
     spans = [
         (set_id, record, span)
         for set_id, new in zip(set_ids, lists, strict=True)
@@ -180,6 +187,8 @@ def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], r
         if refusal:
             con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
             report.refused_by_scheme.append(f"{new.name} ({new.split}): {refusal}")
+    if seal:
+        seal_lists(con, set_ids)
     return set_ids
 
 

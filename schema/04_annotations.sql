@@ -12,6 +12,9 @@ CREATE TABLE annotation_sets (
     row_count   INTEGER NOT NULL,
     loaded_at   TIMESTAMP NOT NULL DEFAULT current_localtimestamp(),
     corpus      VARCHAR NOT NULL DEFAULT 'shared-task',
+    annotator   VARCHAR,
+    covers_split BOOLEAN NOT NULL DEFAULT TRUE,
+    content_sha256 VARCHAR,
     UNIQUE (corpus, kind, name, split)
 );
 
@@ -25,6 +28,19 @@ COMMENT ON COLUMN annotation_sets.sha256 IS 'SHA-256 of the file''s bytes';
 COMMENT ON COLUMN annotation_sets.row_count IS 'Number of mistakes (data rows) in the file';
 COMMENT ON COLUMN annotation_sets.loaded_at IS 'When the list was loaded';
 COMMENT ON COLUMN annotation_sets.corpus IS 'The corpus of the texts the list names (corpora.corpus): a submission is scored against the gold list of its corpus and split';
+COMMENT ON COLUMN annotation_sets.annotator IS 'For a list of one human annotator''s own spans (a Mu-SHROOM file''s annotations), the annotator''s name; NULL for any other list';
+COMMENT ON COLUMN annotation_sets.covers_split IS 'TRUE when the list covers every text of its split (a text it names nothing in has no mistake); FALSE when it covers only the texts list_coverage names, as an annotator who labelled some of the texts: it is scored on those alone';
+COMMENT ON COLUMN annotation_sets.content_sha256 IS 'SHA-256 of what the list''s figures are computed from: its texts (when it covers part of its split), its spans (text, tokens, category, probability) and its character labels, in a canonical order; the signature names a list by it';
+
+CREATE TABLE list_coverage (
+    set_id  INTEGER NOT NULL,
+    text_id VARCHAR NOT NULL,
+    PRIMARY KEY (set_id, text_id)
+);
+
+COMMENT ON TABLE list_coverage IS 'One row per text a list covers, for each list that covers part of its split (annotation_sets.covers_split FALSE): the texts its annotator labelled';
+COMMENT ON COLUMN list_coverage.set_id IS 'The list (annotation_sets.set_id)';
+COMMENT ON COLUMN list_coverage.text_id IS 'A text of its split that it covers (texts.text_id)';
 
 CREATE TABLE mistakes (
     mistake_id       BIGINT NOT NULL DEFAULT nextval('mistake_ids'),

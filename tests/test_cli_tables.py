@@ -96,7 +96,8 @@ def assert_fits(text: str) -> None:
 
 def printed_signatures(text: str) -> dict[str, str]:
     """The signatures a command printed, by what each signs: a label, then the signature, its lines broken after a |
-    and indented under its first."""
+    and indented under its first. Rows of one signature (lists of the same content, scored the same way) share one,
+    their labels joined by commas: each label is given it."""
     found: dict[str, str] = {}
     label = None
     for line in text.splitlines():
@@ -107,7 +108,7 @@ def printed_signatures(text: str) -> dict[str, str]:
             found[label] += more[1]
         else:
             label = None
-    return found
+    return {name: stamp for label, stamp in found.items() for name in label.split(", ")}
 
 
 def names_in_cells(text: str) -> list[str]:

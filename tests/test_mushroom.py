@@ -203,13 +203,15 @@ def test_import_loads_the_gold_its_annotators_and_a_prediction(db, tmp_path, cap
             ("sys-1", "soft", 0, 2, 0.7),
         ]
         # x-1: gold marks 1, sys-1 marks 0-1: iou 1/2; the soft vectors (0, p, 0, …) and (0.7, 0.7, 0, …) by the
-        # oracle; x-2 has no label on either side: 1 and 1.
+        # oracle; x-2 has no label on either side: 1 and 1. The annotators labelled x-1 alone, and are scored on it
+        # alone: p marks what the gold marks; q marks nothing where the gold marks a character (iou 0; its soft
+        # vector is constant, the gold's not: cor 0).
         x1 = oracle.cor([(1, 2, 2 / 3)], [(0, 2, 0.7)], 7)
         assert con.execute(
             "SELECT submission, split, texts, iou, cor FROM mushroom_scores ORDER BY submission"
         ).fetchall() == [
-            ("annotator/p", "EN", 2, 1.0, 1.0),
-            ("annotator/q", "EN", 2, 0.5, 0.5),
+            ("annotator/p", "EN", 1, 1.0, 1.0),
+            ("annotator/q", "EN", 1, 0.0, 0.0),
             ("sys-1", "EN", 2, 0.75, pytest.approx((x1 + 1) / 2, abs=1e-12)),
         ]
         assert con.execute(

@@ -112,12 +112,16 @@ def table_width(console, columns: list[Column]) -> int:
 
 
 def print_signatures(console, signed: list[tuple[str, str]]) -> None:
-    """Each signature beside what it signs (label: a submission, a scope), once, broken after a | where it would be
-    wider than the console."""
+    """Each signature beside what it signs (label: a submission, a scope), once: the labels of rows with the same
+    signature (lists of the same content, scored the same way) together, broken after a | where it would be wider
+    than the console."""
     from rich.table import Table
     from rich.text import Text
 
-    signed = list({stamp: label for label, stamp in signed}.items())
+    labels: dict[str, list[str]] = {}
+    for label, stamp in signed:
+        labels.setdefault(stamp, []).append(label)
+    signed = [(stamp, ", ".join(dict.fromkeys(named))) for stamp, named in labels.items()]
     label_width = max(len(printable(label)) for _, label in signed)
     room = max(console.width - label_width - 1, 20)
     grid = Table.grid(padding=(0, 1))

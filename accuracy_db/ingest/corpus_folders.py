@@ -263,7 +263,7 @@ def reject(con: duckdb.DuckDBPyConnection, registration: Registration, problems:
 
 # The tables of a list's rows, by set_id.
 LIST_TABLES = ("mistakes", "offset_adjustments", "scheme_refusals", "factgenie_lists", "factgenie_records")
-LIST_TABLES += ("character_labels", "character_label_lists", "annotation_sets")
+LIST_TABLES += ("character_labels", "character_label_lists", "list_coverage", "annotation_sets")
 
 
 def remove_lists(con: duckdb.DuckDBPyConnection, set_ids: list[int]) -> None:

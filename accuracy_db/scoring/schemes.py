@@ -17,7 +17,7 @@ SCHEMES = (SCHEME, *NERVALUATE_SCHEMES, *UNIT_SCHEMES)
 # labels alone: not a match scheme of two span lists (agreement and the dashboard's pair pages do not take it).
 MUSHROOM = "mushroom"
 RANKING_SCHEMES = (*SCHEMES, MUSHROOM)  # those evaluate, leaderboard and compare take
-MUSHROOM_KEYS = ["texts", "iou", "cor"]
+MUSHROOM_KEYS = ["texts", "iou", "cor", "iou_loo", "cor_loo"]
 MUSHROOM_DESCRIPTION = (
     "mushroom: Mu-SHROOM's iou and cor (means over texts) of the lists read with character labels (import mushroom;"
     " evaluate: --gsml the labelled JSON Lines file, --submitted the predictions)."
@@ -88,7 +88,8 @@ def ranked(
 ) -> list[dict]:
     """Every scored submission of a corpus's split (or of all its splits) ranked under a scheme in one scope, with
     the ids and fingerprints the statistics and the signature need (submission_id, gold_sha256,
-    submission_sha256). The mushroom scheme's one scope is ALL."""
+    submission_sha256, covers_split): each row says what the list is (kind) and on how many texts it is scored
+    (list_roles). The mushroom scheme's one scope is ALL."""
     if scheme == MUSHROOM:
         check_mushroom_scope(scope)
         if not has_character_labels(con, corpus):
@@ -96,11 +97,17 @@ def ranked(
                 f"corpus {corpus} has no list read with character labels: `import mushroom` reads some"
             )
     keys, source, params = figures_of(scheme, "leaderboard", "scheme_leaderboard")
+    # every scheme's rows say what each list is and on how many texts it is scored (list_roles)
+    figures = ", ".join(f"scored.{key}" for key in keys.split(", ") if key != "texts")
     rows = fetch_dicts(
         con,
-        f"SELECT rank, submission, split, scope AS categories, {keys}, submission_id, gold_sha256, submission_sha256"
-        f" FROM {source} AND corpus = $corpus AND scope = $scope AND ($split IS NULL OR split = $split)"
-        " ORDER BY split DESC, rank, submission",
+        "SELECT scored.rank, list_roles.kind, scored.submission, scored.split, scored.scope AS categories,"
+        f" list_roles.texts, {figures}, scored.submission_id, scored.gold_sha256, scored.submission_sha256,"
+        " list_roles.covers_split"
+        f" FROM (SELECT * FROM {source} AND corpus = $corpus AND scope = $scope"
+        " AND ($split IS NULL OR split = $split)) AS scored"
+        " JOIN list_roles ON list_roles.set_id = scored.submission_id"
+        " ORDER BY scored.split DESC, scored.rank, scored.submission",
         {**params, "corpus": corpus, "scope": scope, "split": resolve_split(con, split, corpus)},
     )
     return [whole_counts(row) for row in rows]

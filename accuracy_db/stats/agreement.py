@@ -40,13 +40,15 @@ def majority(count: int) -> int:
 
 
 def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scopes: list[str]) -> list[dict]:
-    """Pearson r and Spearman rho, with scipy's two-sided p-values, of two sets' mistakes per text (every text of
-    their split, zeros included), for every two sets and scope."""
-    # one list of counts per set and scope, in text order (a row per text would be a million Python objects)
-    counts: dict[tuple[int, str], list[int]] = {
-        (set_id, scope): mistakes
-        for set_id, scope, mistakes in con.execute(
-            "SELECT set_id, scope, list(mistakes ORDER BY text_id) FROM list_text_counts"
+    """Pearson r and Spearman rho, with scipy's two-sided p-values, of two sets' mistakes per text (every text both
+    cover: of their split, or of an annotator's own, zeros included), for every two sets and scope."""
+    # one array of texts and one of counts per set and scope, in text order (a row per text would be a million
+    # Python objects)
+    counts: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {
+        (set_id, scope): (np.array(text_ids, dtype=object), np.array(mistakes, dtype=float))
+        for set_id, scope, text_ids, mistakes in con.execute(
+            "SELECT set_id, scope, list(text_id ORDER BY text_id), list(mistakes ORDER BY text_id)"
+            " FROM list_text_counts"
             " WHERE list_contains($ids, set_id) AND list_contains($scopes, scope) GROUP BY set_id, scope",
             {"ids": [s.set_id for s in sets], "scopes": scopes},
         ).fetchall()
@@ -54,7 +56,7 @@ def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scop
     results = []
     for a, b in itertools.combinations(sets, 2):
         for scope in scopes:
-            x, y = (np.array(counts[s.set_id, scope], dtype=float) for s in (a, b))
+            x, y = shared_texts(counts[a.set_id, scope], counts[b.set_id, scope])
             reason = correlation_reason(x, y, names=(f"{a.name}'s count", f"{b.name}'s count"))
             for measure in MEASURES:
                 value, p_value = (None, None) if reason else correlation(measure, x, y)
@@ -63,6 +65,16 @@ def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scop
                      "p_value": p_value, "n": len(x), "reason": reason}
                 )  # fmt: skip
     return results
+
+
+def shared_texts(first: tuple[np.ndarray, np.ndarray], second: tuple[np.ndarray, np.ndarray]):
+    """Two sets' counts on the texts both cover (list_text_counts: every text of their split, or an annotator's
+    own), each (text ids, counts) in text order."""
+    (first_texts, x), (second_texts, y) = first, second
+    if len(first_texts) == len(second_texts) and (first_texts == second_texts).all():
+        return x, y
+    _, in_first, in_second = np.intersect1d(first_texts, second_texts, return_indices=True)
+    return x[in_first], y[in_second]
 
 
 def majority_ratings(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], min_votes: int) -> list[dict]:

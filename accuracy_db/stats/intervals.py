@@ -59,12 +59,21 @@ LEFT JOIN (
 WHERE evaluations.submission_id = ANY($ids) AND scopes.scope = ANY($scopes)
 ORDER BY evaluations.submission_id, scopes.scope, texts.text_id
 """
+# Every text of the split, a text the list does not cover (an annotator's list) adding nothing: 0 to every sum.
 MUSHROOM_TEXT_VALUES = """
-SELECT scores.submission_id, 'ALL' AS scope, submission.split, scores.iou, scores.cor, 1 AS texts
-FROM mushroom_text_scores AS scores
-JOIN annotation_sets AS submission ON submission.set_id = scores.submission_id
-WHERE scores.submission_id = ANY($ids) AND 'ALL' = ANY($scopes)
-ORDER BY scores.submission_id, scores.text_id
+SELECT
+    evaluations.submission_id,
+    'ALL' AS scope,
+    evaluations.split,
+    coalesce(scores.iou, 0) AS iou,
+    coalesce(scores.cor, 0) AS cor,
+    CASE WHEN scores.text_id IS NULL THEN 0 ELSE 1 END AS texts
+FROM mushroom_evaluations AS evaluations
+JOIN texts ON texts.corpus = evaluations.corpus AND texts.split = evaluations.split
+LEFT JOIN mushroom_text_scores AS scores
+    ON scores.submission_id = evaluations.submission_id AND scores.text_id = texts.text_id
+WHERE evaluations.submission_id = ANY($ids) AND 'ALL' = ANY($scopes)
+ORDER BY evaluations.submission_id, texts.text_id
 """
 
 

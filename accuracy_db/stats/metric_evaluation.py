@@ -299,15 +299,27 @@ def scope_metrics(
 
 
 def metric_stamps(con, corpus: str, split: str) -> dict[str, str]:
-    """How each metric is named in a signature: an imported file or a submission by the first 12 hex digits of its
-    SHA-256, a built-in by its name and version."""
+    """How each metric is named in a signature: an imported metric or a submission by the first 12 hex digits of the
+    SHA-256 of its own content (an imported metric's scores, text by text, and its direction: two metrics of one
+    file differ; a submission's annotation_sets.content_sha256), a built-in by its name and version."""
     import sacrebleu
 
     rows = con.execute(
         """
-        SELECT metric, kind, sha256 FROM metrics WHERE corpus = $corpus AND split = $split
+        SELECT
+            metrics.metric,
+            metrics.kind,
+            sha256(concat_ws(
+                '|',
+                metrics.higher_is_better,
+                string_agg(scores.text_id || '=' || scores.score::VARCHAR, ';' ORDER BY scores.text_id)
+            ))
+        FROM metrics
+        LEFT JOIN text_scores AS scores USING (corpus, split, metric)
+        WHERE metrics.corpus = $corpus AND metrics.split = $split
+        GROUP BY metrics.metric, metrics.kind, metrics.higher_is_better
         UNION ALL
-        SELECT name, 'submission', sha256 FROM annotation_sets
+        SELECT name, 'submission', content_sha256 FROM annotation_sets
         WHERE kind = 'submission' AND corpus = $corpus AND split = $split
         """,
         {"corpus": corpus, "split": split},
@@ -324,7 +336,8 @@ def metric_stamps(con, corpus: str, split: str) -> dict[str, str]:
 
 def gold_stamp(con, corpus: str, split: str) -> str:
     rows = con.execute(
-        "SELECT sha256 FROM annotation_sets WHERE kind = 'gold' AND corpus = ? AND split = ?", [corpus, split]
+        "SELECT content_sha256 FROM annotation_sets WHERE kind = 'gold' AND corpus = ? AND split = ?",
+        [corpus, split],
     ).fetchall()  # all: a result left unfinished would hold the connection
     return (rows[0][0] if rows else "")[:12]
 

@@ -13,7 +13,7 @@ from accuracy_db.stats.intervals import Resampling, figures, interval, intervals
 from accuracy_db.stats.significance import DEFAULT_TRIALS, clusters
 from accuracy_db.store import database
 
-INTERNAL = ("submission_id", "gold_sha256", "submission_sha256")
+INTERNAL = ("submission_id", "gold_sha256", "submission_sha256", "covers_split")
 
 
 def leaderboard(
@@ -62,8 +62,13 @@ def ranked_rows(
                 row["excluded_replicates"] = {
                     figure: found[(row["submission_id"], scope, figure)]["excluded"] for figure in figures(scheme)
                 }
-            for row, cluster in zip(ranked, clusters(con, statistics, ranked, scope, figures(scheme)[0], trials, ci)):
+            # the clusters pair the lists text by text: those covering the split; one covering only some of its
+            # texts (an annotator's) is compared with none, and has none
+            paired = [row for row in ranked if row["covers_split"]]
+            for row, cluster in zip(paired, clusters(con, statistics, paired, scope, figures(scheme)[0], trials, ci)):
                 row["cluster"] = cluster
+            for row in ranked:
+                row.setdefault("cluster", None)
         settings = ci.signed() | {"test": "permutation", "trials": trials} if ci is not None else {}
         settings |= threshold_setting(threshold, database.DEFAULT_THRESHOLD)
         for row in ranked:

@@ -1,6 +1,7 @@
 -- The figures of the mushroom scheme (SemEval-2025 Task 3, Mu-SHROOM) for each text, from the lists' exact
 -- character labels (character_labels): a submission read with them is scored against the gold list of its corpus
--- and split read with them (mushroom_evaluations), on every text of that split (a text without labels has none:
+-- and split read with them (mushroom_evaluations), on every text it covers (list_texts: every text of that split,
+-- or an annotator's own texts; a text without labels has none:
 -- an empty prediction).
 -- A character is a code point of texts.generated_text. iou is |gold ∩ predicted| / |gold ∪ predicted| of the
 -- characters the hard labels mark (1.0 when neither marks any); cor is Spearman's rho of the per-character soft
@@ -12,7 +13,7 @@
 -- equal characters. A value's average rank is the characters below it plus half those at it (and a half), and both
 -- vectors' ranks average (n + 1) / 2, so rho is the weighted sum of the centred ranks' products over the root of
 -- their weighted squares.
--- Grain: one row per (submission read with character labels, text of its split).
+-- Grain: one row per (submission read with character labels, text it covers).
 -- Key: submission_id, text_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -27,7 +28,8 @@
 WITH pairs AS (
     SELECT pairs.submission_id, pairs.gold_id, texts.text_id, length(texts.generated_text)::BIGINT AS characters
     FROM mushroom_evaluations AS pairs
-    JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
+    JOIN list_texts AS covered ON covered.set_id = pairs.submission_id
+    JOIN texts ON texts.text_id = covered.text_id
 ),
 -- the labels of both lists on each text of a submission's split, the gold's marked, cut at the text's end
 side_labels AS (
