@@ -77,20 +77,26 @@ def import_factgenie(db_path: Path, folder: Path, corpus: str | None = None, kin
 
 
 def import_mushroom(
-    db_path: Path, file: Path, corpus: str | None = None, kind: str = "submission", name: str | None = None
+    db_path: Path,
+    file: Path,
+    corpus: str | None = None,
+    kind: str = "submission",
+    name: str | None = None,
+    strict: bool = False,
 ):
     """Load a Mu-SHROOM file (etl/mushroom_files.py): a labelled file as a new corpus (--as gold), or predictions as
     a submission of one (named --name, by default the file's stem); score its lists, and register the file (build
-    and refresh load it again)."""
+    and refresh load it again). strict: refuse what the task's scorer reads without complaint but the file leaves
+    out (empty spans, annotations that cannot be read)."""
     check_option("--corpus", corpus, "corpus")
     check_option("--name", name, "list")
     file = Path(os.path.abspath(file))  # the path registered, and the lists' source_file
     corpus = corpus or mushroom_files.DEFAULT_CORPUS
     if kind == "gold":
-        load = registered_load(file, "mushroom", kind, lambda con: mushroom_files.load_gold(con, file, corpus))
+        load = registered_load(file, "mushroom", kind, lambda con: mushroom_files.load_gold(con, file, corpus, strict=strict))
         return publish_import(db_path, load)
     name = name or file.stem
-    read_and_load = lambda con: mushroom_files.load_prediction(con, file, corpus, name)  # noqa: E731
+    read_and_load = lambda con: mushroom_files.load_prediction(con, file, corpus, name, strict)  # noqa: E731
     return publish_import(db_path, registered_load(file, "mushroom", kind, read_and_load, name))
 
 

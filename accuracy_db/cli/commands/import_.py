@@ -68,12 +68,18 @@ def corpus(db: Path, corpus_dir: Path, corpus: str | None) -> None:
 @click.option("--corpus", help="The corpus: new for a gold file, loaded from one for predictions (default: mushroom).")
 @kind_option("A labelled file (its texts, gold list and annotators) or a system's predictions.")
 @click.option("--name", help="The submission's name (default: the file's stem).")
-def mushroom(db: Path, file: Path, corpus: str | None, kind: str, name: str | None) -> None:
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Refuse what the task's scorer reads as nothing or never reads, which is otherwise left out and counted: "
+    "empty spans (start = end), annotations that cannot be read, a text that differs from the gold's.",
+)
+def mushroom(db: Path, file: Path, corpus: str | None, kind: str, name: str | None, strict: bool) -> None:
     """A SemEval-2025 Task 3 (Mu-SHROOM) JSON Lines file: id, model_output_text, hard_labels, soft_labels. The file
     is registered with the database: build loads it again, and refresh when it changed."""
     from accuracy_db.interchange.imports import import_mushroom
 
-    print_import(import_mushroom(db, file, corpus, kind, name))
+    print_import(import_mushroom(db, file, corpus, kind, name, strict))
 
 
 @import_.command()
