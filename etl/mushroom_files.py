@@ -260,7 +260,7 @@ class FileLists:
 
     def insert(self, con, report: ImportReport) -> None:
         """Every list and its labels, one statement a table."""
-        set_ids = insert_lists(con, self.path, self.sha256, self.corpus, self.lists, report)
+        set_ids = insert_lists(con, self.path, self.sha256, self.corpus, self.lists, report, reported=False)
         con.execute("INSERT INTO character_label_lists SELECT unnest($set_ids), 'mushroom'", {"set_ids": set_ids})
         frame = pl.DataFrame(
             [(set_id, *row) for set_id, rows in zip(set_ids, self.labels, strict=True) for row in rows],
