@@ -315,3 +315,34 @@ def test_a_mushroom_file_given_for_another_format_is_told_in_one_line(empty_db, 
     assert line.startswith(f"error: {file} {expected_hint}")
     if args[0] == "import":
         assert "`accuracy-db import mushroom FILE --as gold`" in err
+
+
+def test_lists_read_with_characters_are_not_reported_as_refused_by_the_shared_task_scheme(empty_db, tmp_path):
+    """Labels that overlap as token spans (two inside one token: any text written without spaces) make the
+    shared-task scheme refuse the list, which scheme_refusals records so that no match scheme scores it; the import
+    does not print it, a line a list as it did: the mushroom scheme scores characters."""
+    text = "中文很好。 one two"
+    lines = [
+        {
+            "id": f"z{n}",
+            "lang": "ZH",
+            "model_output_text": text,
+            "hard_labels": [[0, 1], [2, 3]],  # two labels inside the token 中文很好。
+            "soft_labels": [],
+            "annotations": {f"a{n}": [[0, 2], [1, 3]], "b": [[6, 9]]},
+        }
+        for n in range(3)
+    ]
+    db = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(empty_db, db)
+    status, out, err = command(
+        ["import", "mushroom", "--db", str(db), "--as", "gold", str(write(tmp_path / "z.jsonl", lines))]
+    )
+    assert status == 0 and err == ""
+    assert "imported 5 list(s)" in out
+    assert rows(db, "SELECT name FROM scheme_refusals JOIN annotation_sets USING (set_id) ORDER BY name") == [
+        ("annotator/a0",),
+        ("annotator/a1",),
+        ("annotator/a2",),
+        ("gold",),
+    ]
