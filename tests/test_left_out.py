@@ -23,6 +23,7 @@ from test_factgenie_import import OUTPUTS, campaign, record, span
 from test_mushroom import expected, write
 
 from accuracy_db.cli.main import run
+from accuracy_db.ingest import corpus_folders
 from accuracy_db.ingest.sources import Source
 from accuracy_db.ingest.sources import record as record_source
 from accuracy_db.store import database
@@ -270,6 +271,14 @@ def test_a_corpus_folder_s_empty_spans_are_left_out_and_counted(empty_db, tmp_pa
         f"warning: {folder / 'lists' / 'gold.jsonl'}: 2 {EMPTY} (start-end 1, text 1); first: line 2: characters 3-3"
         " of w1 are an empty span; --strict refuses them",
     ]
+    # build and refresh, loading the registered folder again, warn alike
+    registrations = corpus_folders.published_registrations(db)
+    con = database.connect_writable(db)
+    try:
+        warnings = corpus_folders.load_corpora(con, registrations, ["weather"])
+    finally:
+        con.close()
+    assert sorted(f"warning: {warning}" for warning in warnings) == sorted(err.splitlines())
 
 
 def test_a_factgenie_annotation_of_empty_text_is_left_out_and_counted(empty_db, tmp_path):
