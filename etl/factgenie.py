@@ -8,10 +8,12 @@ categories), reason}] and metadata {annotator_id, …}. A record may name its te
 
 Each annotator (metadata.annotator_id: a person or an LLM setup) becomes one list per split, named
 CAMPAIGN/ANNOTATOR. Spans map to whole tokens (etl/char_spans.py); every adjustment is recorded in
-offset_adjustments. Spans of one list may overlap (factgenie allows it): the list is loaded, and the shared-task
-scheme's refusal, naming the overlapping spans, goes to scheme_refusals. What the campaign gave beyond texts and
-token spans (metadata.json; each record's key, file, line and other fields, its annotations as given among them) is
-kept as it came in factgenie_lists and factgenie_records, which `accuracy-db export factgenie` writes back.
+offset_adjustments. An annotation of empty text, or whose type is no category index, is left out and counted in
+one warning line a file and kind, as factgenie's analyses drop it (strict: refused). Spans of one list may overlap
+(factgenie allows it): the list is loaded, and the shared-task scheme's refusal, naming the overlapping spans, goes
+to scheme_refusals. What the campaign gave beyond texts and token spans (metadata.json; each record's key, file,
+line and other fields, its annotations as given among them) is kept as it came in factgenie_lists and
+factgenie_records, which `accuracy-db export factgenie` writes back.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .span_lists import ImportReport, NewList, Record, Span, insert_lists
 from .unstorable_text import unstorable_text
 
 MAX_EXAMPLE_IDX = 2**63 - 1  # factgenie_records.example_idx is a BIGINT
+NO_CATEGORY = "annotation(s) left out whose type is no category index: factgenie's analyses drop them"
 
 
 @dataclass
@@ -107,7 +110,8 @@ def read_record(
     path: Path, line: int, record, categories: list[Category], problems: list[Problem], left_out: LeftOut
 ) -> Record | None:
     """One JSONL record with its spans placed on tokens; None (and problems) when anything of it is wrong. An
-    annotation of empty text marks nothing (factgenie's own analyses drop it): it is left out, counted."""
+    annotation of empty text, or whose type is no category index, is left out, counted: factgenie's own analyses
+    (its span index, which its F1, gamma and counts read) drop them."""
     file = str(path)
     found: list[str] = []
     if not isinstance(record, dict):
@@ -160,7 +164,8 @@ def read_span(file, line, number, annotation, index: TokenIndex, categories, pro
         return problem("start is missing or not a whole number")
     if not is_whole(kind) or not 0 <= kind < len(categories):
         names = ", ".join(f"{i} {c.name}" for i, c in enumerate(categories))
-        return problem(f"type {json.dumps(kind)} is not a category index (the categories are {names})")
+        message = f"annotation {number}: type {json.dumps(kind)} is not a category index (the categories are {names})"
+        return left_out.leave_out(problems, NO_CATEGORY, "type", Problem(file, line, message))
     if text == "":
         message = f"annotation {number}: the span's text at {start} is empty"
         return left_out.leave_out(problems, EMPTY, "annotations", SpanProblem(file, line, message))

@@ -173,10 +173,6 @@ def test_a_text_already_in_the_corpus_must_match_and_is_not_added_again(db, tmp_
             " (35 characters)) and does not occur in the text",
         ),
         (
-            [record(0, "gpt", [{"text": "Miami", "start": 12, "type": 2}])],
-            "line 1: annotation 1: type 2 is not a category index (the categories are 0 Incorrect, 1 Not checkable)",
-        ),
-        (
             [record(0, "gpt", [{"text": "Miami", "start": -1, "type": 0}])],
             "line 1: annotation 1: the span's start is -1: the span was not located in the text",
         ),

@@ -279,19 +279,29 @@ def test_a_corpus_folder_s_empty_spans_are_left_out_and_counted(empty_db, tmp_pa
     assert sorted(f"warning: {warning}" for warning in warnings) == sorted(err.splitlines())
 
 
-def test_a_factgenie_annotation_of_empty_text_is_left_out_and_counted(empty_db, tmp_path):
+def test_a_factgenie_annotation_that_factgenie_drops_is_left_out_and_counted(empty_db, tmp_path):
+    """factgenie's span index (read by its F1, gamma and counts) drops an annotation of empty text, and one whose
+    type is no category index."""
     annotations = [span(OUTPUTS[0], "Miami"), {"text": "", "start": 3, "type": 0, "reason": ""}]
-    folder = campaign(tmp_path, [record(0, "gpt", annotations), record(1, "gpt", [span(OUTPUTS[1], "31")])], "llm")
+    no_category = [span(OUTPUTS[1], "31"), {"text": "Smith", "start": 0, "type": 2}, span(OUTPUTS[1], "Jones", 7)]
+    folder = campaign(tmp_path, [record(0, "gpt", annotations), record(1, "gpt", no_category)], "llm")
     db = tmp_path / "accuracy.duckdb"
     shutil.copyfile(empty_db, db)
     before = db.read_bytes()
     status, _, err = command(["import", "factgenie", "--db", str(db), "--strict", str(folder)])
     assert status == 1 and "line 1: annotation 2: the span's text at 3 is empty" in err and db.read_bytes() == before
+    assert (
+        "line 2: annotation 3: type 7 is not a category index (the categories are 0 Incorrect, 1 Not checkable)" in err
+    )
     status, out, err = command(["import", "factgenie", "--db", str(db), str(folder)])
     assert status == 0 and "imported 1 list(s) (2 spans)" in out
+    categories = "(the categories are 0 Incorrect, 1 Not checkable)"
     assert err.splitlines() == [
         f"warning: {folder / 'files' / 'a.jsonl'}: 1 {EMPTY} (annotations 1); first: line 1: annotation 2: the"
-        " span's text at 3 is empty; --strict refuses them"
+        " span's text at 3 is empty; --strict refuses them",
+        f"warning: {folder / 'files' / 'a.jsonl'}: 2 annotation(s) left out whose type is no category index:"
+        f" factgenie's analyses drop them (type 2); first: line 2: annotation 2: type 2 is not a category index"
+        f" {categories}; --strict refuses them",
     ]
 
 

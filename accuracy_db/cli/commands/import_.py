@@ -34,7 +34,10 @@ def import_() -> None:
 @click.argument("campaign_dir", type=click.Path(path_type=Path))
 @click.option("--corpus", help="The corpus the texts belong to (default: the campaign's id; created when new).")
 @kind_option("Load each annotator's lists as submissions, or (one annotator a split) as the gold list.")
-@strict_option("Refuse an annotation of empty text, which factgenie's analyses drop (otherwise left out and counted).")
+@strict_option(
+    "Refuse an annotation of empty text or whose type is no category index, which factgenie's analyses drop "
+    "(otherwise left out and counted)."
+)
 def factgenie(db: Path, campaign_dir: Path, corpus: str | None, kind: str, strict: bool) -> None:
     """A factgenie campaign folder: each annotator's spans become one list per split."""
     from accuracy_db.interchange.imports import import_factgenie
