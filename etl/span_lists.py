@@ -69,13 +69,23 @@ class NewList:
 
 
 def insert_lists(
-    con, source: Path, sha256: str, corpus, lists: list[NewList], report: ImportReport, seal: bool = True
+    con,
+    source: Path,
+    sha256: str,
+    corpus,
+    lists: list[NewList],
+    report: ImportReport,
+    reported: bool = True,
+    seal: bool = True,
 ) -> list[int]:
     """Insert lists of spans placed on tokens, all of one file, with their coverage, their adjustments, and the
-    scheme's refusal of each whose spans overlap; return their set_ids in order. One statement a table for all of
-    them (a Mu-SHROOM gold file's are 182 lists: a statement each took most of its import). The spans' mistake ids
-    follow their order, list after list. seal: fingerprint them by their content (seal_lists) now; a caller that
-    adds rows of its own to them seals them itself."""
+    scheme's refusal of each whose spans overlap; return their set_ids in order. reported: the refusals go to the
+    report too (not those of lists read with character labels, whose overlaps are the placing's on tokens: the
+    mushroom scheme scores their characters, and a label inside a token another shares overlaps it, in every text
+    written without spaces). One statement a table for all of them (a Mu-SHROOM gold file's are 182 lists: a
+    statement each took most of its import). The spans' mistake ids follow their order, list after list. seal:
+    fingerprint them by their content (seal_lists) now; a caller that adds rows of its own to them seals them
+    itself."""
     set_ids = insert_annotation_sets(
         con,
         source,
@@ -186,7 +196,8 @@ def insert_lists(
         refusal = overlap_refusal(con, set_id) if set_id in overlapping else None
         if refusal:
             con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
-            report.refused_by_scheme.append(f"{new.name} ({new.split}): {refusal}")
+            if reported:
+                report.refused_by_scheme.append(f"{new.name} ({new.split}): {refusal}")
     if seal:
         seal_lists(con, set_ids)
     return set_ids
