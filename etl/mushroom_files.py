@@ -99,11 +99,10 @@ def within(spans: list[tuple], key: str, length: int, empty, outside) -> list[tu
         start, end = span[0], span[1]
         if 0 <= start < end <= length:
             kept.append(span)
+        elif 0 <= start == end <= length:
+            empty(key, f"{key}: characters {start}-{end} are an empty span (start = end)")
         else:
-            if 0 <= start == end <= length:
-                empty(key, f"{key}: characters {start}-{end} are an empty span (start = end)")
-            else:
-                outside(f"{key}: characters {start}-{end} are not a span of the text (0-{length})")
+            outside(f"{key}: characters {start}-{end} are not a span of the text (0-{length})")
     return kept
 
 
@@ -147,13 +146,12 @@ def annotations_of(value, length: int, problem, empty) -> dict[str, list[tuple[i
 
 
 def read_lines(
-    path: Path, data: bytes, gold_texts: dict[str, CorpusText] | None, left_out: LeftOut | None = None
+    path: Path, data: bytes, gold_texts: dict[str, CorpusText] | None, left_out: LeftOut, annotators: bool = True
 ) -> list[Labelled]:
     """The lines of a gold file (gold_texts None) or of a prediction file against the gold's texts; InputError
     listing every problem. What the task's scorer reads without complaint goes to left_out (empty spans; a gold's
     annotations that cannot be read; a prediction's text that differs from the gold's), or is refused under its
-    strict."""
-    left_out = LeftOut() if left_out is None else left_out
+    strict. A gold's annotations are read when annotators (the drop-in evaluate, as the task's scorer, does not)."""
     problems: list[Problem] = []
     read, seen = [], {}
     for line, value in jsonl_objects(path, problems, data):
@@ -198,14 +196,14 @@ def read_lines(
             soft = soft_of(value["soft_labels"], len(text), problem, empty)
             if soft is None:
                 continue
-        annotators = {}
-        if gold_texts is None and "annotations" in value:
+        annotator_spans = {}
+        if gold_texts is None and annotators and "annotations" in value:
             unread = lambda message: leave_out(UNREAD, "annotations", message)  # noqa: E731
-            annotators = annotations_of(value["annotations"], len(text), unread, empty)
+            annotator_spans = annotations_of(value["annotations"], len(text), unread, empty)
         if gold_texts is not None and hard is None and soft is None:
             problem("neither hard_labels nor soft_labels is given")
             continue
-        read.append(Labelled(line, text_id, lang, text, hard, soft, annotators))
+        read.append(Labelled(line, text_id, lang, text, hard, soft, annotator_spans))
     if not problems and not read and gold_texts is None:  # (a prediction of nothing is every text's empty one)
         problems.append(Problem(str(path), None, "the file is empty: expected JSON Lines, one text a line"))
     if problems:
@@ -260,7 +258,7 @@ class FileLists:
 
     def insert(self, con, report: ImportReport) -> None:
         """Every list and its labels, one statement a table."""
-        set_ids = insert_lists(con, self.path, self.sha256, self.corpus, self.lists, report)
+        set_ids = insert_lists(con, self.path, self.sha256, self.corpus, self.lists, report, reported=False)
         con.execute("INSERT INTO character_label_lists SELECT unnest($set_ids), 'mushroom'", {"set_ids": set_ids})
         frame = pl.DataFrame(
             [(set_id, *row) for set_id, rows in zip(set_ids, self.labels, strict=True) for row in rows],
@@ -291,7 +289,7 @@ def load_gold(
         raise AccuracyDbError(f"corpus {corpus} exists already: give another --corpus")
     data = read_bytes(path)
     left_out = LeftOut(strict)
-    lines = read_lines(path, data, None, left_out)
+    lines = read_lines(path, data, None, left_out, annotators)
     taken = held_texts(con, [labelled.text_id for labelled in lines])
     if taken:
         at = {labelled.text_id: labelled.line for labelled in lines}
@@ -307,7 +305,7 @@ def load_gold(
     indexes = {text.text_id: TokenIndex(text.text) for text in texts}
     new = FileLists(path, hashlib.sha256(data).hexdigest(), corpus)
     new.add("gold", "gold", splits, lines, indexes, completed)
-    for annotator in sorted({a for labelled in lines for a in labelled.annotators} if annotators else ()):
+    for annotator in sorted({a for labelled in lines for a in labelled.annotators}):
         spans_of_annotator = lambda labelled, a=annotator: (  # noqa: E731
             labelled.annotators.get(a, []),
             [(start, end, 1.0) for start, end in labelled.annotators.get(a, [])],

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accuracy_db.errors import AccuracyDbError, InputError, Problem
-from accuracy_db.etl import mistake_lists, texts
+from accuracy_db.etl import format_hints, mistake_lists, texts
 from accuracy_db.etl.data_folder import splits
 from accuracy_db.printable import utf8_text
 from accuracy_db.scoring import schemes
@@ -72,6 +72,8 @@ def evaluate_with_warnings(
     """Score a submission against a gold list. What the shared task's scorer scores anyway (TOKENS that differ
     from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it. threshold:
     the rows with a PROBABILITY are scored when it is at or above this one (default 0.5)."""
+    for path in (gsml, submitted):
+        format_hints.refuse_mushroom_file(path, "a mistake list", format_hints.EVALUATE)
     schemes.check_threshold_scheme(threshold, scheme)
     if threshold is not None:
         database.check_threshold(threshold)
