@@ -22,7 +22,7 @@ from accuracy_db.cli.main import run
 from accuracy_db.store import database
 from benchmarks.mushroom_predictions import KINDS, predictions, read_lines, real_files, write_lines
 
-FILES = real_files(shared_data.SHARED / "mushroom")  # (the module is named: conftest knows it reads the data)
+FILES = real_files(shared_data.SHARED / "mushroom")  # (shared_data by name: conftest sees the module reads the data)
 TOLERANCE = 1e-9
 
 
