@@ -65,22 +65,7 @@ def write(path: Path, lines: list) -> Path:
 
 def expected(gold: list[dict], predicted: list[dict]) -> dict[str, tuple[float, float]]:
     """Each text's (iou, cor) by the oracle, with the task's rules for a prediction's missing labels."""
-    by_id = {line["id"]: line for line in predicted}
-    figures = {}
-    for line in gold:
-        text = line["model_output_text"]
-        ref_soft = [(s["start"], s["end"], s["prob"]) for s in line["soft_labels"]]
-        prediction = by_id.get(line["id"], {"soft_labels": [], "hard_labels": []})
-        soft = [(s["start"], s["end"], s["prob"]) for s in prediction.get("soft_labels", [])]
-        hard = prediction.get("hard_labels")
-        hard = oracle.hard_from_soft(soft) if hard is None else hard
-        if "soft_labels" not in prediction:
-            soft = [(s, e, 1.0) for s, e in hard]
-        figures[line["id"]] = (
-            oracle.iou(line["hard_labels"], hard),
-            oracle.cor(ref_soft, soft, len(text)),
-        )
-    return figures
+    return oracle.scores(gold, predicted)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
