@@ -54,8 +54,8 @@ def adjudicate(
     NAME.csv, a mistake list in the shared task's format (usable as evaluate --gsml, or as a submission), and
     NAME.json, its sidecar, which records the lists and the rule. With --soft, writes NAME.jsonl instead: soft gold,
     per character the share of SETS that mark it (Soft gold, docs/agreement.md). An existing file is replaced only
-    with --force, and never a link, a file of the database's inputs or anything but a file (Output files,
-    docs/cli-guide.md)."""
+    with --force, and never an input of the database, a link, or anything but a file (Files the commands write,
+    docs/building.md)."""
     from accuracy_db.errors import AccuracyDbError
     from accuracy_db.ingest.sources import registered_inputs
     from accuracy_db.names import check_option
