@@ -232,6 +232,23 @@ def test_export_factgenie_does_not_follow_a_link_as_its_folder(built_db, tmp_pat
     assert list((tmp_path / "empty").iterdir()) == []
 
 
+@pytest.mark.parametrize(("command", "kind"), [("build", "a list"), ("build", "a FIFO"), ("refresh", "a FIFO")])
+def test_build_and_refresh_publish_over_a_database_only(tmp_path, command, kind):
+    """The database is written by a rename over --db: a list named as --db by mistake is kept, a FIFO refused
+    (refresh already refused a file it cannot open as a database)."""
+    db = tmp_path / "gold.csv"
+    if kind == "a list":
+        shutil.copyfile(DATA / "gsml.csv", db)
+        reason = "not a DuckDB database, and only a database is replaced: give another --db, or remove the file"
+    else:
+        os.mkfifo(db)
+        reason = "not a regular file: it is a FIFO (named pipe), not a database: give another --db"
+    (tmp_path / "inbox").mkdir()
+    result = accuracy_db(command, "--db", db, "--data", DATA, "--submissions", tmp_path / "inbox")
+    assert (result.returncode, result.stderr) == (1, f"error: {db}: {reason}\n")
+    assert db.read_bytes() == (DATA / "gsml.csv").read_bytes() if kind == "a list" else db.is_fifo()
+
+
 # --- the module itself: what the processes above cannot make happen ---
 
 
