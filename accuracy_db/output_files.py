@@ -72,23 +72,29 @@ def check(path: Path | str, force: bool = False, inputs: Inputs = NO_INPUTS) -> 
 
 def input_named(path: Path | str, found: os.stat_result | None, inputs: Inputs) -> str | None:
     """How the path is one of the inputs (None when it is none): the same path, the same file, or a file in one of
-    their folders."""
+    their folders, the first that holds."""
     absolute = os.path.abspath(path)
-    real = os.path.join(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
-    for registered in inputs.paths:
-        if os.path.abspath(registered) == absolute:
-            return f"is an input of {inputs.whose}"
-        if found is None:
-            continue
-        try:
-            known = os.stat(registered)
-        except OSError:
-            continue
-        if (known.st_dev, known.st_ino) == (found.st_dev, found.st_ino):
+    if any(os.path.abspath(registered) == absolute for registered in inputs.paths):
+        return f"is an input of {inputs.whose}"
+    if found is None:
+        return None
+    known = [(registered, stat_of(registered)) for registered in inputs.paths]
+    for registered, seen in known:
+        if seen is not None and (seen.st_dev, seen.st_ino) == (found.st_dev, found.st_ino):
             return f"is an input of {inputs.whose} ({registered})"
-        if stat.S_ISDIR(known.st_mode) and real.startswith(os.path.join(os.path.realpath(registered), "")):
-            return f"is in {registered}, a folder of the inputs of {inputs.whose}"
+    real = os.path.join(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
+    for registered, seen in known:
+        if seen is not None and stat.S_ISDIR(seen.st_mode):
+            if real.startswith(os.path.join(os.path.realpath(registered), "")):
+                return f"is in {registered}, a folder of the inputs of {inputs.whose}"
     return None
+
+
+def stat_of(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
 
 
 def write_files(contents: dict[Path, bytes], force: bool = False, inputs: Inputs = NO_INPUTS) -> None:

@@ -129,6 +129,7 @@ UNION SELECT source_file FROM metrics WHERE source_file IS NOT NULL
 UNION SELECT source_file FROM curation_exports
 UNION SELECT folder FROM corpus_folders
 UNION SELECT source FROM corpora WHERE source IS NOT NULL
+ORDER BY 1
 """
 
 
