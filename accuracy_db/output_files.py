@@ -15,6 +15,7 @@ command are all checked before the first is written.
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import stat
 from collections.abc import Iterable
@@ -34,10 +35,37 @@ APPEARED = "appeared while it was written: give --force to replace it; nothing w
 class Inputs:
     """The paths an output never replaces, even with force: files (matched by path, and by identity when they
     exist, so that another spelling, a link or a hard link to one is caught) and folders (whose existing files are
-    all inputs); whose inputs they are, as a message says it."""
+    all inputs); whose inputs they are, as a message says it. Each path is looked at once, when first needed: a
+    database can register tens of thousands, and a command checks each of its files more than once."""
 
     paths: tuple[str, ...] = ()
     whose: str = "the database"
+
+    @functools.cached_property
+    def absolute(self) -> frozenset[str]:
+        return frozenset(os.path.abspath(path) for path in self.paths)
+
+    @functools.cached_property
+    def found(self) -> list[tuple[str, os.stat_result]]:
+        """The paths that name something now, with what (links followed)."""
+        found = []
+        for path in self.paths:
+            try:
+                found.append((path, os.stat(path)))
+            except OSError:
+                continue
+        return found
+
+    @functools.cached_property
+    def files(self) -> dict[tuple[int, int], str]:
+        """The inputs that exist, by identity (device, inode)."""
+        return {(seen.st_dev, seen.st_ino): path for path, seen in reversed(self.found)}
+
+    @functools.cached_property
+    def folders(self) -> list[tuple[str, str]]:
+        """The folders among them, with their real path and a separator after it."""
+        folders = [path for path, seen in self.found if stat.S_ISDIR(seen.st_mode)]
+        return [(path, os.path.join(os.path.realpath(path), "")) for path in folders]
 
 
 NO_INPUTS = Inputs()
@@ -74,27 +102,18 @@ def input_named(path: Path | str, found: os.stat_result | None, inputs: Inputs) 
     """How the path is one of the inputs (None when it is none): the same path, the same file, or a file in one of
     their folders, the first that holds."""
     absolute = os.path.abspath(path)
-    if any(os.path.abspath(registered) == absolute for registered in inputs.paths):
+    if absolute in inputs.absolute:
         return f"is an input of {inputs.whose}"
-    if found is None:
+    if found is None or not inputs.paths:
         return None
-    known = [(registered, stat_of(registered)) for registered in inputs.paths]
-    for registered, seen in known:
-        if seen is not None and (seen.st_dev, seen.st_ino) == (found.st_dev, found.st_ino):
-            return f"is an input of {inputs.whose} ({registered})"
+    same = inputs.files.get((found.st_dev, found.st_ino))
+    if same is not None:
+        return f"is an input of {inputs.whose} ({same})"
     real = os.path.join(os.path.realpath(os.path.dirname(absolute)), os.path.basename(absolute))
-    for registered, seen in known:
-        if seen is not None and stat.S_ISDIR(seen.st_mode):
-            if real.startswith(os.path.join(os.path.realpath(registered), "")):
-                return f"is in {registered}, a folder of the inputs of {inputs.whose}"
+    for folder, real_folder in inputs.folders:
+        if real.startswith(real_folder):
+            return f"is in {folder}, a folder of the inputs of {inputs.whose}"
     return None
-
-
-def stat_of(path: str) -> os.stat_result | None:
-    try:
-        return os.stat(path)
-    except OSError:
-        return None
 
 
 def write_files(contents: dict[Path, bytes], force: bool = False, inputs: Inputs = NO_INPUTS) -> None:
