@@ -612,7 +612,7 @@ def test_evaluate_says_when_it_cannot_write_csv_out(small_task):
     )  # fmt: skip
     assert (result.returncode, result.stderr) == (
         1,
-        f"error: {out}: cannot write the figures (No such file or directory)\n",
+        f"error: {out}: cannot write the file (No such file or directory); nothing was written\n",
     )
 
 

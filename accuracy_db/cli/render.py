@@ -3,11 +3,13 @@ format or to a file; every table on one console."""
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from accuracy_db import output_files
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.formatting import (
     DISPLAY_CHARS,
@@ -24,6 +26,7 @@ from accuracy_db.formatting import (
     to_markdown,
     with_interval,
 )
+from accuracy_db.output_files import NO_INPUTS, Inputs
 from accuracy_db.printable import markup_free, printable
 
 if TYPE_CHECKING:
@@ -276,14 +279,23 @@ def print_table(
 
 
 def write_frame(
-    frame: pl.DataFrame, fmt: str, output: Path | None = None, title: str | None = None, notes: tuple[str, ...] = ()
+    frame: pl.DataFrame,
+    fmt: str,
+    output: Path | None = None,
+    title: str | None = None,
+    notes: tuple[str, ...] = (),
+    force: bool = False,
+    inputs: Inputs = NO_INPUTS,
 ) -> None:
-    """Print a query result in a format, or write it to a file. Parquet needs a file; a table is for the
-    terminal only, and its caption carries the notes."""
+    """Print a query result in a format, or write it to a file (as output_files writes one: an existing file only
+    with force, never an input). Parquet needs a file; a table is for the terminal only, and its caption carries
+    the notes."""
     if fmt == "parquet":
         if output is None:
             raise AccuracyDbError("parquet is a binary format: give --output FILE.parquet")
-        frame.write_parquet(output)
+        data = io.BytesIO()
+        frame.write_parquet(data)
+        output_files.write_file(output, data.getvalue(), force, inputs)
         return
     rows, columns = frame.to_dicts(), frame.columns
     if fmt == "table":
@@ -299,4 +311,4 @@ def write_frame(
     if output is None:
         print(text, end="")
     else:
-        output.write_text(text, encoding="utf-8")
+        output_files.write_file(output, text.encode(), force, inputs)

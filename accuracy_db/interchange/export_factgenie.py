@@ -21,11 +21,13 @@ gives the same tokens.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from datetime import datetime
 from pathlib import Path
 
+from accuracy_db import output_files
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.etl.factgenie import read_categories
 from accuracy_db.store import database
@@ -96,7 +98,10 @@ def chosen_lists(con, corpus: str, names: list[str] | None) -> list[tuple]:
 
 
 def export_factgenie(db_path: Path, corpus: str, out: Path, names: list[str] | None = None) -> int:
-    """Write the campaign folder; return how many lists it holds."""
+    """Write the campaign folder, a new or empty one (its files as output_files writes new files); return how many
+    lists it holds."""
+    if out.is_symlink():
+        raise AccuracyDbError(f"{out} is a symbolic link: it is not followed; give a new folder to --out")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise AccuracyDbError(f"{out} exists and is not an empty folder: give a new folder to --out")
     con = database.open_existing(db_path)
@@ -117,14 +122,15 @@ def export_factgenie(db_path: Path, corpus: str, out: Path, names: list[str] | N
         files, db_rows = campaign_files(con, corpus, lists, categories, metadata)
     finally:
         con.close()
-    (out / "files").mkdir(parents=True, exist_ok=True)
-    for name, lines in files.items():
-        (out / "files" / name).write_text("".join(lines), encoding="utf-8")
-    with (out / "db.csv").open("w", encoding="utf-8", newline="") as stream:
-        writer = csv.writer(stream)
-        writer.writerow(DB_COLUMNS)
-        writer.writerows(db_rows)
-    (out / "metadata.json").write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    table = io.StringIO(newline="")
+    writer = csv.writer(table)
+    writer.writerow(DB_COLUMNS)
+    writer.writerows(db_rows)
+    output_files.make_folder(out / "files")
+    contents = {out / "files" / name: "".join(lines).encode() for name, lines in files.items()}
+    contents[out / "db.csv"] = table.getvalue().encode()
+    contents[out / "metadata.json"] = (json.dumps(metadata, indent=2, ensure_ascii=False) + "\n").encode()
+    output_files.write_files(contents)
     return len(lists)
 
 

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 import duckdb
 import numpy as np
 
+from accuracy_db import output_files
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.output_files import NO_INPUTS, Inputs
 from accuracy_db.scoring.scores import check_scopes, fetch_dicts
 from accuracy_db.scoring.signature import SCHEME, signature
 from accuracy_db.stats.metric_measures import correlation_reason
@@ -281,22 +283,37 @@ MISTAKE_LIST_COLUMNS = [
 ]  # fmt: skip
 
 
-def write_derived_list(con: duckdb.DuckDBPyConnection, adjudication: Adjudication, folder, name: str):
+def write_derived_list(
+    con: duckdb.DuckDBPyConnection,
+    adjudication: Adjudication,
+    folder,
+    name: str,
+    force: bool = False,
+    inputs: Inputs = NO_INPUTS,
+):
     """Write the majority list as folder/NAME.csv (a shared-task mistake list) and its sidecar folder/NAME.json (the
-    description records the lists and the rule); return the CSV's path."""
+    description records the lists and the rule), as output_files writes a file (neither when one is refused);
+    return the CSV's path."""
     import csv
+    import io
     import json
     from pathlib import Path
 
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    csv_path = folder / f"{name}.csv"
-    with open(csv_path, "w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=MISTAKE_LIST_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(mistake_list_rows(con, adjudication))
+    csv_path, sidecar_path = folder / f"{name}.csv", folder / f"{name}.json"
+    for path in (csv_path, sidecar_path):
+        output_files.check(path, force, inputs)  # before the rows are made
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=MISTAKE_LIST_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(mistake_list_rows(con, adjudication))
     sidecar = {"approach": "human", "description": adjudication.provenance()}
-    (folder / f"{name}.json").write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
+    output_files.make_folder(folder)
+    output_files.write_files(
+        {csv_path: text.getvalue().encode(), sidecar_path: (json.dumps(sidecar, indent=2) + "\n").encode()},
+        force,
+        inputs,
+    )
     return csv_path
 
 
@@ -357,16 +374,22 @@ def soft_gold_lines(con: duckdb.DuckDBPyConnection, adjudication: SoftAdjudicati
     ]
 
 
-def write_soft_gold(con: duckdb.DuckDBPyConnection, adjudication: SoftAdjudication, folder, name: str):
+def write_soft_gold(
+    con: duckdb.DuckDBPyConnection,
+    adjudication: SoftAdjudication,
+    folder,
+    name: str,
+    force: bool = False,
+    inputs: Inputs = NO_INPUTS,
+):
     """Write the soft gold as folder/NAME.jsonl, a Mu-SHROOM file (`import mushroom` and `evaluate --scheme
-    mushroom` read it); return its path."""
+    mushroom` read it), as output_files writes a file; return its path."""
     import json
     from pathlib import Path
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.jsonl"
-    with open(path, "w", encoding="utf-8", newline="\n") as file:
-        for line in soft_gold_lines(con, adjudication):
-            file.write(json.dumps(line, ensure_ascii=False) + "\n")
+    path = Path(folder) / f"{name}.jsonl"
+    output_files.check(path, force, inputs)
+    lines = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in soft_gold_lines(con, adjudication))
+    output_files.make_folder(Path(folder))
+    output_files.write_file(path, lines.encode(), force, inputs)
     return path

@@ -82,6 +82,13 @@ list_split_option = click.option(
     "--split", help="The lists' split, when a name is in more than one (shared task: test or train; dev is train)."
 )
 
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Replace a file that exists (never a link, a folder or a FIFO, nor an input of the database or of the "
+    "command).",
+)
+
 
 def scheme_option(command, mushroom: bool = False):
     """--scheme: the match scheme the figures are computed under (accuracy_db/scoring/schemes.py); evaluate,

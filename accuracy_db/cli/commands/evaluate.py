@@ -7,7 +7,14 @@ from pathlib import Path
 
 import click
 
-from accuracy_db.cli.commands import format_option, print_problems, scheme_option, stderr, threshold_option
+from accuracy_db.cli.commands import (
+    force_option,
+    format_option,
+    print_problems,
+    scheme_option,
+    stderr,
+    threshold_option,
+)
 from accuracy_db.printable import markup_free
 
 
@@ -59,8 +66,8 @@ def print_warnings(warnings) -> None:
 @click.option(
     "--csv_out",
     "--csv-out",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write the figures to this CSV file.",
+    type=click.Path(path_type=Path),  # (what it may be, output_files checks: one line, as the command's other errors)
+    help="Also write the figures to this CSV file: a new one (an existing one with --force).",
 )
 @click.option(
     "--strict",
@@ -70,6 +77,7 @@ def print_warnings(warnings) -> None:
     "With --scheme mushroom: empty spans (start = end) and annotations that cannot be read, which the task's "
     "scorer reads as nothing or never reads.",
 )
+@force_option
 @functools.partial(scheme_option, mushroom=True)
 @threshold_option
 @format_option
@@ -79,17 +87,23 @@ def evaluate(
     token_lookup: Path | None,
     text_dir: Path | None,
     csv_out: Path | None,
+    force: bool,
     strict: bool,
     scheme: str,
     threshold: float | None,
     fmt: str,
 ) -> None:
     """Score a submission against a gold list, as the shared task's evaluate.py does (same flags)."""
+    from accuracy_db import output_files
     from accuracy_db.cli import render
     from accuracy_db.errors import AccuracyDbError
     from accuracy_db.scoring.evaluate import evaluate_mushroom, evaluate_with_warnings
     from accuracy_db.scoring.schemes import MUSHROOM
 
+    beside = (gsml.parent / "texts", gsml.parent / "token_lookup.yaml")  # read when not given
+    inputs = output_files.command_inputs((gsml, submitted, token_lookup, text_dir, *beside))
+    if csv_out is not None:
+        output_files.check(csv_out, force, inputs)  # before the lists are read
     if scheme == MUSHROOM:
         if token_lookup is not None or text_dir is not None or threshold is not None:
             raise AccuracyDbError(
@@ -111,8 +125,5 @@ def evaluate(
         print_warnings(evaluation.warnings)
     report = evaluation.report
     if csv_out is not None:
-        try:
-            csv_out.write_text(render.to_csv(report), encoding="utf-8")
-        except OSError as error:
-            raise AccuracyDbError(f"{csv_out}: cannot write the figures ({error.strerror or error})") from None
+        output_files.write_file(csv_out, render.to_csv(report).encode(), force, inputs)
     render.print_rows(report, fmt, title=f"{submitted} against {gsml}")
