@@ -28,6 +28,11 @@ FIGURES = ("recall", "precision", "f1", "token_recall", "token_precision", "toke
 # The mushroom scheme's figures are means over texts: per text its iou and cor, and the text itself (the divisor).
 MUSHROOM_COUNTS = ("iou", "cor", "texts")
 MUSHROOM_FIGURES = ("iou", "cor")
+# The ranking of generating systems (system_ranking.py) resamples inputs: per input and system, the text's score and
+# the text itself (the divisor of the system's mean); its one figure is the mean score per text.
+SYSTEMS = "systems"
+SYSTEM_COUNTS = ("score", "texts")
+SYSTEM_FIGURES = ("score",)
 
 # The per-text counts of a split's texts, in the order of COUNTS, texts in the order of their ids. Another scheme
 # than the shared task's has no token level: its token counts are 0 and its token figures undefined (not reported).
@@ -73,17 +78,21 @@ def figures(scheme: str) -> tuple[str, ...]:
     and token-level ones; the mushroom scheme's iou and cor; another scheme's recall, precision and F1."""
     if scheme == MUSHROOM:
         return MUSHROOM_FIGURES
+    if scheme == SYSTEMS:
+        return SYSTEM_FIGURES
     return FIGURES if scheme == SCHEME else FIGURES[:3]
 
 
 def counts(scheme: str) -> tuple[str, ...]:
     """The per-text statistics a scheme's figures are computed from, summed over the texts of a trial."""
-    return MUSHROOM_COUNTS if scheme == MUSHROOM else COUNTS
+    return {MUSHROOM: MUSHROOM_COUNTS, SYSTEMS: SYSTEM_COUNTS}.get(scheme, COUNTS)
 
 
 def figures_model(scheme: str) -> str:
     """The stats query that computes a scheme's figures from the sums of a trial (the run's replicate_figures)."""
-    return "mushroom_replicate_figures" if scheme == MUSHROOM else "replicate_figures"
+    return {MUSHROOM: "mushroom_replicate_figures", SYSTEMS: "system_replicate_figures"}.get(
+        scheme, "replicate_figures"
+    )
 
 
 def check_figure(figure: str, scheme: str) -> None:
