@@ -370,6 +370,12 @@ def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, humans: l
     if len(categories) > MAX_CATEGORIES:
         raise InputError([Problem(str(path), None, too_many_categories(len(categories)))])
     text_ids = [text_id(corpus, item) for item in mqm.items]
+    first_of: dict[str, Item] = {}
+    for item, text in zip(mqm.items, text_ids, strict=True):
+        first = first_of.setdefault(text, item)
+        if first is not item:
+            message = f"the text id {text} is line {first.line}'s too: a / in a system or doc makes them one"
+            raise InputError([Problem(str(path), item.line, message)])
     taken = held_texts(con, text_ids)
     if taken:
         first = next(iter(taken))

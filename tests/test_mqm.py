@@ -230,6 +230,10 @@ GOOD = "A\td\t1\t1\tr1\t源\tThe <v>cat</v> sat\tAccuracy/Mistranslation\tMajor"
         ),
         ([HEADER, GOOD.replace("\tr1\t", "\t\t")], "line 2: rater is empty"),
         ([HEADER, GOOD.replace("Accuracy/Mistranslation", "")], "line 2: the error has no category"),
+        (
+            [HEADER, GOOD.replace("A\td", "A/x\td"), GOOD.replace("A\td", "A\tx/d")],
+            "line 3: the text id other/A/x/d/1 is line 2's too",
+        ),
     ],
 )
 def test_bad_rows_are_refused_with_file_and_line(db, tmp_path, capsys, lines, message):
