@@ -292,3 +292,32 @@ def test_human_references_can_be_named(db, tmp_path):
         ("A", True),
         ("refA", False),
     ]
+
+
+def test_a_build_loads_the_imported_files_again_with_their_human_references(db, tmp_path):
+    from shared_data import DATA, EXAMPLES
+
+    from accuracy_db.ingest.build import build
+
+    gold, rating = tmp_path / "gold.tsv", tmp_path / "rating.tsv"
+    gold.write_text("\n".join([HEADER, GOOD, GOOD.replace("A\t", "B\t", 1)]) + "\n", encoding="utf-8")
+    rating.write_text("\n".join([HEADER, GOOD.replace("Major", "Minor")]) + "\n", encoding="utf-8")
+    assert run(["import", "mqm", "--db", str(db), "--corpus", "re", "--human", "B", str(gold)]) == 0
+    assert run(["import", "mqm", "--db", str(db), "--corpus", "re", "--as", "submission", str(rating)]) == 0
+    query = (
+        "SELECT s.kind, s.name, m.text_id, m.severity, ts.human FROM mistakes AS m JOIN annotation_sets AS s"
+        " USING (set_id) JOIN text_systems AS ts USING (text_id) WHERE s.corpus = 're' ORDER BY ALL"
+    )
+    before = rows(db, query)
+    segments = rows(db, "SELECT * FROM mqm_segments WHERE corpus = 're' ORDER BY ALL")
+    assert [(kind, name, human) for kind, name, _, _, human in before] == [
+        ("gold", "gold", False),
+        ("gold", "gold", True),
+        ("submission", "rater/r1", False),
+        ("submission", "rater/r1", True),
+        ("submission", "rating", False),
+    ]
+    report = build(DATA, db, EXAMPLES)
+    assert report.corpora_loaded == ["re"] and report.corpus_refusals == {}
+    assert rows(db, query) == before
+    assert rows(db, "SELECT * FROM mqm_segments WHERE corpus = 're' ORDER BY ALL") == segments
