@@ -315,11 +315,14 @@ def new_list(loaded: Loaded, kind: str, name: str, raters: list[str] | None) -> 
     return NewList(kind, name, DEFAULT_SPLIT, records)
 
 
-def insert_ratings(con: duckdb.DuckDBPyConnection, set_id: int, loaded: Loaded) -> None:
-    """The list's rated items and errors (mqm_ratings, mqm_errors), each error linked to the span it became."""
+def insert_ratings(con: duckdb.DuckDBPyConnection, set_id: int, loaded: Loaded, raters: list[str] | None) -> None:
+    """The list's rated items and errors (mqm_ratings, mqm_errors; of the raters named, None: of all), each error
+    linked to the span it became."""
     ratings, errors = [], []
     for item, text in zip(loaded.mqm.items, loaded.text_ids, strict=True):
         for rater, line in item.raters.items():
+            if raters is not None and rater not in raters:
+                continue
             ratings.append((set_id, text, rater, line))
             for error in item.errors[rater]:
                 start, end = error.span if error.span is not None else (None, None)
@@ -409,7 +412,8 @@ def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, humans: l
     lists = [new_list(loaded, "gold", "gold", None)]
     lists += [new_list(loaded, "submission", f"rater/{rater}", [rater]) for rater in raters]
     set_ids = insert_lists(con, path, mqm.sha256, corpus, lists, report)
-    insert_ratings(con, set_ids[0], loaded)
+    for set_id, raters_of_list in zip(set_ids, [None, *[[rater] for rater in raters]], strict=True):
+        insert_ratings(con, set_id, loaded, raters_of_list)
     unknown = [system for system in humans or [] if system not in {item.system for item in mqm.items}]
     if unknown:
         report.warnings.append(Problem(str(path), None, f"--human names no system of the file: {', '.join(unknown)}"))
@@ -447,5 +451,5 @@ def load_submission(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, nam
     report = ImportReport(corpus, warnings=list(mqm.warnings))
     loaded = Loaded(mqm, text_ids, {text: TokenIndex(known[text]) for text in text_ids})
     set_ids = insert_lists(con, path, mqm.sha256, corpus, [new_list(loaded, "submission", name, None)], report)
-    insert_ratings(con, set_ids[0], loaded)
+    insert_ratings(con, set_ids[0], loaded, None)
     return report

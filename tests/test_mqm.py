@@ -108,10 +108,11 @@ def test_target_errors_are_the_gold_spans_with_severities_and_each_rater_a_list(
     assert {name: count for name, count, *_ in spans[1:]} == {f"rater/{r}": n for r, n in by_rater.items()}
     linked = rows(
         mqm_db,
-        "SELECT count(*) FROM mqm_errors JOIN mistakes USING (mistake_id)"
-        " WHERE mqm_errors.severity = mistakes.severity AND mqm_errors.category = mistakes.category",
+        "SELECT s.name, count(*) FROM mqm_errors AS e JOIN mistakes AS m USING (mistake_id)"
+        " JOIN annotation_sets AS s ON s.set_id = e.set_id AND s.set_id = m.set_id"
+        " WHERE e.severity = m.severity AND e.category = m.category AND s.corpus = 'ted-zhen' GROUP BY s.name",
     )
-    assert linked == [(len(errors),)]
+    assert dict(linked) == {"gold": len(errors)} | {f"rater/{r}": n for r, n in by_rater.items()}
     # The shared task's lists have no severity.
     assert rows(
         mqm_db, "SELECT count(severity) FROM mistakes JOIN annotation_sets USING (set_id) WHERE corpus = 'shared-task'"
@@ -131,7 +132,7 @@ def test_a_span_never_closed_runs_to_the_end_of_its_target(mqm_db):
     found = rows(
         mqm_db,
         "SELECT char_start, char_end, length(generated_text) FROM mqm_errors JOIN texts USING (text_id)"
-        " WHERE line_number = 9622",
+        " JOIN annotation_sets AS s USING (set_id) WHERE line_number = 9622 AND s.name = 'gold'",
     )
     assert found == [(0, len(clean(row["target"])), len(clean(row["target"])))]
 
