@@ -5,6 +5,7 @@ lists; the empty sides; and the leaderboard's intervals against a numpy bootstra
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 import shutil
@@ -17,6 +18,7 @@ from database_rows import rows
 from esa_oracle import char_f1, figures, text_counts
 from mqm_oracle import clean, marked
 from mqm_oracle import rows as file_rows
+from shared_data import DATA, EXAMPLES
 from test_mqm import CORPUS, GOOD, HEADER, mqm_db  # noqa: F401 (the fixture)
 
 from accuracy_db.cli.main import run
@@ -206,8 +208,6 @@ def test_compare_tests_two_lists_under_the_scheme(esa_db, capsys):
 
 def shared_task_spans(path: Path, text_dir: Path) -> dict[str, list[tuple[int, int, str]]]:
     """A CSV list's spans as characters of its texts (tokens joined by single spaces), every one major."""
-    import csv
-
     spans = defaultdict(list)
     with path.open(encoding="utf-8", newline="") as file:
         for row in csv.DictReader(file):
@@ -221,8 +221,6 @@ def shared_task_spans(path: Path, text_dir: Path) -> dict[str, list[tuple[int, i
 
 
 def test_evaluate_scores_a_shared_task_submission_as_the_oracle_does(capsys):
-    from shared_data import DATA, EXAMPLES
-
     gold = shared_task_spans(DATA / "gsml.csv", DATA / "texts")
     submitted = shared_task_spans(EXAMPLES / "submission_doc_based.csv", DATA / "texts")
     texts = {path.stem: len(path.read_text(encoding="utf-8")) for path in (DATA / "texts").glob("*.txt")}
