@@ -11,26 +11,36 @@
 --   category: Its category (mqm_errors.category).
 --   severity: Its severity (mqm_errors.severity).
 --   weight: What it adds to its rater's score of the text.
+WITH applying AS (
+    SELECT
+        errors.set_id,
+        errors.text_id,
+        errors.rater,
+        errors.line_number,
+        errors.category,
+        errors.severity,
+        weights.weight,
+        row_number() OVER (
+            PARTITION BY errors.set_id, errors.line_number
+            ORDER BY length(weights.category) DESC, CASE WHEN weights.severity = '*' THEN 1 ELSE 0 END
+        ) AS preference
+    FROM mqm_errors AS errors
+    LEFT JOIN mqm_weights AS weights
+        ON (weights.severity = '*' OR lower(weights.severity) = lower(errors.severity))
+        AND (
+            weights.category = ''
+            OR lower(errors.category) = lower(weights.category)
+            OR substr(lower(errors.category), 1, length(weights.category) + 1) = lower(weights.category) || '/'
+        )
+)
+
 SELECT
-    errors.set_id,
-    errors.text_id,
-    errors.rater,
-    errors.line_number,
-    errors.category,
-    errors.severity,
-    coalesce(
-        arg_max(
-            weights.weight,
-            length(weights.category) * 2 + CASE WHEN weights.severity = '*' THEN 0 ELSE 1 END
-        ),
-        0
-    ) AS weight
-FROM mqm_errors AS errors
-LEFT JOIN mqm_weights AS weights
-    ON (weights.severity = '*' OR lower(weights.severity) = lower(errors.severity))
-    AND (
-        weights.category = ''
-        OR lower(errors.category) = lower(weights.category)
-        OR starts_with(lower(errors.category), lower(weights.category) || '/')
-    )
-GROUP BY errors.set_id, errors.text_id, errors.rater, errors.line_number, errors.category, errors.severity
+    set_id,
+    text_id,
+    rater,
+    line_number,
+    category,
+    severity,
+    coalesce(weight, 0) AS weight
+FROM applying
+WHERE preference = 1

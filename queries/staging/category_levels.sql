@@ -12,6 +12,7 @@ SELECT
     corpus,
     category,
     position,
-    split_part(category, '/', 1) AS top_level,
-    CASE WHEN contains(category, '/') THEN category[strpos(category, '/') + 1:] END AS sub_category
+    CASE WHEN strpos(category, '/') > 0 THEN substr(category, 1, strpos(category, '/') - 1) ELSE category END
+        AS top_level,
+    CASE WHEN strpos(category, '/') > 0 THEN substr(category, strpos(category, '/') + 1) END AS sub_category
 FROM categories
