@@ -30,6 +30,7 @@ class Span:
     reason: str | None
     tokens: TokenSpan
     probability: float | None = None  # None: a hard span (counts as 1)
+    severity: str | None = None  # None: a list without severities
 
 
 @dataclass
@@ -120,6 +121,7 @@ def insert_lists(
             "char_start": [span.tokens.char_start for _, _, span in spans],
             "char_end": [span.tokens.char_end for _, _, span in spans],
             "probability": [span.probability for _, _, span in spans],
+            "severity": [span.severity for _, _, span in spans],
         },
         schema={
             "set_id": pl.Int32,
@@ -136,6 +138,7 @@ def insert_lists(
             "char_start": pl.Int32,
             "char_end": pl.Int32,
             "probability": pl.Float64,
+            "severity": pl.String,
         },
     ).with_row_index("span_number")
     create_temp_table(con, "campaign_spans", frame)
@@ -158,7 +161,7 @@ def insert_lists(
             """
             INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, annotation_id, tokens, sentence_id,
                 sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
-                previous_end, next_start, probability)
+                previous_end, next_start, probability, severity)
             SELECT $first_id + spans.span_number, spans.set_id, spans.line_number, spans.text_id,
                 parse_filename(spans.file) || ':' || spans.line_number,
                 (SELECT string_agg(token, ' ' ORDER BY doc_token) FROM tokens
@@ -174,7 +177,7 @@ def insert_lists(
                     PARTITION BY spans.set_id, spans.text_id
                     ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number),
                     texts.token_count + 1),
-                spans.probability
+                spans.probability, spans.severity
             FROM campaign_spans AS spans
             JOIN texts USING (text_id)
             JOIN tokens AS first ON first.text_id = spans.text_id AND first.doc_token = spans.doc_token_start

@@ -59,7 +59,8 @@ CREATE TABLE mistakes (
     comment          VARCHAR,
     previous_end     INTEGER,
     next_start       INTEGER,
-    probability      DOUBLE CHECK (probability IS NULL OR probability BETWEEN 0 AND 1)
+    probability      DOUBLE CHECK (probability IS NULL OR probability BETWEEN 0 AND 1),
+    severity         VARCHAR
 );
 
 COMMENT ON TABLE mistakes IS 'One row per listed mistake of every loaded list, with both token id schemes filled in';
@@ -79,6 +80,7 @@ COMMENT ON COLUMN mistakes.correction IS 'CORRECTION as given';
 COMMENT ON COLUMN mistakes.comment IS 'COMMENT as given';
 COMMENT ON COLUMN mistakes.previous_end IS 'Last token of the same list''s previous mistake in the text (0 when it is the first): spans of one list never overlap, so nothing of the list lies between the two';
 COMMENT ON COLUMN mistakes.next_start IS 'First token of the same list''s next mistake in the text (the text''s token count + 1 when it is the last)';
+COMMENT ON COLUMN mistakes.severity IS 'How grave the mistake is, as its list gave it (an MQM file: Major, Minor, Critical or Neutral); NULL for a list without severities (the shared task''s, every other format''s)';
 COMMENT ON COLUMN mistakes.probability IS 'How likely the span is a mistake, from 0 to 1, as its list gave it (a span list''s probability or prob); NULL for a hard span, which counts as 1';
 
 CREATE TABLE rejections (

@@ -7,10 +7,11 @@ with the database (corpus_folders.py): build loads it again, and refresh reloads
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
-from accuracy_db.etl import corpus_files, factgenie, format_hints, mushroom_files
+from accuracy_db.etl import corpus_files, factgenie, format_hints, mqm_files, mushroom_files
 from accuracy_db.etl.score_files import LoadedScores, ScoreFile, load_score_file
 from accuracy_db.ingest import builtin_metrics, corpus_folders
 from accuracy_db.ingest.build import last_list, new_lists, score
@@ -42,15 +43,17 @@ def publish_import(db_path: Path, load, lists: bool = True):
     return report
 
 
-def registered_load(folder: Path, format: str, kind: str | None, load, name: str | None = None):
+def registered_load(
+    folder: Path, format: str, kind: str | None, load, name: str | None = None, humans: str | None = None
+):
     """load(con), then the folder (or file) registered with the database under the corpus it loaded into, with the
     fingerprints of its files taken before it was read (a file changed meanwhile is loaded again by a refresh)."""
 
     def load_and_register(con):
-        draft = Registration(str(folder), format, "", kind, name)
+        draft = Registration(str(folder), format, "", kind, name, humans)
         before = corpus_folders.folder_sources(draft)
         report = load(con)
-        registration = Registration(draft.folder, format, report.corpus, kind, name)
+        registration = Registration(draft.folder, format, report.corpus, kind, name, humans)
         corpus_folders.register(con, registration)
         record(con, [source._replace(corpus=report.corpus) for source in before])
         return report
@@ -104,6 +107,31 @@ def import_mushroom(
     name = name or file.stem
     read_and_load = lambda con: mushroom_files.load_prediction(con, file, corpus, name, strict)  # noqa: E731
     return publish_import(db_path, registered_load(file, "mushroom", kind, read_and_load, name))
+
+
+def import_mqm(
+    db_path: Path,
+    file: Path,
+    corpus: str,
+    kind: str = "gold",
+    name: str | None = None,
+    humans: list[str] | None = None,
+):
+    """Load a Google MQM TSV file (etl/mqm_files.py): as a new corpus (--as gold; humans: its human references,
+    None for those named like one), or as a submission of one (named --name, by default the file's stem); score
+    its lists, and register the file (build and refresh load it again)."""
+    check_option("--corpus", corpus, "corpus")
+    check_option("--name", name, "list")
+    for system in humans or []:
+        check_option("--human", system, "system")
+    file = Path(os.path.abspath(file))  # the path registered, and the lists' source_file
+    if kind == "gold":
+        load = lambda con: mqm_files.load_gold(con, file, corpus, humans)  # noqa: E731
+        listed = None if humans is None else json.dumps(humans, ensure_ascii=False)
+        return publish_import(db_path, registered_load(file, "mqm", kind, load, humans=listed))
+    name = name or file.stem
+    read_and_load = lambda con: mqm_files.load_submission(con, file, corpus, name)  # noqa: E731
+    return publish_import(db_path, registered_load(file, "mqm", kind, read_and_load, name))
 
 
 def import_scores(

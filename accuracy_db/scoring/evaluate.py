@@ -25,6 +25,10 @@ class Evaluation:
     warnings: list[Problem]
 
 
+# The views the report reads (materialize reads evaluations, which the esa scheme's views do not).
+MODELS = {SCHEME: ["scores"], schemes.ESA: ["esa_scores", "evaluations"]}
+
+
 def load_tokens(con, gsml: Path, token_lookup: Path | None, text_dir: Path | None, split: str) -> None:
     """The tokens come from --text_dir, or --token_lookup, or else whichever sits next to the gold list."""
     if text_dir is None and token_lookup is None:
@@ -80,7 +84,7 @@ def evaluate_with_warnings(
     split, other_split_texts = gold_split(gsml)
     # the report reads scores alone (scheme_scores under another scheme); two lists of a few thousand rows are
     # checked and scored quicker by one thread than by several, which coordinate (and wait for a core on a busy machine)
-    con = database.open_new(None, models=["scores" if scheme == SCHEME else "scheme_scores"], threads=1)
+    con = database.open_new(None, models=MODELS.get(scheme, ["scheme_scores"]), threads=1)
     if threshold is not None:
         database.set_threshold(con, threshold)
     load_tokens(con, gsml, token_lookup, text_dir, split)

@@ -16,11 +16,17 @@ SCHEMES = (SCHEME, *NERVALUATE_SCHEMES, *UNIT_SCHEMES)
 # SemEval-2025 Task 3's figures over characters (queries/marts/mushroom_scores.sql), of the lists read with character
 # labels alone: not a match scheme of two span lists (agreement and the dashboard's pair pages do not take it).
 MUSHROOM = "mushroom"
-RANKING_SCHEMES = (*SCHEMES, MUSHROOM)  # those evaluate, leaderboard and compare take
+# WMT25's error-span task's character F1 with severities (queries/marts/esa_scores.sql), of any list against the gold
+# of its corpus, overlapping spans counted: not a match scheme of two span lists either.
+ESA = "esa"
+RANKING_SCHEMES = (*SCHEMES, MUSHROOM, ESA)  # those evaluate, leaderboard and compare take
+ONE_SCOPE_SCHEMES = (MUSHROOM, ESA)  # they score every span whatever its category: their one scope is ALL
 MUSHROOM_KEYS = ["texts", "iou", "cor", "iou_loo", "cor_loo"]
+ESA_KEYS = ["texts", "precision", "recall", "f1", "matched", "gold_total", "submitted_total"]
 MUSHROOM_DESCRIPTION = (
     "mushroom: Mu-SHROOM's iou and cor (means over texts) of the lists read with character labels (import mushroom;"
-    " evaluate: --gsml the labelled JSON Lines file, --submitted the predictions)."
+    " evaluate: --gsml the labelled JSON Lines file, --submitted the predictions). esa: WMT25's character F1 with"
+    " severities (major, minor; half a credit for the wrong one), overlapping spans counted."
 )
 
 # The keys of a scheme's report, after the scope: the figures, their counts, and nervaluate's counts.
@@ -53,6 +59,8 @@ def figures_of(scheme: str, shared_task_view: str, schemes_view: str) -> tuple[s
         return ", ".join(REPORT_KEYS), f"{shared_task_view} WHERE true", {}
     if scheme == MUSHROOM:
         return ", ".join(MUSHROOM_KEYS), "mushroom_leaderboard WHERE true", {}
+    if scheme == ESA:
+        return ", ".join(ESA_KEYS), "esa_scores WHERE true", {}
     return ", ".join(report_keys(scheme)), f"{schemes_view} WHERE scheme = $scheme", {"scheme": scheme}
 
 
@@ -89,9 +97,10 @@ def ranked(
     """Every scored submission of a corpus's split (or of all its splits) ranked under a scheme in one scope, with
     the ids and fingerprints the statistics and the signature need (submission_id, gold_sha256,
     submission_sha256, covers_split): each row says what the list is (kind) and on how many texts it is scored
-    (list_roles). The mushroom scheme's one scope is ALL."""
+    (list_roles). The mushroom and esa schemes' one scope is ALL."""
+    if scheme in ONE_SCOPE_SCHEMES:
+        check_mushroom_scope(scope, scheme)
     if scheme == MUSHROOM:
-        check_mushroom_scope(scope)
         if not has_character_labels(con, corpus):
             raise AccuracyDbError(
                 f"corpus {corpus} has no list read with character labels: `import mushroom` reads some"
@@ -121,9 +130,10 @@ def check_threshold_scheme(threshold: float | None, scheme: str) -> None:
         )
 
 
-def check_mushroom_scope(scope: str) -> None:
+def check_mushroom_scope(scope: str, scheme: str = MUSHROOM) -> None:
     if scope != "ALL":
-        raise AccuracyDbError(f"the mushroom scheme scores every label: its one scope is ALL, not {scope!r}")
+        what = "label" if scheme == MUSHROOM else "span"
+        raise AccuracyDbError(f"the {scheme} scheme scores every {what}: its one scope is ALL, not {scope!r}")
 
 
 def has_character_labels(con: duckdb.DuckDBPyConnection, corpus: str) -> bool:
@@ -141,7 +151,11 @@ def find_scored(
     con: duckdb.DuckDBPyConnection, name: str, split: str | None, corpus: str | None, scope: str, scheme: str
 ) -> dict:
     """find_submission among the lists a scheme scores: under the mushroom scheme, those read with character labels
-    (whose token spans may overlap, which the other schemes refuse), in scope ALL."""
+    (whose token spans may overlap, which the other schemes refuse), in scope ALL; under the esa scheme, every
+    submission (overlaps counted), in scope ALL."""
+    if scheme == ESA:
+        check_mushroom_scope(scope, scheme)
+        return find_submission(con, name, split, corpus, scored_in="esa_scores")
     if scheme != MUSHROOM:
         return find_submission(con, name, split, corpus)
     check_mushroom_scope(scope)

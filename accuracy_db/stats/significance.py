@@ -176,27 +176,31 @@ def clusters(
     figure: str,
     trials: int,
     settings: Resampling,
+    lower_is_better: bool = False,
 ) -> list[int]:
     """Significance clusters of submissions ranked by a figure (best first, one split), as the WMT metrics task
     draws them: walking down the ranking, a new cluster starts at a submission that is significantly worse
     (paired permutation test, p < 0.05) than any submission of the current cluster. The cluster of each, from 1.
-    statistics: the per-text counts of the ranked submissions in the scope."""
+    statistics: the per-text counts of the ranked submissions in the scope; lower_is_better: for a figure such as
+    an error rate."""
     numbers, members, number = [], [], 1
     for row in ranked:
         if members:
             pairs = [(member["submission_id"], row["submission_id"]) for member in members]
             tests = paired_tests_of(con, statistics, pairs, scope, figure, "permutation", trials, settings, False)
-            if any(significantly_better(tests[pair]) for pair in pairs):
+            if any(significantly_better(tests[pair], lower_is_better) for pair in pairs):
                 number, members = number + 1, []
         members.append(row)
         numbers.append(number)
     return numbers
 
 
-def significantly_better(test: dict) -> bool:
-    """Whether a paired test finds the first submission significantly better; never when the figure is undefined
-    for either (no difference, no p-value)."""
-    return test["p_value"] is not None and test["p_value"] < SIGNIFICANCE_LEVEL and test["difference"] > 0
+def significantly_better(test: dict, lower_is_better: bool = False) -> bool:
+    """Whether a paired test finds the first submission significantly better (its figure higher, or lower when
+    lower_is_better); never when the figure is undefined for either (no difference, no p-value)."""
+    if test["p_value"] is None or test["p_value"] >= SIGNIFICANCE_LEVEL:
+        return False
+    return test["difference"] < 0 if lower_is_better else test["difference"] > 0
 
 
 def pairwise(

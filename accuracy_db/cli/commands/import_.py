@@ -25,8 +25,8 @@ def kind_option(help: str):
 
 @click.group(name="import")
 def import_() -> None:
-    """Load annotation lists of another format (a corpus folder, a factgenie campaign) into the database, and score
-    them; or a file of text-level scores of metrics."""
+    """Load annotation lists of another format (a corpus folder, a factgenie campaign, an MQM file) into the
+    database, and score them; or a file of text-level scores of metrics."""
 
 
 @import_.command()
@@ -94,6 +94,36 @@ def mushroom(db: Path, file: Path, corpus: str | None, kind: str, name: str | No
     from accuracy_db.interchange.imports import import_mushroom
 
     print_import(import_mushroom(db, file, corpus, kind, name, strict))
+
+
+@import_.command()
+@db_option
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--corpus", required=True, help="The corpus: new for a gold file, loaded from one for a submission.")
+@click.option(
+    "--as",
+    "kind",
+    type=click.Choice(["gold", "submission"]),
+    default="gold",
+    show_default=True,
+    help="A rated file (its texts, systems, gold list and raters) or another rating of the corpus's texts.",
+)
+@click.option("--name", help="The submission's name (default: the file's stem).")
+@click.option(
+    "--human",
+    "humans",
+    multiple=True,
+    help="A system that is a human reference; repeatable (default: those named like one: ref, ref-A, refB, Human-B …).",
+)
+def mqm(db: Path, file: Path, corpus: str, kind: str, name: str | None, humans: tuple[str, ...]) -> None:
+    """A Google MQM TSV file (system, doc, seg_id, rater, source, target, category, severity; spans marked <v>…</v>):
+    a text per system's target, every rater's errors with their severities. The file is registered with the
+    database: build loads it again, and refresh when it changed."""
+    from accuracy_db.interchange.imports import import_mqm
+
+    if humans and kind != "gold":
+        raise AccuracyDbError("--human names the human references of a gold file (--as gold)")
+    print_import(import_mqm(db, file, corpus, kind, name, list(humans) or None))
 
 
 @import_.command()
