@@ -1,6 +1,6 @@
 -- Fingerprint lists by their own content ($ids: their set_ids), once all their rows are loaded: the SHA-256 of
 -- what their figures are computed from, in a canonical order. A list covering part of its split names its texts;
--- then its spans (text, first and last token, category, probability), then its character labels (text, kind,
+-- then its spans (text, first and last token, category, probability, severity), then its character labels (text, kind,
 -- position in its record, characters, probability). The file, line numbers, corrections and comments are left
 -- out: two lists with the same content score the same, whichever file they came from, and a file giving several
 -- lists (a Mu-SHROOM file's gold and annotators, a factgenie campaign's annotators) gives each its own fingerprint.
@@ -26,8 +26,11 @@ FROM (
         SELECT
             set_id,
             string_agg(
-                concat_ws(':', text_id, doc_token_start, doc_token_end, category, coalesce(probability::VARCHAR, '')),
-                ';' ORDER BY text_id, doc_token_start, doc_token_end, category, probability
+                concat_ws(
+                    ':', text_id, doc_token_start, doc_token_end, category, coalesce(probability::VARCHAR, ''),
+                    coalesce(severity, '')
+                ),
+                ';' ORDER BY text_id, doc_token_start, doc_token_end, category, probability, severity
             ) AS spans
         FROM mistakes
         WHERE set_id = ANY($ids)

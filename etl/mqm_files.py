@@ -303,6 +303,8 @@ def spans_of(loaded: Loaded, index: int, raters: list[str] | None) -> list[Span]
 
 
 def new_list(loaded: Loaded, kind: str, name: str, raters: list[str] | None) -> NewList:
+    """The list of the raters named (None: of all, the gold): a rater's covers the items it rated alone (list_texts),
+    and is one person's (annotation_sets.annotator)."""
     records = []
     for index, item in enumerate(loaded.mqm.items):
         if raters is not None and not set(raters) & item.raters.keys():
@@ -312,7 +314,10 @@ def new_list(loaded: Loaded, kind: str, name: str, raters: list[str] | None) -> 
         records.append(
             Record(str(loaded.mqm.path), item.line, text, DEFAULT_SPLIT, loaded.indexes[text].text, "", spans)
         )
-    return NewList(kind, name, DEFAULT_SPLIT, records)
+    if raters is None:
+        return NewList(kind, name, DEFAULT_SPLIT, records)
+    texts = [record.text_id for record in records]
+    return NewList(kind, name, DEFAULT_SPLIT, records, texts, raters[0] if len(raters) == 1 else None)
 
 
 def insert_ratings(con: duckdb.DuckDBPyConnection, set_id: int, loaded: Loaded, raters: list[str] | None) -> None:

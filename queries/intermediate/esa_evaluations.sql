@@ -8,7 +8,14 @@
 --   gold_id: The gold list it is scored against (annotation_sets.set_id).
 --   corpus: The corpus of both (corpora.corpus).
 --   split: The split of both.
-SELECT submission.set_id AS submission_id, gold.set_id AS gold_id, submission.corpus, submission.split
+--   covers_split: Whether the submission covers every text of its split; when not (a rater's list), it is scored
+--     on the texts it covers alone (list_texts).
+SELECT
+    submission.set_id AS submission_id,
+    gold.set_id AS gold_id,
+    submission.corpus,
+    submission.split,
+    submission.covers_split
 FROM annotation_sets AS submission
 JOIN annotation_sets AS gold
     ON gold.kind = 'gold' AND gold.corpus = submission.corpus AND gold.split = submission.split

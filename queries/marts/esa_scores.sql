@@ -13,15 +13,16 @@
 --   gold_id: The gold list (annotation_sets.set_id).
 --   scope: ALL: the scheme scores every span whatever its category.
 --   position: 0, ALL's report order.
---   texts: The texts of the split, every one scored (a text neither list marks adds nothing).
+--   texts: The texts the submission covers (list_texts: every text of the split, or a rater's own), every one
+--     scored (a text neither list marks adds nothing).
 --   precision: matched / submitted_total; 1 when submitted_total is 0.
 --   recall: matched / gold_total; 1 when gold_total is 0.
 --   f1: 2 · precision · recall / (precision + recall); 0 when both are 0.
 --   matched: The credited characters (esa_text_statistics.matched), summed.
 --   gold_total: The gold list's counted characters.
 --   submitted_total: The submission's counted characters.
---   submission_sha256: The SHA-256 of the file the submission was loaded from.
---   gold_sha256: The SHA-256 of the file the gold list was loaded from.
+--   submission_sha256: The SHA-256 of the submission's content (annotation_sets.content_sha256).
+--   gold_sha256: The SHA-256 of the gold list's content.
 WITH sums AS (
     SELECT
         pairs.submission_id,
@@ -60,15 +61,15 @@ SELECT
     scored.gold_id,
     'ALL' AS scope,
     0 AS position,
-    (SELECT count(*) FROM texts WHERE texts.corpus = scored.corpus AND texts.split = scored.split) AS texts,
+    (SELECT count(*) FROM list_texts WHERE list_texts.set_id = scored.submission_id) AS texts,
     scored.precision,
     scored.recall,
     scored.f1,
     scored.matched,
     scored.gold_total,
     scored.submitted_total,
-    submission.sha256 AS submission_sha256,
-    gold.sha256 AS gold_sha256
+    submission.content_sha256 AS submission_sha256,
+    gold.content_sha256 AS gold_sha256
 FROM scored
 JOIN annotation_sets AS submission ON submission.set_id = scored.submission_id
 JOIN annotation_sets AS gold ON gold.set_id = scored.gold_id

@@ -35,6 +35,10 @@ sides AS (
         0 AS submitted_major, 0 AS submitted_minor
     FROM esa_evaluations AS pairs
     JOIN list_characters AS c ON c.set_id = pairs.gold_id
+    -- the gold's characters in the texts the submission covers (list_texts)
+    LEFT JOIN list_coverage AS coverage
+        ON NOT pairs.covers_split AND coverage.set_id = pairs.submission_id AND coverage.text_id = c.text_id
+    WHERE pairs.covers_split OR coverage.text_id IS NOT NULL
     UNION ALL
     SELECT pairs.submission_id, c.text_id, c.position, 0, 0, c.major, c.minor
     FROM esa_evaluations AS pairs
