@@ -272,7 +272,11 @@ def fill(con, texts: dict[str, list[int]], gold: list[Span], predicted: list[Spa
             [(text_id, number, number, "x" * length) for number, length in enumerate(lengths, 1)],
         )
     for set_id, kind, spans in ((1, "gold", gold), (2, "submission", predicted)):
-        con.execute("INSERT INTO annotation_sets VALUES (?, ?, ?, 's', 'f', 'h', 0, now(), 'c')", [set_id, kind, kind])
+        con.execute(
+            "INSERT INTO annotation_sets (set_id, kind, name, split, source_file, sha256, row_count, corpus)"
+            " VALUES (?, ?, ?, 's', 'f', 'h', 0, 'c')",
+            [set_id, kind, kind],
+        )
         for line, (text, first, last, p) in enumerate(spans, 2):
             con.execute(
                 "INSERT INTO mistakes (set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end,"

@@ -256,3 +256,27 @@ def test_evaluate_prints_iou_and_cor_and_warns_of_texts_without_a_prediction(tmp
     cor = (oracle.cor([], [(0, 3, 0.25)], 7) + 1) / 2
     assert "IoU" in out and "cor" in out and f"│ {iou:.3f} │ {cor:.3f} │" in out
     assert f"warning: {submitted}: 1 text(s) of the gold have no line: scored as empty predictions" in err
+
+
+@pytest.mark.parametrize(
+    "values",
+    [(2.5e-08, 2e-08), (1.5e-08, 1e-08), (1.25e-07, 1.2e-07), (0.750000005, 0.75), (1 / 512, 0.0019531199999)],
+)
+def test_a_vector_is_constant_as_python_rounds_it_to_8_decimals(tmp_path, capsys, values):
+    """The task's scorer rounds each value with Python's round(x, 8): the double's exact value, ties to even. 2.5e-08
+    is 2.4999…e-08, which rounds to 2e-08, as 2e-08 does: a prediction of those two values is constant, and its cor
+    0.0; a cast to DECIMAL(18, 8) rounded it to 3e-08, and the vector varied (cor 0.6547)."""
+    first, second = values
+    text = "abcdefghijklmno"
+    reference = write(
+        tmp_path / "ref.jsonl",
+        [{"id": "r-1", "lang": "EN", "model_output_text": text, "hard_labels": [[0, 3]],
+          "soft_labels": [{"start": 0, "end": 3, "prob": 0.75}]}],
+    )  # fmt: skip
+    soft = [{"start": 0, "end": 5, "prob": first}, {"start": 5, "end": len(text), "prob": second}]
+    submitted = write(tmp_path / "pred.jsonl", [{"id": "r-1", "soft_labels": soft, "hard_labels": []}])
+    command = ["evaluate", "--scheme", "mushroom", "--gsml", str(reference), "--submitted", str(submitted)]
+    assert run([*command, "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    expected = oracle.cor([(0, 3, 0.75)], [(s["start"], s["end"], s["prob"]) for s in soft], len(text))
+    assert row["cor"] == pytest.approx(expected, abs=1e-12)

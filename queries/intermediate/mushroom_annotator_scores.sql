@@ -27,7 +27,7 @@ labelled AS (
         coverage.text_id,
         count(*) OVER (PARTITION BY lists.corpus, lists.split, coverage.text_id) - 1 AS others
     FROM list_coverage AS coverage
-    JOIN annotation_sets AS lists USING (set_id)
+    JOIN annotation_sets AS lists ON lists.set_id = coverage.set_id
     WHERE coverage.set_id IN (SELECT set_id FROM annotator_lists)
 ),
 
@@ -53,9 +53,13 @@ vectors AS (
         (coalesce(text_marks.marking, 0) - CASE WHEN own.position IS NULL THEN 0 ELSE 1 END)::DOUBLE
             / labelled.others AS share
     FROM (
-        SELECT labelled.*, unnest(range(length(texts.generated_text))) AS position
+        SELECT
+            labelled.set_id,
+            labelled.text_id,
+            labelled.others,
+            unnest(range(length(texts.generated_text))) AS position
         FROM labelled
-        JOIN texts USING (text_id)
+        JOIN texts ON texts.text_id = labelled.text_id
         WHERE labelled.others > 0
     ) AS labelled
     LEFT JOIN marks AS own
@@ -87,8 +91,8 @@ per_text AS (
         count(*) FILTER (WHERE own = 1) AS own_marked,
         count(*) FILTER (WHERE share > 0.5) AS others_marked,
         count(*) FILTER (WHERE own = 1 AND share > 0.5) AS both_marked,
-        count(DISTINCT round(own, 8)) AS own_values,
-        count(DISTINCT round(share, 8)) AS share_values,
+        count(DISTINCT round_even(own, 8)) AS own_values,
+        count(DISTINCT round_even(share, 8)) AS share_values,
         sum(own_rank * share_rank) / sqrt(sum(own_rank * own_rank) * sum(share_rank * share_rank)) AS rho
     FROM ranked
     GROUP BY set_id, text_id
@@ -109,5 +113,5 @@ SELECT
         ELSE per_text.rho
     END::DOUBLE AS cor
 FROM labelled
-LEFT JOIN per_text USING (set_id, text_id)
+LEFT JOIN per_text ON per_text.set_id = labelled.set_id AND per_text.text_id = labelled.text_id
 WHERE labelled.others > 0

@@ -10,9 +10,15 @@
 --   doc_token_start: The first marked token, counted in the document.
 --   doc_token_end: The last marked token, counted in the document (inclusive).
 WITH covered AS (
-    SELECT evaluations.submission_id, gold.*
+    SELECT
+        evaluations.submission_id,
+        gold.mistake_id,
+        gold.text_id,
+        gold.category,
+        gold.doc_token_start,
+        gold.doc_token_end
     FROM evaluations
-    JOIN gold_mistakes AS gold USING (gold_id)
+    JOIN gold_mistakes AS gold ON gold.gold_id = evaluations.gold_id
     LEFT JOIN list_coverage AS coverage
         ON coverage.set_id = evaluations.submission_id AND coverage.text_id = gold.text_id
     WHERE evaluations.covers_split OR coverage.text_id IS NOT NULL

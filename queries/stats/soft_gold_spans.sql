@@ -64,8 +64,8 @@ SELECT
     min(runs.position)::INTEGER AS char_start,
     (max(runs.position) + 1)::INTEGER AS char_end,
     runs.lists,
-    runs.lists / any_value(voters.voters) AS share
+    runs.lists / voters.voters AS share
 FROM runs
-JOIN voters USING (text_id)
-GROUP BY runs.text_id, runs.lists, runs.run
+JOIN voters ON voters.text_id = runs.text_id
+GROUP BY runs.text_id, runs.lists, runs.run, voters.voters
 ORDER BY runs.text_id, char_start
