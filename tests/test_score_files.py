@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-from accuracy_db.etl.score_files import MAX_METRICS, read_scores
+from accuracy_db.etl.score_files import MAX_LINE_BYTES, MAX_METRICS, read_scores
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
@@ -91,7 +91,18 @@ REFUSALS = {
     "quote": ("m.csv", 'text_id,score\n"S001,1\n', [], ": line 2: not valid CSV: unexpected end of data"),
     "NUL": ("m.csv", "text_id,score\nS001,\0\n", [], ": line 2: holds a NUL character"),
     "columns": ("m.csv", "text_id," + ",".join(f"m{i}" for i in range(MAX_METRICS + 1)) + "\n", [], f": line 1: {MAX_METRICS + 1:,} metrics: at most {MAX_METRICS:,} a file"),
-    "JSON NaN": ("m.jsonl", '{"text_id": "S001", "score": NaN}\n', [], ": line 1: score is nan: a score must be a finite number"),
+    "JSON NaN": ("m.jsonl", '{"text_id": "S001", "score": NaN}\n', [], ": line 1: score is NaN: a score must be a finite number"),
+    "JSON -Infinity": ("m.jsonl", '{"text_id": "S001", "score": -Infinity}\n', [], ": line 1: score is -Infinity: a score must be a finite number"),
+    # issue 48, finding 5: an integer past a double's range ended in an OverflowError traceback
+    "JSON huge integer": ("m.jsonl", f'{{"text_id": "S001", "score": {"9" * 400}}}\n', [], ": line 1: score is too large to be a finite number"),
+    "JSON huge float": ("m.jsonl", '{"text_id": "S001", "score": -1e400}\n', [], ": line 1: score is too large to be a finite number"),
+    "JSON NaN text_id": ("m.jsonl", '{"text_id": NaN, "score": 1}\n', [], ": line 1: text_id is NaN, not a string"),
+    "huge integer": ("m.csv", f"text_id,score\nS001,{'9' * 400}\n", [], f": line 2: score is '{'9' * 39}…, too large to be a finite number"),
+    # issue 48, finding 6: a row is refused at a megabyte, its cell quoted in a few dozen characters
+    "huge cell": ("m.csv", f"text_id,score\nS001,1\nS002,{'7' * 3_000_000}\n", [], f": line 3: a row of more than {MAX_LINE_BYTES:,} bytes: too long"),
+    "huge quoted cell": ("m.csv", 'text_id,score\nS001,"' + "x\n" * 600_000, [], ": line 65538: not valid CSV: field larger than field limit (131072)"),
+    "row on many lines": ("m.csv", 'text_id,score\nS001,"x\n' + '","x\n' * 300_000, [], f": line {2 + (MAX_LINE_BYTES - 8) // 5 + 1}: a row of more than {MAX_LINE_BYTES:,} bytes"),
+    "huge text id": ("m.jsonl", f'{{"text_id": "S{"0" * 900_000}", "score": 1}}\n', [], f": line 1: text_id 'S{'0' * 58}… is not a text of corpus shared-task"),
     "JSON text": ("m.jsonl", '{"text_id": "S001", "score": "0.5"}\n', [], ": line 1: score is '0.5', not a number"),
     "JSON boolean": ("m.jsonl", '{"text_id": "S001", "score": true}\n', [], ": line 1: score is True, not a number"),
     "JSON keys": ("m.jsonl", '{"text_id": "S001", "a": 1}\n{"text_id": "S002", "b": 1}\n', [], ": line 2: the keys are text_id, b, not those of the first line"),
@@ -113,7 +124,8 @@ def test_a_bad_file_is_refused_in_one_line_and_nothing_is_loaded(case, refusal_d
     err = capsys.readouterr().err
     assert "Traceback" not in err
     first = err.splitlines()[0]
-    assert first.startswith(message if message.startswith("error:") else f"{path}{message}"), err
+    assert first.startswith(message if message.startswith("error:") else f"{path}{message}"), err[:1000]
+    assert len(err) < len(str(path)) * 2 + 400  # a cell is quoted in a few dozen characters, however long it is
     assert digest(refusal_db) == before
 
 
@@ -287,9 +299,8 @@ def test_a_file_of_the_folder_cannot_take_a_metric_of_another(db, tmp_path):
     (folder / "b.json").write_text('{"higher_is_better": true}')
     report = refresh(db, DATA, EXAMPLES, scores_dir=folder)
     assert [str(problem) for problem in report.scores_refused["b.jsonl"]] == [
-        f"{folder}/b.jsonl: line 1: the metric 'a' of split test is loaded already (from {folder}/a.csv): give"
-        " --replace to replace it, or rename it"
-    ]
+        f"{folder}/b.jsonl: line 1: the metric 'a' of split test is loaded already (from {folder}/a.csv): rename it"
+    ]  # refresh has no --replace (issue 48, finding 10)
     assert imported(db) == {("a", text_id): 1.0 for text_id in TEST}
 
 
