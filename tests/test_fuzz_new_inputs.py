@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
+import subprocess
+import sys
 
 import pytest
 from accuracy_db.etl import mushroom_files
@@ -135,3 +138,84 @@ def test_a_mushroom_file_loads_whole_or_is_refused_whole(tmp_path_factory, mushr
         assert rows_of(con) == before
     else:
         assert rows_of(con) != before  # a list was written
+
+
+# Sizes (issue 48, finding 6): a file of scores is read a line at a time and never past its first problem, so what a
+# load takes is bounded whatever the file's size. Each file is loaded in a process of its own, which reports its peak
+# resident memory (VmHWM of /proc/self/status: that of its own program, where ru_maxrss would count the test's, whose
+# memory it shared until it ran Python anew); Python with DuckDB and polars imported takes about 120 MB.
+PEAK_BOUND_KB = 300 * 1024
+ROW = "S002,0.5\n"
+FILLER = 30_000_000  # bytes of rows after the problem: tens of MB (before, 20 MB peaked at 864 MB)
+SIZED = {
+    "tens of MB, an unknown text on line 3": (
+        "scores.csv",
+        lambda: ["text_id,score\nS001,1\nX999,1\n", ROW * (FILLER // len(ROW))],
+        ": line 3: text_id 'X999' is not a text of corpus shared-task",
+    ),
+    "tens of MB, a huge integer on line 1": (
+        "scores.jsonl",
+        lambda: [f'{{"text_id": "S001", "score": {"9" * 400}}}\n', '{"text_id": "S002", "score": 1}\n' * 900_000],
+        ": line 1: score is too large to be a finite number",
+    ),
+    "tens of MB, a huge integer in CSV": (
+        "scores.csv",
+        lambda: [f"text_id,score\nS001,{'9' * 400}\n", ROW * (FILLER // len(ROW))],
+        f": line 2: score is '{'9' * 39}…, too large to be a finite number",
+    ),
+    "a cell of 256 MiB": (
+        "scores.csv",
+        lambda: ["text_id,score\nS001,", *["1" * (1 << 20)] * 256, "\nS002,1\n"],
+        ": line 2: a row of more than 1,048,576 bytes: too long",
+    ),
+    "a text id of 256 MiB": (
+        "scores.jsonl",
+        lambda: ['{"text_id": "', *["S" * (1 << 20)] * 256, '", "score": 1}\n'],
+        ": line 1: a row of more than 1,048,576 bytes: too long",
+    ),
+}
+LOAD_IN_CHILD = """
+import sys
+from pathlib import Path
+from accuracy_db.errors import InputError
+from accuracy_db.etl.score_files import ScoreFile, load_score_file
+from accuracy_db.store import database
+con = database.connect_writable(sys.argv[1])
+try:
+    load_score_file(con, ScoreFile(Path(sys.argv[2]), higher_is_better=True))
+except InputError as refused:
+    print(refused)
+    sys.exit(1)
+finally:
+    status = Path("/proc/self/status").read_text()
+    print(next(line for line in status.splitlines() if line.startswith("VmHWM:")), file=sys.stderr)
+"""
+
+
+@pytest.fixture(scope="module")
+def texts_file(tmp_path_factory):
+    """A database file with the train texts of test_bad_input.TEXTS, for the loads in processes of their own."""
+    from accuracy_db.etl.texts import load_texts
+
+    path = tmp_path_factory.mktemp("sized") / "texts.duckdb"
+    con = database.open_new(path, models=[])
+    load_texts(con, "train", TEXTS)
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize("case", SIZED)
+def test_a_large_file_of_scores_is_refused_at_its_problem_in_bounded_memory(case, texts_file, tmp_path):
+    name, parts, message = SIZED[case]
+    path = tmp_path / name
+    with path.open("w", encoding="utf-8") as file:
+        for part in parts():
+            file.write(part)
+    child = subprocess.run(
+        [sys.executable, "-c", LOAD_IN_CHILD, str(texts_file), str(path)], capture_output=True, timeout=600
+    )
+    assert child.returncode == 1, child.stderr[-2000:]
+    # one line naming the file and the line, a cell quoted in a few dozen characters
+    assert child.stdout.decode() == f"{path}{message}\n"
+    (peak,) = re.fullmatch(rb"VmHWM:\s+(\d+) kB\n", child.stderr).groups()
+    assert int(peak) < PEAK_BOUND_KB, f"peak {int(peak) / 1024:.0f} MB"
