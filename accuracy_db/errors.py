@@ -45,6 +45,12 @@ class InputError(AccuracyDbError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+class NameTaken(InputError):
+    """An input file was refused for a name that a metric or a list loaded before it holds: a name is claimed once,
+    and the newcomer is refused (nothing loaded is removed for it). A file of the submissions or the scores folder
+    refused so is tried again by a refresh once the name is free."""
+
+
 @dataclass(frozen=True)
 class SpanProblem(Problem):
     """A span that cannot be placed on its text (offsets beyond it, a text not found at its offset, nor exactly once

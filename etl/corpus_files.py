@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem, quoted
+from accuracy_db.errors import AccuracyDbError, InputError, NameTaken, Problem, SpanProblem, quoted
 from accuracy_db.names import MAX_CATEGORIES, name_problem, too_many_categories
 from accuracy_db.printable import utf8_text
 from accuracy_db.regular_files import read_bytes, read_text
@@ -323,7 +323,13 @@ def load_corpus_folder(
         for record in listed.records:
             by_split[record.split].append(record)
         new = [NewList(listed.kind, listed.name, split, by_split.get(split, [])) for split in splits]
-        insert_lists(con, listed.path, listed.sha256, corpus, new, report)  # a text with no span has no mistake
+        try:
+            insert_lists(con, listed.path, listed.sha256, corpus, new, report)  # a text with no span has no mistake
+        except NameTaken as taken:  # an imported metric of the corpus (kept through its reload) holds the name
+            if whole:
+                raise
+            report.refused[str(listed.path)] = taken.problems
+            continue
         if listed.metadata is not None:
             con.execute(
                 "INSERT OR REPLACE INTO submission_metadata (corpus, submission, team, system, approach,"

@@ -31,7 +31,7 @@ from typing import BinaryIO
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import InputError, Problem, quoted
+from accuracy_db.errors import InputError, NameTaken, Problem, quoted
 from accuracy_db.names import name_problem
 from accuracy_db.regular_files import MAX_INPUT_BYTES, nul_problem, read_text, regular_fd, unreadable
 
@@ -362,7 +362,7 @@ def json_number(path: Path, line: int, metric: str, value) -> float:
 
 
 def check_names(con: duckdb.DuckDBPyConnection, score_file: ScoreFile, metrics: list[str], split: str) -> list[str]:
-    """The metrics of the names that a load with --replace replaces; InputError (one problem) when a name is taken:
+    """The metrics of the names that a load with --replace replaces; NameTaken (one problem) when a name is taken:
     by a submission of the corpus, or (unless replaced) another metric of the corpus's split (the built-ins' names
     are reserved, accuracy_db/names.py)."""
     path = score_file.path
@@ -376,9 +376,8 @@ def check_names(con: duckdb.DuckDBPyConnection, score_file: ScoreFile, metrics: 
     ).fetchall()
     if submissions:
         (taken,) = submissions[0]
-        raise refused(
-            path, 1, f"the metric name {quoted(taken, 60)} is a submission's of corpus {score_file.corpus}: rename it"
-        )
+        message = f"the metric name {quoted(taken, 60)} is a submission's of corpus {score_file.corpus}: rename it"
+        raise NameTaken([Problem(str(path), 1, message)])
     rows = con.execute(
         "SELECT metric, coalesce(source_file, kind), folder_file FROM metrics"
         " WHERE corpus = $corpus AND split = $split AND metric = ANY($names) ORDER BY metric",
@@ -391,9 +390,8 @@ def check_names(con: duckdb.DuckDBPyConnection, score_file: ScoreFile, metrics: 
             remedy = (  # a file of the scores folder has no --replace: it replaces only what it loaded itself
                 "rename it" if score_file.folder_file is not None else "give --replace to replace it, or rename it"
             )
-            raise refused(
-                path, 1, f"the metric {quoted(metric, 60)} of split {split} is loaded already (from {source}): {remedy}"
-            )
+            message = f"the metric {quoted(metric, 60)} of split {split} is loaded already (from {source}): {remedy}"
+            raise NameTaken([Problem(str(path), 1, message)])
         replaced.append(metric)
     return replaced
 

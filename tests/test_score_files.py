@@ -304,6 +304,89 @@ def test_a_file_of_the_folder_cannot_take_a_metric_of_another(db, tmp_path):
     assert imported(db) == {("a", text_id): 1.0 for text_id in TEST}
 
 
+def rejected(db: Path, table: str) -> list[tuple]:
+    name = "submission" if table == "rejections" else "folder_file"
+    return query(db, f"SELECT {name}, line, message, name_taken FROM {table} ORDER BY ALL")
+
+
+def submissions_of(db: Path) -> list[str]:
+    return [name for (name,) in query(db, "SELECT DISTINCT name FROM annotation_sets WHERE kind = 'submission'")]
+
+
+def test_a_name_is_claimed_once_and_the_newcomer_waits_for_it(db, tmp_path, capsys):
+    """Issue 48, finding 2: a submission named as an imported metric deleted the metric, with one warning, and
+    nothing reached the rejections. The newcomer, submission or metric, is refused and recorded (name_taken), the
+    holder kept; once the holder is gone the newcomer loads, in the refresh that removes the holder."""
+    imported_file = tmp_path / "foo.csv"
+    imported_file.write_text(f"text_id,score\n{rows(TRAIN, 3)}")
+    assert run(["import", "scores", str(imported_file), "--higher-is-better", "--db", str(db)]) == 0
+    submissions, scores = tmp_path / "submissions", tmp_path / "scores"
+    submissions.mkdir()
+    scores.mkdir()
+    shutil.copyfile(EXAMPLES / "submission.csv", submissions / "foo.csv")  # a submission takes the imported name
+    write_scores(scores, "held", TEST, 1, {"higher_is_better": True})
+
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    assert (report.published, list(report.refused), report.warnings) == (True, ["foo"], [])
+    taken = f"the list name 'foo' is a metric's of corpus shared-task (imported from {imported_file}): rename the list"
+    assert rejected(db, "rejections") == [("foo", None, taken, True)]
+    assert imported(db) == {("foo", t): 3.0 for t in TRAIN} | {("held", t): 1.0 for t in TEST}
+    assert refresh(db, DATA, submissions, scores_dir=scores).published is False  # nothing changed: still waiting
+
+    shutil.copyfile(EXAMPLES / "submission.csv", submissions / "held.csv")  # takes a metric of the scores folder
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    assert sorted(report.refused) == ["foo", "held"] and "held" not in submissions_of(db)
+    assert {metric for metric, _ in imported(db)} == {"foo", "held"}
+
+    (scores / "held.csv").unlink()  # the holder leaves: the submission loads in the same refresh
+    (scores / "held.json").unlink()
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    assert (report.scores_retired, report.changed, list(report.refused)) == (["held.csv"], ["held"], ["foo"])
+    assert sorted(submissions_of(db)) == ["held"] and {metric for metric, _ in imported(db)} == {"foo"}
+
+    write_scores(scores, "held", TEST, 2, {"higher_is_better": True})  # now the metric is the newcomer
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    message = f"{scores}/held.csv: line 1: the metric name 'held' is a submission's of corpus shared-task: rename it"
+    assert [str(problem) for problem in report.scores_refused["held.csv"]] == [message]
+    assert rejected(db, "score_rejections") == [("held.csv", 1, message.split(": line 1: ")[1], True)]
+    assert "held" in submissions_of(db)
+
+    (submissions / "held.csv").unlink()  # the submission leaves: the file of the folder loads
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    assert (report.retired, report.scores_changed, report.scores_refused) == (["held"], ["held.csv"], {})
+    assert imported(db) == {("foo", t): 3.0 for t in TRAIN} | {("held", t): 2.0 for t in TEST}
+    assert rejected(db, "score_rejections") == []
+
+
+def test_one_bad_file_of_the_folder_is_refused_alone_and_a_twin_waits_for_its_name(db, tmp_path):
+    """Issue 48, finding 5: a JSON integer past a double's range aborted the whole refresh (nothing published, good
+    files included). And two files of one stem give one metric name: the first claims it, the second waits."""
+    scores = tmp_path / "scores"
+    scores.mkdir()
+    write_scores(scores, "good", TEST, 1, {"higher_is_better": True})
+    huge = "".join(json.dumps({"text_id": t, "score": 1}) + "\n" for t in TRAIN[1:])
+    (scores / "bad.jsonl").write_text(f'{{"text_id": "{TRAIN[0]}", "score": {"9" * 400}}}\n{huge}')
+    (scores / "bad.json").write_text('{"higher_is_better": false}')
+    (scores / "twin.csv").write_text(f"text_id,score\n{rows(TEST, 5)}")
+    (scores / "twin.jsonl").write_text("".join(json.dumps({"text_id": t, "score": 6}) + "\n" for t in TEST))
+    (scores / "twin.json").write_text('{"higher_is_better": true}')
+    report = refresh(db, DATA, EXAMPLES, scores_dir=scores)
+    assert report.published and {name: [str(p) for p in problems] for name, problems in report.scores_refused.items()} == {
+        "bad.jsonl": [f"{scores}/bad.jsonl: line 1: score is too large to be a finite number"],
+        "twin.jsonl": [f"{scores}/twin.jsonl: line 1: the metric 'twin' of split test is loaded already (from"
+                       f" {scores}/twin.csv): rename it"],
+    }  # fmt: skip
+    assert imported(db) == {("good", t): 1.0 for t in TEST} | {("twin", t): 5.0 for t in TEST}
+    (scores / "twin.csv").unlink()
+    report = refresh(db, DATA, EXAMPLES, scores_dir=scores)
+    assert (report.scores_retired, report.scores_changed, list(report.scores_refused)) == (
+        ["twin.csv"],
+        ["twin.jsonl"],
+        ["bad.jsonl"],
+    )
+    assert imported(db) == {("good", t): 1.0 for t in TEST} | {("twin", t): 6.0 for t in TEST}
+
+
 def tokens_of(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split()
 
