@@ -387,6 +387,30 @@ def test_one_bad_file_of_the_folder_is_refused_alone_and_a_twin_waits_for_its_na
     assert imported(db) == {("good", t): 1.0 for t in TEST} | {("twin", t): 6.0 for t in TEST}
 
 
+def test_a_list_of_another_corpus_may_not_take_a_metrics_name(db, tmp_path, capsys):
+    """A sibling of finding 2: a list imported into a corpus (here a Mu-SHROOM prediction) named as a metric of
+    that corpus is refused in one line, nothing of it loaded, and the metric kept."""
+    from test_mushroom import write
+    from test_mushroom_registered import LABELLED, PREDICTED
+
+    assert (
+        run(["import", "mushroom", "--db", str(db), "--as", "gold", str(write(tmp_path / "ref.jsonl", LABELLED))]) == 0
+    )
+    texts = query(db, "SELECT text_id, split FROM texts WHERE corpus = 'mushroom' ORDER BY ALL")
+    split = texts[0][1]
+    metric = tmp_path / "sys.csv"
+    metric.write_text("text_id,score\n" + "".join(f"{text_id},0.5\n" for text_id, of in texts if of == split))
+    assert run(["import", "scores", str(metric), "--lower-is-better", "--corpus", "mushroom", "--db", str(db)]) == 0
+    prediction = write(tmp_path / "pred.jsonl", PREDICTED)
+    before = digest(db)
+    capsys.readouterr()
+    assert run(["import", "mushroom", "--db", str(db), "--name", "sys", str(prediction)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{prediction}: the list name 'sys' is a metric's of corpus mushroom (imported from {metric}): rename the list"
+    )
+    assert digest(db) == before
+
+
 def tokens_of(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split()
 
