@@ -363,8 +363,8 @@ def json_number(path: Path, line: int, metric: str, value) -> float:
 
 def check_names(con: duckdb.DuckDBPyConnection, score_file: ScoreFile, metrics: list[str], split: str) -> list[str]:
     """The metrics of the names that a load with --replace replaces; NameTaken (one problem) when a name is taken:
-    by a submission of the corpus, or (unless replaced) another metric of the corpus's split (the built-ins' names
-    are reserved, accuracy_db/names.py)."""
+    by a submission of the corpus, or another metric of the corpus's split (unless import scores --replace replaces
+    a metric of import scores; the built-ins' names are reserved, accuracy_db/names.py)."""
     path = score_file.path
     for metric in metrics:
         if score_file.direction(metric) is None:
@@ -386,10 +386,11 @@ def check_names(con: duckdb.DuckDBPyConnection, score_file: ScoreFile, metrics: 
     replaced = []
     for metric, source, folder_file in rows:
         own = score_file.folder_file is not None and folder_file == score_file.folder_file
-        if not (own or (score_file.replace and score_file.folder_file is None)):
-            remedy = (  # a file of the scores folder has no --replace: it replaces only what it loaded itself
-                "rename it" if score_file.folder_file is not None else "give --replace to replace it, or rename it"
-            )
+        # import scores --replace replaces what import scores loaded; a file of the scores folder has no --replace,
+        # and replaces only what it loaded itself (its metric replaced, it would be left loading nothing)
+        replaceable = score_file.folder_file is None and folder_file is None
+        if not (own or (score_file.replace and replaceable)):
+            remedy = "give --replace to replace it, or rename it" if replaceable else "rename it"
             message = f"the metric {quoted(metric, 60)} of split {split} is loaded already (from {source}): {remedy}"
             raise NameTaken([Problem(str(path), 1, message)])
         replaced.append(metric)

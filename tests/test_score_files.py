@@ -332,6 +332,13 @@ def test_a_name_is_claimed_once_and_the_newcomer_waits_for_it(db, tmp_path, caps
     assert rejected(db, "rejections") == [("foo", None, taken, True)]
     assert imported(db) == {("foo", t): 3.0 for t in TRAIN} | {("held", t): 1.0 for t in TEST}
     assert refresh(db, DATA, submissions, scores_dir=scores).published is False  # nothing changed: still waiting
+    replacing = tmp_path / "held.csv"  # --replace replaces a metric of import scores, never a file's of the folder
+    replacing.write_text(f"text_id,score\n{rows(TEST, 9)}")
+    capsys.readouterr()
+    assert run(["import", "scores", str(replacing), "--higher-is-better", "--replace", "--db", str(db)]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"{replacing}: line 1: the metric 'held' of split test is loaded already (from {scores}/held.csv): rename it\n"
+    )
 
     shutil.copyfile(EXAMPLES / "submission.csv", submissions / "held.csv")  # takes a metric of the scores folder
     report = refresh(db, DATA, submissions, scores_dir=scores)
@@ -409,6 +416,30 @@ def test_a_list_of_another_corpus_may_not_take_a_metrics_name(db, tmp_path, caps
         f"{prediction}: the list name 'sys' is a metric's of corpus mushroom (imported from {metric}): rename the list"
     )
     assert digest(db) == before
+
+
+def test_a_list_of_a_corpus_folder_named_as_a_metric_is_refused_alone(db, tmp_path):
+    """A sibling of finding 2: a list file added to a registered corpus folder, named as a metric of the corpus,
+    is refused alone when the corpus is loaded again; its texts and other lists load, and the metric is kept."""
+    from weather_corpus import LISTS, import_weather, lines
+
+    import_weather(db, tmp_path)
+    metric = tmp_path / "late.csv"
+    metric.write_text("text_id,score\nw1,1\nw2,2\nw3,3\n")
+    assert run(["import", "scores", str(metric), "--lower-is-better", "--corpus", "weather", "--db", str(db)]) == 0
+    late = tmp_path / "weather" / "lists" / "late.jsonl"
+    late.write_text(lines(LISTS["llm"]))
+    report = refresh(db, DATA, EXAMPLES)
+    assert {file: [p.message for p in problems] for file, problems in report.corpus_refusals.items()} == {
+        str(late): [f"the list name 'late' is a metric's of corpus weather (imported from {metric}): rename the list"]
+    }
+    lists = query(db, "SELECT DISTINCT name FROM annotation_sets WHERE corpus = 'weather' ORDER BY name")
+    assert lists == [("gold",), ("llm",), ("metric",)]
+    assert query(db, "SELECT text_id, score FROM text_scores WHERE metric = 'late' ORDER BY 1") == [
+        ("w1", 1.0),
+        ("w2", 2.0),
+        ("w3", 3.0),
+    ]
 
 
 def tokens_of(path: Path) -> list[str]:
