@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 import subprocess
 import sys
@@ -24,10 +25,15 @@ from accuracy_db.store import database
 SCORE_CELLS = st.sampled_from(
     ["", "text_id", "score", "bleurt", "S001", "S001.txt", "S002", "S003", "T001", "1", "-0", "0.5", "1e308", "1e309",
      "-1e400", "nan", "inf", "-inf", "NaN", "Infinity", "0x10", "1_000", " 2", "é", "\ufeff", "\x00", '"', ",", "\r",
-     "9" * 400]
+     "9" * 400, "-" + "9" * 400 + ".5", "1" + "0" * 5000]
 )  # fmt: skip
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.floats() | st.text(max_size=6),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.sampled_from([10**400, -(10**400)])
+    | st.floats()
+    | st.text(max_size=6),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=12,
 )
@@ -93,12 +99,50 @@ def test_a_file_of_scores_loads_whole_or_is_refused_whole(tmp_path_factory, trai
         con.execute("DELETE FROM metrics WHERE list_contains($metrics, metric)", {"metrics": loaded.metrics})
 
 
+EDGE_NUMBERS = st.sampled_from(
+    [0, -0.0, 5e-324, 1.7976931348623157e308, 1e308, 10**308, 10**309, -(10**400), 2**1024, 10**4000, float("nan"),
+     float("inf"), float("-inf")]
+) | st.floats()  # fmt: skip
+
+
+@SHAPES
+@given(st.sampled_from(["csv", "jsonl"]), st.lists(EDGE_NUMBERS, min_size=len(TEXTS), max_size=len(TEXTS)))
+def test_numbers_at_the_edge_of_the_doubles_load_exactly_or_are_refused_on_their_line(
+    tmp_path_factory, train_texts, suffix, numbers
+):
+    """Issue 48, finding 5: a JSON integer past a double's range ended in an OverflowError. Every number of a whole
+    file of scores loads as the double it is, or the file is refused on the first line that holds one that is not
+    finite as a double."""
+    path = tmp_path_factory.mktemp("edges") / f"edge.{suffix}"
+    if suffix == "csv":
+        lines = ["text_id,score", *(f"{text_id},{number!r}" for text_id, number in zip(TEXTS, numbers))]
+    else:
+        lines = [json.dumps({"text_id": text_id, "score": number}) for text_id, number in zip(TEXTS, numbers)]
+    path.write_text("\n".join(lines) + "\n")
+    con = train_texts
+    doubles = [float(n) if isinstance(n, float) or abs(n) < 2**1024 else float("inf") for n in numbers]
+    bad = next(
+        (line for line, number in enumerate(doubles, start=1 + (suffix == "csv")) if not math.isfinite(number)), None
+    )
+    try:
+        loaded = load_score_file(con, ScoreFile(path, higher_is_better=True))
+    except InputError as refused:
+        assert [(problem.file, problem.line) for problem in refused.problems] == [(str(path), bad)]
+    else:
+        assert bad is None
+        scores = con.execute("SELECT text_id, score FROM text_scores WHERE metric = 'edge' ORDER BY text_id").fetchall()
+        assert scores == sorted(zip(TEXTS, doubles))
+        con.execute("DELETE FROM text_scores WHERE metric = 'edge'")
+        con.execute("DELETE FROM metrics WHERE metric = 'edge'")
+        assert loaded.metrics == ["edge"]
+
+
 GOLD = [
     {"id": "a", "lang": "EN", "model_input": "q", "model_output_text": "ab 中文😀", "hard_labels": [[0, 2]],
      "soft_labels": [{"start": 0, "end": 2, "prob": 0.8}]},
     {"id": "b", "lang": "EN", "model_input": "q", "model_output_text": "x y", "hard_labels": [], "soft_labels": []},
 ]  # fmt: skip
-OFFSETS = st.sampled_from([-1, 0, 1, 2, 5, 6, 7, 2**31, 2**63, 10**30, 1.5, "1", None, True])
+OFFSETS = st.sampled_from([-1, 0, 1, 2, 5, 6, 7, 2**31, 2**63, 10**30, 10**400, 1e300, 1.5, "1", None, True])
 LABEL_KEYS = st.sampled_from(["id", "lang", "model_input", "model_output_text", "hard_labels", "soft_labels",
                               "annotations", "start", "end", "prob"])  # fmt: skip
 
