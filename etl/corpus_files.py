@@ -120,7 +120,9 @@ def read_categories(path: Path) -> list[Category]:
         description, colour = entry.get("description", ""), entry.get("colour", entry.get("color"))
         categories.append(Category(name, str(description or ""), str(colour) if colour is not None else None))
     counts = Counter(c.name for c in categories)
-    problems += [Problem(str(path), None, f"category {n!r} is listed twice") for n in sorted(counts) if counts[n] > 1]
+    problems += [
+        Problem(str(path), None, f"category {quoted(n, 60)} is listed twice") for n in sorted(counts) if counts[n] > 1
+    ]
     if problems:
         raise InputError(problems)
     return categories

@@ -183,9 +183,12 @@ def reject(
 
 
 def waiting(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """The submissions whose CSV was refused because an imported metric held their name: a refresh tries them
-    again once it has loaded the scores folder, and loads those whose name is free by then."""
-    rows = con.execute("SELECT DISTINCT submission FROM rejections WHERE name_taken ORDER BY submission").fetchall()
+    """The submissions whose CSV was refused because an imported metric held their name, and whose name no imported
+    metric of the shared task holds now: a refresh loads them again once it has loaded the scores folder."""
+    rows = con.execute(
+        "SELECT DISTINCT submission FROM rejections WHERE name_taken AND submission NOT IN"
+        " (SELECT metric FROM metrics WHERE kind = 'import' AND corpus = 'shared-task') ORDER BY submission"
+    ).fetchall()
     return [name for (name,) in rows]
 
 
