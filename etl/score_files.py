@@ -330,9 +330,12 @@ class NotFinite:
         return self.name
 
 
+DECODER = json.JSONDecoder(parse_constant=NotFinite)  # made once: json.loads makes a decoder a call when given one
+
+
 def json_object(path: Path, line: int, content: str) -> dict:
     try:
-        value = json.loads(content, parse_constant=NotFinite)
+        value = DECODER.decode(content)
     except (json.JSONDecodeError, RecursionError) as error:
         detail = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply"
         raise refused(path, line, f"not valid JSON: {detail}") from None
