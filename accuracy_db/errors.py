@@ -33,7 +33,11 @@ class Problem:
 def quoted(value, width: int = 80) -> str:
     """A value as a message quotes it: its repr, cut to width characters (a cell or a span may be megabytes: a text
     is cut before its repr is made)."""
-    text = repr(value[: width + 1]) if isinstance(value, (str, bytes)) else repr(value)
+    return cut(repr(value[: width + 1]) if isinstance(value, (str, bytes)) else repr(value), width)
+
+
+def cut(text: str, width: int = 80) -> str:
+    """A text as a message shows it: at most width characters, an ellipsis marking a cut."""
     return text if len(text) <= width else f"{text[:width]}…"
 
 

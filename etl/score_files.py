@@ -31,7 +31,7 @@ from typing import BinaryIO
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import InputError, NameTaken, Problem, quoted
+from accuracy_db.errors import InputError, NameTaken, Problem, cut, quoted
 from accuracy_db.names import name_problem
 from accuracy_db.regular_files import MAX_INPUT_BYTES, nul_problem, read_text, regular_fd, unreadable
 
@@ -302,7 +302,10 @@ def read_jsonl(
             metrics = metric_names(path, line, keys, name)
         elif list(value) != ["text_id", *keys] and set(value) != {"text_id", *keys}:
             raise refused(
-                path, line, f"the keys are {listed(value)}, not those of the first line: {listed(['text_id', *keys])}"
+                path,
+                line,
+                f"the keys are {cut(', '.join(value), 80)}, not those of the first line:"
+                f" {cut(', '.join(['text_id', *keys]), 80)}",
             )
         text_id = value["text_id"]
         if not isinstance(text_id, str):
@@ -312,12 +315,6 @@ def read_jsonl(
     if keys is None:
         raise refused(path, None, EMPTY)
     return metrics, rows
-
-
-def listed(keys) -> str:
-    """Keys as a message lists them: at most a few dozen characters."""
-    shown = ", ".join(map(str, keys))
-    return shown if len(shown) <= 80 else f"{shown[:80]}…"
 
 
 @dataclass(frozen=True)
