@@ -8,6 +8,8 @@ from pathlib import Path
 
 import duckdb
 
+from accuracy_db.errors import NameTaken, Problem, quoted
+
 
 def insert_annotation_set(
     con: duckdb.DuckDBPyConnection, kind: str, name: str, split: str, source: Path, sha256: str, rows: int, corpus: str
@@ -26,7 +28,25 @@ def insert_annotation_sets(
 ) -> list[int]:
     """The rows of annotation_sets of new lists of one file, (kind, name, split, rows) each, in one statement;
     their set_ids, in the same order. annotators: for each list, the human annotator whose own spans it is (None
-    for any other list)."""
+    for any other list). NameTaken, before anything is written, when an imported metric of the corpus holds the name
+    of a submission (a submission is a metric too, queries/marts/metric_scores.sql)."""
+    held = con.execute(
+        "SELECT metric, coalesce(source_file, kind) FROM metrics WHERE kind = 'import' AND corpus = $corpus"
+        " AND metric = ANY($names) ORDER BY metric, split LIMIT 1",
+        {"corpus": corpus, "names": [name for kind, name, _, _ in lists if kind == "submission"]},
+    ).fetchall()
+    if held:
+        ((name, held_by),) = held
+        raise NameTaken(
+            [
+                Problem(
+                    str(source),
+                    None,
+                    f"the list name {quoted(name, 60)} is a metric's of corpus {corpus} (imported from {held_by}):"
+                    " rename the list",
+                )
+            ]
+        )
     inserted = con.execute(
         "INSERT INTO annotation_sets (kind, name, split, source_file, sha256, row_count, corpus, annotator)"
         " SELECT unnest($kinds), unnest($names), unnest($splits), $source, $sha256, unnest($rows), $corpus,"

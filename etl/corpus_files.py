@@ -27,7 +27,7 @@ from pathlib import Path
 
 import duckdb
 
-from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem, quoted
+from accuracy_db.errors import AccuracyDbError, InputError, NameTaken, Problem, SpanProblem, cut, quoted
 from accuracy_db.names import MAX_CATEGORIES, name_problem, too_many_categories
 from accuracy_db.printable import utf8_text
 from accuracy_db.regular_files import read_bytes, read_text
@@ -121,7 +121,9 @@ def read_categories(path: Path) -> list[Category]:
         description, colour = entry.get("description", ""), entry.get("colour", entry.get("color"))
         categories.append(Category(name, str(description or ""), str(colour) if colour is not None else None))
     counts = Counter(c.name for c in categories)
-    problems += [Problem(str(path), None, f"category {n!r} is listed twice") for n in sorted(counts) if counts[n] > 1]
+    problems += [
+        Problem(str(path), None, f"category {quoted(n, 60)} is listed twice") for n in sorted(counts) if counts[n] > 1
+    ]
     if problems:
         raise InputError(problems)
     return categories
@@ -146,9 +148,9 @@ def read_span(
 
     text_id, category = value.get("text_id"), value.get("category")
     if text_id not in texts:
-        return problem(f"text_id {json.dumps(text_id)} is not a text of texts.jsonl")
+        return problem(f"text_id {cut(json.dumps(text_id), 60)} is not a text of texts.jsonl")
     if category not in categories:
-        return problem(f"category {json.dumps(category)} is not one of {', '.join(categories)}")
+        return problem(f"category {cut(json.dumps(category), 60)} is not one of {', '.join(categories)}")
     index = indexes.get(text_id)
     if index is None:  # (made once a text: setdefault made one a span, which it then threw away)
         index = indexes[text_id] = TokenIndex(texts[text_id].text)
@@ -156,7 +158,8 @@ def read_span(
     if whole("token_start") and whole("token_end"):
         first, last = value["token_start"], value["token_end"]
         if not 1 <= first <= last <= len(index.offsets):
-            return problem(f"tokens {first}-{last} are not tokens of {text_id} (1-{len(index.offsets)})", SpanProblem)
+            shown = f"{quoted(first, 40)}-{quoted(last, 40)}"
+            return problem(f"tokens {shown} are not tokens of {text_id} (1-{len(index.offsets)})", SpanProblem)
         tokens = TokenSpan(first, last, *index.characters_of(first, last), None)
         given_start, given_text = tokens.char_start, index.text[tokens.char_start : tokens.char_end]
     elif whole("start") and (whole("end") or isinstance(value.get("text"), str)):
@@ -168,7 +171,8 @@ def read_span(
         if whole("end"):
             if not 0 <= given_start < value["end"] <= len(index.text):
                 return problem(
-                    f"characters {given_start}-{value['end']} are not within {text_id} (0-{len(index.text)})",
+                    f"characters {quoted(given_start, 40)}-{quoted(value['end'], 40)} are not within {text_id}"
+                    f" (0-{len(index.text)})",
                     SpanProblem,
                 )
             given_text = index.text[given_start : value["end"]]
@@ -346,7 +350,13 @@ def load_corpus_folder(
         for record in listed.records:
             by_split[record.split].append(record)
         new = [NewList(listed.kind, listed.name, split, by_split.get(split, [])) for split in splits]
-        insert_lists(con, listed.path, listed.sha256, corpus, new, report)  # a text with no span has no mistake
+        try:
+            insert_lists(con, listed.path, listed.sha256, corpus, new, report)  # a text with no span has no mistake
+        except NameTaken as taken:  # an imported metric of the corpus (kept through its reload) holds the name
+            if whole:
+                raise
+            report.refused[str(listed.path)] = taken.problems
+            continue
         if listed.metadata is not None:
             con.execute(
                 "INSERT OR REPLACE INTO submission_metadata (corpus, submission, team, system, approach,"

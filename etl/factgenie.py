@@ -27,7 +27,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
+from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem, quoted
 from accuracy_db.names import MAX_CATEGORIES, name_problem, too_many_categories
 from accuracy_db.regular_files import read_bytes, read_text
 
@@ -98,7 +98,7 @@ def read_categories(path: Path, metadata, problems: list[Problem]) -> list[Categ
         )
     counts = Counter(c.name for c in categories)
     for name in sorted(n for n in counts if counts[n] > 1):
-        problems.append(Problem(str(path), None, f"span category {name!r} is listed twice"))
+        problems.append(Problem(str(path), None, f"span category {quoted(name, 60)} is listed twice"))
     return categories
 
 
@@ -261,7 +261,8 @@ def load_campaign(con: duckdb.DuckDBPyConnection, campaign: Campaign, corpus: st
                     Problem(
                         metadata,
                         None,
-                        f"span category {category.name!r} is not a category of corpus {corpus} ({', '.join(known)})",
+                        f"span category {quoted(category.name, 60)} is not a category of corpus {corpus}"
+                        f" ({', '.join(known)})",
                     )
                 )
     new_texts = check_texts(con, campaign, corpus, problems)

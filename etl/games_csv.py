@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from accuracy_db.errors import InputError, Problem
+from accuracy_db.errors import InputError, Problem, quoted
 from accuracy_db.regular_files import Digests, decode, read_bytes
 
 from .game_days import parse_day
@@ -140,12 +140,12 @@ def add_csv_game(games: dict[str, dict], header: list[str], cells: list[str], li
         game["game_date"] = parse_day(row["DATE"])
     except ValueError:
         game["game_date"] = None
-        messages.append(f"DATE is not a MM_DD_YY date: {row['DATE']!r}")
+        messages.append(f"DATE is not a MM_DD_YY date: {quoted(row['DATE'], 60)}")
     try:
         game["rotowire_line"] = int(row["LINE_ID_FROM_TEST_SET"])
     except ValueError:
         game["rotowire_line"] = None
-        messages.append(f"LINE_ID_FROM_TEST_SET is not a whole number: {row['LINE_ID_FROM_TEST_SET']!r}")
+        messages.append(f"LINE_ID_FROM_TEST_SET is not a whole number: {quoted(row['LINE_ID_FROM_TEST_SET'], 60)}")
     text_id = row["TEXT_ID"]
     if not text_id:
         messages.append("no TEXT_ID")

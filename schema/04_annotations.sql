@@ -88,7 +88,8 @@ CREATE TABLE rejections (
     sha256     VARCHAR NOT NULL,
     file       VARCHAR NOT NULL,
     line       INTEGER,
-    message    VARCHAR NOT NULL
+    message    VARCHAR NOT NULL,
+    name_taken BOOLEAN NOT NULL DEFAULT false
 );
 
 COMMENT ON TABLE rejections IS 'One row per problem of each refused submission file (a refused file loads nothing)';
@@ -97,6 +98,7 @@ COMMENT ON COLUMN rejections.sha256 IS 'SHA-256 of the refused file''s bytes';
 COMMENT ON COLUMN rejections.file IS 'The refused file';
 COMMENT ON COLUMN rejections.line IS 'Line of the problem in the file (the header is line 1); NULL for the whole file';
 COMMENT ON COLUMN rejections.message IS 'What is wrong';
+COMMENT ON COLUMN rejections.name_taken IS 'Whether the file was refused because an imported metric of the corpus holds its name: refresh loads it again once the name is free';
 
 CREATE TABLE offset_adjustments (
     set_id          INTEGER NOT NULL,

@@ -137,7 +137,12 @@ def mqm(db: Path, file: Path, corpus: str, kind: str, name: str | None, humans: 
 @click.option("--higher-is-better", "higher", is_flag=True, help="A higher score means a better text (BLEU, say).")
 @click.option("--lower-is-better", "lower", is_flag=True, help="A lower score means a better text (a count of errors).")
 @click.option("--corpus", help="The corpus of the texts scored (default: shared-task).")
-@click.option("--replace", is_flag=True, help="Replace metrics of the same names of the split (in one publication).")
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Replace metrics of the same names of the split that import scores loaded (in one publication); a name a "
+    "submission or a file of the scores folder holds stays refused.",
+)
 def scores(
     db: Path, file: Path, name: str | None, higher: bool, lower: bool, corpus: str | None, replace: bool
 ) -> None:
