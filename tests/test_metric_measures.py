@@ -596,3 +596,76 @@ def test_above_the_permutation_limit_clusters_come_from_the_paired_bootstrap():
     assert {r["clusters"] for r in pearson.values()} == {"perm-both"}
     p_value = brute_perm_both(xs["near"], xs["far"], y, lambda x, g: stats.pearsonr(x, g).statistic, 200, 5)
     assert (pearson["far"]["rank"] > pearson["near"]["rank"]) == (p_value <= 0.05)
+
+
+# Scores at the edge of the doubles (issue 48): any finite scores give scipy's figures, whatever their size.
+
+SCALES = [1e-300, 1e-200, 1e-150, 1.0, 1e150, 1e200, 1e300]
+
+
+def scaled_pair(scale: float, n: int = 40, seed: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A metric that tracks the gold (many distinct scores), one of few scores (FewScores), both times scale, and
+    the gold."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 6, n).astype(float)
+    return (y + rng.normal(scale=2, size=n)) * scale, rng.integers(0, 4, n) * scale, y
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_scores_of_any_size_give_scipy_s_figures(scale):
+    """The metric, and the gold too (a category weighed 1e200 makes gold counts that large), times 1e-300 … 1e300:
+    each correlation equals scipy's on the same vectors, and no numpy warning is raised."""
+    many, few, y = scaled_pair(scale)
+    unscaled, _, _ = scaled_pair(1.0)
+    z = np.random.default_rng(3).normal(size=len(y))  # a control: the text's length
+    references = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x, gold in ((many, y), (few, y), (many, y * scale)):
+            for name, reference in references.items():
+                assert getattr(mm, name)(x, gold).value == pytest.approx(reference(x, gold).statistic, abs=1e-12)
+        # the partial correlations, against scipy's r of the residuals of the vectors unscaled (the same r)
+        for rank, partial in ((False, mm.partial_pearson), (True, mm.partial_spearman)):
+            expected = residual_correlation(unscaled, y, z, rank)
+            assert partial(many, y * scale, z * scale).value == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e200, 1e300])
+def test_resamples_of_scores_of_any_size_give_scipy_s_figures(scale):
+    """Each resample's Pearson, Spearman and Kendall of metrics times scale (one of many scores, one of few; the
+    gold times scale too) equal scipy's on the texts the resample draws, with no numpy warning."""
+    many, few, y = scaled_pair(scale, n=30)
+    pairs = [Pair(x, gold, None, SHARED[:3]) for x in (many, few) for gold in (y, y * scale)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        by_score, by_text = (resampled_measures(pairs, Resamples(20, 5), few) for few in (None, 0))
+    draws = bootstrap_draws(5, np.arange(1, 21, dtype=np.uint64), [30])
+    for pair, counted, sorted_ in zip(pairs, by_score, by_text):
+        for measure in SHARED[:3]:
+            expected = [loop_measure(measure, pair.x[d], pair.y[d]) for d in draws]
+            np.testing.assert_allclose(counted[measure], expected, atol=1e-12, err_msg=measure)
+            np.testing.assert_allclose(sorted_[measure], expected, atol=1e-12, err_msg=measure)
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e200, 1e300])
+def test_perm_both_of_a_metric_and_itself_times_a_constant_is_one(scale):
+    """A metric and the same metric times 1e200 (or 1e-200) rank every text alike: PERM-BOTH finds neither better
+    (p = 1 both ways) on every measure, by the loop, by rows and by matrix products; and its p-values against a
+    third metric are those of the metric itself."""
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 5, 30).astype(float)
+    x = np.round(y + rng.normal(size=30))  # ties among the scores
+    other = y + rng.normal(scale=3, size=30)
+    swaps = permutation_swaps(3, np.arange(1, 201, dtype=np.uint64), 30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for measure in (mm.pearson, mm.spearman, mm.kendall):
+            rows = ROW_MEASURES[measure.__name__]
+            for a, b in ((x * scale, x), (x, x * scale)):
+                assert perm_both(a, b, y, measure, trials=200, seed=3)["p_value"] == 1.0
+                assert perm_both(a, b, y, measure, trials=200, seed=3, rows=rows)["p_value"] == 1.0
+            against = perm_both(x * scale, other, y, measure, trials=200, seed=3, rows=rows)["p_value"]
+            assert against == perm_both(x, other, y, measure, trials=200, seed=3, rows=rows)["p_value"]
+        permutations = PearsonPermBoth({"x": x, "scaled": x * scale, "other": other}, y * scale, swaps)
+        assert permutations.p_value("x", "scaled") == permutations.p_value("scaled", "x") == 1.0
+        assert permutations.p_value("scaled", "other") == permutations.p_value("x", "other")

@@ -9,6 +9,7 @@ import csv
 import json
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -111,6 +112,71 @@ def test_weights_weigh_the_gold_and_the_submissions_counts(built_db, capsys):
     assert all("|weights:NAME=5,NUMBER=0.5" in row["signature"] for row in rows)
 
 
+EDGES = {"tiny300": 1e-300, "tiny200": 1e-200, "big150": 1e150, "big200": 1e200, "big300": 1e300}
+CORRELATIONS = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
+
+
+def test_scores_at_the_edge_of_the_doubles_give_scipy_s_figures_and_leave_the_clusters(db, built_db, tmp_path, capsys):
+    """The texts' lengths times 1e-300 … 1e300, imported as metrics: each correlation is scipy's, its interval and
+    cluster are length's, every other metric keeps its cluster, and no numpy warning reaches stderr (on main: Pearson
+    0.0 [0.0, 0.0] at 1e150, "undefined" at 1e200 and 1e-200, overflow warnings)."""
+    length = np.array([LENGTH[t] for t in TEST], dtype=float)
+    for name, scale in EDGES.items():
+        path = tmp_path / f"{name}.csv"
+        path.write_text("text_id,score\n" + "".join(f"{t},{float(v)!r}\n" for t, v in zip(TEST, length * scale)))
+        assert run(["import", "scores", str(path), "--db", str(db), "--lower-is-better"]) == 0
+    capsys.readouterr()
+    options = ["--split", "test", "--scope", "ALL", "--level", "text"]
+    before = metrics_json(built_db, capsys, *options)
+    result = subprocess.run(
+        [sys.executable, "-m", "accuracy_db", "metrics", "--db", str(db), *options, *FAST, "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0 and result.stderr == ""
+    rows = json.loads(result.stdout)
+    gold = gold_counts("test")
+    for name, scale in EDGES.items():
+        for measure, reference in CORRELATIONS.items():
+            row, of_length = figure(rows, name, measure), figure(rows, "length", measure)
+            assert row["value"] == pytest.approx(reference(length * scale, gold).statistic, abs=1e-12), name
+            assert row["ci"] == pytest.approx(of_length["ci"], abs=1e-12) and row["rank"] == of_length["rank"]
+    for row in before:
+        assert figure(rows, row["metric"], row["measure"])["rank"] == row["rank"], row
+
+
+def test_compare_finds_a_metric_no_better_than_itself_times_1e200(db, tmp_path, capsys):
+    """PERM-BOTH of length times 1e200 against length (identical rankings) gives p = 1 both ways on every measure
+    (on main: 0.561 for Spearman), with no numpy warning."""
+    path = tmp_path / "big.csv"
+    path.write_text("text_id,score\n" + "".join(f"{t},{LENGTH[t] * 1e200!r}\n" for t in TEST))
+    assert run(["import", "scores", str(path), "--db", str(db), "--lower-is-better"]) == 0
+    capsys.readouterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for measure in ("pearson", "spearman", "kendall", "acc_eq"):
+            for a, b in (("big", "length"), ("length", "big")):
+                options = ["--measure", measure, "--split", "test", "--trials", "200", "--format", "json"]
+                assert run(["metrics", "compare", a, b, *options, "--db", str(db)]) == 0
+                (result,) = json.loads(capsys.readouterr().out)
+                assert result["p_value"] == 1.0, (measure, a, b)
+
+
+def test_a_weight_of_1e200_gives_scipy_s_figures(built_db, capsys):
+    """A category weighed 1e200 makes gold counts of 1e200 (on main: every Pearson undefined)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rows = metrics_json(
+            built_db, capsys, "--split", "test", "--scope", "ALL", "--level", "text", "--weights", "NAME=1e200"
+        )
+    gold = gold_counts("test", "ALL", {"NAME": 1e200})
+    length, bleu = np.array([LENGTH[t] for t in TEST], dtype=float), -bleu_scores("test")
+    for measure, reference in CORRELATIONS.items():
+        for name, x in (("length", length), ("bleu", bleu)):
+            assert figure(rows, name, measure)["value"] == pytest.approx(reference(x, gold).statistic, abs=1e-12)
+
+
 def test_per_token_targets_and_the_partial_correlation_with_length(built_db, capsys):
     rows = metrics_json(built_db, capsys, "--split", "test", "--scope", "ALL", "--level", "text", "--per-token")
     length = np.array([LENGTH[t] for t in TEST], dtype=float)
@@ -200,8 +266,9 @@ def test_compare_by_williams_test(built_db, capsys):
         (["--weights", "NAME"], "--weights: 'NAME' is not CATEGORY=WEIGHT (e.g. NAME=5)"),
         (["--weights", "NAME=x"], "--weights: 'NAME=x' is not CATEGORY=WEIGHT (e.g. NAME=5)"),
         (["--weights", "SIZE=2"], "--weights: 'SIZE' is not a category of corpus shared-task"),
-        (["--weights", "NAME=-1"], "--weights: the weight of NAME is -1.0: a number of at least 0"),
-        (["--weights", "NAME=nan"], "--weights: the weight of NAME is nan: a number of at least 0"),
+        (["--weights", "NAME=-1"], "--weights: the weight of NAME is -1.0: a number from 0 to 1e+300 (so that"),
+        (["--weights", "NAME=nan"], "--weights: the weight of NAME is nan: a number from 0 to 1e+300 (so that"),
+        (["--weights", "NAME=1e301"], "--weights: the weight of NAME is 1e+301: a number from 0 to 1e+300 (so that"),
         (["--weights", "NAME=1,NAME=2"], "--weights: NAME is weighed twice"),
         (["--split", "dev2"], "split 'dev2' of corpus shared-task has no gold list (train, test)"),
         (["--scope", "SIZE"], "scope 'SIZE' is not a scope of corpus shared-task"),

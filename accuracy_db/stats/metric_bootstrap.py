@@ -320,14 +320,14 @@ class Block:
     def pearson(self, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
         """Pearson's r of each (metric, gold) pair in each resample: one matrix product of the counts with the
         columns x, x² of each of their metrics, y, y² of each of their golds and xy of every pair (each vector
-        centred first, so that large offsets lose no precision)."""
+        standardised first, mm.standardised: no precision lost to an offset, no product overflowing)."""
         if not pairs:
             return []
         metrics, golds = sorted({i for i, _ in pairs}), sorted({j for _, j in pairs})
 
         def columns() -> np.ndarray:
-            centred_x = {i: self.xs.vectors[i] - self.xs.vectors[i].mean() for i in metrics}
-            centred_y = {j: self.ys.vectors[j] - self.ys.vectors[j].mean() for j in golds}
+            centred_x = {i: mm.standardised(self.xs.vectors[i]) for i in metrics}
+            centred_y = {j: mm.standardised(self.ys.vectors[j]) for j in golds}
             found = [*centred_x.values(), *(x * x for x in centred_x.values())]
             found += [*centred_y.values(), *(y * y for y in centred_y.values())]
             found += [centred_x[i] * centred_y[j] for i, j in pairs]
@@ -546,9 +546,10 @@ class FewScores:
         return np.where(self.varies & gold.varies, np.clip(tau, -1, 1), np.nan)
 
     def pearson(self, gold_number: int, gold: GoldSide) -> np.ndarray:
-        """Pearson's r in each resample from the weights drawn at each (score, gold value), the values centred."""
-        x = self.groups.values - self.groups.values[self.groups.codes].mean()
-        y = gold.values - gold.values[gold.groups.codes].mean()
+        """Pearson's r in each resample from the weights drawn at each (score, gold value), the values
+        standardised (mm.standardised)."""
+        x = mm.standardised(self.groups.values, self.groups.codes)
+        y = mm.standardised(gold.values, gold.groups.codes)
         total = len(self.groups.codes)
         sx, sxx = self.drawn @ x, self.drawn @ (x * x)
         sy, syy = gold.drawn @ y, gold.drawn @ (y * y)

@@ -21,8 +21,8 @@ trials_option = click.option(
 )
 weights_option = click.option(
     "--weights",
-    help="Weigh the mistakes by category, as CAT=W,… (e.g. NAME=5,NUMBER=1; 1 for a category not named): the gold "
-    "count and a submission's count become weighted sums (MQM-style).",
+    help="Weigh the mistakes by category, as CAT=W,… (e.g. NAME=5,NUMBER=1; 1 for a category not named; each weight "
+    "from 0 to 1e300): the gold count and a submission's count become weighted sums (MQM-style).",
 )
 per_token_option = click.option(
     "--per-token",
