@@ -669,3 +669,29 @@ def test_perm_both_of_a_metric_and_itself_times_a_constant_is_one(scale):
         permutations = PearsonPermBoth({"x": x, "scaled": x * scale, "other": other}, y * scale, swaps)
         assert permutations.p_value("x", "scaled") == permutations.p_value("scaled", "x") == 1.0
         assert permutations.p_value("scaled", "other") == permutations.p_value("x", "other")
+
+
+def test_blocks_give_the_figures_of_one_block(monkeypatch):
+    """The resamples cut into blocks (as many as 100,000 resamples are, to bound the memory) give each resample's
+    figures exactly as one block does: metrics of many scores and of few, against two golds."""
+    many, few, y = scaled_pair(1.0, n=30)
+    pairs = [Pair(x, gold, None, metric_bootstrap.TEXT_MEASURES) for x in (many, few) for gold in (y, np.sqrt(y))]
+    whole = resampled_measures(pairs, Resamples(50, 7))
+    for cells in (30, 7 * 30, 3000):  # a resample a block, 7, and blocks cut by the joint counts' width
+        monkeypatch.setattr(metric_bootstrap, "BLOCK_CELLS", cells)
+        for one, blocked in zip(whole, resampled_measures(pairs, Resamples(50, 7))):
+            for measure, values in one.items():  # the same sums, added by other matrix products
+                np.testing.assert_allclose(blocked[measure], values, rtol=0, atol=1e-12, err_msg=measure)
+
+
+def test_a_block_is_bounded_by_the_joint_counts_of_a_metric_of_few_scores():
+    """A metric of 4 scores against two golds of 6 and 3 values counts 4 × 6 + 4 × 3 cells a resample; one of many
+    scores, its texts (30), unless it counts as few too (30 scores against a gold of 6 values)."""
+    many, few, y = scaled_pair(1.0, n=30)
+    xs, ys = metric_bootstrap.Distinct(), metric_bootstrap.Distinct()
+    x_of = [xs.index(x) for x in (many, few, few)]
+    y_of = [ys.index(gold) for gold in (y, y, np.minimum(y, 2))]
+    assert len(np.unique(few)) == 4 and len(np.unique(y)) == 6
+    assert metric_bootstrap.block_width(30, xs, ys, x_of, y_of, 4) == 4 * 6 + 4 * 3
+    assert metric_bootstrap.block_width(30, xs, ys, x_of, y_of, 0) == 30
+    assert metric_bootstrap.block_width(30, xs, ys, x_of, y_of, metric_bootstrap.FEW_SCORES) == 30 * 6

@@ -177,6 +177,33 @@ def test_a_weight_of_1e200_gives_scipy_s_figures(built_db, capsys):
             assert figure(rows, name, measure)["value"] == pytest.approx(reference(x, gold).statistic, abs=1e-12)
 
 
+# Runs a command as its own child and reports the child's peak memory: measured from pytest, ru_maxrss would keep
+# the peak of the process it was forked from (pytest, hundreds of MB into the suite), which Linux carries across exec.
+PEAK_OF_CHILD = """
+import json, resource, subprocess, sys
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+print(json.dumps({"returncode": done.returncode, "peak": peak, "stdout": done.stdout, "stderr": done.stderr}))
+"""
+GB = 1024**3
+
+
+def test_the_most_resamples_accepted_run_in_bounded_memory(built_db):
+    """--resamples 100000 (the most accepted) on the test split: worked through in blocks, the command peaks under
+    2 GB (0.7 GB on 2 cores; on main 2.65 GB for this one scope, 9 GB for the whole table, which no limit of 2 GB
+    would let finish), and gives its intervals."""
+    command = [sys.executable, "-m", "accuracy_db", "metrics", "--db", str(built_db), "--split", "test"]
+    command += ["--scope", "ALL", "--level", "text", "--resamples", "100000", "--trials", "10", "--format", "json"]
+    done = subprocess.run([sys.executable, "-c", PEAK_OF_CHILD, *command], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    outcome = json.loads(done.stdout)
+    assert outcome["returncode"] == 0 and outcome["stderr"] == "", outcome["stderr"]
+    assert outcome["peak"] < 2 * GB, f"{outcome['peak'] / GB:.2f} GB"
+    rows = json.loads(outcome["stdout"])
+    length = figure(rows, "length", "pearson")
+    assert length["ci"][0] < length["value"] < length["ci"][1] and "|bs:100000|" in length["signature"]
+
+
 def test_per_token_targets_and_the_partial_correlation_with_length(built_db, capsys):
     rows = metrics_json(built_db, capsys, "--split", "test", "--scope", "ALL", "--level", "text", "--per-token")
     length = np.array([LENGTH[t] for t in TEST], dtype=float)

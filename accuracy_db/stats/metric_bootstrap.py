@@ -178,11 +178,25 @@ def resampled_measures(
                     found[number][measure] = pair_measure(pair, measure, weights, resamples, block)
         return found
 
-    found = in_threads(block_measures, list(resampling.chunks(resamples.resamples, n, BLOCK_CELLS)))
+    width = block_width(n, xs, ys, x_of, y_of, few)
+    found = in_threads(block_measures, list(resampling.chunks(resamples.resamples, width, BLOCK_CELLS)))
     return [
         {measure: np.concatenate([values[number][measure] for values in found]) for measure in pair.measures}
         for number, pair in enumerate(pairs)
     ]
+
+
+def block_width(n: int, xs: Distinct, ys: Distinct, x_of: list[int], y_of: list[int], few: int) -> int:
+    """The cells a resample takes in a block's largest arrays: its n texts, or a metric of few scores' counts by
+    (score, gold value) against each gold it is paired with (FewScores.joints, up to FEW_SCORES × n a gold), so that
+    a block of BLOCK_CELLS cells is bounded whatever the number of resamples (100,000 resamples of 90 texts in one
+    block took 9 GB)."""
+    joints: dict[int, dict[int, int]] = {}
+    for i, j in zip(x_of, y_of):
+        scores = len(xs.groups(i).values)
+        if scores <= few:
+            joints.setdefault(i, {})[j] = scores * len(ys.groups(j).values)
+    return max([n, *(sum(widths.values()) for widths in joints.values())])
 
 
 def in_threads(function, items: list) -> list:
