@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +25,9 @@ from test_score_files import CATEGORIES, SPLITS, TEST, TRAIN, mistake_counts, to
 from accuracy_db.cli.main import run
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.metric_evaluation import Scored, Settings, text_rows
+from accuracy_db.store import database
 
+ROOT = Path(__file__).resolve().parent.parent
 FAST = ["--resamples", "100", "--trials", "100"]
 GOLD = {split: mistake_counts(folder / "gsml.csv") for split, folder in SPLITS.items()}
 LENGTH = {path.stem: len(tokens_of(path)) for folder in SPLITS.values() for path in (folder / "texts").glob("*.txt")}
@@ -144,6 +148,13 @@ def test_scores_at_the_edge_of_the_doubles_give_scipy_s_figures_and_leave_the_cl
             assert row["ci"] == pytest.approx(of_length["ci"], abs=1e-12) and row["rank"] == of_length["rank"]
     for row in before:
         assert figure(rows, row["metric"], row["measure"])["rank"] == row["rank"], row
+    # the query of docs/metrics.md, in SQL (DuckDB's corr() alone gives 0 at 1e200 and NaN at 1e-200)
+    query = re.search(r'accuracy-db query "(WITH scaled.*?)"\n', (ROOT / "docs" / "metrics.md").read_text(), re.S)
+    con = database.open_existing(db)
+    by_sql = {metric: pearson for metric, _, pearson in con.execute(query.group(1)).fetchall()}
+    con.close()
+    for name, scale in EDGES.items():
+        assert by_sql[name] == pytest.approx(stats.pearsonr(length * scale, gold).statistic, abs=1e-12), name
 
 
 def test_compare_finds_a_metric_no_better_than_itself_times_1e200(db, tmp_path, capsys):
