@@ -534,7 +534,7 @@ def test_matrix_product_in_either_orientation_is_the_product():
 
 def test_counts_are_the_draws_counted():
     draws = bootstrap_draws(3, np.arange(1, 51, dtype=np.uint64), [40])
-    counts = Resamples(50, 3).counts(40)
+    counts = resampling.bootstrap_counts(3, np.arange(1, 51, dtype=np.uint64), 40)
     assert counts.dtype == np.uint8
     assert (counts == np.array([np.bincount(d, minlength=40) for d in draws])).all()
 

@@ -81,10 +81,11 @@ def interval(values: np.ndarray, confidence: float) -> Interval:
 
 class Resamples:
     """The resamples and permutation trials of one metrics table, drawn once for all its metrics and scopes and
-    dropped with it: metric_table makes one and passes it down. Per number of texts: the counts of each text in each
-    resample (resampling.bootstrap_counts, R × n small integers: 60 MB at 60,000 texts and 1000 resamples), the texts
-    each resample draws (for the measures over pairs, up to PAIRWISE_TEXTS texts), the swaps of the permutation
-    trials (T × n bytes) and acc_eq's sample of pairs."""
+    dropped with it: metric_table makes one and passes it down. Per number of texts: the texts each resample draws
+    (for the measures over pairs, up to PAIRWISE_TEXTS texts), the swaps of the permutation trials (T × n bytes) and
+    acc_eq's sample of pairs. The counts of each text in each resample (resampling.bootstrap_counts) are drawn a
+    block at a time by resampled_measures, which runs once for all the metrics and scopes of a split: held whole,
+    they were R × n bytes (6 GB at 60,000 texts and 100,000 resamples)."""
 
     def __init__(self, resamples: int, seed: int, trials: int = 0):
         self.resamples, self.seed, self.trials = resamples, seed, trials
@@ -92,9 +93,6 @@ class Resamples:
 
     def remembered(self, kind: str, n: int, make) -> np.ndarray | tuple:
         return self.drawn.get((kind, n), make)
-
-    def counts(self, n: int) -> np.ndarray:
-        return self.remembered("counts", n, lambda: self.blocks(resampling.bootstrap_counts, self.resamples, n))
 
     def draws(self, n: int) -> np.ndarray:
         return self.remembered("draws", n, lambda: self.blocks(resampling.text_draws, self.resamples, n))
@@ -107,8 +105,8 @@ class Resamples:
         return self.remembered(f"pairs:{pairs}", n, lambda: sampled_pair_texts(n, pairs, self.seed))
 
     def blocks(self, function, count: int, n: int, dtype=None) -> np.ndarray:
-        """function's draws of trials 1 … count, made in blocks by in_threads (at scale 1000 the counts took 2.5 s
-        in one thread)."""
+        """function's draws of trials 1 … count, made in blocks by in_threads (at scale 1000 drawing them took
+        seconds in one thread)."""
         parts = in_threads(lambda block: function(self.seed, block, n), list(resampling.chunks(count, n)))
         parts = [part.astype(dtype or part.dtype, copy=False) for part in parts]
         return np.concatenate(parts) if parts else np.zeros((0, n), dtype=dtype or np.uint8)
@@ -164,12 +162,11 @@ def resampled_measures(
     for distinct in (xs, ys):  # sorted once, before the threads share them
         for number in range(len(distinct.vectors)):
             distinct.groups(number)
-    counts = resamples.counts(n)
     few = FEW_SCORES if few_scores is None else few_scores
     shared = MadeOnce()  # what is the same in every block: Block.kept
 
     def block_measures(block: np.ndarray) -> list[dict[str, np.ndarray]]:
-        drawn = counts[block.astype(np.int64) - 1]
+        drawn = resampling.bootstrap_counts(resamples.seed, block, n)  # this block's alone: bounded memory
         weights = drawn.astype(np.float64)
         found = Block(weights, drawn, xs, ys, few, shared).measures(pairs, x_of, y_of)
         for number, pair in enumerate(pairs):
