@@ -3,8 +3,9 @@
 A campaign folder (factgenie's format) holds metadata.json, whose config.annotation_span_categories lists the span
 categories (name, color, description), and files/*.jsonl, one record a line per annotated output: dataset, split,
 setup_id, example_idx, output (the annotated text), annotations [{text, start, type (an index into the
-categories), reason}] and metadata {annotator_id, …}. A record may name its text (text_id, as
-`accuracy-db export factgenie` writes); otherwise the text is dataset/split/setup_id/example_idx.
+categories), reason, and correction where accuracy-db wrote one}] and metadata {annotator_id, …}. A record may
+name its text (text_id, as `accuracy-db export factgenie` writes); otherwise the text is
+dataset/split/setup_id/example_idx.
 
 Each annotator (metadata.annotator_id: a person or an LLM setup) becomes one list per split, named
 CAMPAIGN/ANNOTATOR. Spans map to whole tokens (etl/char_spans.py); every adjustment is recorded in
@@ -157,7 +158,9 @@ def read_span(file, line, number, annotation, index: TokenIndex, categories, pro
 
     if not isinstance(annotation, dict):
         return problem("not a JSON object")
-    text, start, kind, reason = (annotation.get(key) for key in ("text", "start", "type", "reason"))
+    text, start, kind, reason, correction = (
+        annotation.get(key) for key in ("text", "start", "type", "reason", "correction")
+    )
     if not isinstance(text, str):
         return problem("text is missing or not a string")
     if not is_whole(start):
@@ -172,7 +175,8 @@ def read_span(file, line, number, annotation, index: TokenIndex, categories, pro
     tokens = index.locate(start, text)
     if isinstance(tokens, str):
         return problem(tokens, SpanProblem)
-    return Span(file, line, start, text, categories[kind].name, reason if isinstance(reason, str) else None, tokens)
+    reason, correction = (value if isinstance(value, str) else None for value in (reason, correction))
+    return Span(file, line, start, text, categories[kind].name, reason, tokens, correction=correction)
 
 
 def read_campaign(folder: Path, strict: bool = False) -> Campaign:

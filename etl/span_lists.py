@@ -31,6 +31,7 @@ class Span:
     tokens: TokenSpan
     probability: float | None = None  # None: a hard span (counts as 1)
     severity: str | None = None  # None: a list without severities
+    correction: str | None = None  # the correct value, where the format gives one (factgenie's "correction")
 
 
 @dataclass
@@ -115,6 +116,7 @@ def insert_lists(
             "doc_token_end": [span.tokens.doc_token_end for _, _, span in spans],
             "category": [span.category for _, _, span in spans],
             "comment": [span.reason for _, _, span in spans],
+            "correction": [span.correction for _, _, span in spans],
             "adjustment": [span.tokens.adjustment for _, _, span in spans],
             "given_start": [span.given_start for _, _, span in spans],
             "given_text": [span.given_text for _, _, span in spans],
@@ -132,6 +134,7 @@ def insert_lists(
             "doc_token_end": pl.Int32,
             "category": pl.String,
             "comment": pl.String,
+            "correction": pl.String,
             "adjustment": pl.String,
             "given_start": pl.Int32,
             "given_text": pl.String,
@@ -168,7 +171,7 @@ def insert_lists(
                  WHERE tokens.text_id = spans.text_id
                      AND tokens.doc_token BETWEEN spans.doc_token_start AND spans.doc_token_end),
                 first.sentence_id, first.sent_token, last.sent_token, spans.doc_token_start, spans.doc_token_end,
-                spans.category, NULL, spans.comment,
+                spans.category, spans.correction, spans.comment,
                 coalesce(max(spans.doc_token_end) OVER (
                     PARTITION BY spans.set_id, spans.text_id
                     ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number

@@ -145,13 +145,19 @@ def choose_corpus(lists: dict[str, list[str]], corpus: str | None) -> str:
     raise AccuracyDbError(f"give --corpus: more than one corpus has a gold list ({', '.join(with_gold)})")
 
 
+MAX_WEIGHT = 1e300  # a weighted count of up to 10⁸ mistakes stays below the largest double (1.8e308)
+
+
 def check_weights(con: duckdb.DuckDBPyConnection, corpus: str, weights: dict[str, float]) -> None:
     categories = [c for (c,) in con.execute("SELECT category FROM categories WHERE corpus = ?", [corpus]).fetchall()]
     for category, weight in weights.items():
         if category not in categories:
             raise AccuracyDbError(f"--weights: {category!r} is not a category of corpus {corpus}")
-        if not (np.isfinite(weight) and weight >= 0):
-            raise AccuracyDbError(f"--weights: the weight of {category} is {weight!r}: a number of at least 0")
+        if not (np.isfinite(weight) and 0 <= weight <= MAX_WEIGHT):
+            raise AccuracyDbError(
+                f"--weights: the weight of {category} is {weight!r}: a number from 0 to {MAX_WEIGHT:g} (so that a"
+                " weighted count stays finite)"
+            )
 
 
 def weight_parameters(settings: Settings) -> dict:

@@ -116,7 +116,9 @@ def resampling_options(command):
     """--resamples, --seed and --confidence: how the bootstrap resamples the texts (checked by Resampling)."""
     for option in reversed(
         [
-            click.option("--resamples", type=int, default=1000, show_default=True, help="Bootstrap replicates."),
+            click.option(
+                "--resamples", type=int, default=1000, show_default=True, help="Bootstrap replicates (1 to 100,000)."
+            ),
             click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the resampling."),
             click.option(
                 "--confidence", type=float, default=0.95, show_default=True, help="Confidence level of intervals."
