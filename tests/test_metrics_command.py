@@ -203,9 +203,9 @@ def test_compare_by_williams_test(built_db, capsys):
         (["--weights", "NAME=-1"], "--weights: the weight of NAME is -1.0: a number of at least 0"),
         (["--weights", "NAME=nan"], "--weights: the weight of NAME is nan: a number of at least 0"),
         (["--weights", "NAME=1,NAME=2"], "--weights: NAME is weighed twice"),
-        (["--split", "dev2"], "split 'dev2' of corpus shared-task has no gold list (train, test)"),
+        (["--split", "dev2"], "split 'dev2' is not a split of corpus shared-task (test, train)"),  # as every command
         (["--scope", "SIZE"], "scope 'SIZE' is not a scope of corpus shared-task"),
-        (["--corpus", "nothing"], "corpus 'nothing' has no gold list to measure metrics against"),
+        (["--corpus", "nothing"], "no corpus named 'nothing' (the corpora: shared-task)"),
         (
             ["compare", "bleu", "nothing", "--measure", "pearson", "--split", "test"],
             "no metric named 'nothing' scores every text of split test of corpus shared-task",
