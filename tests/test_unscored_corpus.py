@@ -196,3 +196,12 @@ def test_a_page_of_the_match_schemes_alone_says_why_it_shows_nothing(chinese_db,
     [info] = at.info
     assert info.value.endswith(f": {literal(WHY.format(split=''))}.")  # (as Markdown that shows it literally)
     assert "No submission is loaded" not in info.value
+
+
+def test_a_name_not_found_points_to_the_command_that_lists_the_corpus_s_lists(chinese_db, capsys):
+    """`accuracy-db leaderboard` alone ranks the shared task: the hint names the corpus (it did not)."""
+    db, _, _ = chinese_db
+    assert refused(capsys, ["compare", "alpha", "gama", "--db", str(db), "--corpus", CORPUS]) == (
+        "error: no submission named 'gama' in corpus zh: did you mean gamma? `accuracy-db leaderboard --corpus zh` "
+        "lists them"
+    )

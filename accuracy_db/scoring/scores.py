@@ -141,7 +141,7 @@ def unknown_name(
     names = [n for (n,) in con.execute(f"SELECT DISTINCT {name_column} FROM {relation}").fetchall()]
     close = difflib.get_close_matches(name, names, n=1)
     hint = f"did you mean {close[0]}? " if close else ""
-    listing = f"`accuracy-db leaderboard` {listed_by}"
+    listing = f"`accuracy-db leaderboard{f' --corpus {corpus}' if corpus else ''}` {listed_by}"  # (it ranks one corpus)
     return AccuracyDbError(f"no {what} named {name!r}{place(corpus, split)}: {hint}{listing}")
 
 
