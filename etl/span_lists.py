@@ -66,9 +66,14 @@ class NewList:
     records: list[Record]
 
 
-def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], report: ImportReport) -> list[int]:
+def insert_lists(
+    con, source: Path, sha256: str, corpus, lists: list[NewList], report: ImportReport, reported: bool = True
+) -> list[int]:
     """Insert lists of spans placed on tokens, all of one file, with their adjustments, and the scheme's refusal of
-    each whose spans overlap; return their set_ids in order. One statement a table for all of them (a Mu-SHROOM
+    each whose spans overlap; return their set_ids in order. reported: the refusals go to the report too (not
+    those of lists read with character labels, whose overlaps are the placing's on tokens: the mushroom scheme
+    scores their characters, and a label inside a token another shares overlaps it, in every text written without
+    spaces). One statement a table for all of them (a Mu-SHROOM
     gold file's are 182 lists: a statement each took most of its import). The spans' mistake ids follow their
     order, list after list."""
     set_ids = insert_annotation_sets(
@@ -179,7 +184,8 @@ def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], r
         refusal = overlap_refusal(con, set_id) if set_id in overlapping else None
         if refusal:
             con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
-            report.refused_by_scheme.append(f"{new.name} ({new.split}): {refusal}")
+            if reported:
+                report.refused_by_scheme.append(f"{new.name} ({new.split}): {refusal}")
     return set_ids
 
 

@@ -417,7 +417,7 @@ def test_files_that_vanish_during_a_refresh_leave_a_whole_database_and_the_next_
 
     def early_goes(con, registration):  # after the folder was fingerprinted, before the loader lists it
         early.unlink()
-        load_folder(con, registration)
+        return load_folder(con, registration)
 
     def late_goes(folder):  # after the loader listed it, before it is read
         listed = list_files(folder)

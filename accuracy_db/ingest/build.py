@@ -207,10 +207,10 @@ def last_list(con) -> int:
 def load_corpora(
     con, report: BuildReport, registrations, corpora: list[str], known=None, step=lambda name: None
 ) -> list[int]:
-    """Load the named corpora from their registered folders, count them and the refusals in the report, and return
-    the ids of the lists loaded."""
+    """Load the named corpora from their registered folders, count them, the refusals and the warnings of what they
+    left out in the report, and return the ids of the lists loaded."""
     before = last_list(con)
-    corpus_folders.load_corpora(con, registrations, corpora, known, step)
+    report.warnings += corpus_folders.load_corpora(con, registrations, corpora, known, step)
     report.corpora_loaded = list(corpora)
     report.corpora_unchanged = [c for c in dict.fromkeys(r.corpus for r in registrations) if c not in corpora]
     count_corpus_refusals(con, report)

@@ -195,9 +195,11 @@ def changed_alone(own: list[Registration], known: dict | None) -> list[Registrat
 
 def load_corpora(
     con: duckdb.DuckDBPyConnection, registrations: list[Registration], corpora: list[str], known=None, step=None
-) -> None:
+) -> list[str]:
     """Register the folders and load the named corpora from their folders, after removing what they held (or, when
-    only files that load alone changed, load those again, after removing their lists)."""
+    only files that load alone changed, load those again, after removing their lists); return the warnings of what
+    they left out (a line a file and kind)."""
+    warnings = []
     for registration in registrations:
         register(con, registration)
     for corpus in corpora:
@@ -209,18 +211,20 @@ def load_corpora(
             for registration in alone:
                 remove_lists_of(con, registration)
                 sources = folder_sources(registration, known)
-                load_folder(con, registration)
+                warnings += load_folder(con, registration)
                 record(con, sources)
             continue
         remove_corpus(con, corpus, [r.folder for r in own])
         sources = corpus_sources(own, known)[corpus]
         for registration in own:
-            load_folder(con, registration)
+            warnings += load_folder(con, registration)
         record(con, list(sources.values()))
+    return warnings
 
 
-def load_folder(con: duckdb.DuckDBPyConnection, registration: Registration) -> None:
-    """Load one registered folder into its corpus: what it can of it, its refused files recorded."""
+def load_folder(con: duckdb.DuckDBPyConnection, registration: Registration) -> list[str]:
+    """Load one registered folder into its corpus: what it can of it, its refused files recorded; return the
+    warnings of what it left out."""
     folder = Path(registration.folder)
     try:
         if registration.format == "corpus":
@@ -234,12 +238,13 @@ def load_folder(con: duckdb.DuckDBPyConnection, registration: Registration) -> N
             report = factgenie.load_campaign(con, campaign, registration.corpus, registration.kind)
     except InputError as error:
         reject(con, registration, error.problems)
-        return
+        return []
     except AccuracyDbError as error:
         reject(con, registration, [Problem(registration.folder, None, str(error))])
-        return
+        return []
     for problems in report.refused.values():
         reject(con, registration, problems)
+    return [str(warning) for warning in report.warnings]
 
 
 def reject(con: duckdb.DuckDBPyConnection, registration: Registration, problems: list[Problem]) -> None:

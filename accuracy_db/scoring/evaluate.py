@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accuracy_db.errors import AccuracyDbError, InputError, Problem
-from accuracy_db.etl import mistake_lists, texts
+from accuracy_db.etl import format_hints, mistake_lists, texts
 from accuracy_db.etl.data_folder import splits
 from accuracy_db.printable import utf8_text
 from accuracy_db.scoring import schemes
@@ -72,6 +72,8 @@ def evaluate_with_warnings(
     """Score a submission against a gold list. What the shared task's scorer scores anyway (TOKENS that differ
     from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it. threshold:
     the rows with a PROBABILITY are scored when it is at or above this one (default 0.5)."""
+    for path in (gsml, submitted):
+        format_hints.refuse_mushroom_file(path, "a mistake list", format_hints.EVALUATE)
     schemes.check_threshold_scheme(threshold, scheme)
     if threshold is not None:
         database.check_threshold(threshold)
@@ -107,16 +109,17 @@ def evaluate(
     return evaluate_with_warnings(gsml, submitted, token_lookup, text_dir, strict).report
 
 
-def evaluate_mushroom(reference: Path, predicted: Path) -> Evaluation:
+def evaluate_mushroom(reference: Path, predicted: Path, strict: bool = False) -> Evaluation:
     """Score a Mu-SHROOM prediction file against a labelled file, as the task's scorer does: iou and cor averaged
-    over the reference's texts (queries/marts/mushroom_scores.sql), in an in-memory database."""
+    over the reference's texts (queries/marts/mushroom_scores.sql), in an in-memory database. strict: refuse what
+    the files leave out (empty spans, annotations that cannot be read) rather than count it in a warning."""
     from accuracy_db.etl import mushroom_files  # (polars: only this scheme's drop-in takes its import time)
 
     con = database.open_new(None, models=["mushroom_scores"], threads=1)
-    mushroom_files.load_gold(con, reference, SPLIT, annotators=False)
-    loaded = mushroom_files.load_prediction(con, predicted, SPLIT, "submission")
+    gold = mushroom_files.load_gold(con, reference, SPLIT, annotators=False, strict=strict)
+    loaded = mushroom_files.load_prediction(con, predicted, SPLIT, "submission", strict)
     rows = con.execute(
         "SELECT sum(texts)::BIGINT AS texts, sum(iou * texts) / sum(texts) AS iou, sum(cor * texts) / sum(texts) AS cor"
         " FROM mushroom_scores WHERE submission = 'submission'"
     ).fetchall()
-    return Evaluation([dict(zip(("texts", "iou", "cor"), rows[0], strict=True))], loaded.warnings)
+    return Evaluation([dict(zip(("texts", "iou", "cor"), rows[0], strict=True))], gold.warnings + loaded.warnings)

@@ -66,7 +66,9 @@ def print_warnings(warnings) -> None:
     "--strict",
     is_flag=True,
     help="Refuse what the shared task's scorer scores anyway: TOKENS that differ from the text at the token ids "
-    "(beyond case, dashes, quotes and spacing), and a TYPE that is no category (that scorer leaves the row out).",
+    "(beyond case, dashes, quotes and spacing), and a TYPE that is no category (that scorer leaves the row out). "
+    "With --scheme mushroom: empty spans (start = end) and annotations that cannot be read, which the task's "
+    "scorer reads as nothing or never reads.",
 )
 @functools.partial(scheme_option, mushroom=True)
 @threshold_option
@@ -89,11 +91,11 @@ def evaluate(
     from accuracy_db.scoring.schemes import MUSHROOM
 
     if scheme == MUSHROOM:
-        if token_lookup is not None or text_dir is not None or strict or threshold is not None:
+        if token_lookup is not None or text_dir is not None or threshold is not None:
             raise AccuracyDbError(
-                "--token_lookup, --text_dir, --strict and --threshold read the shared task's CSV lists, not mushroom's"
+                "--token_lookup, --text_dir and --threshold read the shared task's CSV lists, not mushroom's"
             )
-        evaluation = evaluate_mushroom(gsml, submitted)
+        evaluation = evaluate_mushroom(gsml, submitted, strict)
         for warning in evaluation.warnings:
             stderr.print(f"[yellow]warning:[/] {markup_free(str(warning))}", soft_wrap=True)
     else:
