@@ -14,11 +14,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from accuracy_db.dashboard.literal import literal
+from shared_data import SHARED
 from test_dashboard import chart, labelled, table
 from test_dashboard_corpora import opened_at
 from test_mushroom import expected, write
 
 from accuracy_db.cli.main import run
+from accuracy_db.store import database
 
 # Chinese is written without spaces: a text is one or two whitespace tokens, and a label lies inside one.
 CLAUSES = [
@@ -204,4 +206,33 @@ def test_a_name_not_found_points_to_the_command_that_lists_the_corpus_s_lists(ch
     assert refused(capsys, ["compare", "alpha", "gama", "--db", str(db), "--corpus", CORPUS]) == (
         "error: no submission named 'gama' in corpus zh: did you mean gamma? `accuracy-db leaderboard --corpus zh` "
         "lists them"
+    )
+
+
+def test_the_published_chinese_file_ranks_under_the_mushroom_scheme_or_says_why_not(built_db, tmp_path, capsys):
+    """The file the finding was made on: the task's Chinese validation set, its annotators as the lists."""
+    db = tmp_path / "accuracy.duckdb"
+    shutil.copyfile(built_db, db)
+    labelled = SHARED / "mushroom/val/mushroom.zh-val.v2.extra.jsonl"
+    assert run(["import", "mushroom", "--db", str(db), "--corpus", CORPUS, "--as", "gold", str(labelled)]) == 0
+    capsys.readouterr()
+    con = database.open_existing(db)
+    try:
+        [(lists, refusals, gold_refused)] = con.execute(
+            "SELECT count(*) FILTER (kind = 'submission'), count(refusal.set_id),"
+            " count(refusal.set_id) FILTER (kind = 'gold')"
+            " FROM annotation_sets LEFT JOIN scheme_refusals AS refusal USING (set_id) WHERE corpus = 'zh'"
+        ).fetchall()
+        ranked = con.execute("SELECT count(*) FROM mushroom_leaderboard WHERE corpus = 'zh'").fetchone()[0]
+    finally:
+        con.close()
+    assert gold_refused == 1 and ranked == lists > 0
+    args = ["leaderboard", "--db", str(db), "--corpus", CORPUS, "--format", "json"]
+    assert run(args) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == lists and all("|scheme:mushroom|" in row["signature"] for row in rows)
+    assert refused(capsys, [*args, "--scheme", "shared-task"]) == (
+        f"error: no submission of corpus zh is scored under the shared-task scheme: its gold list and {refusals - 1} of "
+        f"its {lists} submission(s) have spans that overlap within the list ({refusals} list(s), named in "
+        "scheme_refusals), which the match schemes do not score; the mushroom scheme ranks them"
     )
