@@ -138,6 +138,8 @@ def test_a_scheme_that_ranks_nothing_says_why_in_one_line(chinese_db, capsys):
         split=", the ZH split"
     )
     assert refused(capsys, ["difficulty", "--db", str(db), "--corpus", CORPUS]) == "error: " + WHY.format(split="")
+    # a probability threshold is the match schemes' setting: with one, the default is the shared task's scheme
+    assert refused(capsys, [*base, "--threshold", "0.5"]) == "error: " + WHY.format(split="")
     assert refused(capsys, ["leaderboard", "--db", str(db), "--split", "test"]) == (
         "error: corpus shared-task, the test split has no submission to rank: `accuracy-db build --submissions` or "
         "`import` loads some"

@@ -161,12 +161,16 @@ def scoring_schemes(con: duckdb.DuckDBPyConnection, corpus: str) -> list[str]:
     return [*([MUSHROOM] if mushroom else []), *(SCHEMES if scores("evaluations") else [])]
 
 
-def opening_scheme(con: duckdb.DuckDBPyConnection, corpus: str | None, scheme: str | None = None) -> str:
+def opening_scheme(
+    con: duckdb.DuckDBPyConnection, corpus: str | None, scheme: str | None = None, threshold: float | None = None
+) -> str:
     """The scheme given, else the one a corpus opens on (the first of scoring_schemes; the shared task's when none
-    scores a list of it, or no corpus is named)."""
+    scores a list of it, or no corpus is named, or a probability threshold is given: the match schemes' setting)."""
     if scheme is not None:
         return scheme
-    return next(iter(scoring_schemes(con, corpus) if corpus is not None else []), SCHEME)
+    if threshold is not None or corpus is None:
+        return SCHEME
+    return next(iter(scoring_schemes(con, corpus)), SCHEME)
 
 
 def not_scored(con: duckdb.DuckDBPyConnection, corpus: str | None, split: str | None, scheme: str) -> str:
@@ -202,20 +206,27 @@ def not_scored(con: duckdb.DuckDBPyConnection, corpus: str | None, split: str | 
     whose = "its gold list" + (f" and {refused - 1} of its {submissions} submission(s)" if refused > 1 else "")
     if not gold_refused:
         whose = f"all {submissions} of its submission(s)"
+    have = "has" if refused == 1 else "have"
     return (
-        f"no submission of {where} is scored under the {scheme} scheme: {whose} have spans that overlap within the"
+        f"no submission of {where} is scored under the {scheme} scheme: {whose} {have} spans that overlap within the"
         f" list ({refused} list(s), named in scheme_refusals), which the match schemes do not score{ranks}"
         if refused
         else f"no submission of {where} is scored under the {scheme} scheme{ranks}"
     )
 
 
-def scheme_of_lists(con: duckdb.DuckDBPyConnection, scheme: str | None, corpus: str | None, names: list[str]) -> str:
-    """The scheme given, else the one the lists' corpus opens on: the corpus given, else the one corpus the names
-    are lists of (the shared task's scheme when they are in several, or none)."""
+def scheme_of_lists(
+    con: duckdb.DuckDBPyConnection,
+    scheme: str | None,
+    corpus: str | None,
+    names: list[str],
+    threshold: float | None = None,
+) -> str:
+    """opening_scheme of the lists' corpus: the corpus given, else the one corpus the names are lists of (the
+    shared task's scheme when they are in several, or none)."""
     if scheme is None and corpus is None:
         found = con.execute(
             "SELECT DISTINCT corpus FROM annotation_sets WHERE list_contains($names, name)", {"names": names}
         ).fetchall()
         corpus = found[0][0] if len(found) == 1 else None
-    return opening_scheme(con, corpus, scheme)
+    return opening_scheme(con, corpus, scheme, threshold)

@@ -93,7 +93,7 @@ def scheme_option(command, mushroom: bool = False, of_corpus: bool = False):
     if of_corpus:
         help += (
             " Default: mushroom for a corpus whose gold list is read with character labels (and whose lists it"
-            " ranks), else shared-task."
+            " ranks), else (and with --threshold) shared-task."
         )
     return click.option(
         "--scheme",

@@ -82,7 +82,7 @@ def compare(
 
     con = database.open_existing(db)
     scores.check_corpus_choice(con, corpus, split)
-    scheme = schemes.scheme_of_lists(con, scheme, corpus, [a, b])
+    scheme = schemes.scheme_of_lists(con, scheme, corpus, [a, b], threshold)
     if metric is not None:
         check_figure(metric, scheme)
     result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold)

@@ -53,7 +53,7 @@ def leaderboard(
     check_count("trials", trials, MAX_TRIALS)
     con = database.open_existing(db)
     scores.check_corpus_choice(con, corpus, split, [scope])
-    scheme = schemes.opening_scheme(con, corpus, scheme)
+    scheme = schemes.opening_scheme(con, corpus, scheme, threshold)
     rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus, scheme, threshold)
     if not rows:
         raise AccuracyDbError(schemes.not_scored(con, corpus, split, scheme))
