@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 
 import duckdb
 
@@ -45,7 +46,7 @@ def fetch_dicts(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> list[d
 
 
 def check_corpus_choice(
-    con: duckdb.DuckDBPyConnection, corpus: str | None, split: str | None = None, scopes: list[str] = ()
+    con: duckdb.DuckDBPyConnection, corpus: str | None, split: str | None = None, scopes: Sequence[str] = ()
 ) -> None:
     """A clear error when the corpus, a split or a scope is not one the database has (for the corpus, when one is
     named: without it, a split of any corpus): every command checks its --corpus, --split and --scope here."""
