@@ -5,6 +5,8 @@ finding 9: `calibration --split NOSUCH` printed [] with exit status 0), and says
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import click
 import pytest
@@ -141,3 +143,11 @@ def test_adjudicate_asks_for_one_of_the_options_its_help_names(built_db, tmp_pat
         str(built_db),
     ]
     assert refusal(capsys, args) == "error: give --min-votes K (majority gold) or --soft (soft gold), one of them"
+
+
+def test_the_dashboard_s_help_names_every_page_it_serves():
+    """It named five of the twelve pages (dashboard/app.py lists them)."""
+    app = (Path(__file__).resolve().parents[1] / "dashboard" / "app.py").read_text(encoding="utf-8")
+    pages = re.findall(r'st\.Page\("app_pages/\w+\.py", title="([^"]+)"', app)
+    help_text = " ".join(commands()[("dashboard",)].help.split())
+    assert len(pages) == 12 and [page for page in pages if page not in help_text] == []
