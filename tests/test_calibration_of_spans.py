@@ -128,7 +128,7 @@ def test_the_command_weighs_the_only_corpus_with_probabilities_and_names_what_it
     assert json.loads(capsys.readouterr().out) == [pytest.approx(point, abs=1e-12) for point in curve]
     for args, message in [
         (["--submission", "submission"], "submission was not read with character labels and has no span with a"),
-        (["--corpus", "nowhere"], "corpus nowhere has no list read with character labels nor span with a"),
+        (["--corpus", "nowhere"], "no corpus named 'nowhere' (the corpora: shared-task)"),  # as every command says
     ]:
         assert run([*base, *args]) == 1
         err = capsys.readouterr().err

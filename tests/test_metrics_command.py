@@ -308,9 +308,9 @@ def test_compare_by_williams_test(built_db, capsys):
         (["--weights", "NAME=nan"], "--weights: the weight of NAME is nan: a number from 0 to 1e+300 (so that"),
         (["--weights", "NAME=1e301"], "--weights: the weight of NAME is 1e+301: a number from 0 to 1e+300 (so that"),
         (["--weights", "NAME=1,NAME=2"], "--weights: NAME is weighed twice"),
-        (["--split", "dev2"], "split 'dev2' of corpus shared-task has no gold list (train, test)"),
+        (["--split", "dev2"], "split 'dev2' is not a split of corpus shared-task (test, train)"),  # as every command
         (["--scope", "SIZE"], "scope 'SIZE' is not a scope of corpus shared-task"),
-        (["--corpus", "nothing"], "corpus 'nothing' has no gold list to measure metrics against"),
+        (["--corpus", "nothing"], "no corpus named 'nothing' (the corpora: shared-task)"),
         (
             ["compare", "bleu", "nothing", "--measure", "pearson", "--split", "test"],
             "no metric named 'nothing' scores every text of split test of corpus shared-task",

@@ -32,6 +32,7 @@ from pathlib import Path
 from accuracy_db import output_files
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.etl.factgenie import read_categories
+from accuracy_db.scoring.scores import check_corpus_choice
 from accuracy_db.store import database
 
 DEFAULT_COLOUR = "rgb(102, 102, 102)"  # factgenie's grey, for a category of no colour
@@ -110,9 +111,7 @@ def export_factgenie(db_path: Path, corpus: str, out: Path, names: list[str] | N
         raise AccuracyDbError(f"{out} exists and is not an empty folder: give a new folder to --out")
     con = database.open_existing(db_path)
     try:
-        if not con.execute("SELECT 1 FROM corpora WHERE corpus = ?", [corpus]).fetchall():
-            known = ", ".join(name for (name,) in con.execute("SELECT corpus FROM corpora ORDER BY 1").fetchall())
-            raise AccuracyDbError(f"no corpus named {corpus!r} (the corpora: {known})")
+        check_corpus_choice(con, corpus)
         if con.execute(
             "SELECT 1 FROM tokens JOIN texts USING (text_id) WHERE corpus = ? AND char_start IS NULL LIMIT 1", [corpus]
         ).fetchall():

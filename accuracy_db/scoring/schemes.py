@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.scoring.scores import REPORT_KEYS, fetch_dicts, find_submission, resolve_split
+from accuracy_db.scoring.scores import REPORT_KEYS, described, fetch_dicts, find_submission, resolve_split
 from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
 from accuracy_db.store.database import DEFAULT_THRESHOLD
 
@@ -168,3 +168,86 @@ def find_scored(
             f"{name} was not read with character labels: the mushroom scheme scores the lists `import mushroom` reads"
         )
     return find_submission(con, name, split, corpus, scored_in="mushroom_leaderboard")
+
+
+def scoring_schemes(con: duckdb.DuckDBPyConnection, corpus: str) -> list[str]:
+    """The schemes that rank some list of a corpus, the one it opens on first: the mushroom scheme where its gold
+    list is read with character labels (its lists were made for it, and may lie inside one token, which the match
+    schemes cannot score), then the match schemes where they score a list of it."""
+
+    def scores(relation: str) -> bool:
+        return bool(con.execute(f"SELECT 1 FROM {relation} WHERE corpus = ? LIMIT 1", [corpus]).fetchall())
+
+    mushroom = has_character_labels(con, corpus) and scores("mushroom_leaderboard")
+    return [*([MUSHROOM] if mushroom else []), *(SCHEMES if scores("evaluations") else [])]
+
+
+def opening_scheme(
+    con: duckdb.DuckDBPyConnection, corpus: str | None, scheme: str | None = None, threshold: float | None = None
+) -> str:
+    """The scheme given, else the one a corpus opens on (the first of scoring_schemes; the shared task's when none
+    scores a list of it, or no corpus is named, or a probability threshold is given: the match schemes' setting)."""
+    if scheme is not None:
+        return scheme
+    if threshold is not None or corpus is None:
+        return SCHEME
+    return next(iter(scoring_schemes(con, corpus)), SCHEME)
+
+
+def not_scored(con: duckdb.DuckDBPyConnection, corpus: str | None, split: str | None, scheme: str) -> str:
+    """Why no submission of a corpus (of its split) is ranked under a scheme, in one line, with the scheme that
+    ranks them when one does. No corpus: the first (the shared task first) that has the split."""
+    if corpus is None:
+        found = con.execute(
+            "SELECT corpus FROM texts WHERE $split IS NULL OR split = $split"
+            " GROUP BY corpus ORDER BY corpus <> 'shared-task', corpus LIMIT 1",
+            {"split": resolve_split(con, split)},
+        ).fetchall()
+        corpus = found[0][0] if found else "shared-task"
+    where = described(corpus, resolve_split(con, split, corpus))
+    gold, submissions, refused, gold_refused = con.execute(
+        "SELECT count(*) FILTER (kind = 'gold'), count(*) FILTER (kind = 'submission'),"
+        " count(*) FILTER (refusal.set_id IS NOT NULL),"
+        " count(*) FILTER (kind = 'gold' AND refusal.set_id IS NOT NULL)"
+        " FROM annotation_sets AS lists LEFT JOIN (SELECT DISTINCT set_id FROM scheme_refusals) AS refusal"
+        " USING (set_id) WHERE corpus = $corpus AND ($split IS NULL OR split = $split)",
+        {"corpus": corpus, "split": resolve_split(con, split, corpus)},
+    ).fetchone()
+    others = [name for name in scoring_schemes(con, corpus) if name != scheme]
+    ranks = f"; the {others[0]} scheme ranks them" if others and submissions else ""
+    if not submissions:
+        return f"{where} has no submission to rank: `accuracy-db build --submissions` or `import` loads some"
+    if not gold:
+        return f"{where} has no gold list to score its {submissions} submission(s) against"
+    if scheme == MUSHROOM:
+        return (
+            f"no submission of {where} is read with character labels, which the mushroom scheme scores"
+            f" (`import mushroom` reads them){ranks}"
+        )
+    whose = "its gold list" + (f" and {refused - 1} of its {submissions} submission(s)" if refused > 1 else "")
+    if not gold_refused:
+        whose = f"all {submissions} of its submission(s)"
+    have = "has" if refused == 1 else "have"
+    return (
+        f"no submission of {where} is scored under the {scheme} scheme: {whose} {have} spans that overlap within the"
+        f" list ({refused} list(s), named in scheme_refusals), which the match schemes do not score{ranks}"
+        if refused
+        else f"no submission of {where} is scored under the {scheme} scheme{ranks}"
+    )
+
+
+def scheme_of_lists(
+    con: duckdb.DuckDBPyConnection,
+    scheme: str | None,
+    corpus: str | None,
+    names: list[str],
+    threshold: float | None = None,
+) -> str:
+    """opening_scheme of the lists' corpus: the corpus given, else the one corpus the names are lists of (the
+    shared task's scheme when they are in several, or none)."""
+    if scheme is None and corpus is None:
+        found = con.execute(
+            "SELECT DISTINCT corpus FROM annotation_sets WHERE list_contains($names, name)", {"names": names}
+        ).fetchall()
+        corpus = found[0][0] if len(found) == 1 else None
+    return opening_scheme(con, corpus, scheme, threshold)

@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 
 from accuracy_db.defaults import VERSION
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.scoring.scores import check_scopes, resolve_split
+from accuracy_db.scoring.scores import check_corpus_choice, check_scopes, resolve_split
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.metric_bootstrap import (
@@ -578,7 +578,9 @@ def metric_table(
     list, scope and level unless told which."""
     settings = settings or Settings()
     lists = gold_lists(con)
+    check_corpus_choice(con, corpus)  # the corpus named, and the split, checked as every command checks them
     corpus = choose_corpus(lists, corpus)
+    check_corpus_choice(con, corpus, split)
     check_weights(con, corpus, settings.weights)
     scopes = check_scopes(con, corpus, scopes or [])
     splits = lists[corpus]
@@ -673,7 +675,9 @@ def compare_metrics(
     if test == "williams" and measure != "pearson":
         raise AccuracyDbError("Williams' test compares Pearson correlations: give --measure pearson")
     lists = gold_lists(con)
+    check_corpus_choice(con, corpus)  # the corpus named, and the split, checked as every command checks them
     corpus = choose_corpus(lists, corpus)
+    check_corpus_choice(con, corpus, split)
     check_weights(con, corpus, settings.weights)
     (scope,) = check_scopes(con, corpus, [scope])
     splits = lists[corpus]

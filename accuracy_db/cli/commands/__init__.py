@@ -90,17 +90,24 @@ force_option = click.option(
 )
 
 
-def scheme_option(command, mushroom: bool = False):
+def scheme_option(command, mushroom: bool = False, of_corpus: bool = False):
     """--scheme: the match scheme the figures are computed under (accuracy_db/scoring/schemes.py); evaluate,
-    leaderboard and compare take the mushroom scheme too."""
+    leaderboard and compare take the mushroom scheme too. of_corpus: by default the scheme the lists' corpus opens
+    on (schemes.opening_scheme), not the shared task's."""
     from accuracy_db.scoring.schemes import DESCRIPTION, MUSHROOM_DESCRIPTION, RANKING_SCHEMES, SCHEMES
 
+    help = f"{DESCRIPTION} {MUSHROOM_DESCRIPTION}" if mushroom else DESCRIPTION
+    if of_corpus:
+        help += (
+            " Default: mushroom for a corpus whose gold list is read with character labels (and whose lists it"
+            " ranks), else (and with --threshold) shared-task."
+        )
     return click.option(
         "--scheme",
         type=click.Choice(RANKING_SCHEMES if mushroom else SCHEMES),
-        default=SCHEMES[0],
-        show_default=True,
-        help=f"{DESCRIPTION} {MUSHROOM_DESCRIPTION}" if mushroom else DESCRIPTION,
+        default=None if of_corpus else SCHEMES[0],
+        show_default=not of_corpus,
+        help=help,
     )(command)
 
 

@@ -15,7 +15,7 @@ from accuracy_db.printable import printable
 @click.command()
 @click.argument("sets", nargs=-1, required=True)
 @db_option
-@click.option("--min-votes", type=int, help="K: keep the tokens that at least K of the lists mark (not with --soft).")
+@click.option("--min-votes", type=int, help="K: keep the tokens that at least K of the lists mark (this or --soft).")
 @click.option(
     "--soft",
     is_flag=True,
@@ -59,6 +59,7 @@ def adjudicate(
     from accuracy_db.errors import AccuracyDbError
     from accuracy_db.ingest.sources import registered_inputs
     from accuracy_db.names import check_option
+    from accuracy_db.scoring.scores import check_corpus_choice
     from accuracy_db.stats.agreement import adjudicate as derive
     from accuracy_db.stats.agreement import soft_adjudicate, write_derived_list, write_soft_gold
     from accuracy_db.store import database
@@ -69,6 +70,7 @@ def adjudicate(
     if soft == (min_votes is not None):
         raise AccuracyDbError("give --min-votes K (majority gold) or --soft (soft gold), one of them")
     con = database.open_existing(db)
+    check_corpus_choice(con, corpus, split)
     inputs = registered_inputs(db, con)
     if soft:
         soft_gold = soft_adjudicate(con, list(sets), split, corpus)

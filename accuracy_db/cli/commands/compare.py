@@ -44,9 +44,16 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 )
 @click.option("--trials", type=int, help="Trials of the test (default: 10000 permutation, 1000 bootstrap).")
 @resampling_options
-@functools.partial(scheme_option, mushroom=True)
+@functools.partial(scheme_option, mushroom=True, of_corpus=True)
 @threshold_option
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "latex"]), default="table", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "latex"]),
+    default="table",
+    show_default=True,
+    help="table for people; json for programs; latex: a sentence a paper can quote.",
+)
 def compare(
     a: str,
     b: str,
@@ -60,7 +67,7 @@ def compare(
     resamples: int,
     seed: int,
     confidence: float,
-    scheme: str,
+    scheme: str | None,
     threshold: float | None,
     fmt: str,
 ) -> None:
@@ -69,12 +76,15 @@ def compare(
     from accuracy_db.stats.intervals import Resampling, check_figure
 
     settings = Resampling(resamples, seed, confidence)  # before the statistics' imports: a bad option fails at once
-    if metric is not None:
-        check_figure(metric, scheme)
+    from accuracy_db.scoring import schemes, scores
     from accuracy_db.stats.significance import compare as compare_submissions
     from accuracy_db.store import database
 
     con = database.open_existing(db)
+    scores.check_corpus_choice(con, corpus, split)
+    scheme = schemes.scheme_of_lists(con, scheme, corpus, [a, b], threshold)
+    if metric is not None:
+        check_figure(metric, scheme)
     result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold)
     print_comparison(result, fmt)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from accuracy_db.cli import render
-from accuracy_db.cli.commands import corpus_option, db_option, format_option, resampling_options, scopes_option
+from accuracy_db.cli.commands import db_option, format_option, resampling_options, scopes_option
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.formatting import UNDEFINED, figure_text, p_value_text, to_csv, to_json, to_latex, to_markdown
 from accuracy_db.printable import printable
@@ -16,6 +16,10 @@ LEVELS = ["text", "system"]
 TESTS = ["perm-both", "williams"]
 
 split_option = click.option("--split", help="The split (default: every split with a gold list; dev is train).")
+corpus_option = click.option(
+    "--corpus",
+    help="The corpus whose texts the metrics score (default: the only corpus with a gold list, or the shared task).",
+)
 trials_option = click.option(
     "--trials", type=click.IntRange(1, 100_000), default=1000, show_default=True, help="Permutation trials."
 )
@@ -170,7 +174,10 @@ def print_metrics(results: list[dict], fmt: str) -> None:
 @click.option("--level", type=click.Choice(["text"]), default="text", show_default=True, help="The level compared.")
 @db_option
 @corpus_option
-@split_option
+@click.option(
+    "--split",
+    help="The split (default: the corpus's split with a gold list; give it when there are several; dev is train).",
+)
 @click.option("--scope", default="ALL", show_default=True, help="ALL or a category of the corpus.")
 @click.option(
     "--test",
