@@ -18,10 +18,12 @@ leaves out a refused list or sidecar and loads the rest."""
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,17 +47,22 @@ DEFAULT_SPLIT = "test"
 LIST_SUFFIXES = (".jsonl", ".csv")
 
 
-def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None) -> list[tuple[int, dict]]:
-    """(line, object) of every non-blank line of a JSONL file (its bytes when read already); a problem for each line
-    that is not a JSON object."""
+def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None) -> Iterator[tuple[int, dict]]:
+    """(line, object) of every non-blank line of a JSONL file (its bytes when read already), one line at a time: a
+    caller that keeps what it needs of each object holds no more than the file's bytes and one line's objects (a
+    Mu-SHROOM line's logits are thousands of numbers). A problem for each line that is not a JSON object."""
     data = read_bytes(path) if data is None else data
     try:
-        text = data.decode("utf-8-sig")
+        data.decode("utf-8-sig")  # checked whole first: a file that is not UTF-8 gives nothing
     except UnicodeDecodeError as error:
         problems.append(Problem(str(path), data[: error.start].count(b"\n") + 1, "is not UTF-8 text"))
-        return []
-    objects = []
-    for line, content in enumerate(text.split("\n"), start=1):
+        return
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    line = 0
+    while start <= len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        content, start, line = data[start:end].decode("utf-8"), end + 1, line + 1
         if not content.strip():
             continue
         try:
@@ -71,10 +78,9 @@ def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None
         if unstorable:
             problems.append(Problem(str(path), line, unstorable))
         elif isinstance(value, dict):
-            objects.append((line, value))
+            yield line, value
         else:
             problems.append(Problem(str(path), line, "not a JSON object"))
-    return objects
 
 
 def read_texts(path: Path, problems: list[Problem]) -> list[tuple[int, CorpusText]]:

@@ -263,3 +263,50 @@ def test_a_large_file_of_scores_is_refused_at_its_problem_in_bounded_memory(case
     assert child.stdout.decode() == f"{path}{message}\n"
     (peak,) = re.fullmatch(rb"VmHWM:\s+(\d+) kB\n", child.stderr).groups()
     assert int(peak) < PEAK_BOUND_KB, f"peak {int(peak) / 1024:.0f} MB"
+
+
+# A Mu-SHROOM file is read a line at a time too (etl/corpus_files.jsonl_objects): what a line gives that the scorer
+# never reads (model_output_logits: thousands of numbers a line) is let go with its line. Before, a prediction file of
+# 30 MB whose first line names no text of the gold peaked at 860 MB.
+LOAD_MUSHROOM_IN_CHILD = """
+import sys
+from pathlib import Path
+from accuracy_db.errors import InputError
+from accuracy_db.etl import mushroom_files
+from accuracy_db.store import database
+con = database.open_new(None, models=[], threads=1)
+mushroom_files.load_gold(con, Path(sys.argv[1]), "mu")
+try:
+    mushroom_files.load_prediction(con, Path(sys.argv[2]), "mu", "big")
+except InputError as refused:
+    print(refused)
+    sys.exit(1)
+finally:
+    status = Path("/proc/self/status").read_text()
+    print(next(line for line in status.splitlines() if line.startswith("VmHWM:")), file=sys.stderr)
+"""
+
+
+def test_a_large_mushroom_file_is_refused_in_bounded_memory(tmp_path):
+    texts = [f"Paris is the capital of country number {n}." for n in range(2_000)]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(
+        "".join(
+            json.dumps({"id": f"t-{n}", "lang": "EN", "model_output_text": text, "hard_labels": [[0, 5]]}) + "\n"
+            for n, text in enumerate(texts)
+        )
+    )
+    logits = [round(0.001 * k, 3) for k in range(2_500)]  # about 25 kB a line
+    predicted = tmp_path / "big.jsonl"
+    with predicted.open("w") as file:
+        file.write(json.dumps({"id": "nowhere", "hard_labels": []}) + "\n")
+        for n in range(2_000):
+            file.write(json.dumps({"id": f"t-{n}", "hard_labels": [[0, 5]], "model_output_logits": logits}) + "\n")
+    assert predicted.stat().st_size > 30_000_000
+    child = subprocess.run(
+        [sys.executable, "-c", LOAD_MUSHROOM_IN_CHILD, str(gold), str(predicted)], capture_output=True, timeout=600
+    )
+    assert child.returncode == 1, child.stderr[-2000:]
+    assert child.stdout.decode() == f"{predicted}: line 1: id nowhere is not a text of the gold\n"
+    (peak,) = re.fullmatch(rb"VmHWM:\s+(\d+) kB\n", child.stderr).groups()
+    assert int(peak) < PEAK_BOUND_KB, f"peak {int(peak) / 1024:.0f} MB"
