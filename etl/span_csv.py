@@ -20,8 +20,6 @@ from pathlib import Path
 from accuracy_db.errors import InputError, Problem, quoted
 from accuracy_db.regular_files import decode, read_bytes
 
-from .mistake_lists import csv_fields_up_to
-
 REQUIRED = ("text_id", "category")
 TEXTS = ("text_id", "category", "comment", "text")
 NUMBERS = ("start", "end", "token_start", "token_end")
@@ -52,12 +50,11 @@ def csv_objects(path: Path, problems: list[Problem], data: bytes | None = None) 
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)  # an unclosed quote is an error, not a cell
     rows = []
     try:
-        with csv_fields_up_to(len(text)):
-            header = [name.strip().lower() for name in next(reader)]
+        header = [name.strip().lower() for name in next(reader)]
+        line = reader.line_num + 1
+        for cells in reader:
+            rows.append((line, cells))
             line = reader.line_num + 1
-            for cells in reader:
-                rows.append((line, cells))
-                line = reader.line_num + 1
     except csv.Error as error:
         problems.append(Problem(file, reader.line_num, f"not valid CSV: {error}"))
         return []

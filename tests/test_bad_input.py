@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import ctypes
 import hashlib
 import io
 import json
@@ -432,6 +433,22 @@ def test_a_large_list_under_a_header_of_200_000_cells_is_read_by_the_csv_module_
     assert staged[0] == staged[1] and len(staged[0]) == 30_000
     with mock.patch.object(mistake_lists, "stage_rows_fast", side_effect=AssertionError("DuckDB's reader")):
         mistake_lists.stage_rows(duckdb.connect(), read_mistake_file(wide))
+
+
+def test_reading_a_list_never_sets_the_process_wide_csv_field_limit(con, tmp_path):
+    """Issue 52: the csv module's field limit is the process's. The loaders raised it around each list and put it
+    back, while a build read games.csv in a thread of its own, whose reader then took or refused a cell over 128 kB
+    by chance (and two lists read at once could leave it at either's). It is set once, to the largest, when the
+    loaders are imported; reading a list, its header or its cells never sets it."""
+    comment = "x" * 200_000 + "\nline"  # over the csv module's default 128 kB, on two lines: read by the csv module
+    path = tmp_path / "long.csv"
+    path.write_text(f'{HEADER}\n{GOOD_ROW}"{comment}"\n')
+    with mock.patch.object(csv, "field_size_limit", wraps=csv.field_size_limit) as limit:
+        load_mistake_list(con, path, "submission", "long")
+        assert first_record(f'"{comment}",b\n') == [comment, "b"]
+    assert con.execute("SELECT comment FROM mistakes").fetchall() == [(comment,)]
+    assert [call for call in limit.call_args_list if call.args or call.kwargs] == []
+    assert csv.field_size_limit() == 2 ** (8 * ctypes.sizeof(ctypes.c_long) - 1) - 1  # the largest it takes
 
 
 @settings(max_examples=200, deadline=None)
