@@ -137,12 +137,22 @@ def to_csv(rows: list[dict], columns: list[str] | None = None) -> str:
     return out.getvalue()
 
 
+MARKDOWN_ESCAPES = str.maketrans({"\\": "\\\\", "|": "\\|"})
+
+
+def markdown_cell(text: str) -> str:
+    """Text as a cell of a Markdown table: printable (a line break, which would end the row, shown as \\n), its |
+    escaped (one would end the cell) and its backslashes too (so that one before a | stays a backslash)."""
+    return printable(text).translate(MARKDOWN_ESCAPES)
+
+
 def to_markdown(rows: list[dict], columns: list[str] | None = None) -> str:
+    """A GitHub-flavoured Markdown table: every row has a cell per column, whatever its values and names hold."""
     columns = columns if columns is not None else list(rows[0]) if rows else []
     if not columns:
         return ""
-    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-    lines += ["| " + " | ".join(cell(row[c]) for c in columns) + " |" for row in rows]
+    lines = ["| " + " | ".join(map(markdown_cell, columns)) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
+    lines += ["| " + " | ".join(markdown_cell(cell(row[c])) for c in columns) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
