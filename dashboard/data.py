@@ -10,7 +10,6 @@ modification time), so a republished file is a new key and the old results are n
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Callable
@@ -22,6 +21,7 @@ import duckdb
 import polars as pl
 import streamlit as st
 
+from accuracy_db.defaults import default_db
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring import schemes
 from accuracy_db.scoring.schemes import DESCRIPTION as SCHEME_DESCRIPTION  # noqa: F401  for the pages
@@ -49,11 +49,10 @@ from accuracy_db.stats.significance import DEFAULT_TRIALS
 from accuracy_db.store import database, publish
 from accuracy_db.store.analyses import saved_analyses, saved_analysis  # noqa: F401  for the pages
 
-from . import DB_ENV, links, palette
+from . import links, palette
 from .literal import literal
 from .sql_limits import SQL_MAX_BYTES, SQL_QUERIES_AT_ONCE, SQL_ROW_LIMIT, SQL_TIMEOUT
 
-DEFAULT_DB = "accuracy.duckdb"
 SHARED_TASK = "shared-task"  # the built-in corpus, shown unless another is chosen
 ATTEMPTS = 3  # reads tried when the file is replaced while being opened
 
@@ -79,7 +78,7 @@ class FileIdentity:
 
 def db_path() -> Path:
     """The database the dashboard shows: $ACCURACY_DB_PATH, else ./accuracy.duckdb."""
-    return Path(os.environ.get(DB_ENV) or DEFAULT_DB).resolve()
+    return default_db().resolve()
 
 
 def identity(path: Path) -> FileIdentity:

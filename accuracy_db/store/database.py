@@ -21,7 +21,6 @@ from accuracy_db.errors import AccuracyDbError
 from accuracy_db.store import model_headers
 from accuracy_db.store.model_headers import BATCHED, GOLD_TABLE, INCREMENTAL, QUERY, TABLE
 
-DEFAULT_DB = Path("accuracy.duckdb")
 # DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
 # runs in far less, spilling to disk past the limit, and leaves the dashboard and other readers room.
 MEMORY_LIMIT_VARIABLE = "ACCURACY_DB_MEMORY_LIMIT"
