@@ -3,8 +3,8 @@
 The counts come from SQL: each ordered pair's matching and Cohen's kappa from the views of queries/ over the pair
 (pair_evaluations), the per-text counts from the view list_text_counts, the majority spans and each set's
 category on them from the query model majority_spans. The coefficients come from libraries: Pearson and Spearman
-with their p-values from scipy.stats, Fleiss' kappa from statsmodels (statsmodels.stats.inter_rater), Krippendorff's
-alpha from the krippendorff package.
+with their p-values from scipy.stats, Fleiss' kappa from its formula (fleiss_kappa: a few lines, where statsmodels
+would be 65 MB installed for it), Krippendorff's alpha from the krippendorff package.
 """
 
 from __future__ import annotations
@@ -106,16 +106,27 @@ def rating_matrix(rows: list[dict], sets: list[AnnotationSet], categories: tuple
     return matrix
 
 
+def fleiss_kappa(ratings: np.ndarray, category_count: int) -> float:
+    """Fleiss' kappa (Fleiss 1971) of raters x units, each rating a category's index, every unit rated by every
+    rater: (P - Pe) / (1 - Pe), where P is the mean over the units of the share of agreeing ordered pairs of its
+    ratings, sum_j n_ij (n_ij - 1) / (n (n - 1)), and Pe the sum over the categories of their squared share of all
+    ratings. Defined when the ratings hold two categories or more (else Pe = 1)."""
+    raters, units = ratings.shape
+    counts = np.zeros((units, category_count))  # n_ij: the raters giving unit i category j
+    np.add.at(counts, (np.tile(np.arange(units), raters), ratings.ravel()), 1)
+    agreement = ((counts * (counts - 1)).sum(axis=1) / (raters * (raters - 1))).mean()
+    chance = ((counts.sum(axis=0) / (raters * units)) ** 2).sum()
+    return float((agreement - chance) / (1 - chance))
+
+
 def category_reliability(matrix: np.ndarray, category_count: int = len(CATEGORIES)) -> list[dict]:
-    """Fleiss' kappa (statsmodels) over the spans every set rates, and Krippendorff's alpha for nominal data (the
-    krippendorff package) over all of them, the missing ratings left out as alpha allows."""
+    """Fleiss' kappa over the spans every set rates, and Krippendorff's alpha for nominal data (the krippendorff
+    package) over all of them, the missing ratings left out as alpha allows."""
     try:
         from krippendorff import alpha
-        from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
     except ImportError:
         raise AccuracyDbError(
-            "the agreement of three lists or more needs statsmodels and krippendorff:"
-            " pip install 'accuracy-db[agreement]'"
+            "the agreement of three lists or more needs krippendorff: pip install 'accuracy-db[agreement]'"
         ) from None
 
     complete = matrix[:, ~np.isnan(matrix).any(axis=0)]
@@ -129,8 +140,8 @@ def category_reliability(matrix: np.ndarray, category_count: int = len(CATEGORIE
              "reason": "every rating is the same category"}
         )  # fmt: skip
     else:
-        table, _ = aggregate_raters(complete.T.astype(int), n_cat=category_count)
-        results.append({"measure": "fleiss_kappa", "value": float(fleiss_kappa(table)), "units": complete.shape[1]})
+        kappa = fleiss_kappa(complete.astype(int), category_count)
+        results.append({"measure": "fleiss_kappa", "value": kappa, "units": complete.shape[1]})
     pairable = matrix[:, (~np.isnan(matrix)).sum(axis=0) >= 2]
     observed = np.unique(pairable[~np.isnan(pairable)])
     if len(observed) < 2:
