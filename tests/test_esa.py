@@ -232,3 +232,135 @@ def test_evaluate_scores_a_shared_task_submission_as_the_oracle_does(capsys):
     assert run([*args, "--submitted", str(DATA / "gsml.csv")]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert (row["precision"], row["recall"], row["f1"]) == (1.0, 1.0, 1.0)
+
+
+TASK2_HEADER = [
+    "doc_id",
+    "segment_id",
+    "source_lang",
+    "target_lang",
+    "set_id",
+    "system_id",
+    "source_segment",
+    "hypothesis_segment",
+    "reference_segment",
+    "domain_name",
+    "method",
+    "start_indices",
+    "end_indices",
+    "error_types",
+]
+
+
+def with_extras(targets: dict, predicted: dict, seed: int = 25) -> dict:
+    """The predictions with what the task's scorer reads past: one item in six gets an omission (start missing)
+    and an undecided span; one in eight has its last span run past the target's end (the scorer's numpy slice
+    cuts it there). As (start, end, severity) with lower-case severities, start "missing" for an omission."""
+    rng = random.Random(seed)
+    extras = {}
+    for key, errors in predicted.items():
+        found = [(start, end, severity.lower()) for start, end, severity in errors]
+        length = len(targets[key])
+        if found and rng.random() < 1 / 8:
+            start, end, severity = found[-1]
+            if end == length:
+                found[-1] = (start, end + rng.randint(1, 9), severity)
+        if rng.random() < 1 / 6:
+            found += [("missing", "missing", "major"), (*found[0][:2], "undecided")] if found else []
+        extras[key] = found
+    return extras
+
+
+def write_task2(path: Path, targets: dict, first_rows: dict, predicted: dict) -> None:
+    """The task's TSV as its scripts write it (csv.writer, tab, minimal quoting): every item of the corpus, an
+    item without errors as -1 -1 no-error, and a row of another set_id, which the scorer leaves out."""
+    with path.open("w", encoding="utf-8", newline="") as file:
+        writer = csv.writer(file, delimiter="\t", quoting=csv.QUOTE_MINIMAL)
+        writer.writerow(TASK2_HEADER)
+        for key, target in targets.items():
+            system, doc, seg_id = key
+            errors = predicted.get(key) or [("-1", "-1", "no-error")]
+            lists = [" ".join(str(error[i]) for error in errors) for i in range(3)]
+            source = clean(first_rows[key]["source"])
+            writer.writerow([doc, seg_id, "zh", "en", "official", system, source, target, "", "ted", "MQM", *lists])
+        writer.writerow(["d", "1", "zh", "en", "testsuite", "nobody", "s", "h", "", "ted", "MQM", "0", "1", "major"])
+
+
+def write_spans(path: Path, predicted: dict) -> None:
+    """A JSON Lines file of predicted spans; seg_id a number on every other line, as a metric's script may write it."""
+    with path.open("w", encoding="utf-8") as file:
+        for number, (key, errors) in enumerate(predicted.items()):
+            system, doc, seg_id = key
+            line = {
+                "system": system,
+                "doc": doc,
+                "seg_id": int(seg_id) if number % 2 else seg_id,
+                "errors": [
+                    {"start": start, "end": end, "severity": severity, "category": "Accuracy/Mistranslation"}
+                    for start, end, severity in errors
+                ],
+                "score": -1.5,
+            }
+            file.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+@pytest.fixture(scope="module")
+def readers_db(esa_db, tmp_path_factory):
+    """The esa database with the same kind of predictions read from a task-2 TSV and a JSON Lines file."""
+    db, targets, errors, predicted = esa_db
+    folder = tmp_path_factory.mktemp("readers")
+    path = folder / "accuracy.duckdb"
+    shutil.copyfile(db, path)
+    _, first_rows, _ = gold_errors()
+    task2 = with_extras(targets, generated(targets, errors, seed=2025))
+    spans = generated(targets, errors, seed=2026)
+    write_task2(folder / "task2.tsv", targets, first_rows, task2)
+    write_spans(folder / "spans.jsonl", spans)
+    for file in ("task2.tsv", "spans.jsonl"):
+        args = ["import", "mqm", "--db", str(path), "--corpus", CORPUS, "--as", "submission", str(folder / file)]
+        assert run(args) == 0
+    return path, targets, errors, task2, spans
+
+
+def oracle_figures(targets: dict, errors: dict, predicted: dict) -> tuple[float, float, float]:
+    return char_f1(
+        [
+            (
+                [(s, e, sev) for s, e, sev, _ in errors.get(key, [])],
+                [(s, e, sev) for s, e, sev in predicted.get(key, []) if s != "missing"],
+                len(target),
+            )
+            for key, target in targets.items()
+        ]
+    )
+
+
+@pytest.mark.parametrize("name", ["task2", "spans"])
+def test_each_readers_predictions_score_as_the_oracle_computes(readers_db, name):
+    db, targets, errors, task2, spans = readers_db
+    predicted = task2 if name == "task2" else spans
+    found = esa_row(db, name)
+    assert (found["precision"], found["recall"], found["f1"]) == pytest.approx(
+        oracle_figures(targets, errors, predicted), abs=1e-9
+    )
+    assert found["texts"] == 7935
+    assert 0 < found["precision"] < 1 and 0 < found["recall"] < 1
+
+
+def test_a_task2_rows_errors_are_kept_each_in_its_place(readers_db):
+    db, targets, _, task2, _ = readers_db
+    stored = rows(
+        db,
+        "SELECT t.system, t.doc, t.seg_id, e.error_index, e.severity, e.side, e.char_start, e.char_end"
+        " FROM mqm_errors AS e JOIN annotation_sets AS a USING (set_id) JOIN text_systems AS t USING (text_id)"
+        " WHERE a.name = 'task2' ORDER BY ALL",
+    )
+    expected = sorted(
+        (*key, index, severity, "none" if start == "missing" else "target")
+        + ((None, None) if start == "missing" else (start, min(end, len(targets[key]))))
+        for key, found in task2.items()
+        for index, (start, end, severity) in enumerate(found)
+    )
+    assert stored == expected
+    assert any(start == "missing" for found in task2.values() for start, *_ in found)
+    assert any(end > len(targets[key]) for key, found in task2.items() for _, end, _ in found if end != "missing")
