@@ -82,3 +82,14 @@ COMMENT ON TABLE mqm_weights IS 'One row per weighting rule of MQM errors (Googl
 COMMENT ON COLUMN mqm_weights.severity IS 'The severity the rule applies to, compared without case; * for any';
 COMMENT ON COLUMN mqm_weights.category IS 'The category the rule applies to, compared without case, with its sub-categories (Fluency applies to Fluency/Punctuation); empty for any';
 COMMENT ON COLUMN mqm_weights.weight IS 'What one such error adds to its rater''s score of the text';
+
+-- The credit the esa scheme gives a character's error counted at the wrong severity (queries/stats/
+-- esa_text_statistics.sql): one row. A command given another (--partial-credit) shadows it with a temporary table of
+-- its own (database.credited).
+CREATE TABLE esa_partial_credit (
+    credit DOUBLE NOT NULL CHECK (credit BETWEEN 0 AND 1)
+);
+INSERT INTO esa_partial_credit VALUES (0.5);
+
+COMMENT ON TABLE esa_partial_credit IS 'One row: the credit the esa scheme gives an error counted at the wrong severity (scoring_esa.py''s partial_credit)';
+COMMENT ON COLUMN esa_partial_credit.credit IS 'The credit, from 0 to 1 (0.5: WMT25''s error-span task)';

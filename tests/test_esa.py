@@ -129,21 +129,25 @@ def test_generated_predictions_score_as_the_oracle_computes(esa_db):
     assert 0 < found["precision"] < 1 and 0 < found["recall"] < 1  # the generation moved and regraded spans
 
 
-def test_each_raters_list_is_all_precision_and_its_share_of_the_gold(esa_db):
+def test_each_raters_list_is_scored_on_the_items_it_rated(esa_db):
+    """A rater's list covers the items it rated (list_texts): the gold of every rater on those items against its
+    own errors. TED zh→en has one rater an item, so each list is the whole gold of its items."""
     db, targets, errors, _ = esa_db
-    raters = {rater for found in errors.values() for *_, rater in found}
-    for rater in sorted(raters):
+    rated = defaultdict(set)
+    for row in file_rows():
+        rated[row["rater"]].add((row["system"], row["doc"], row["seg_id"]))
+    for rater in sorted(rated):
         hypotheses = [
             (
                 [(s, e, sev) for s, e, sev, _ in errors.get(key, [])],
                 [(s, e, sev) for s, e, sev, r in errors.get(key, []) if r == rater],
-                len(target),
+                len(targets[key]),
             )
-            for key, target in targets.items()
+            for key in rated[rater]
         ]
         found = esa_row(db, f"rater/{rater}")
         assert (found["precision"], found["recall"], found["f1"]) == pytest.approx(char_f1(hypotheses), abs=1e-9)
-        assert found["precision"] == 1.0
+        assert found["texts"] == len(rated[rater])
 
 
 def test_empty_sides_count_as_perfect(db, tmp_path):
@@ -168,10 +172,20 @@ def test_the_leaderboards_intervals_agree_with_a_numpy_bootstrap(esa_db):
         con.close()
     (row,) = [row for row in found if row["submission"] == "pred"]
     assert set(row) >= {"precision", "recall", "f1", "texts", "f1_ci", "cluster"}
+    assert_numpy_intervals(row, targets, errors, predicted)
+
+
+def assert_numpy_intervals(row: dict, targets: dict, errors: dict, predicted: dict, credit: float = 0.5) -> None:
+    """The row's intervals are those of a numpy bootstrap of the oracle's per-text counts."""
     ordered = sorted(targets)
     counts = np.array(
         [
-            text_counts([(s, e, sev) for s, e, sev, _ in errors.get(k, [])], predicted.get(k, []), len(targets[k]))
+            text_counts(
+                [(s, e, sev) for s, e, sev, _ in errors.get(k, [])],
+                [(s, e, sev) for s, e, sev in predicted.get(k, []) if s != "missing"],
+                len(targets[k]),
+                credit,
+            )
             for k in ordered
         ]
     )
@@ -322,7 +336,7 @@ def readers_db(esa_db, tmp_path_factory):
     return path, targets, errors, task2, spans
 
 
-def oracle_figures(targets: dict, errors: dict, predicted: dict) -> tuple[float, float, float]:
+def oracle_figures(targets: dict, errors: dict, predicted: dict, credit: float = 0.5) -> tuple[float, float, float]:
     return char_f1(
         [
             (
@@ -331,7 +345,8 @@ def oracle_figures(targets: dict, errors: dict, predicted: dict) -> tuple[float,
                 len(target),
             )
             for key, target in targets.items()
-        ]
+        ],
+        credit,
     )
 
 
@@ -364,3 +379,46 @@ def test_a_task2_rows_errors_are_kept_each_in_its_place(readers_db):
     assert stored == expected
     assert any(start == "missing" for found in task2.values() for start, *_ in found)
     assert any(end > len(targets[key]) for key, found in task2.items() for _, end, _ in found if end != "missing")
+
+
+def test_another_partial_credit_scores_as_the_oracle_computes_with_intervals(readers_db):
+    db, targets, errors, task2, _ = readers_db
+    con = database.open_existing(db)
+    try:
+        found = leaderboard(con, None, "ALL", Resampling(RESAMPLES, 3, 0.95), 200, CORPUS, schemes.ESA, None, 0.2)
+        again = leaderboard(con, None, "ALL", None, 200, CORPUS, schemes.ESA, None, 0.5)
+    finally:
+        con.close()
+    (row,) = [row for row in found if row["submission"] == "task2"]
+    expected = oracle_figures(targets, errors, task2, 0.2)
+    assert (row["precision"], row["recall"], row["f1"]) == pytest.approx(expected, abs=1e-9)
+    assert expected != pytest.approx(oracle_figures(targets, errors, task2))  # the credit changes the figures
+    assert row["signature"].endswith("|partial_credit:0.2")
+    assert_numpy_intervals(row, targets, errors, task2, 0.2)
+    # the default is not named, and the database's own figures are the default's once the command is done
+    (row,) = [row for row in again if row["submission"] == "task2"]
+    assert "partial_credit" not in row["signature"]
+    assert (row["f1"],) == pytest.approx((esa_row(db, "task2")["f1"],), abs=1e-12)
+    assert esa_row(db, "task2")["f1"] == pytest.approx(oracle_figures(targets, errors, task2)[2], abs=1e-9)
+
+
+def test_compare_and_evaluate_take_the_partial_credit(readers_db, capsys):
+    db, targets, errors, task2, spans = readers_db
+    args = ["compare", "--db", str(db), "--corpus", CORPUS, "--scheme", "esa", "--format", "json", "--trials", "50"]
+    assert run([*args, "--partial-credit", "0", "--metric", "f1", "task2", "spans"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert (found["a_value"], found["b_value"]) == pytest.approx(
+        (oracle_figures(targets, errors, task2, 0)[2], oracle_figures(targets, errors, spans, 0)[2]), abs=1e-9
+    )
+    assert found["signature"].endswith("|partial_credit:0")
+    assert run([*args, "--partial-credit", "1.5", "task2", "spans"]) == 1
+    assert capsys.readouterr().err.strip() == "error: partial credit is 1.5: a credit from 0 to 1, such as 0.5"
+    # the drop-in: a shared-task list's spans are all major, so a credit changes no figure, but the signature says it
+    evaluate = ["evaluate", "--scheme", "esa", "--gsml", str(DATA / "gsml.csv"), "--format", "json"]
+    assert run([*evaluate, "--submitted", str(EXAMPLES / "submission_doc_based.csv"), "--partial-credit", "0.1"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["signature"].endswith("|partial_credit:0.1")
+    assert run([*evaluate, "--submitted", str(DATA / "gsml.csv"), "--partial-credit", "0.1", "--scheme", "exact"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "error: --partial-credit is the esa scheme's (a count at the wrong severity), not exact's"
+    )
