@@ -14,10 +14,10 @@ the rows of set_id official are scored by the scorer: the others are left out (a
 those). A row's errors are one rater's, named task2; their category is UNCATEGORISED.
 
 Refused, nothing loaded, one line a kind of problem with its first line and count: a header without a required
-column, a row with another number of fields than the header, an empty system_id, doc_id or segment_id, an item
-given twice, a start or end that is not a whole number (or is negative), a start after its end, and an unknown
-severity. A gold file needs hypothesis_segment and source_segment; a prediction without hypothesis_segment is
-matched to its corpus's texts by its keys alone.
+column, a row with another number of fields than the header, an empty system_id, doc_id or segment_id, a
+system_id that is not one line of visible text, an item given twice, a start or end that is not a whole number (or
+is negative), a start after its end, and an unknown severity. A gold file needs hypothesis_segment and
+source_segment; a prediction without hypothesis_segment is matched to its corpus's texts by its keys alone.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import io
 from pathlib import Path
 
 from accuracy_db.errors import Problem, quoted
+from accuracy_db.names import name_problem
 
 from .mqm_files import Error, Item, MqmFile, Problems, decoded
 
@@ -74,6 +75,10 @@ def read_file(path: Path, targets: dict[tuple[str, str, str], str] | None = None
         empty = [name for name in KEYS if not row[name]]
         if empty:
             problems.add(f"empty {empty[0]}", number, f"{empty[0]} is empty")
+            continue
+        wrong = name_problem(row["system_id"], "system")
+        if wrong:
+            problems.add("name system", number, wrong)
             continue
         key = (row["system_id"], row["doc_id"], row["segment_id"])
         if key in items:

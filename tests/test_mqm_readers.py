@@ -178,6 +178,7 @@ def refused(db: Path, path: Path, capsys, corpus: str = "esa25", *more: str) -> 
         ([HEADER, GOLD_ROWS[0], GOLD_ROWS[0]], "line 3: the item (system_id, doc_id, segment_id) of line 2 again"),
         ([HEADER, GOLD_ROWS[0] + "\textra"], "line 2: 10 field(s) where the header has 9"),
         ([HEADER, GOLD_ROWS[0].replace("d\t1\tofficial\tA", "d\t1\tofficial\t")], "line 2: system_id is empty"),
+        ([HEADER, GOLD_ROWS[0].replace("\tA\t", "\tA\u200b\t")], "line 2: the system name"),
     ],
 )
 def test_bad_task2_files_are_refused_with_file_and_line(db, tmp_path, capsys, lines, message):
