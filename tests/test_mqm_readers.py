@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from database_rows import rows
 from esa_oracle import char_f1
+from shared_data import DATA, EXAMPLES
 
 from accuracy_db.cli.main import run
 
@@ -262,8 +263,6 @@ def test_many_bad_lines_are_one_line_with_their_count_and_json_lines_are_no_gold
 
 
 def test_a_build_loads_an_imported_task2_prediction_again(task2_db, tmp_path):
-    from shared_data import DATA, EXAMPLES
-
     path = write(tmp_path / "again.tsv", [HEADER, task2_line(("A", "d", "1"), "0", "3", "minor")])
     assert run(["import", "mqm", "--db", str(task2_db), "--corpus", "esa25", "--as", "submission", str(path)]) == 0
     query = "SELECT submission, precision, recall FROM esa_scores WHERE corpus = 'esa25' ORDER BY ALL"
