@@ -67,6 +67,7 @@ class Error:
     severity: str
     side: str  # target, source or none
     span: tuple[int, int] | None
+    index: int = 0  # its place among its line's errors (an MQM row has one; a task-2 row or a JSON line several)
 
 
 @dataclass
@@ -143,16 +144,37 @@ def header_columns(header: list[str], problems: Problems) -> dict[str, int] | No
     return {name: header.index(name) for name in REQUIRED}
 
 
-def read_file(path: Path) -> MqmFile:
-    """Every item of an MQM file, in the order of their first lines; InputError listing the problems by kind."""
+def decoded(path: Path) -> tuple[bytes, str, Problems]:
+    """A file's bytes, its text (a byte order mark dropped), and its Problems; InputError when it is not UTF-8."""
     data = read_bytes(path)
     problems = Problems(path)
     try:
-        text = data.decode("utf-8-sig")
+        return data, data.decode("utf-8-sig"), problems
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         problems.add("utf8", line, "the file is not UTF-8 text")
         problems.raise_any()
+        raise  # unreachable: raise_any raised
+
+
+def read_rated(path: Path, targets: dict[tuple[str, str, str], str] | None = None) -> MqmFile:
+    """A rating in any of the formats read as an MQM file, told by its first line: a WMT25 task-2 TSV (a header
+    with start_indices, end_indices, error_types: etl/wmt_task2.py), a JSON Lines file of predicted spans (a line
+    opening with { or [: etl/predicted_spans.py), or else Google's MQM TSV. targets: the texts of the corpus a
+    submission rates, by (system, doc, seg_id) (None: a gold file)."""
+    from . import predicted_spans, wmt_task2  # they build on this module's items
+
+    first = read_bytes(path)[:65536].decode("utf-8-sig", errors="replace").split("\n", 1)[0]
+    if wmt_task2.is_task2(first):
+        return wmt_task2.read_file(path, targets)
+    if first.lstrip()[:1] in ("{", "["):
+        return predicted_spans.read_file(path, targets)
+    return read_file(path)
+
+
+def read_file(path: Path) -> MqmFile:
+    """Every item of an MQM file, in the order of their first lines; InputError listing the problems by kind."""
+    data, text, problems = decoded(path)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -270,9 +292,9 @@ class Loaded:
     indexes: dict[str, TokenIndex]
 
 
-def spans_of(loaded: Loaded, index: int, raters: list[str] | None) -> list[Span]:
-    """The target errors of an item (of the raters named; None: of all) as spans placed on its tokens; an error
-    whose marked characters are only white space or empty is left out (it stays in mqm_errors)."""
+def spans_of(loaded: Loaded, index: int, raters: list[str] | None) -> list[tuple[Error, Span]]:
+    """The target errors of an item (of the raters named; None: of all), each with its span placed on the item's
+    tokens; an error whose marked characters are only white space or empty is left out (it stays in mqm_errors)."""
     item, text = loaded.mqm.items[index], loaded.text_ids[index]
     token_index = loaded.indexes[text]
     spans = []
@@ -287,42 +309,61 @@ def spans_of(loaded: Loaded, index: int, raters: list[str] | None) -> list[Span]
             if not isinstance(placed, str):
                 given = token_index.text[start:end]
                 spans.append(
-                    Span(
-                        str(loaded.mqm.path),
-                        error.line,
-                        start,
-                        given,
-                        error.category,
-                        None,
-                        placed,
-                        None,
-                        error.severity,
+                    (
+                        error,
+                        Span(
+                            str(loaded.mqm.path),
+                            error.line,
+                            start,
+                            given,
+                            error.category,
+                            None,
+                            placed,
+                            None,
+                            error.severity,
+                        ),
                     )
                 )
     return spans
 
 
-def new_list(loaded: Loaded, kind: str, name: str, raters: list[str] | None) -> NewList:
+def new_list(loaded: Loaded, kind: str, name: str, raters: list[str] | None) -> tuple[NewList, list[tuple[int, int]]]:
     """The list of the raters named (None: of all, the gold): a rater's covers the items it rated alone (list_texts),
-    and is one person's (annotation_sets.annotator)."""
-    records = []
+    and is one person's (annotation_sets.annotator); with the (line, index) of the error each of its spans is, in
+    the order of the spans (their mistake ids')."""
+    records, placed = [], []
     for index, item in enumerate(loaded.mqm.items):
         if raters is not None and not set(raters) & item.raters.keys():
             continue
-        spans = spans_of(loaded, index, raters)
+        errors_and_spans = spans_of(loaded, index, raters)
+        placed += [(error.line, error.index) for error, _ in errors_and_spans]
+        spans = [span for _, span in errors_and_spans]
         text = loaded.text_ids[index]
         records.append(
             Record(str(loaded.mqm.path), item.line, text, DEFAULT_SPLIT, loaded.indexes[text].text, "", spans)
         )
     if raters is None:
-        return NewList(kind, name, DEFAULT_SPLIT, records)
+        return NewList(kind, name, DEFAULT_SPLIT, records), placed
     texts = [record.text_id for record in records]
-    return NewList(kind, name, DEFAULT_SPLIT, records, texts, raters[0] if len(raters) == 1 else None)
+    return NewList(kind, name, DEFAULT_SPLIT, records, texts, raters[0] if len(raters) == 1 else None), placed
 
 
-def insert_ratings(con: duckdb.DuckDBPyConnection, set_id: int, loaded: Loaded, raters: list[str] | None) -> None:
+def insert_ratings(
+    con: duckdb.DuckDBPyConnection,
+    set_id: int,
+    loaded: Loaded,
+    raters: list[str] | None,
+    placed: list[tuple[int, int]],
+) -> None:
     """The list's rated items and errors (mqm_ratings, mqm_errors; of the raters named, None: of all), each error
-    linked to the span it became."""
+    linked to the span it became (placed: the (line, index) of the error of each of the list's spans, in order)."""
+    mistake_ids = [
+        row[0]
+        for row in con.execute(
+            "SELECT mistake_id FROM mistakes WHERE set_id = ? ORDER BY mistake_id", [set_id]
+        ).fetchall()
+    ]
+    span_of = dict(zip(placed, mistake_ids, strict=True))
     ratings, errors = [], []
     for item, text in zip(loaded.mqm.items, loaded.text_ids, strict=True):
         for rater, line in item.raters.items():
@@ -331,7 +372,21 @@ def insert_ratings(con: duckdb.DuckDBPyConnection, set_id: int, loaded: Loaded, 
             ratings.append((set_id, text, rater, line))
             for error in item.errors[rater]:
                 start, end = error.span if error.span is not None else (None, None)
-                errors.append((set_id, text, rater, error.line, error.category, error.severity, error.side, start, end))
+                errors.append(
+                    (
+                        set_id,
+                        text,
+                        rater,
+                        error.line,
+                        error.index,
+                        error.category,
+                        error.severity,
+                        error.side,
+                        start,
+                        end,
+                        span_of.get((error.line, error.index)),
+                    )
+                )
     insert_rows(
         con,
         "mqm_ratings",
@@ -347,21 +402,14 @@ def insert_ratings(con: duckdb.DuckDBPyConnection, set_id: int, loaded: Loaded, 
             "text_id": pl.String,
             "rater": pl.String,
             "line_number": pl.Int32,
+            "error_index": pl.Int32,
             "category": pl.String,
             "severity": pl.String,
             "side": pl.String,
             "char_start": pl.Int32,
             "char_end": pl.Int32,
+            "mistake_id": pl.Int64,
         },
-    )
-    con.execute(
-        """
-        UPDATE mqm_errors SET mistake_id = mistakes.mistake_id
-        FROM mistakes
-        WHERE mistakes.set_id = $set_id AND mqm_errors.set_id = $set_id
-            AND mistakes.line_number = mqm_errors.line_number
-        """,
-        {"set_id": set_id},
     )
 
 
@@ -373,7 +421,7 @@ def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, humans: l
         raise InputError([Problem(str(path), None, wrong)])
     if con.execute("SELECT 1 FROM corpora WHERE corpus = ?", [corpus]).fetchall():
         raise AccuracyDbError(f"corpus {corpus} exists already: give another --corpus")
-    mqm = read_file(path)
+    mqm = read_rated(path)
     categories = categories_of(mqm)
     if len(categories) > MAX_CATEGORIES:
         raise InputError([Problem(str(path), None, too_many_categories(len(categories)))])
@@ -414,11 +462,11 @@ def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, humans: l
     )
     loaded = Loaded(mqm, text_ids, {text.text_id: TokenIndex(text.text) for text in texts})
     raters = sorted({rater for item in mqm.items for rater in item.raters})
-    lists = [new_list(loaded, "gold", "gold", None)]
-    lists += [new_list(loaded, "submission", f"rater/{rater}", [rater]) for rater in raters]
-    set_ids = insert_lists(con, path, mqm.sha256, corpus, lists, report)
-    for set_id, raters_of_list in zip(set_ids, [None, *[[rater] for rater in raters]], strict=True):
-        insert_ratings(con, set_id, loaded, raters_of_list)
+    made = [new_list(loaded, "gold", "gold", None)]
+    made += [new_list(loaded, "submission", f"rater/{rater}", [rater]) for rater in raters]
+    set_ids = insert_lists(con, path, mqm.sha256, corpus, [new for new, _ in made], report)
+    for set_id, raters_of_list, (_, placed) in zip(set_ids, [None, *[[rater] for rater in raters]], made, strict=True):
+        insert_ratings(con, set_id, loaded, raters_of_list, placed)
     unknown = [system for system in humans or [] if system not in {item.system for item in mqm.items}]
     if unknown:
         report.warnings.append(Problem(str(path), None, f"--human names no system of the file: {', '.join(unknown)}"))
@@ -439,12 +487,13 @@ def load_submission(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, nam
         "SELECT 1 FROM annotation_sets WHERE corpus = ? AND kind = 'submission' AND name = ?", [corpus, name]
     ).fetchall():
         raise AccuracyDbError(f"corpus {corpus} has a submission {name} already: give another --name")
-    known = dict(
-        con.execute(
-            "SELECT text_id, generated_text FROM texts JOIN text_systems USING (text_id) WHERE corpus = ?", [corpus]
-        ).fetchall()
-    )
-    mqm = read_file(path)
+    corpus_texts = con.execute(
+        "SELECT text_id, system, doc, seg_id, generated_text FROM texts JOIN text_systems USING (text_id)"
+        " WHERE corpus = ?",
+        [corpus],
+    ).fetchall()
+    known = {text: target for text, *_, target in corpus_texts}
+    mqm = read_rated(path, {(system, doc, seg_id): target for _, system, doc, seg_id, target in corpus_texts})
     problems = Problems(path)
     text_ids = [text_id(corpus, item) for item in mqm.items]
     for item, text in zip(mqm.items, text_ids, strict=True):
@@ -455,6 +504,7 @@ def load_submission(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, nam
     problems.raise_any()
     report = ImportReport(corpus, warnings=list(mqm.warnings))
     loaded = Loaded(mqm, text_ids, {text: TokenIndex(known[text]) for text in text_ids})
-    set_ids = insert_lists(con, path, mqm.sha256, corpus, [new_list(loaded, "submission", name, None)], report)
-    insert_ratings(con, set_ids[0], loaded, None)
+    new, placed = new_list(loaded, "submission", name, None)
+    set_ids = insert_lists(con, path, mqm.sha256, corpus, [new], report)
+    insert_ratings(con, set_ids[0], loaded, None, placed)
     return report

@@ -35,13 +35,14 @@ CREATE TABLE mqm_errors (
     text_id     VARCHAR NOT NULL,
     rater       VARCHAR NOT NULL,
     line_number INTEGER NOT NULL,
+    error_index INTEGER NOT NULL,
     category    VARCHAR NOT NULL,
     severity    VARCHAR NOT NULL,
     side        VARCHAR NOT NULL CHECK (side IN ('target', 'source', 'none')),
     char_start  INTEGER,
     char_end    INTEGER,
     mistake_id  BIGINT,
-    PRIMARY KEY (set_id, line_number),
+    PRIMARY KEY (set_id, line_number, error_index),
     CHECK ((side = 'none') = (char_start IS NULL) AND (char_start IS NULL) = (char_end IS NULL)),
     CHECK (char_start IS NULL OR 0 <= char_start AND char_start <= char_end)
 );
@@ -51,6 +52,7 @@ COMMENT ON COLUMN mqm_errors.set_id IS 'The list (annotation_sets.set_id)';
 COMMENT ON COLUMN mqm_errors.text_id IS 'The text rated (texts.text_id)';
 COMMENT ON COLUMN mqm_errors.rater IS 'The rater who marked it (mqm_ratings.rater)';
 COMMENT ON COLUMN mqm_errors.line_number IS 'Its line in the file (the header is line 1)';
+COMMENT ON COLUMN mqm_errors.error_index IS 'Its place among the errors of its line, from 0: a row of an MQM TSV has one error, a row of a WMT25 task-2 TSV or a line of predicted spans several';
 COMMENT ON COLUMN mqm_errors.category IS 'The category as given, its levels joined by / (Accuracy/Mistranslation; Non-translation!): categories.category';
 COMMENT ON COLUMN mqm_errors.severity IS 'The severity as given: Major, Minor, Critical or Neutral';
 COMMENT ON COLUMN mqm_errors.side IS 'Where the <v>…</v> markers lay: target (a span of the text), source (a span of the input: an omission, a source error) or none (no marker: the whole segment, as a Non-translation)';
@@ -80,3 +82,14 @@ COMMENT ON TABLE mqm_weights IS 'One row per weighting rule of MQM errors (Googl
 COMMENT ON COLUMN mqm_weights.severity IS 'The severity the rule applies to, compared without case; * for any';
 COMMENT ON COLUMN mqm_weights.category IS 'The category the rule applies to, compared without case, with its sub-categories (Fluency applies to Fluency/Punctuation); empty for any';
 COMMENT ON COLUMN mqm_weights.weight IS 'What one such error adds to its rater''s score of the text';
+
+-- The credit the esa scheme gives a character's error counted at the wrong severity (queries/stats/
+-- esa_text_statistics.sql): one row. A command given another (--partial-credit) shadows it with a temporary table of
+-- its own (database.credited).
+CREATE TABLE esa_partial_credit (
+    credit DOUBLE NOT NULL CHECK (credit BETWEEN 0 AND 1)
+);
+INSERT INTO esa_partial_credit VALUES (0.5);
+
+COMMENT ON TABLE esa_partial_credit IS 'One row: the credit the esa scheme gives an error counted at the wrong severity (scoring_esa.py''s partial_credit)';
+COMMENT ON COLUMN esa_partial_credit.credit IS 'The credit, from 0 to 1 (0.5: WMT25''s error-span task)';

@@ -129,21 +129,25 @@ def test_generated_predictions_score_as_the_oracle_computes(esa_db):
     assert 0 < found["precision"] < 1 and 0 < found["recall"] < 1  # the generation moved and regraded spans
 
 
-def test_each_raters_list_is_all_precision_and_its_share_of_the_gold(esa_db):
+def test_each_raters_list_is_scored_on_the_items_it_rated(esa_db):
+    """A rater's list covers the items it rated (list_texts): the gold of every rater on those items against its
+    own errors. TED zh→en has one rater an item, so each list is the whole gold of its items."""
     db, targets, errors, _ = esa_db
-    raters = {rater for found in errors.values() for *_, rater in found}
-    for rater in sorted(raters):
+    rated = defaultdict(set)
+    for row in file_rows():
+        rated[row["rater"]].add((row["system"], row["doc"], row["seg_id"]))
+    for rater in sorted(rated):
         hypotheses = [
             (
                 [(s, e, sev) for s, e, sev, _ in errors.get(key, [])],
                 [(s, e, sev) for s, e, sev, r in errors.get(key, []) if r == rater],
-                len(target),
+                len(targets[key]),
             )
-            for key, target in targets.items()
+            for key in rated[rater]
         ]
         found = esa_row(db, f"rater/{rater}")
         assert (found["precision"], found["recall"], found["f1"]) == pytest.approx(char_f1(hypotheses), abs=1e-9)
-        assert found["precision"] == 1.0
+        assert found["texts"] == len(rated[rater])
 
 
 def test_empty_sides_count_as_perfect(db, tmp_path):
@@ -168,10 +172,20 @@ def test_the_leaderboards_intervals_agree_with_a_numpy_bootstrap(esa_db):
         con.close()
     (row,) = [row for row in found if row["submission"] == "pred"]
     assert set(row) >= {"precision", "recall", "f1", "texts", "f1_ci", "cluster"}
+    assert_numpy_intervals(row, targets, errors, predicted)
+
+
+def assert_numpy_intervals(row: dict, targets: dict, errors: dict, predicted: dict, credit: float = 0.5) -> None:
+    """The row's intervals are those of a numpy bootstrap of the oracle's per-text counts."""
     ordered = sorted(targets)
     counts = np.array(
         [
-            text_counts([(s, e, sev) for s, e, sev, _ in errors.get(k, [])], predicted.get(k, []), len(targets[k]))
+            text_counts(
+                [(s, e, sev) for s, e, sev, _ in errors.get(k, [])],
+                [(s, e, sev) for s, e, sev in predicted.get(k, []) if s != "missing"],
+                len(targets[k]),
+                credit,
+            )
             for k in ordered
         ]
     )
@@ -232,3 +246,179 @@ def test_evaluate_scores_a_shared_task_submission_as_the_oracle_does(capsys):
     assert run([*args, "--submitted", str(DATA / "gsml.csv")]) == 0
     (row,) = json.loads(capsys.readouterr().out)
     assert (row["precision"], row["recall"], row["f1"]) == (1.0, 1.0, 1.0)
+
+
+TASK2_HEADER = [
+    "doc_id",
+    "segment_id",
+    "source_lang",
+    "target_lang",
+    "set_id",
+    "system_id",
+    "source_segment",
+    "hypothesis_segment",
+    "reference_segment",
+    "domain_name",
+    "method",
+    "start_indices",
+    "end_indices",
+    "error_types",
+]
+
+
+def with_extras(targets: dict, predicted: dict, seed: int = 25) -> dict:
+    """The predictions with what the task's scorer reads past: one item in six gets an omission (start missing)
+    and an undecided span; one in eight has its last span run past the target's end (the scorer's numpy slice
+    cuts it there). As (start, end, severity) with lower-case severities, start "missing" for an omission."""
+    rng = random.Random(seed)
+    extras = {}
+    for key, errors in predicted.items():
+        found = [(start, end, severity.lower()) for start, end, severity in errors]
+        length = len(targets[key])
+        if found and rng.random() < 1 / 8:
+            start, end, severity = found[-1]
+            if end == length:
+                found[-1] = (start, end + rng.randint(1, 9), severity)
+        if rng.random() < 1 / 6:
+            found += [("missing", "missing", "major"), (*found[0][:2], "undecided")] if found else []
+        extras[key] = found
+    return extras
+
+
+def write_task2(path: Path, targets: dict, first_rows: dict, predicted: dict) -> None:
+    """The task's TSV as its scripts write it (csv.writer, tab, minimal quoting): every item of the corpus, an
+    item without errors as -1 -1 no-error, and a row of another set_id, which the scorer leaves out."""
+    with path.open("w", encoding="utf-8", newline="") as file:
+        writer = csv.writer(file, delimiter="\t", quoting=csv.QUOTE_MINIMAL)
+        writer.writerow(TASK2_HEADER)
+        for key, target in targets.items():
+            system, doc, seg_id = key
+            errors = predicted.get(key) or [("-1", "-1", "no-error")]
+            lists = [" ".join(str(error[i]) for error in errors) for i in range(3)]
+            source = clean(first_rows[key]["source"])
+            writer.writerow([doc, seg_id, "zh", "en", "official", system, source, target, "", "ted", "MQM", *lists])
+        writer.writerow(["d", "1", "zh", "en", "testsuite", "nobody", "s", "h", "", "ted", "MQM", "0", "1", "major"])
+
+
+def write_spans(path: Path, predicted: dict) -> None:
+    """A JSON Lines file of predicted spans; seg_id a number on every other line, as a metric's script may write it."""
+    with path.open("w", encoding="utf-8") as file:
+        for number, (key, errors) in enumerate(predicted.items()):
+            system, doc, seg_id = key
+            line = {
+                "system": system,
+                "doc": doc,
+                "seg_id": int(seg_id) if number % 2 else seg_id,
+                "errors": [
+                    {"start": start, "end": end, "severity": severity, "category": "Accuracy/Mistranslation"}
+                    for start, end, severity in errors
+                ],
+                "score": -1.5,
+            }
+            file.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+
+@pytest.fixture(scope="module")
+def readers_db(esa_db, tmp_path_factory):
+    """The esa database with the same kind of predictions read from a task-2 TSV and a JSON Lines file."""
+    db, targets, errors, predicted = esa_db
+    folder = tmp_path_factory.mktemp("readers")
+    path = folder / "accuracy.duckdb"
+    shutil.copyfile(db, path)
+    _, first_rows, _ = gold_errors()
+    task2 = with_extras(targets, generated(targets, errors, seed=2025))
+    spans = generated(targets, errors, seed=2026)
+    write_task2(folder / "task2.tsv", targets, first_rows, task2)
+    write_spans(folder / "spans.jsonl", spans)
+    for file in ("task2.tsv", "spans.jsonl"):
+        args = ["import", "mqm", "--db", str(path), "--corpus", CORPUS, "--as", "submission", str(folder / file)]
+        assert run(args) == 0
+    return path, targets, errors, task2, spans
+
+
+def oracle_figures(targets: dict, errors: dict, predicted: dict, credit: float = 0.5) -> tuple[float, float, float]:
+    return char_f1(
+        [
+            (
+                [(s, e, sev) for s, e, sev, _ in errors.get(key, [])],
+                [(s, e, sev) for s, e, sev in predicted.get(key, []) if s != "missing"],
+                len(target),
+            )
+            for key, target in targets.items()
+        ],
+        credit,
+    )
+
+
+@pytest.mark.parametrize("name", ["task2", "spans"])
+def test_each_readers_predictions_score_as_the_oracle_computes(readers_db, name):
+    db, targets, errors, task2, spans = readers_db
+    predicted = task2 if name == "task2" else spans
+    found = esa_row(db, name)
+    assert (found["precision"], found["recall"], found["f1"]) == pytest.approx(
+        oracle_figures(targets, errors, predicted), abs=1e-9
+    )
+    assert found["texts"] == 7935
+    assert 0 < found["precision"] < 1 and 0 < found["recall"] < 1
+
+
+def test_a_task2_rows_errors_are_kept_each_in_its_place(readers_db):
+    db, targets, _, task2, _ = readers_db
+    stored = rows(
+        db,
+        "SELECT t.system, t.doc, t.seg_id, e.error_index, e.severity, e.side, e.char_start, e.char_end"
+        " FROM mqm_errors AS e JOIN annotation_sets AS a USING (set_id) JOIN text_systems AS t USING (text_id)"
+        " WHERE a.name = 'task2' ORDER BY ALL",
+    )
+    expected = sorted(
+        (*key, index, severity, "none" if start == "missing" else "target")
+        + ((None, None) if start == "missing" else (start, min(end, len(targets[key]))))
+        for key, found in task2.items()
+        for index, (start, end, severity) in enumerate(found)
+    )
+    assert stored == expected
+    assert any(start == "missing" for found in task2.values() for start, *_ in found)
+    assert any(end > len(targets[key]) for key, found in task2.items() for _, end, _ in found if end != "missing")
+
+
+def test_another_partial_credit_scores_as_the_oracle_computes_with_intervals(readers_db):
+    db, targets, errors, task2, _ = readers_db
+    con = database.open_existing(db)
+    try:
+        found = leaderboard(con, None, "ALL", Resampling(RESAMPLES, 3, 0.95), 200, CORPUS, schemes.ESA, None, 0.2)
+        again = leaderboard(con, None, "ALL", None, 200, CORPUS, schemes.ESA, None, 0.5)
+    finally:
+        con.close()
+    (row,) = [row for row in found if row["submission"] == "task2"]
+    expected = oracle_figures(targets, errors, task2, 0.2)
+    assert (row["precision"], row["recall"], row["f1"]) == pytest.approx(expected, abs=1e-9)
+    assert expected != pytest.approx(oracle_figures(targets, errors, task2))  # the credit changes the figures
+    assert row["signature"].endswith("|partial_credit:0.2")
+    assert_numpy_intervals(row, targets, errors, task2, 0.2)
+    # the default is not named, and the database's own figures are the default's once the command is done
+    (row,) = [row for row in again if row["submission"] == "task2"]
+    assert "partial_credit" not in row["signature"]
+    assert (row["f1"],) == pytest.approx((esa_row(db, "task2")["f1"],), abs=1e-12)
+    assert esa_row(db, "task2")["f1"] == pytest.approx(oracle_figures(targets, errors, task2)[2], abs=1e-9)
+
+
+def test_compare_and_evaluate_take_the_partial_credit(readers_db, capsys):
+    db, targets, errors, task2, spans = readers_db
+    args = ["compare", "--db", str(db), "--corpus", CORPUS, "--scheme", "esa", "--format", "json", "--trials", "50"]
+    assert run([*args, "--partial-credit", "0", "--metric", "f1", "task2", "spans"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert (found["a_value"], found["b_value"]) == pytest.approx(
+        (oracle_figures(targets, errors, task2, 0)[2], oracle_figures(targets, errors, spans, 0)[2]), abs=1e-9
+    )
+    assert found["signature"].endswith("|partial_credit:0")
+    assert run([*args, "--partial-credit", "1.5", "task2", "spans"]) == 1
+    assert capsys.readouterr().err.strip() == "error: partial credit is 1.5: a credit from 0 to 1, such as 0.5"
+    # the drop-in: a shared-task list's spans are all major, so a credit changes no figure, but the signature says it
+    evaluate = ["evaluate", "--scheme", "esa", "--gsml", str(DATA / "gsml.csv"), "--format", "json"]
+    assert run([*evaluate, "--submitted", str(EXAMPLES / "submission_doc_based.csv"), "--partial-credit", "0.1"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["signature"].endswith("|partial_credit:0.1")
+    assert run([*evaluate, "--submitted", str(DATA / "gsml.csv"), "--partial-credit", "0.1", "--scheme", "exact"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        "error: --partial-credit is the esa scheme's (a count at the wrong severity), not exact's"
+    )

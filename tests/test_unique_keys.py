@@ -255,7 +255,7 @@ UNIQUE_BY_CONSTRUCTION = {
     ("text_systems", ("text_id",)): "one row an item of an MQM file, whose text ids the import refuses when two items"
     " share one (tests/test_mqm.py)",
     ("mqm_ratings", ("set_id", "text_id", "rater")): "mqm_files.read_file keeps an item's raters once each",
-    ("mqm_errors", ("set_id", "line_number")): "an error a line of its file",
+    ("mqm_errors", ("set_id", "line_number", "error_index")): "an error a place of a line of its file",
     ("mqm_weights", ("severity", "category")): "the schema's rules; a weights file giving a rule twice is refused"
     " (etl/mqm_weights.py)",
 }

@@ -72,15 +72,20 @@ def evaluate_with_warnings(
     strict: bool = False,
     scheme: str = SCHEME,
     threshold: float | None = None,
+    partial_credit: float | None = None,
 ) -> Evaluation:
     """Score a submission against a gold list. What the shared task's scorer scores anyway (TOKENS that differ
     from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it. threshold:
-    the rows with a PROBABILITY are scored when it is at or above this one (default 0.5)."""
+    the rows with a PROBABILITY are scored when it is at or above this one (default 0.5). partial_credit: the esa
+    scheme's credit for a count at the wrong severity (default 0.5)."""
     for path in (gsml, submitted):
         format_hints.refuse_mushroom_file(path, "a mistake list", format_hints.EVALUATE)
     schemes.check_threshold_scheme(threshold, scheme)
+    schemes.check_partial_credit_scheme(partial_credit, scheme)
     if threshold is not None:
         database.check_threshold(threshold)
+    if partial_credit is not None:
+        database.check_partial_credit(partial_credit)
     split, other_split_texts = gold_split(gsml)
     # the report reads scores alone (scheme_scores under another scheme); two lists of a few thousand rows are
     # checked and scored quicker by one thread than by several, which coordinate (and wait for a core on a busy machine)
@@ -103,7 +108,9 @@ def evaluate_with_warnings(
     if problems:
         raise InputError(problems)
     database.materialize(con)
-    return Evaluation(schemes.submission_report(con, submission_id, scheme, threshold), warnings)
+    with database.credited(con, partial_credit):
+        report = schemes.submission_report(con, submission_id, scheme, threshold, partial_credit)
+    return Evaluation(report, warnings)
 
 
 def evaluate(

@@ -7,8 +7,8 @@ import duckdb
 
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring.scores import REPORT_KEYS, described, fetch_dicts, find_submission, resolve_split
-from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
-from accuracy_db.store.database import DEFAULT_THRESHOLD
+from accuracy_db.scoring.signature import SCHEME, partial_credit_setting, signature, threshold_setting
+from accuracy_db.store.database import DEFAULT_PARTIAL_CREDIT, DEFAULT_THRESHOLD
 
 NERVALUATE_SCHEMES = ("strict", "exact", "partial", "ent_type")
 UNIT_SCHEMES = ("token-hard", "token-soft", "char-hard", "char-soft")
@@ -65,10 +65,15 @@ def figures_of(scheme: str, shared_task_view: str, schemes_view: str) -> tuple[s
 
 
 def submission_report(
-    con: duckdb.DuckDBPyConnection, submission_id: int, scheme: str = SCHEME, threshold: float | None = None
+    con: duckdb.DuckDBPyConnection,
+    submission_id: int,
+    scheme: str = SCHEME,
+    threshold: float | None = None,
+    partial_credit: float | None = None,
 ) -> list[dict]:
     """One submission's figures under a scheme in its corpus's scopes, ALL first, each with its signature (which
-    names the threshold the database scores at, when given and not the default): the evaluate command's report."""
+    names the threshold the database scores at and the esa scheme's partial credit, when given and not the
+    default): the evaluate command's report."""
     keys, source, params = figures_of(scheme, "scores", "scheme_scores")
     rows = fetch_dicts(
         con,
@@ -83,6 +88,7 @@ def submission_report(
             row["categories"],
             scheme,
             **threshold_setting(threshold, DEFAULT_THRESHOLD),
+            **partial_credit_setting(partial_credit, DEFAULT_PARTIAL_CREDIT),
         )
     return [whole_counts(row) for row in rows]
 
@@ -120,6 +126,12 @@ def ranked(
         {**params, "corpus": corpus, "scope": scope, "split": resolve_split(con, split, corpus)},
     )
     return [whole_counts(row) for row in rows]
+
+
+def check_partial_credit_scheme(credit: float | None, scheme: str) -> None:
+    """A partial credit for a wrong severity is the esa scheme's."""
+    if credit is not None and scheme != ESA:
+        raise AccuracyDbError(f"--partial-credit is the esa scheme's (a count at the wrong severity), not {scheme}'s")
 
 
 def check_threshold_scheme(threshold: float | None, scheme: str) -> None:

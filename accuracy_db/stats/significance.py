@@ -13,7 +13,7 @@ from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring import schemes
 from accuracy_db.scoring.schemes import find_scored
 from accuracy_db.scoring.scores import check_scopes
-from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
+from accuracy_db.scoring.signature import SCHEME, partial_credit_setting, signature, threshold_setting
 from accuracy_db.stats import resampling
 from accuracy_db.stats.intervals import (
     Resampling,
@@ -121,11 +121,13 @@ def compare(
     scheme: str = SCHEME,
     split: str | None = None,
     threshold: float | None = None,
+    partial_credit: float | None = None,
 ) -> dict:
     """Submission a against submission b (of a split, when their names are in several) on the same texts and gold
     list under a match scheme: both figures, the difference, its bootstrap interval and the p-value of a paired
     test. metric: by default the figure the scheme ranks by (recall; iou under the mushroom scheme). threshold:
-    score the spans with a probability at this one, not the database's (not under the mushroom scheme)."""
+    score the spans with a probability at this one, not the database's (not under the mushroom scheme).
+    partial_credit: the esa scheme's credit for a wrong severity, not the database's."""
     settings = settings or Resampling()
     metric = figures(scheme)[0] if metric is None else metric
     first, second = (find_scored(con, name, split, corpus, scope, scheme) for name in (a, b))
@@ -138,7 +140,8 @@ def compare(
     trials = DEFAULT_TRIALS.get(test, 0) if trials is None else trials
     pair = (first["submission_id"], second["submission_id"])
     schemes.check_threshold_scheme(threshold, scheme)
-    with database.scored_at(con, threshold, list(pair)):
+    schemes.check_partial_credit_scheme(partial_credit, scheme)
+    with database.scored_at(con, threshold, list(pair)), database.credited(con, partial_credit):
         row = paired_tests(con, [pair], scope, metric, test, trials, settings, scheme=scheme)[pair]
     resamples = trials if test == "bootstrap" else settings.resamples
     return {
@@ -163,6 +166,7 @@ def compare(
                 Resampling(resamples, settings.seed, settings.confidence).signed()
                 | {"test": test, "trials": trials}
                 | threshold_setting(threshold, database.DEFAULT_THRESHOLD)
+                | partial_credit_setting(partial_credit, database.DEFAULT_PARTIAL_CREDIT)
             ),
         ),
     }

@@ -297,6 +297,30 @@ def set_threshold(con: duckdb.DuckDBPyConnection, threshold: float) -> None:
     con.execute("UPDATE scoring_threshold SET threshold = ?", [threshold])
 
 
+DEFAULT_PARTIAL_CREDIT = 0.5  # esa_partial_credit's row in a new database (schema/12_mqm.sql)
+
+
+def check_partial_credit(credit) -> None:
+    if isinstance(credit, bool) or not isinstance(credit, (int, float)) or not 0 <= credit <= 1:
+        raise AccuracyDbError(f"partial credit is {credit!r}: a credit from 0 to 1, such as 0.5")
+
+
+@contextmanager
+def credited(con: duckdb.DuckDBPyConnection, credit: float | None) -> Iterator[None]:
+    """Within the block, the esa scheme gives a count at the wrong severity this credit, on this connection alone
+    (None: the database's): a temporary esa_partial_credit shadows the database's, in its views too (the scheme's
+    models are views). Nothing is written to the file."""
+    if credit is None:
+        yield
+        return
+    check_partial_credit(credit)
+    con.execute("CREATE TEMP TABLE esa_partial_credit AS SELECT ?::DOUBLE AS credit", [credit])
+    try:
+        yield
+    finally:
+        con.execute("DROP TABLE IF EXISTS temp.main.esa_partial_credit")
+
+
 @contextmanager
 def scored_at(con: duckdb.DuckDBPyConnection, threshold: float | None, submission_ids: list[int]) -> Iterator[None]:
     """Within the block, some submissions scored at another probability threshold than the database's, on this

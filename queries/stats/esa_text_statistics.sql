@@ -1,15 +1,16 @@
 -- The esa scheme's counts, text by text, as WMT25's error-span task scores them (scoring_esa.py's get_char_f1):
 -- every character of a text counts the spans of each severity class that mark it, in the gold list and in the
--- submission (span_characters); a character gives full credit for each count matched at the same class, and half
--- a credit for each count left unmatched on both sides at different classes. The figures (esa_scores) are micro
+-- submission (span_characters); a character gives full credit for each count matched at the same class, and the
+-- partial credit (esa_partial_credit: 0.5, or a command's --partial-credit) for each count left unmatched on both
+-- sides at different classes. The figures (esa_scores) are micro
 -- averages: sums over the texts.
 -- Grain: one row per (submission, text in which the gold list or the submission has a span of a counted class).
 -- Key: submission_id, text_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
 --   text_id: The text (texts.text_id).
---   matched: Per character, min(gold major, submitted major) + min(gold minor, submitted minor) + 0.5 · min(the
---     gold counts left unmatched, the submitted counts left unmatched), summed over the text's characters.
+--   matched: Per character, min(gold major, submitted major) + min(gold minor, submitted minor) + the partial credit
+--     · min(the gold counts left unmatched, the submitted counts left unmatched), summed over the text's characters.
 --   gold_total: The gold spans' characters, each counted once per span that marks it.
 --   submitted_total: The submission's, counted the same way.
 WITH counted AS (
@@ -64,7 +65,7 @@ SELECT
     sum(
         least(gold_major, submitted_major)
         + least(gold_minor, submitted_minor)
-        + 0.5 * least(
+        + (SELECT credit FROM esa_partial_credit) * least(
             greatest(0, gold_major - submitted_major) + greatest(0, gold_minor - submitted_minor),
             greatest(0, submitted_major - gold_major) + greatest(0, submitted_minor - gold_minor)
         )

@@ -118,6 +118,13 @@ threshold_option = click.option(
     "without one is always scored. For the match schemes (the mushroom scheme reads the probabilities themselves).",
 )
 
+partial_credit_option = click.option(
+    "--partial-credit",
+    type=float,
+    help="Under the esa scheme, the credit of an error counted at the wrong severity, from 0 to 1 (default: 0.5, "
+    "WMT25's); the signature names another.",
+)
+
 
 def resampling_options(command):
     """--resamples, --seed and --confidence: how the bootstrap resamples the texts (checked by Resampling)."""

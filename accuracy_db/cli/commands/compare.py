@@ -13,6 +13,7 @@ from accuracy_db.cli.commands import (
     corpus_option,
     db_option,
     list_split_option,
+    partial_credit_option,
     resampling_options,
     scheme_option,
     threshold_option,
@@ -46,6 +47,7 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 @resampling_options
 @functools.partial(scheme_option, mushroom=True, of_corpus=True)
 @threshold_option
+@partial_credit_option
 @click.option(
     "--format",
     "fmt",
@@ -69,6 +71,7 @@ def compare(
     confidence: float,
     scheme: str | None,
     threshold: float | None,
+    partial_credit: float | None,
     fmt: str,
 ) -> None:
     """Compare submission A with submission B (scored against the same gold list) on one figure: both figures,
@@ -85,7 +88,9 @@ def compare(
     scheme = schemes.scheme_of_lists(con, scheme, corpus, [a, b], threshold)
     if metric is not None:
         check_figure(metric, scheme)
-    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold)
+    result = compare_submissions(
+        con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold, partial_credit
+    )
     print_comparison(result, fmt)
 
 

@@ -10,6 +10,7 @@ import click
 from accuracy_db.cli.commands import (
     force_option,
     format_option,
+    partial_credit_option,
     print_problems,
     scheme_option,
     stderr,
@@ -80,6 +81,7 @@ def print_warnings(warnings) -> None:
 @force_option
 @functools.partial(scheme_option, mushroom=True)
 @threshold_option
+@partial_credit_option
 @format_option
 def evaluate(
     gsml: Path,
@@ -91,6 +93,7 @@ def evaluate(
     strict: bool,
     scheme: str,
     threshold: float | None,
+    partial_credit: float | None,
     fmt: str,
 ) -> None:
     """Score a submission against a gold list, as the shared task's evaluate.py does (same flags)."""
@@ -98,12 +101,13 @@ def evaluate(
     from accuracy_db.cli import render
     from accuracy_db.errors import AccuracyDbError
     from accuracy_db.scoring.evaluate import evaluate_mushroom, evaluate_with_warnings
-    from accuracy_db.scoring.schemes import MUSHROOM
+    from accuracy_db.scoring.schemes import MUSHROOM, check_partial_credit_scheme
 
     beside = (gsml.parent / "texts", gsml.parent / "token_lookup.yaml")  # read when not given
     inputs = output_files.command_inputs((gsml, submitted, token_lookup, text_dir, *beside))
     if csv_out is not None:
         output_files.check(csv_out, force, inputs)  # before the lists are read
+    check_partial_credit_scheme(partial_credit, scheme)
     if scheme == MUSHROOM:
         if token_lookup is not None or text_dir is not None or threshold is not None:
             raise AccuracyDbError(
@@ -121,6 +125,7 @@ def evaluate(
             strict=strict,
             scheme=scheme,
             threshold=threshold,
+            partial_credit=partial_credit,
         )
         print_warnings(evaluation.warnings)
     report = evaluation.report

@@ -117,8 +117,10 @@ def mushroom(db: Path, file: Path, corpus: str | None, kind: str, name: str | No
 )
 def mqm(db: Path, file: Path, corpus: str, kind: str, name: str | None, humans: tuple[str, ...]) -> None:
     """A Google MQM TSV file (system, doc, seg_id, rater, source, target, category, severity; spans marked <v>…</v>):
-    a text per system's target, every rater's errors with their severities. The file is registered with the
-    database: build loads it again, and refresh when it changed."""
+    a text per system's target, every rater's errors with their severities. Also, told by the first line, a WMT25
+    task-2 TSV (start_indices, end_indices, error_types) and a JSON Lines file of predicted spans (system, doc,
+    seg_id, errors: start, end, severity, category), a submission of an MQM corpus. The file is registered with
+    the database: build loads it again, and refresh when it changed."""
     from accuracy_db.interchange.imports import import_mqm
 
     if humans and kind != "gold":

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import click
 
-from accuracy_db.cli.commands import db_option, format_option, resampling_options, scheme_option, threshold_option
+from accuracy_db.cli.commands import (
+    db_option,
+    format_option,
+    partial_credit_option,
+    resampling_options,
+    scheme_option,
+    threshold_option,
+)
 
 
 @click.command()
@@ -24,6 +31,7 @@ from accuracy_db.cli.commands import db_option, format_option, resampling_option
 )
 @functools.partial(scheme_option, mushroom=True, of_corpus=True)
 @threshold_option
+@partial_credit_option
 @format_option
 def leaderboard(
     db: Path,
@@ -37,6 +45,7 @@ def leaderboard(
     trials: int,
     scheme: str | None,
     threshold: float | None,
+    partial_credit: float | None,
     fmt: str,
 ) -> None:
     """Every loaded submission ranked by mistake recall, then precision (under the mushroom scheme: by iou, then
@@ -54,9 +63,12 @@ def leaderboard(
     con = database.open_existing(db)
     scores.check_corpus_choice(con, corpus, split, [scope])
     scheme = schemes.opening_scheme(con, corpus, scheme, threshold)
-    rows = ranking.leaderboard(con, split, scope, settings if ci else None, trials, corpus, scheme, threshold)
+    rows = ranking.leaderboard(
+        con, split, scope, settings if ci else None, trials, corpus, scheme, threshold, partial_credit
+    )
     if not rows:
         raise AccuracyDbError(schemes.not_scored(con, corpus, split, scheme))
     title = f"Leaderboard, scope {scope}" + ("" if scheme == schemes.SCHEME else f", scheme {scheme}")
     title += "" if threshold is None else f", threshold {threshold:g}"
+    title += "" if partial_credit is None else f", partial credit {partial_credit:g}"
     render.print_rows(rows, fmt, title=title, hide=("categories",))
