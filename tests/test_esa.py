@@ -129,21 +129,27 @@ def test_generated_predictions_score_as_the_oracle_computes(esa_db):
     assert 0 < found["precision"] < 1 and 0 < found["recall"] < 1  # the generation moved and regraded spans
 
 
-def test_each_raters_list_is_all_precision_and_its_share_of_the_gold(esa_db):
+def test_each_raters_list_is_scored_on_the_items_it_rated(esa_db):
+    """A rater's list covers the items it rated (ef4de74): the gold of those items alone. TED rates each item once,
+    so each rater's list is the whole gold of its items."""
     db, targets, errors, _ = esa_db
+    rated = defaultdict(set)
+    for row in file_rows():
+        rated[row["rater"]].add((row["system"], row["doc"], row["seg_id"]))
     raters = {rater for found in errors.values() for *_, rater in found}
     for rater in sorted(raters):
         hypotheses = [
             (
                 [(s, e, sev) for s, e, sev, _ in errors.get(key, [])],
                 [(s, e, sev) for s, e, sev, r in errors.get(key, []) if r == rater],
-                len(target),
+                len(targets[key]),
             )
-            for key, target in targets.items()
+            for key in sorted(rated[rater])
         ]
         found = esa_row(db, f"rater/{rater}")
         assert (found["precision"], found["recall"], found["f1"]) == pytest.approx(char_f1(hypotheses), abs=1e-9)
-        assert found["precision"] == 1.0
+        assert found["texts"] == len(rated[rater])
+        assert (found["precision"], found["recall"]) == (1.0, 1.0)
 
 
 def test_empty_sides_count_as_perfect(db, tmp_path):
