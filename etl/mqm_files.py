@@ -28,6 +28,7 @@ submission, an item that is not a text of the corpus.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -246,13 +247,20 @@ def read_file(path: Path) -> MqmFile:
     return MqmFile(path, hashlib.sha256(data).hexdigest(), list(items.values()), warnings)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def cell_name_problem(name: str, kind: str) -> str | None:
+    """name_problem of a system, rater or category cell: a file repeats a few of each on every row (at a million
+    rows, checking each cell anew took a quarter of an import's time)."""
+    return name_problem(name, kind)
+
+
 def check_row(row: dict[str, str]) -> tuple[str, str] | None:
     """(kind, message) of what is wrong with a row's cells; None when nothing is."""
     for name in ("system", "doc", "seg_id", "rater"):
         if not row[name]:
             return f"empty {name}", f"{name} is empty"
     for name, kind in (("system", "system"), ("rater", "annotator")):
-        wrong = name_problem(row[name], kind)
+        wrong = cell_name_problem(row[name], kind)
         if wrong:
             return f"name {name}", wrong
     severity = row["severity"].lower()
@@ -264,7 +272,7 @@ def check_row(row: dict[str, str]) -> tuple[str, str] | None:
             )
         if not row["category"]:
             return "category", "the error has no category"
-        wrong = name_problem(row["category"], "category")
+        wrong = cell_name_problem(row["category"], "category")
         if wrong:
             return "name category", wrong
     return None
@@ -285,11 +293,13 @@ def categories_of(mqm: MqmFile) -> list[Category]:
 
 @dataclass
 class Loaded:
-    """What a file gives a corpus whose texts are known: each item's text id and token index."""
+    """What a file gives a corpus whose texts are known: each item's text id and token index, and each target
+    error's tokens once placed (the gold list and its rater's list place every error alike)."""
 
     mqm: MqmFile
     text_ids: list[str]
     indexes: dict[str, TokenIndex]
+    placed: dict[tuple[str, int, int], object] = field(default_factory=dict)
 
 
 def spans_of(loaded: Loaded, index: int, raters: list[str] | None) -> list[tuple[Error, Span]]:
@@ -305,7 +315,9 @@ def spans_of(loaded: Loaded, index: int, raters: list[str] | None) -> list[tuple
             if error.side != "target":
                 continue
             start, end = error.span
-            placed = token_index.locate(start, token_index.text[start:end])
+            placed = loaded.placed.get((text, start, end))
+            if placed is None:
+                placed = loaded.placed[text, start, end] = token_index.locate(start, token_index.text[start:end])
             if not isinstance(placed, str):
                 given = token_index.text[start:end]
                 spans.append(

@@ -143,11 +143,12 @@ def test_each_raters_list_is_scored_on_the_items_it_rated(esa_db):
                 [(s, e, sev) for s, e, sev, r in errors.get(key, []) if r == rater],
                 len(targets[key]),
             )
-            for key in rated[rater]
+            for key in sorted(rated[rater])
         ]
         found = esa_row(db, f"rater/{rater}")
         assert (found["precision"], found["recall"], found["f1"]) == pytest.approx(char_f1(hypotheses), abs=1e-9)
         assert found["texts"] == len(rated[rater])
+        assert (found["precision"], found["recall"]) == (1.0, 1.0)
 
 
 def test_empty_sides_count_as_perfect(db, tmp_path):

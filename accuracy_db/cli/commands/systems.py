@@ -53,7 +53,7 @@ def systems(
     settings = Resampling(resamples, seed, confidence)
     check_count("trials", trials, MAX_TRIALS)
     con = database.open_existing(db)
-    scores.check_corpus_choice(con, corpus, split, "ALL")
+    scores.check_corpus_choice(con, corpus, split, ["ALL"])
     rows = ranked_systems(con, corpus, split, weights, settings if ci else None, trials)
     if fmt == "table":  # the interval beside its score
         rows = [row | {"score_ci": row["ci"]} for row in rows]
