@@ -25,9 +25,16 @@ COMMANDS = {
     ("leaderboard",): [],
     ("metrics",): [],
     ("metrics", "compare"): ["bleu", "chrf", "--measure", "pearson"],
+    ("systems",): [],
     ("validity",): ["submission"],
 }
-NEW_CORPUS = {("import", "corpus"), ("import", "factgenie"), ("import", "mushroom"), ("import", "scores")}
+NEW_CORPUS = {
+    ("import", "corpus"),
+    ("import", "factgenie"),
+    ("import", "mqm"),
+    ("import", "mushroom"),
+    ("import", "scores"),
+}
 # What the commands with no corpus of their own say of a split no corpus has; those that read one corpus (by default
 # the shared task's) name it.
 ANY_CORPUS = "split 'NOSUCH' is not a split of any corpus (shared-task: test, train)"
@@ -65,7 +72,8 @@ def test_every_command_with_a_split_or_a_corpus_is_checked_here():
 @pytest.mark.parametrize("path", [path for path in COMMANDS if "--split" in options(commands()[path])])
 def test_a_split_no_corpus_has_is_refused_in_one_line(built_db, tmp_path, capsys, path):
     args = [*path, *(arg.format(tmp=tmp_path) for arg in COMMANDS[path]), "--db", str(built_db)]
-    expected = ONE_CORPUS if path in (("leaderboard",), ("metrics",), ("metrics", "compare")) else ANY_CORPUS
+    one_corpus = (("leaderboard",), ("metrics",), ("metrics", "compare"), ("systems",))
+    expected = ONE_CORPUS if path in one_corpus else ANY_CORPUS
     assert refusal(capsys, [*args, "--split", "NOSUCH"]) == f"error: {expected}"
     assert not list(tmp_path.iterdir())  # nothing written
 
