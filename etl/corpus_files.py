@@ -44,25 +44,31 @@ from .span_lists import ImportReport, NewList, Record, Span, insert_lists
 from .unstorable_text import unstorable_text
 
 DEFAULT_SPLIT = "test"
+MAX_LINE_BYTES = 16 << 20  # a line of JSON Lines: a Mu-SHROOM line with its logits is some kilobytes
 LIST_SUFFIXES = (".jsonl", ".csv")
 
 
 def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None) -> Iterator[tuple[int, dict]]:
     """(line, object) of every non-blank line of a JSONL file (its bytes when read already), one line at a time: a
     caller that keeps what it needs of each object holds no more than the file's bytes and one line's objects (a
-    Mu-SHROOM line's logits are thousands of numbers). A problem for each line that is not a JSON object."""
+    Mu-SHROOM line's logits are thousands of numbers). A problem for each line that is not a JSON object or longer
+    than MAX_LINE_BYTES; at the first line that is not UTF-8, a problem and no more lines."""
     data = read_bytes(path) if data is None else data
-    try:
-        data.decode("utf-8-sig")  # checked whole first: a file that is not UTF-8 gives nothing
-    except UnicodeDecodeError as error:
-        problems.append(Problem(str(path), data[: error.start].count(b"\n") + 1, "is not UTF-8 text"))
-        return
     start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
     line = 0
     while start <= len(data):
         end = data.find(b"\n", start)
         end = len(data) if end < 0 else end
-        content, start, line = data[start:end].decode("utf-8"), end + 1, line + 1
+        line, first = line + 1, start
+        start = end + 1
+        if end - first > MAX_LINE_BYTES:  # refused by its length, before a copy of it is made
+            problems.append(Problem(str(path), line, f"a line of more than {MAX_LINE_BYTES:,} bytes: too long"))
+            continue
+        try:
+            content = data[first:end].decode("utf-8")
+        except UnicodeDecodeError:  # the rest of the file is not read
+            problems.append(Problem(str(path), line, "is not UTF-8 text"))
+            return
         if not content.strip():
             continue
         try:

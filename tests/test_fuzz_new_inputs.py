@@ -310,3 +310,21 @@ def test_a_large_mushroom_file_is_refused_in_bounded_memory(tmp_path):
     assert child.stdout.decode() == f"{predicted}: line 1: id nowhere is not a text of the gold\n"
     (peak,) = re.fullmatch(rb"VmHWM:\s+(\d+) kB\n", child.stderr).groups()
     assert int(peak) < PEAK_BOUND_KB, f"peak {int(peak) / 1024:.0f} MB"
+
+
+def test_a_mushroom_line_of_64_mib_is_refused_by_its_length_in_bounded_memory(tmp_path):
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "t-1", "lang": "EN", "model_output_text": "Paris.", "hard_labels": []}) + "\n")
+    predicted = tmp_path / "big.jsonl"
+    with predicted.open("w") as file:
+        file.write('{"id": "t-1", "hard_labels": [], "model_output_text": "')
+        for _ in range(64):
+            file.write("P" * (1 << 20))
+        file.write('"}\n')
+    child = subprocess.run(
+        [sys.executable, "-c", LOAD_MUSHROOM_IN_CHILD, str(gold), str(predicted)], capture_output=True, timeout=600
+    )
+    assert child.returncode == 1, child.stderr[-2000:]
+    assert child.stdout.decode() == f"{predicted}: line 1: a line of more than 16,777,216 bytes: too long\n"
+    (peak,) = re.fullmatch(rb"VmHWM:\s+(\d+) kB\n", child.stderr).groups()
+    assert int(peak) < PEAK_BOUND_KB, f"peak {int(peak) / 1024:.0f} MB"
