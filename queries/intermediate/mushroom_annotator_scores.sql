@@ -2,9 +2,10 @@
 -- reference made from the other annotators of the same text (leave-one-out), as the task's gold is made from all
 -- of them: a character's soft label is the share of the others marking it, and it is hard when that share is above
 -- one half. The annotator's own labels are its spans (hard, and soft of p = 1), as `import mushroom` reads them.
--- iou and cor are the mushroom scheme's (mushroom_text_scores): iou over the hard characters (1.0 when neither
--- marks any), cor Spearman's rho of the per-character vectors (Pearson's r of their average ranks), 1.0 or 0.0 when
--- either vector is constant (rounded to 8 decimals); an empty text scores 1.0 and 1.0.
+-- iou and cor are the mushroom scheme's (the macros mushroom_iou and mushroom_cor, as mushroom_text_scores computes
+-- them): iou over the hard characters (1.0 when neither marks any), cor Spearman's rho of the per-character vectors
+-- (Pearson's r of their average ranks), 1.0 or 0.0 when either vector is constant (rounded to 8 decimals); an empty
+-- text scores 1.0 and 1.0.
 -- A text no other annotator labelled has no reference and no row.
 -- Grain: one row per (annotator's list, text it labelled that another annotator of its corpus labelled too).
 -- Key: set_id, text_id
@@ -102,16 +103,8 @@ SELECT
     labelled.set_id,
     labelled.text_id,
     labelled.others,
-    CASE
-        WHEN coalesce(per_text.own_marked, 0) + coalesce(per_text.others_marked, 0) = 0 THEN 1.0
-        ELSE per_text.both_marked::DOUBLE / (per_text.own_marked + per_text.others_marked - per_text.both_marked)
-    END::DOUBLE AS iou,
-    CASE
-        WHEN per_text.text_id IS NULL THEN 1.0
-        WHEN per_text.own_values = 1 OR per_text.share_values = 1
-            THEN (per_text.own_values = 1 AND per_text.share_values = 1)::INTEGER
-        ELSE per_text.rho
-    END::DOUBLE AS cor
+    mushroom_iou(per_text.both_marked, per_text.own_marked, per_text.others_marked)::DOUBLE AS iou,
+    mushroom_cor(per_text.own_values, per_text.share_values, per_text.rho)::DOUBLE AS cor
 FROM labelled
 LEFT JOIN per_text ON per_text.set_id = labelled.set_id AND per_text.text_id = labelled.text_id
 WHERE labelled.others > 0

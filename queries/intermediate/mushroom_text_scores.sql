@@ -169,15 +169,7 @@ SELECT
     coalesce(per_text.gold_marked, 0)::BIGINT AS gold_marked,
     coalesce(per_text.predicted_marked, 0)::BIGINT AS predicted_marked,
     coalesce(per_text.both_marked, 0)::BIGINT AS both_marked,
-    CASE
-        WHEN coalesce(per_text.gold_marked, 0) + coalesce(per_text.predicted_marked, 0) = 0 THEN 1.0
-        ELSE per_text.both_marked::DOUBLE / (per_text.gold_marked + per_text.predicted_marked - per_text.both_marked)
-    END::DOUBLE AS iou,
-    CASE
-        WHEN per_text.text_id IS NULL THEN 1.0
-        WHEN per_text.gold_values = 1 OR per_text.predicted_values = 1
-            THEN (per_text.gold_values = 1 AND per_text.predicted_values = 1)::INTEGER
-        ELSE per_text.rho
-    END::DOUBLE AS cor
+    mushroom_iou(per_text.both_marked, per_text.gold_marked, per_text.predicted_marked)::DOUBLE AS iou,
+    mushroom_cor(per_text.gold_values, per_text.predicted_values, per_text.rho)::DOUBLE AS cor
 FROM pairs
 LEFT JOIN per_text ON per_text.submission_id = pairs.submission_id AND per_text.text_id = pairs.text_id
