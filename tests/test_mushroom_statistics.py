@@ -271,8 +271,10 @@ def test_the_leaderboard_page_opens_on_the_mushroom_scheme_where_the_corpus_has_
     rows = printed(capsys, args)
     assert rows == printed(capsys, [*args, "--scheme", "mushroom"])  # the corpus's scheme by default
     assert list(shown["submission"]) == [row["submission"] for row in rows]
-    for column in ("rank", "cluster", "texts"):
+    for column in ("rank", "cluster", "kind", "texts"):
         assert list(shown[column]) == [row[column] for row in rows]
+    for column in ("iou_loo", "cor_loo"):  # an annotator's ceiling against the others; none for another list
+        assert [None if value != value else value for value in shown[column]] == [row[column] for row in rows]
     for column in ("iou", "cor"):
         assert list(shown[column]) == [with_interval(row, column) for row in rows]
     assert list(table(at, "signatures")["signature"]) == [row["signature"] for row in rows]

@@ -40,7 +40,8 @@ def board_table(ranked: list[dict], metadata: pl.DataFrame) -> pl.DataFrame:
     """The ranked rows as the table shows them: each figure with its interval, as the command's table prints it
     ("0.288 [0.26, 0.32]": with three decimals, the text sorts as the figure does), and who submitted it."""
     rows = [
-        {"rank": row["rank"], "cluster": row["cluster"], "submission": row["submission"]}
+        {"rank": row["rank"], "cluster": row["cluster"], "submission": row["submission"], "kind": row["kind"]}
+        | {"texts": row["texts"]}
         | {figure: with_interval(row, figure) for figure in tables.RATIOS}
         | {count: row[count] for count in tables.COUNTS}
         for row in ranked
@@ -48,7 +49,7 @@ def board_table(ranked: list[dict], metadata: pl.DataFrame) -> pl.DataFrame:
     who = metadata.select("submission", "team", "approach")
     board = pl.DataFrame(rows).join(who, on="submission", how="left", maintain_order="left")
     people = [c for c in ("team", "approach") if board[c].is_not_null().any()]  # the rest is in the expander
-    return board.select("rank", "cluster", "submission", *people, *tables.RATIOS, *tables.COUNTS)
+    return board.select("rank", "cluster", "submission", "kind", *people, "texts", *tables.RATIOS, *tables.COUNTS)
 
 
 def chart_points(ranked: list[dict], figure: str, differences: list[dict]) -> pl.DataFrame:
@@ -241,7 +242,8 @@ def another_scheme(others: list[str], split: str, scope: str, corpus: str) -> No
             "The lists read with character labels (`accuracy-db import mushroom`), scored as SemEval-2025 Task 3 "
             "(Mu-SHROOM) scores them, in every label whatever the scope above: iou and cor averaged over the texts, "
             "ranked by iou, then cor, as `accuracy-db leaderboard --scheme mushroom` prints them (`--ci` adds their "
-            "intervals and clusters)."
+            "intervals and clusters). An annotator (kind annotator) is scored on the texts it labelled (texts), and "
+            "iou_loo and cor_loo are its human ceiling against the other annotators of its texts."
         )
     else:
         st.caption(
@@ -258,9 +260,9 @@ def mushroom_board(split: str, corpus: str) -> None:
     ranked = data.ranked_with_intervals(split, "ALL", corpus, data.MUSHROOM)
     board = pl.DataFrame(
         [
-            {"rank": row["rank"], "cluster": row["cluster"], "submission": row["submission"]}
+            {"rank": row["rank"], "cluster": row["cluster"], "submission": row["submission"], "kind": row["kind"]}
             | {figure: with_interval(row, figure) for figure in tables.MEANS}
-            | {"texts": row["texts"]}
+            | {"texts": row["texts"], "iou_loo": row["iou_loo"], "cor_loo": row["cor_loo"]}
             for row in ranked
         ]
     )
@@ -277,7 +279,10 @@ def mushroom_board(split: str, corpus: str) -> None:
         f"(Mu-SHROOM) scores them, in every label: iou and cor averaged over the texts, each with its {INTERVAL} "
         f"({data.RESAMPLING.resamples:,} bootstrap resamples of the texts, seed {data.RESAMPLING.seed}), ranked by "
         "iou, then cor; a new **cluster** starts where a list's iou is significantly lower (paired permutation test, "
-        f"{data.TRIALS:,} trials, p < 0.05), as `accuracy-db leaderboard --ci` prints them."
+        f"{data.TRIALS:,} trials, p < 0.05), as `accuracy-db leaderboard --ci` prints them. An annotator (kind "
+        "annotator) is scored on the texts it labelled (texts), and has no cluster; iou_loo and cor_loo are its "
+        "human ceiling: the same figures against the other annotators of its texts, the mark a system would need to "
+        "match a person."
     )
     with st.expander("Signatures (what each figure was computed from and how)"):
         tables.table(
