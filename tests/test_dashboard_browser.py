@@ -155,8 +155,9 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
         "submission_doc_based",
         "submission_sent_based",
     ]
-    rank, cluster, name, recall, precision = rows[2][:5]
-    assert (rank, cluster, name) == ("3", "2", "submission")
+    assert [row[3] for row in rows] == ["gold", "gold", "submission", "submission", "submission"]  # copies of the gold
+    rank, cluster, name, kind, texts, recall, precision = rows[2][:7]
+    assert (rank, cluster, name, kind, texts) == ("3", "2", "submission", "submission", "60")
     assert (recall, precision) == ("0.288 [0.26, 0.32]", "0.613 [0.57, 0.65]")  # each with its interval
     expect(page.locator(".st-key-interval_chart canvas, .st-key-interval_chart svg").first).to_be_visible()
     page.locator(".st-key-board_level").evaluate("radio => radio.scrollIntoView()")  # the table and its chart
