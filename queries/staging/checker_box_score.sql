@@ -1,0 +1,109 @@
+-- Every statistic of every game as the box-score checker compares a claim with it (docs/checker.md): each player's
+-- line (player_games), each team's line (team_games, with its points of each half), and the game's own figures
+-- (the winner's and the loser's points, of the game and of each quarter and half, and the margin), one row a
+-- statistic; a statistic the data lacks (N/A) has no row. double is how many of a player's points, rebounds,
+-- assists, steals and blocks reach ten (a double-double is two).
+-- Grain: one row per (game, entity, statistic).
+-- Key: text_id, kind, side, player_index, stat
+-- Columns:
+--   text_id: The game (games.text_id).
+--   kind: player, team or game.
+--   side: home or visitor for a player or a team; NULL for the game.
+--   player_index: The player's index in the box score; NULL for a team or the game.
+--   entity: The player's full name, the team's name, or both teams' names for the game.
+--   stat: The statistic: a column of player_games or team_games (pts_half1 and pts_half2 the halves' points);
+--     of the game, pts, pts_qtr1 … pts_qtr4, pts_half1 and pts_half2 with _high (the larger of the two teams')
+--     or _low (the smaller), and margin (the difference of the teams' points).
+--   value: The statistic's value.
+WITH players AS (
+    SELECT
+        text_id,
+        side,
+        player_index,
+        player_name AS entity,
+        minutes,
+        pts,
+        fgm,
+        fga,
+        fg_pct,
+        fg3m,
+        fg3a,
+        fg3_pct,
+        ftm,
+        fta,
+        ft_pct,
+        oreb,
+        dreb,
+        reb,
+        ast,
+        stl,
+        blk,
+        tov,
+        CASE WHEN pts IS NOT NULL THEN
+            CAST(pts >= 10 AS INTEGER) + CAST(coalesce(reb, 0) >= 10 AS INTEGER)
+            + CAST(coalesce(ast, 0) >= 10 AS INTEGER) + CAST(coalesce(stl, 0) >= 10 AS INTEGER)
+            + CAST(coalesce(blk, 0) >= 10 AS INTEGER)
+        END AS double
+    FROM player_games
+),
+
+teams AS (
+    SELECT
+        text_id,
+        side,
+        team_name AS entity,
+        wins,
+        losses,
+        pts,
+        pts_qtr1,
+        pts_qtr2,
+        pts_qtr3,
+        pts_qtr4,
+        pts_qtr1 + pts_qtr2 AS pts_half1,
+        pts_qtr3 + pts_qtr4 AS pts_half2,
+        fg_pct,
+        fg3_pct,
+        ft_pct,
+        reb,
+        ast,
+        tov
+    FROM team_games
+),
+
+team_stats AS (
+    UNPIVOT teams
+    ON wins, losses, pts, pts_qtr1, pts_qtr2, pts_qtr3, pts_qtr4, pts_half1, pts_half2, fg_pct, fg3_pct, ft_pct, reb,
+    ast, tov
+    INTO NAME stat VALUE value
+),
+
+game_stats AS (
+    SELECT
+        text_id,
+        string_agg(entity, ' - ' ORDER BY side) AS entity,
+        stat,
+        max(value) AS high,
+        min(value) AS low
+    FROM team_stats
+    WHERE stat LIKE 'pts%'
+    GROUP BY text_id, stat
+    HAVING count(*) = 2
+)
+
+SELECT text_id, 'player' AS kind, side, player_index, entity, stat, value
+FROM (
+    UNPIVOT players
+    ON minutes, pts, fgm, fga, fg_pct, fg3m, fg3a, fg3_pct, ftm, fta, ft_pct, oreb, dreb, reb, ast, stl, blk, tov,
+    double
+    INTO NAME stat VALUE value
+)
+UNION ALL
+SELECT text_id, 'team', side, NULL, entity, stat, value
+FROM team_stats
+UNION ALL
+SELECT text_id, 'game', NULL, NULL, entity, stat || suffix, CASE suffix WHEN '_high' THEN high ELSE low END
+FROM game_stats, (VALUES ('_high'), ('_low')) AS suffixes (suffix)
+UNION ALL
+SELECT text_id, 'game', NULL, NULL, entity, 'margin', high - low
+FROM game_stats
+WHERE stat = 'pts'
