@@ -3,11 +3,12 @@
 -- before its parenthesis. A team's points in a quarter or half: every team named before it in its sentence. Any
 -- other claim: the player named last before it in its sentence, or with no name before it there, the player "he",
 -- "his" or "him" stands for (the player named last before the pronoun in the text: the pronoun heuristic), with
--- every team named between him and the claim; with no player before it, every team named before it in the sentence. A claim with no entity
+-- every team named between him and the claim; with no player before it, the team named last before it in the
+-- sentence. A claim with no entity
 -- before it in its sentence has no row: the checker leaves it alone. A last name two players of the game share
 -- gives both.
 -- Grain: one row per (claim, entity).
--- Key: text_id, doc_token, kind, side, player_index
+-- Key: text_id, doc_token, kind, side, player_index, entity
 -- Columns:
 --   text_id: The text (texts.text_id).
 --   doc_token: The claim's first token (checker_claims.doc_token).
@@ -78,11 +79,13 @@ FROM before_claims
 WHERE CASE
     WHEN rule = 'record' THEN kind = 'team' AND named_at = doc_token - CASE stat WHEN 'wins' THEN 2 ELSE 4 END
     WHEN entity_kind = 'team' THEN kind = 'team'
-    WHEN last_player IS NULL THEN kind = 'team'
+    WHEN last_player IS NULL THEN kind = 'team' AND named_at = last_team
     ELSE named_at = last_player AND kind = 'player' OR kind = 'team' AND named_at > last_player
 END
+-- a team named twice before the claim: where it was named last
+QUALIFY row_number() OVER (PARTITION BY text_id, doc_token, kind, side, player_index, entity ORDER BY named_at DESC) = 1
 UNION ALL
 SELECT DISTINCT claims.text_id, claims.doc_token, 'game', NULL, NULL, box.entity, NULL, 'game', TRUE
 FROM checker_claims AS claims
-JOIN checker_box_score AS box ON box.text_id = claims.text_id AND box.kind = 'game' AND box.stat = 'margin'
+JOIN checker_box_score AS box ON box.text_id = claims.text_id AND box.kind = 'game' AND box.stat = 'pts_margin'
 WHERE claims.entity_kind = 'game'

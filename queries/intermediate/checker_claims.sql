@@ -44,13 +44,13 @@ contexts AS (
         tokens.*,
         array_to_string(list_slice(sentences.words, tokens.sent_token + 1, tokens.sent_token + 12), ' ') || ' '
         AS after,
-        ' ' || array_to_string(list_slice(sentences.words, greatest(tokens.sent_token - 12, 1), tokens.sent_token - 1), ' ')
+        ' ' || array_to_string(list_slice(sentences.words, greatest(tokens.sent_token - 16, 1), tokens.sent_token - 1), ' ')
         || ' ' AS before,
         ' ' || array_to_string(sentences.words, ' ') || ' ' AS sentence
     FROM checker_tokens AS tokens
     JOIN sentences USING (text_id, sentence_id)
     WHERE tokens.number IS NOT NULL
-        OR tokens.word IN ('a', 'an', 'pair', 'double', 'triple')
+        OR tokens.word IN ('a', 'an', 'pair', 'double', 'triple', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth')
         OR regexp_full_match(tokens.token, '[0-9]{1,3}/[0-9]{1,3}')
 ),
 
@@ -117,6 +117,9 @@ pair_claims AS (
         SELECT
             *,
             CASE
+                WHEN regexp_matches(nearby, ' (rebounding|rebounds|boards|glass) ')
+                    AND NOT regexp_matches(nearby, ' (quarter|half|run|paint|offensive|defensive|second - chance) ')
+                    THEN 'reb'
                 WHEN regexp_matches(nearby, ' (battle|run|spurt|stretch|paint|bench|rebounding|rebounds|turnovers|overtime|ot|quarters|points off) ')
                     THEN NULL
                 WHEN regexp_matches(nearby, ' (first|opening|1st) quarter | after one ') THEN 'pts_qtr1'
@@ -235,11 +238,38 @@ percentage_claims AS (
 
 margin_claims AS (
     SELECT text_id, sentence_id, doc_token, doc_token AS last_token, token AS tokens, 'margin' AS rule,
-        'game' AS entity_kind, 'margin' AS stat, number AS claimed, after AS later
+        'game' AS entity_kind, period || '_margin' AS stat, number AS claimed, after AS later
+    FROM (
+        SELECT
+            *,
+            CASE
+                WHEN regexp_matches(after, '^(points )?(in|during) the (first|opening|1st) quarter ') THEN 'pts_qtr1'
+                WHEN regexp_matches(after, '^(points )?(in|during) the (second|2nd) quarter ') THEN 'pts_qtr2'
+                WHEN regexp_matches(after, '^(points )?(in|during) the (third|3rd) quarter ') THEN 'pts_qtr3'
+                WHEN regexp_matches(after, '^(points )?(in|during) the (fourth|final|4th) quarter ') THEN 'pts_qtr4'
+                WHEN regexp_matches(after, '^(points )?(in|during) the (first|opening) half ') THEN 'pts_half1'
+                WHEN regexp_matches(after, '^(points )?(in|during) the (second|final) half ') THEN 'pts_half2'
+                WHEN regexp_matches(before, ' (outscored|outscoring|outscore|out - scored|out - scoring)( \S+){1,4} by $')
+                    THEN NULL
+                ELSE 'pts'
+            END AS period
+        FROM contexts
+        WHERE number IS NOT NULL
+            AND (regexp_matches(after, '^- point (win|victory|loss|defeat|blowout|rout|triumph) ')
+                OR regexp_matches(before, ' (won|win|winning|lost|losing|beat|defeated|victory|triumph) by $')
+                OR regexp_matches(before, ' (outscored|outscoring|outscore|out - scored|out - scoring)( \S+){1,4} by $'))
+    )
+    WHERE period IS NOT NULL
+),
+
+-- "second on the team": where his points put him among his teammates
+rank_claims AS (
+    SELECT text_id, sentence_id, doc_token, doc_token AS last_token, token AS tokens, 'team rank' AS rule,
+        'entity' AS entity_kind, 'pts_rank' AS stat,
+        list_position(['first', 'second', 'third', 'fourth', 'fifth', 'sixth'], word) AS claimed, after AS later
     FROM contexts
-    WHERE number IS NOT NULL
-        AND (regexp_matches(after, '^- point (win|victory|loss|defeat|blowout|rout|triumph) ')
-            OR regexp_matches(before, ' (won|win|winning|lost|losing|beat|defeated|victory|triumph) by $'))
+    WHERE word IN ('first', 'second', 'third', 'fourth', 'fifth', 'sixth')
+        AND regexp_matches(after, '^on the team ')
 ),
 
 double_claims AS (
@@ -260,6 +290,7 @@ FROM (
     UNION ALL SELECT * FROM stat_claims
     UNION ALL SELECT * FROM percentage_claims
     UNION ALL SELECT * FROM margin_claims
+    UNION ALL SELECT * FROM rank_claims
     UNION ALL SELECT * FROM double_claims
 ) AS claims
 JOIN checker_tokens AS tokens ON tokens.text_id = claims.text_id AND tokens.doc_token = claims.doc_token

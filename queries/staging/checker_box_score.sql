@@ -2,7 +2,7 @@
 -- line (player_games), each team's line (team_games, with its points of each half), and the game's own figures
 -- (the winner's and the loser's points, of the game and of each quarter and half, and the margin), one row a
 -- statistic; a statistic the data lacks (N/A) has no row. double is how many of a player's points, rebounds,
--- assists, steals and blocks reach ten (a double-double is two).
+-- assists, steals and blocks reach ten (a double-double is two); pts_rank where his points put him on his team.
 -- Grain: one row per (game, entity, statistic).
 -- Key: text_id, kind, side, player_index, stat
 -- Columns:
@@ -11,9 +11,10 @@
 --   side: home or visitor for a player or a team; NULL for the game.
 --   player_index: The player's index in the box score; NULL for a team or the game.
 --   entity: The player's full name, the team's name, or both teams' names for the game.
---   stat: The statistic: a column of player_games or team_games (pts_half1 and pts_half2 the halves' points);
---     of the game, pts, pts_qtr1 … pts_qtr4, pts_half1 and pts_half2 with _high (the larger of the two teams')
---     or _low (the smaller), and margin (the difference of the teams' points).
+--   stat: The statistic: a column of player_games or team_games (pts_half1 and pts_half2 the halves' points;
+--     a player's pts_rank, 1 + how many teammates scored more); of the game, reb, pts, pts_qtr1 … pts_qtr4,
+--     pts_half1 and pts_half2 with _high (the larger of the two teams') or _low (the smaller), and the points'
+--     with _margin (the difference of the teams').
 --   value: The statistic's value.
 WITH players AS (
     SELECT
@@ -43,7 +44,10 @@ WITH players AS (
             CAST(pts >= 10 AS INTEGER) + CAST(coalesce(reb, 0) >= 10 AS INTEGER)
             + CAST(coalesce(ast, 0) >= 10 AS INTEGER) + CAST(coalesce(stl, 0) >= 10 AS INTEGER)
             + CAST(coalesce(blk, 0) >= 10 AS INTEGER)
-        END AS double
+        END AS double,
+        -- where his points put him on his team: 1 + how many teammates scored more
+        CASE WHEN pts IS NOT NULL THEN rank() OVER (PARTITION BY text_id, side ORDER BY pts DESC NULLS LAST) END
+        AS pts_rank
     FROM player_games
 ),
 
@@ -85,7 +89,7 @@ game_stats AS (
         max(value) AS high,
         min(value) AS low
     FROM team_stats
-    WHERE stat LIKE 'pts%'
+    WHERE stat LIKE 'pts%' OR stat = 'reb'
     GROUP BY text_id, stat
     HAVING count(*) = 2
 )
@@ -94,7 +98,7 @@ SELECT text_id, 'player' AS kind, side, player_index, entity, stat, value
 FROM (
     UNPIVOT players
     ON minutes, pts, fgm, fga, fg_pct, fg3m, fg3a, fg3_pct, ftm, fta, ft_pct, oreb, dreb, reb, ast, stl, blk, tov,
-    double
+    double, pts_rank
     INTO NAME stat VALUE value
 )
 UNION ALL
@@ -104,6 +108,6 @@ UNION ALL
 SELECT text_id, 'game', NULL, NULL, entity, stat || suffix, CASE suffix WHEN '_high' THEN high ELSE low END
 FROM game_stats, (VALUES ('_high'), ('_low')) AS suffixes (suffix)
 UNION ALL
-SELECT text_id, 'game', NULL, NULL, entity, 'margin', high - low
+SELECT text_id, 'game', NULL, NULL, entity, stat || '_margin', high - low
 FROM game_stats
-WHERE stat = 'pts'
+WHERE stat LIKE 'pts%'
