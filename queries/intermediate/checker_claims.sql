@@ -298,3 +298,8 @@ JOIN checker_tokens AS tokens ON tokens.text_id = claims.text_id AND tokens.doc_
 WHERE NOT regexp_matches(' ' || claims.later, '^ (\S+ ){0,4}(per game|a game|per contest|on the season|this season|of the season|on the year|this year|in (his|their|the) (last|past|previous)|over (his|their|the) (last|past)|straight|consecutive|career|games|of (his|their)|in a row)')
     AND NOT regexp_matches(' ' || claims.later, '^ (of|- of) (his|their|the) ')
     AND NOT regexp_matches(tokens.word, '^(averaging|averages)$')
+-- a token two patterns read ("86 of 130 rebounds": a split's attempts and a statistic): the pair's reading
+QUALIFY row_number() OVER (
+    PARTITION BY claims.text_id, claims.doc_token
+    ORDER BY CASE claims.rule WHEN 'shooting split' THEN 1 WHEN 'record' THEN 2 WHEN 'score' THEN 3 ELSE 4 END, claims.stat
+) = 1
