@@ -85,7 +85,7 @@ END
 -- a team named twice before the claim: where it was named last
 QUALIFY row_number() OVER (PARTITION BY text_id, doc_token, kind, side, player_index, entity ORDER BY named_at DESC) = 1
 UNION ALL
-SELECT DISTINCT claims.text_id, claims.doc_token, 'game', NULL, NULL, box.entity, NULL, 'game', TRUE
+SELECT claims.text_id, claims.doc_token, 'game', NULL, NULL, games.home_name || ' - ' || games.vis_name, NULL, 'game', TRUE
 FROM checker_claims AS claims
-JOIN checker_box_score AS box ON box.text_id = claims.text_id AND box.kind = 'game' AND box.stat = 'pts_margin'
+JOIN games ON games.text_id = claims.text_id
 WHERE claims.entity_kind = 'game'

@@ -45,8 +45,7 @@ contexts AS (
         array_to_string(list_slice(sentences.words, tokens.sent_token + 1, tokens.sent_token + 12), ' ') || ' '
         AS after,
         ' ' || array_to_string(list_slice(sentences.words, greatest(tokens.sent_token - 16, 1), tokens.sent_token - 1), ' ')
-        || ' ' AS before,
-        ' ' || array_to_string(sentences.words, ' ') || ' ' AS sentence
+        || ' ' AS before
     FROM checker_tokens AS tokens
     JOIN sentences USING (text_id, sentence_id)
     WHERE tokens.number IS NOT NULL
@@ -160,37 +159,50 @@ slash_claims AS (
     WHERE part = 'm'  -- one claim a token: the made shots (the attempts are checked when they differ: below)
 ),
 
-stat_words (pattern, stat) AS (
-    VALUES
-        ('points?|pts', 'pts'),
-        ('offensive (rebounds?|boards?)', 'oreb'),
-        ('defensive (rebounds?|boards?)', 'dreb'),
-        ('rebounds?|boards?|reb', 'reb'),
-        ('assists?|dimes?|ast', 'ast'),
-        ('steals?|stl', 'stl'),
-        ('blocks?|blocked shots?|blk', 'blk'),
-        ('turnovers?|tov', 'tov'),
-        ('minutes?|min', 'minutes'),
-        ('three - pointers?|threes|3 - pointers?|triples?', 'fg3m'),
-        ('free throws?', 'ftm'),
-        ('field goals?', 'fgm')
+-- the statistic's word after a number ("- point", "rebounds", "of steals" after "pair"), and the words after it
+stat_words AS (
+    SELECT
+        *,
+        substr(after, length(prefix) + 1) AS later,
+        regexp_extract(prefix, '^(of )?(- )?(.*) $', 3) AS stat_word
+    FROM (
+        SELECT
+            *,
+            regexp_extract(
+                after,
+                '^((of )?(- )?(offensive (rebounds?|boards?)|defensive (rebounds?|boards?)|points?|pts|rebounds?|boards?|reb|assists?|dimes?|ast|steals?|stl|blocks?|blocked shots?|blk|turnovers?|tov|minutes?|min|three - pointers?|threes|3 - pointers?|free throws?|field goals?) )',
+                1
+            ) AS prefix
+        FROM contexts
+        WHERE NOT before LIKE '%- '
+    )
+    WHERE prefix <> ''
 ),
 
 single_claims AS (
     SELECT
-        contexts.*,
-        stat_words.stat,
-        regexp_extract(contexts.after, '^(of )?(- )?(' || stat_words.pattern || ') (.*)$', 4) AS later,
-        CASE contexts.word WHEN 'a' THEN 1 WHEN 'an' THEN 1 WHEN 'pair' THEN 2 ELSE contexts.number END AS claimed
-    FROM contexts
-    JOIN stat_words
-        ON regexp_matches(contexts.after, '^(- )?(' || stat_words.pattern || ') ')
-        AND NOT (stat_words.stat = 'reb' AND regexp_matches(contexts.after, '^(- )?(offensive|defensive) '))
-        OR contexts.word = 'pair' AND regexp_matches(contexts.after, '^of (' || stat_words.pattern || ') ')
-    WHERE (contexts.number IS NOT NULL OR contexts.word = 'pair'
-            OR contexts.word IN ('a', 'an') AND regexp_matches(contexts.after, '^(' || stat_words.pattern || ') ')
-                AND NOT regexp_matches(contexts.after, '^\S+s '))
-        AND NOT regexp_matches(contexts.before, '- $')
+        *,
+        CASE
+            WHEN stat_word LIKE 'offensive %' THEN 'oreb'
+            WHEN stat_word LIKE 'defensive %' THEN 'dreb'
+            WHEN regexp_full_match(stat_word, 'points?|pts') THEN 'pts'
+            WHEN regexp_full_match(stat_word, 'rebounds?|boards?|reb') THEN 'reb'
+            WHEN regexp_full_match(stat_word, 'assists?|dimes?|ast') THEN 'ast'
+            WHEN regexp_full_match(stat_word, 'steals?|stl') THEN 'stl'
+            WHEN regexp_full_match(stat_word, 'blocks?|blocked shots?|blk') THEN 'blk'
+            WHEN regexp_full_match(stat_word, 'turnovers?|tov') THEN 'tov'
+            WHEN regexp_full_match(stat_word, 'minutes?|min') THEN 'minutes'
+            WHEN regexp_full_match(stat_word, 'three - pointers?|threes|3 - pointers?') THEN 'fg3m'
+            WHEN stat_word LIKE 'free throw%' THEN 'ftm'
+            WHEN stat_word LIKE 'field goal%' THEN 'fgm'
+        END AS stat,
+        CASE word WHEN 'a' THEN 1 WHEN 'an' THEN 1 WHEN 'pair' THEN 2 ELSE number END AS claimed
+    FROM stat_words
+    WHERE CASE
+        WHEN word = 'pair' THEN prefix LIKE 'of %'
+        WHEN word IN ('a', 'an') THEN NOT regexp_matches(prefix, '^(of|-) ') AND NOT regexp_matches(stat_word, 's$')
+        ELSE number IS NOT NULL AND NOT prefix LIKE 'of %'
+    END
 ),
 
 stat_claims AS (

@@ -84,7 +84,7 @@ team_stats AS (
 game_stats AS (
     SELECT
         text_id,
-        string_agg(entity, ' - ' ORDER BY side) AS entity,
+        string_agg(entity, ' - ' ORDER BY side) AS entity,  -- the home team's name first, as games gives them
         stat,
         max(value) AS high,
         min(value) AS low

@@ -21,19 +21,24 @@
 --   side: home or visitor for an entity of this game; NULL for one of another game.
 --   player_index: The player's index in this game's box score; NULL for a team or an entity of another game.
 WITH grams AS (
-    SELECT
-        corpus,
-        split,
-        text_id,
-        sentence_id,
-        doc_token,
-        token AS gram1,
-        token || ' ' || lead(token, 1) OVER sentence AS gram2,
-        token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence AS gram3,
-        token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence || ' '
-        || lead(token, 3) OVER sentence AS gram4
-    FROM checker_tokens
-    WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
+    -- each run of one to four tokens of a sentence, from each token
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram
+    FROM (
+        SELECT
+            corpus,
+            split,
+            text_id,
+            sentence_id,
+            doc_token,
+            token AS gram1,
+            token || ' ' || lead(token, 1) OVER sentence AS gram2,
+            token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence AS gram3,
+            token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence || ' '
+            || lead(token, 3) OVER sentence AS gram4
+        FROM checker_tokens
+        WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
+    )
+    UNPIVOT (gram FOR length IN (gram1, gram2, gram3, gram4))
 ),
 
 game_names AS (
@@ -79,13 +84,11 @@ candidates AS (
         game_names.side,
         game_names.player_index
     FROM grams
-    JOIN game_names
-        ON game_names.text_id = grams.text_id
-        AND game_names.name IN (grams.gram1, grams.gram2, grams.gram3, grams.gram4)
+    JOIN game_names ON game_names.text_id = grams.text_id AND game_names.name = grams.gram
     UNION ALL
     SELECT grams.*, all_names.kind, all_names.entity, all_names.form, all_names.name, FALSE, NULL, NULL
     FROM grams
-    JOIN all_names ON all_names.name IN (grams.gram1, grams.gram2, grams.gram3, grams.gram4)
+    JOIN all_names ON all_names.name = grams.gram
 ),
 
 mentions AS (
