@@ -1,6 +1,7 @@
 -- What the box-score checker finds wrong in each text that has a game (docs/checker.md), with the evidence: a NUMBER
 -- finding is a claim (checker_claims) that a statistic of the entities it describes (checker_claim_entities) settles
--- and none of them equals, the box-score value of the entity named last beside it; a NAME finding is a player or a
+-- and none of them equals, the box-score value of the entity named last beside it (of two named there, the
+-- first by name); a NAME finding is a player or a
 -- team named in a text (checker_mentions) that is not of its game. A claim no entity or statistic settles, or about
 -- an entity of another game, is no finding. Every rule reads the box score of the text's game; none names a text, a
 -- player, a team or a number.
@@ -49,13 +50,14 @@ number_findings AS (
         last_token,
         tokens,
         CASE WHEN rule = 'double-double' THEN 'WORD' ELSE 'NUMBER' END AS category,
-        arg_max(entity, coalesce(named_at, 0)) FILTER (WHERE value IS NOT NULL) AS entity,
+        first(entity ORDER BY named_at DESC NULLS LAST, entity) FILTER (WHERE value IS NOT NULL) AS entity,
         stat,
         CASE
             WHEN rule = 'double-double' THEN tokens
             ELSE CAST(claimed AS VARCHAR)
         END AS claimed,
-        CAST(arg_max(value, coalesce(named_at, 0)) FILTER (WHERE value IS NOT NULL) AS VARCHAR) AS actual,
+        CAST(first(value ORDER BY named_at DESC NULLS LAST, entity) FILTER (WHERE value IS NOT NULL) AS VARCHAR)
+        AS actual,
         rule
     FROM compared
     GROUP BY ALL
