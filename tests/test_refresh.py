@@ -354,7 +354,9 @@ def test_a_name_with_glob_characters_in_the_inbox_is_read_by_its_exact_path(tmp_
         (path.stem, rows, hashlib.sha256(path.read_bytes()).hexdigest())
         for path, rows in sorted([(inbox / "a*.csv", 80), (inbox / "a[b].csv", 120), (inbox / "ab.csv", 50)])
     ]
-    assert con.execute("SELECT submission, submitted_total FROM scores WHERE scope = 'ALL' ORDER BY 1").fetchall() == [
+    assert con.execute(
+        "SELECT submission, submitted_total FROM scores WHERE scope = 'ALL' AND submission <> 'boxscore' ORDER BY 1"
+    ).fetchall() == [
         ("a*", 80),
         ("a[b]", 120),
         ("ab", 50),
