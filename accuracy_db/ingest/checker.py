@@ -50,7 +50,9 @@ def put_in(con: duckdb.DuckDBPyConnection, name: str = NAME, split: str | None =
         ).fetchall()
     ]
     if not splits:
-        raise AccuracyDbError(f"no texts of the split {split} in the database")
+        raise AccuracyDbError(
+            "no shared-task texts in the database" if split is None else f"no texts of the split {split} in the database"
+        )
     old = [
         set_id
         for (set_id,) in con.execute(
