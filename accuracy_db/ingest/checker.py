@@ -51,7 +51,9 @@ def put_in(con: duckdb.DuckDBPyConnection, name: str = NAME, split: str | None =
     ]
     if not splits:
         raise AccuracyDbError(
-            "no shared-task texts in the database" if split is None else f"no texts of the split {split} in the database"
+            "no shared-task texts in the database"
+            if split is None
+            else f"no texts of the split {split} in the database"
         )
     old = [
         set_id
