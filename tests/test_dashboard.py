@@ -57,14 +57,19 @@ from accuracy_db.store import database
 APP = Path(accuracy_db.dashboard.__file__).parent / "app.py"
 
 
-@pytest.fixture(scope="module")
-def built_db(tmp_path_factory) -> Path:
-    """The shared-task database the pages are checked on here: the example submissions alone, all of the train split,
-    as the pages were written for. Built with --no-check: the box-score checker's list gives the test split a
+def examples_without_checker(tmp_path_factory) -> Path:
+    """The shared-task database the pages are checked on: the example submissions alone, all of the train split, as
+    the pages were written for. Built with --no-check: the box-score checker's list gives the test split a
     submission too, and the pages open on the test split first (tests/test_checker.py checks the list)."""
     path = tmp_path_factory.mktemp("no_check") / "accuracy.duckdb"
     build(DATA, path, EXAMPLES, check=False)
     return path
+
+
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory) -> Path:
+    """The examples alone, without the box-score checker's list (examples_without_checker)."""
+    return examples_without_checker(tmp_path_factory)
 
 
 @pytest.fixture(autouse=True, scope="module")
