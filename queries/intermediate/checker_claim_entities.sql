@@ -59,7 +59,13 @@ before_claims AS (
         claims.entity_kind,
         claims.rule,
         claims.stat,
-        named.*EXCLUDE (text_id, sentence_id),
+        named.named_at,
+        named.kind,
+        named.side,
+        named.player_index,
+        named.entity,
+        named.via,
+        named.of_game,
         coalesce(
             max(named.named_at) FILTER (WHERE named.kind = 'player' AND named.via = 'name') OVER claim,
             max(named.named_at) FILTER (WHERE named.kind = 'player') OVER claim
