@@ -304,11 +304,11 @@ def build_into(
         report.warnings[:0] = [w for split in zip(games_warnings, lists_warnings) for part in split for w in part]
         record(con, [schema_source(), *data_sources(data_dir, digests=digests).values()])
         count_refusals(report, inbox.refusals(con))
-        corpora = list(dict.fromkeys(registration.corpus for registration in registrations))
-        load_corpora(con, report, list(registrations), corpora, step=step)
-        if check:
+        if check:  # before the registered corpora: their lists follow, as an import after the build adds them
             step("Checking the texts against their box scores")
             put_in_checker_list(con, report)
+        corpora = list(dict.fromkeys(registration.corpus for registration in registrations))
+        load_corpora(con, report, list(registrations), corpora, step=step)
         step("Computing the built-in metrics")
         builtin_metrics.compute(con)
         found = score_folder.scan(scores_dir) if scores_dir is not None else {}
