@@ -7,14 +7,17 @@ DB ?= accuracy.duckdb
 
 .PHONY: demo test docs chromium postgresql install install-dev clean
 
-# A virtual environment with the package installed (editable), redone when pyproject.toml changes. uv installs
-# into it: 40 s where pip takes 110 s for the test dependencies, with the same versions. It compiles the bytecode
-# as pip does: where PYTHONDONTWRITEBYTECODE is set, every process would otherwise compile what it imports.
+# A virtual environment with the package installed (editable), redone when pyproject.toml or constraints.txt
+# changes. uv installs into it: 40 s where pip takes 110 s for the test dependencies, with the same versions. It
+# compiles the bytecode as pip does: where PYTHONDONTWRITEBYTECODE is set, every process would otherwise compile
+# what it imports. The dependencies are those of constraints.txt, the versions the tests last passed with, for
+# make install and make demo as for make install-dev (a wheel's pip install takes the newest the ranges of
+# pyproject.toml allow, below the next major release of what the code uses the internals of).
 UV := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet "uv==0.13.9"
-	$(UV) -e .
+	$(UV) -e . -c constraints.txt
 	touch $@
 
 # The tests run on the versions of constraints.txt, those the suite last passed with on a fresh clone (Python 3.11).

@@ -31,8 +31,13 @@ class Problem:
 
 
 def quoted(value, width: int = 80) -> str:
-    """A value as a message quotes it: its repr, cut to width characters (a cell or a span may be megabytes)."""
-    text = repr(value)
+    """A value as a message quotes it: its repr, cut to width characters (a cell or a span may be megabytes: a text
+    is cut before its repr is made)."""
+    return cut(repr(value[: width + 1]) if isinstance(value, (str, bytes)) else repr(value), width)
+
+
+def cut(text: str, width: int = 80) -> str:
+    """A text as a message shows it: at most width characters, an ellipsis marking a cut."""
     return text if len(text) <= width else f"{text[:width]}…"
 
 
@@ -42,6 +47,12 @@ class InputError(AccuracyDbError):
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(problems, key=lambda p: (p.file, p.line or 0))
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class NameTaken(InputError):
+    """An input file was refused for a name that a metric or a list loaded before it holds: a name is claimed once,
+    and the newcomer is refused (nothing loaded is removed for it). A file of the submissions or the scores folder
+    refused so is tried again by a refresh once the name is free."""
 
 
 @dataclass(frozen=True)

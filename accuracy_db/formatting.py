@@ -20,8 +20,11 @@ QUERY_FORMATS = (*FORMATS, "parquet")  # the query command's: any columns, and f
 TABLE_COLUMNS = {
     "rank": "rank",
     "submission": "submission",
+    "relation": "table or view",
+    "kind": "kind",
     "split": "split",
     "categories": "scope",
+    "texts": "texts",
     "found_by": "found by k",
     "annotators": "annotators",
     "recall": "recall",
@@ -32,6 +35,8 @@ TABLE_COLUMNS = {
     "token_f1": "token F1",
     "iou": "IoU",  # the mushroom scheme's
     "cor": "cor",
+    "iou_loo": "IoU vs others",  # an annotator's, against the other annotators of its texts
+    "cor_loo": "cor vs others",
     "matched": "matched",
     "gold_total": "gold",
     "submitted_total": "submitted",
@@ -41,8 +46,6 @@ TABLE_COLUMNS = {
     "missed": "MIS",
     "spurious": "SPU",
     "cluster": "cluster",
-    "relation": "table or view",
-    "kind": "kind",
     "column": "column",
     "type": "type",
     "description": "description",
@@ -134,12 +137,22 @@ def to_csv(rows: list[dict], columns: list[str] | None = None) -> str:
     return out.getvalue()
 
 
+MARKDOWN_ESCAPES = str.maketrans({"\\": "\\\\", "|": "\\|"})
+
+
+def markdown_cell(text: str) -> str:
+    """Text as a cell of a Markdown table: printable (a line break, which would end the row, shown as \\n), its |
+    escaped (one would end the cell) and its backslashes too (so that one before a | stays a backslash)."""
+    return printable(text).translate(MARKDOWN_ESCAPES)
+
+
 def to_markdown(rows: list[dict], columns: list[str] | None = None) -> str:
+    """A GitHub-flavoured Markdown table: every row has a cell per column, whatever its values and names hold."""
     columns = columns if columns is not None else list(rows[0]) if rows else []
     if not columns:
         return ""
-    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
-    lines += ["| " + " | ".join(cell(row[c]) for c in columns) + " |" for row in rows]
+    lines = ["| " + " | ".join(map(markdown_cell, columns)) + " |", "|" + "|".join(" --- " for _ in columns) + "|"]
+    lines += ["| " + " | ".join(markdown_cell(cell(row[c])) for c in columns) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 

@@ -3,6 +3,8 @@ shape: a labelled test set of 1,952 texts (the task's has about 1,900) over 14 l
 
     python -m benchmarks.mushroom_speed --scorer /tmp/scorer.py [--work /tmp/mushroom-bench] [--base-db PATH]
         [--seed 34] [--sample K] [--out benchmarks/results/mushroom-speed.json]
+    python -m benchmarks.mushroom_speed --scorer /tmp/scorer.py --real ../shared/data/mushroom [--base-db PATH]
+        [--out benchmarks/results/mushroom-speed-real.json]
 
 The task's scorer (participant_kit/scorer.py of Helsinki-NLP/mu-shroom; a copy fetched to measure, never part of
 this project) scores one reference file against one prediction file, as the task published them: a file per
@@ -23,6 +25,18 @@ texts mix Latin with diacritics, Arabic, Persian, Devanagari, Chinese (without s
 the gold's soft labels are each character's share of 3 to 12 annotators, its hard labels those above one half; a
 third of the systems give soft labels alone, a third hard labels alone, a third both. Writes --out (JSON) and prints
 a Markdown table.
+
+With --real FOLDER it runs on the task's own labelled files instead (FOLDER/val and FOLDER/test, 21 files; read in
+place), each with the three predictions of benchmarks/mushroom_predictions.py (an annotator's spans, noisy soft
+labels, empty ones): 63 pairs of files, every side in this one process, a file at a time, so that the figures are
+ratios of the same load. The task's scorer: its own functions, load_jsonl_file_to_records of the reference and of
+the prediction and main, per pair, as a run of scorer.py does them. accuracy-db, two ways: the drop-in
+(scoring.evaluate.evaluate_mushroom, what `evaluate --scheme mushroom` calls: an in-memory database per pair), and
+the database (interchange.imports.import_mushroom, what `import mushroom` calls: each file as the gold of a corpus of
+its own and its predictions as submissions, into a copy of --base-db, then mushroom_text_scores and mushroom_scores
+read once). Each step's CPU time (time.process_time: every thread of the process) and wall time; one pair of each
+side is run first, untimed, so that neither pays for its first imports. The figures must agree to 1e-9: every text's
+iou and cor of the database against the scorer's, the drop-in's means against the scorer's.
 """
 
 from __future__ import annotations
@@ -30,6 +44,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
 import random
 import shutil
@@ -158,6 +173,164 @@ def task_scorer_module(path: Path):
     return module
 
 
+def clock() -> tuple[float, float]:
+    return time.process_time(), time.perf_counter()
+
+
+def since(started: tuple[float, float]) -> dict:
+    cpu, wall = clock()
+    return {"cpu": cpu - started[0], "wall": wall - started[1]}
+
+
+def added(total: dict, step: dict) -> None:
+    for key in ("cpu", "wall"):
+        total[key] = total.get(key, 0.0) + step[key]
+
+
+def differs(ours, theirs) -> float:
+    """The largest difference of two sequences of figures; infinite where one is NaN and the other not."""
+    worst = 0.0
+    for a, b in zip(ours, theirs, strict=True):
+        if math.isnan(a) or math.isnan(b):
+            worst = max(worst, 0.0 if math.isnan(a) and math.isnan(b) else math.inf)
+        else:
+            worst = max(worst, abs(a - b))
+    return worst
+
+
+def real_run(args) -> None:
+    """The task's labelled files, the scorer's functions against accuracy-db's drop-in and database (see above)."""
+    from accuracy_db.interchange.imports import import_mushroom
+    from accuracy_db.scoring.evaluate import evaluate_mushroom
+    from accuracy_db.store import database
+    from benchmarks.mushroom_predictions import predictions, read_lines, real_files, write_lines
+
+    files = real_files(args.real)
+    if len(files) != 21:
+        raise SystemExit(f"{args.real}: expected the task's 21 labelled files (val/ and test/), found {len(files)}")
+    if args.work.exists():
+        shutil.rmtree(args.work)
+    args.work.mkdir(parents=True)
+    scorer = task_scorer_module(args.scorer)
+    base = args.base_db
+    if base is None:
+        base = args.work / "base.duckdb"
+        timed(accuracy_db("build", "--db", str(base)))
+    db = args.work / "accuracy.duckdb"
+    shutil.copyfile(base, db)
+
+    pairs = {}  # (corpus, kind) -> (reference, prediction file)
+    golds = {}
+    for number, path in enumerate(files):
+        corpus, gold = path.name.split(".")[1], read_lines(path)
+        golds[corpus] = gold
+        for kind, lines in predictions(gold, number).items():
+            pairs[corpus, kind] = (path, write_lines(args.work / f"{corpus}-{kind}.jsonl", lines))
+
+    def theirs(reference: Path, predicted: Path):
+        refs = scorer.load_jsonl_file_to_records(str(reference))
+        ious, cors = scorer.main(refs, scorer.load_jsonl_file_to_records(str(predicted), is_ref=False))
+        return [record["id"] for record in refs], ious, cors
+
+    # one pair of each side first, untimed: the first imports of either side are not what is measured
+    warm = args.work / "warm.duckdb"
+    shutil.copyfile(base, warm)
+    first_reference, first_prediction = next(iter(pairs.values()))
+    theirs(first_reference, first_prediction)
+    evaluate_mushroom(first_reference, first_prediction)
+    import_mushroom(warm, first_reference, "warm", "gold")
+    import_mushroom(warm, first_prediction, "warm", "submission", "warm")
+    warm.unlink()
+
+    load_before = os.getloadavg()[0]
+    sides = {"task_scorer": {}, "drop_in": {}, "database": {}}
+    steps = {"database import gold": {}, "database import prediction": {}}
+    scorer_figures, drop_in_means = {}, {}
+    for corpus in golds:
+        for kind in ("annotator", "noisy", "empty"):
+            reference, predicted = pairs[corpus, kind]
+            started = clock()
+            scorer_figures[corpus, kind] = theirs(reference, predicted)
+            added(sides["task_scorer"], since(started))
+            started = clock()
+            drop_in_means[corpus, kind] = evaluate_mushroom(reference, predicted).report[0]
+            added(sides["drop_in"], since(started))
+        started = clock()
+        import_mushroom(db, reference, corpus, "gold")
+        step = since(started)
+        added(sides["database"], step)
+        added(steps["database import gold"], step)
+        for kind in ("annotator", "noisy", "empty"):
+            started = clock()
+            import_mushroom(db, pairs[corpus, kind][1], corpus, "submission", kind)
+            step = since(started)
+            added(sides["database"], step)
+            added(steps["database import prediction"], step)
+    started = clock()
+    con = database.open_existing(db)
+    ours = "JOIN annotation_sets ON set_id = submission_id WHERE kind = 'submission' AND name IN ?"
+    kinds = ["annotator", "noisy", "empty"]
+    text_rows = con.execute(f"SELECT corpus, name, text_id, iou, cor FROM mushroom_text_scores {ours}", [kinds])
+    text_rows = text_rows.fetchall()
+    means = con.execute(
+        f"SELECT mushroom_scores.corpus, submission, texts, iou, cor FROM mushroom_scores {ours}", [kinds]
+    )
+    means = {(corpus, kind): figures for corpus, kind, *figures in means.fetchall()}
+    con.close()
+    steps["database read mushroom_text_scores, mushroom_scores"] = since(started)
+    added(sides["database"], steps["database read mushroom_text_scores, mushroom_scores"])
+    load_after = os.getloadavg()[0]
+
+    by_text = {(corpus, kind, text_id): (iou, cor) for corpus, kind, text_id, iou, cor in text_rows}
+    worst_text = worst_mean = 0.0
+    texts_compared = 0
+    for (corpus, kind), (ids, ious, cors) in scorer_figures.items():
+        mine = [by_text[corpus, kind, text_id] for text_id in ids]
+        worst_text = max(worst_text, differs([m[0] for m in mine], ious), differs([m[1] for m in mine], cors))
+        texts_compared += len(ids)
+        drop_in = drop_in_means[corpus, kind]
+        worst_mean = max(
+            worst_mean,
+            differs([drop_in["iou"], drop_in["cor"], *means[corpus, kind][1:]], [ious.mean(), cors.mean()] * 2),
+        )
+        if drop_in["texts"] != len(ids) or means[corpus, kind][0] != len(ids):
+            raise SystemExit(f"{corpus} {kind}: scored on another number of texts than the scorer's {len(ids)}")
+    if texts_compared != len(by_text) or worst_text > AGREEMENT or worst_mean > AGREEMENT:
+        raise SystemExit(f"the figures differ: {worst_text} per text, {worst_mean} in the means")
+
+    result = {
+        "files": len(files),
+        "pairs": len(pairs),
+        "texts": sum(len(gold) for gold in golds.values()),
+        "characters": sum(len(line["model_output_text"]) for gold in golds.values() for line in gold),
+        "sides": sides,
+        "database_steps": steps,
+        "cpu_ratio_drop_in": sides["task_scorer"]["cpu"] / sides["drop_in"]["cpu"],
+        "cpu_ratio_database": sides["task_scorer"]["cpu"] / sides["database"]["cpu"],
+        "wall_ratio_drop_in": sides["task_scorer"]["wall"] / sides["drop_in"]["wall"],
+        "wall_ratio_database": sides["task_scorer"]["wall"] / sides["database"]["wall"],
+        "largest_difference_per_text": worst_text,
+        "largest_difference_of_means": worst_mean,
+        "texts_compared": texts_compared,
+        "load_average_before": load_before,
+        "load_average_after": load_after,
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
+    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print("| 63 pairs of files, in one process | CPU s | wall s | the scorer's CPU over it |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, key in (("the task's scorer.py functions", "task_scorer"),
+                       ("accuracy-db drop-in (evaluate_mushroom)", "drop_in"),
+                       ("accuracy-db database (import_mushroom, views read)", "database")):  # fmt: skip
+        figures = sides[key]
+        ratio = sides["task_scorer"]["cpu"] / figures["cpu"]
+        print(f"| {label} | {figures['cpu']:.1f} | {figures['wall']:.1f} | {ratio:.2f}× |")
+    print(
+        f"\nlargest difference: {worst_text:.2e} per text over {texts_compared} texts, {worst_mean:.2e} in the means;"
+        f" load average {load_before:.2f} before, {load_after:.2f} after"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scorer", type=Path, required=True, help="a copy of the task's participant_kit/scorer.py")
@@ -171,8 +344,12 @@ def main() -> None:
         default=len(LANGUAGES),
         help="languages of each system the scorer runs for (default: all)",
     )
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "mushroom-speed.json")
+    parser.add_argument("--real", type=Path, help="the task's labelled files: ../shared/data/mushroom")
+    parser.add_argument("--out", type=Path, help="default: benchmarks/results/mushroom-speed(-real).json")
     args = parser.parse_args()
+    args.out = args.out or REPO / "benchmarks" / "results" / f"mushroom-speed{'-real' if args.real else ''}.json"
+    if args.real:
+        return real_run(args)
     if args.work.exists():
         shutil.rmtree(args.work)
     (args.work / "by-language").mkdir(parents=True)

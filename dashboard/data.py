@@ -10,7 +10,6 @@ modification time), so a republished file is a new key and the old results are n
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Callable
@@ -22,6 +21,7 @@ import duckdb
 import polars as pl
 import streamlit as st
 
+from accuracy_db.defaults import default_db
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring import schemes
 from accuracy_db.scoring.schemes import DESCRIPTION as SCHEME_DESCRIPTION  # noqa: F401  for the pages
@@ -29,6 +29,7 @@ from accuracy_db.scoring.schemes import (  # noqa: F401  for the pages
     HALF_COUNT_SCHEMES,
     MUSHROOM,
     MUSHROOM_DESCRIPTION,
+    SCHEME,
     SCHEMES,
 )
 from accuracy_db.sqlbox.guard import QueryRefused, megabytes  # noqa: F401  for the pages
@@ -48,11 +49,10 @@ from accuracy_db.stats.significance import DEFAULT_TRIALS
 from accuracy_db.store import database, publish
 from accuracy_db.store.analyses import saved_analyses, saved_analysis  # noqa: F401  for the pages
 
-from . import DB_ENV, links, palette
+from . import links, palette
 from .literal import literal
 from .sql_limits import SQL_MAX_BYTES, SQL_QUERIES_AT_ONCE, SQL_ROW_LIMIT, SQL_TIMEOUT
 
-DEFAULT_DB = "accuracy.duckdb"
 SHARED_TASK = "shared-task"  # the built-in corpus, shown unless another is chosen
 ATTEMPTS = 3  # reads tried when the file is replaced while being opened
 
@@ -78,7 +78,7 @@ class FileIdentity:
 
 def db_path() -> Path:
     """The database the dashboard shows: $ACCURACY_DB_PATH, else ./accuracy.duckdb."""
-    return Path(os.environ.get(DB_ENV) or DEFAULT_DB).resolve()
+    return default_db().resolve()
 
 
 def identity(path: Path) -> FileIdentity:
@@ -145,14 +145,16 @@ TRIALS = DEFAULT_TRIALS["permutation"]
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _ranked_with_intervals(file: FileIdentity, split: str, scope: str, corpus: str) -> list[dict]:
-    return _on_file(file, lambda con: ranking.leaderboard(con, split, scope, RESAMPLING, TRIALS, corpus))
+def _ranked_with_intervals(file: FileIdentity, split: str, scope: str, corpus: str, scheme: str) -> list[dict]:
+    return _on_file(file, lambda con: ranking.leaderboard(con, split, scope, RESAMPLING, TRIALS, corpus, scheme))
 
 
-def ranked_with_intervals(split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
-    """ranking.leaderboard of a corpus's split in a scope with intervals (<figure>_ci) and clusters, as
-    `accuracy-db leaderboard --ci` prints it."""
-    return _current(_ranked_with_intervals, split, scope, corpus)
+def ranked_with_intervals(
+    split: str, scope: str, corpus: str = SHARED_TASK, scheme: str = schemes.SCHEME
+) -> list[dict]:
+    """ranking.leaderboard of a corpus's split in a scope under a scheme with intervals (<figure>_ci) and clusters,
+    as `accuracy-db leaderboard --ci` prints it."""
+    return _current(_ranked_with_intervals, split, scope, corpus, scheme)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -167,16 +169,26 @@ def ranked_under_scheme(split: str, scope: str, scheme: str, corpus: str = SHARE
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _ranking_schemes(file: FileIdentity, corpus: str) -> list[str]:
-    return _on_file(
-        file, lambda con: [*SCHEMES, *([schemes.MUSHROOM] if schemes.has_character_labels(con, corpus) else [])]
-    )
+def _scoring_schemes(file: FileIdentity, corpus: str) -> list[str]:
+    return _on_file(file, lambda con: schemes.scoring_schemes(con, corpus))
 
 
-def ranking_schemes(corpus: str) -> list[str]:
-    """The schemes a corpus's lists are ranked under, as `accuracy-db leaderboard --scheme` takes them: every match
-    scheme, and the mushroom scheme where the corpus has a gold list read with character labels."""
-    return _current(_ranking_schemes, corpus)
+def scoring_schemes(corpus: str) -> list[str]:
+    """schemes.scoring_schemes: the schemes that rank some list of a corpus, the one its pages open on first (as
+    `accuracy-db leaderboard` ranks it by default): the mushroom scheme where its gold list is read with character
+    labels, then the match schemes where they score a list of it."""
+    return _current(_scoring_schemes, corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _not_scored(file: FileIdentity, corpus: str, split: str | None, scheme: str) -> str:
+    return _on_file(file, lambda con: schemes.not_scored(con, corpus, split, scheme))
+
+
+def not_scored(corpus: str, split: str | None = None, scheme: str = schemes.SCHEME) -> str:
+    """schemes.not_scored: why no submission of a corpus (of a split) is ranked under a scheme, in one line, as
+    `accuracy-db leaderboard` says it."""
+    return _current(_not_scored, corpus, split, scheme)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -303,10 +315,13 @@ def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:
     return read(result=(sql, params or {}))["result"]
 
 
-def splits_with_submissions(corpus: str = SHARED_TASK) -> list[str]:
-    """The splits of a corpus that have scored submissions, test first (the split of the shared task's results)."""
+def splits_with_submissions(corpus: str = SHARED_TASK, scheme: str = schemes.SCHEME) -> list[str]:
+    """The splits of a corpus that have submissions scored under a scheme (the match schemes score those of
+    evaluations, the mushroom scheme those of mushroom_leaderboard), test first (the split of the shared task's
+    results)."""
+    scored = "mushroom_leaderboard" if scheme == MUSHROOM else "evaluations"
     frame = read_one(
-        "SELECT DISTINCT split FROM evaluations WHERE corpus = $corpus ORDER BY split <> 'test', split",
+        f"SELECT DISTINCT split FROM {scored} WHERE corpus = $corpus ORDER BY split <> 'test', split",
         {"corpus": corpus},
     )
     return frame["split"].to_list()

@@ -16,7 +16,7 @@ from pathlib import Path
 import orjson
 import polars as pl
 
-from accuracy_db.errors import InputError, Problem
+from accuracy_db.errors import InputError, Problem, quoted
 from accuracy_db.regular_files import Digests, read_line_blocks, record_digest, regular_fd
 
 from .game_days import parse_day
@@ -294,7 +294,7 @@ def read_record(record, lines: dict[str, int]) -> tuple[dict | None, list[str]]:
     messages = []
     text_id = record_text_id(record)
     if text_id is None:
-        messages.append(f"shared_task_text_id is not a text id: {record.get('shared_task_text_id')!r}")
+        messages.append(f"shared_task_text_id is not a text id: {quoted(record.get('shared_task_text_id'), 60)}")
     elif text_id in lines:
         messages.append(f"{text_id} is already on line {lines[text_id]}")
     missing = [key for key in RECORD_KEYS if key not in record]
@@ -303,8 +303,10 @@ def read_record(record, lines: dict[str, int]) -> tuple[dict | None, list[str]]:
     try:
         game_date = parse_day(record["day"])
     except (TypeError, ValueError):
-        messages.append(f"day is not a MM_DD_YY date: {record['day']!r}")
-    messages += [f"{key} is not a string: {record[key]!r}" for key in RECORD_TEXTS if not isinstance(record[key], str)]
+        messages.append(f"day is not a MM_DD_YY date: {quoted(record['day'], 60)}")
+    messages += [
+        f"{key} is not a string: {quoted(record[key], 60)}" for key in RECORD_TEXTS if not isinstance(record[key], str)
+    ]
     summary = joined_tokens(record["summary"])
     if summary is None:
         messages.append("summary is not a list of tokens")
@@ -377,7 +379,10 @@ def player_index_problems(players) -> list[str]:
         if number >= 2**31:
             messages.append(f"box_score player index {index} is too large (at most {2**31 - 1})")
         elif number in numbers:
-            messages.append(f"box_score player index {number} is given twice ({numbers[number]!r} and {index!r})")
+            messages.append(
+                f"box_score player index {number} is given twice"
+                f" ({quoted(numbers[number], 60)} and {quoted(index, 60)})"
+            )
         numbers.setdefault(number, index)
     return messages
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from accuracy_db.errors import Problem
+from accuracy_db.errors import Problem, quoted
 
 from .box_score_records import PLAYER_STATS, PLAYER_TEXTS, TEAM_STATS, TEAM_TEXTS
 
@@ -45,7 +45,7 @@ def parse_stats(
     for key in stats:
         not_numbers = frame.filter(pl.col(key).is_not_null() & pl.col(key).cast(pl.Int32, strict=False).is_null())
         for line, name, value in not_numbers.select("line", who, key).iter_rows():
-            problems.append(Problem(file, line, f"{name}: {key} is not a whole number: {value!r}"))
+            problems.append(Problem(file, line, f"{name}: {key} is not a whole number: {quoted(value, 60)}"))
     return frame.with_columns(pl.col(list(stats)).cast(pl.Int32, strict=False)).rename(stats)
 
 
@@ -65,8 +65,11 @@ def with_sides(players: pl.DataFrame, games: pl.DataFrame, file: str) -> tuple[p
     for row in players.filter(pl.col("side").is_null()).iter_rows(named=True):
         who = f"{row['text_id']} player {row['player_index']} ({row['player_name']})"
         if row["home_city"] == row["vis_city"]:
-            doubt = f"both teams are from {row['home_city']!r}"
+            doubt = f"both teams are from {quoted(row['home_city'], 60)}"
         else:
-            doubt = f"TEAM_CITY {row['team_city']!r} is neither {row['home_city']!r} nor {row['vis_city']!r}"
+            doubt = (
+                f"TEAM_CITY {quoted(row['team_city'], 60)} is neither {quoted(row['home_city'], 60)}"
+                f" nor {quoted(row['vis_city'], 60)}"
+            )
         warnings.append(str(Problem(file, row["line"], f"{who}: {doubt}; side left NULL")))
     return players.drop("line", "home_city", "vis_city"), warnings

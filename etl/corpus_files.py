@@ -18,16 +18,18 @@ leaves out a refused list or sidecar and loads the rest."""
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 
-from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem, quoted
+from accuracy_db.errors import AccuracyDbError, InputError, NameTaken, Problem, SpanProblem, cut, quoted
 from accuracy_db.names import MAX_CATEGORIES, name_problem, too_many_categories
 from accuracy_db.printable import utf8_text
 from accuracy_db.regular_files import read_bytes, read_text
@@ -35,6 +37,7 @@ from accuracy_db.regular_files import read_bytes, read_text
 from .bounded_yaml import load_bounded_yaml
 from .char_spans import TokenIndex, TokenSpan
 from .corpus_texts import Category, CorpusText, create_corpus, held_texts, insert_texts
+from .left_out import EMPTY, LeftOut
 from .sidecars import SIDECAR_SUFFIXES, read_sidecar
 from .span_csv import csv_objects
 from .span_lists import ImportReport, NewList, Record, Span, insert_lists
@@ -44,17 +47,22 @@ DEFAULT_SPLIT = "test"
 LIST_SUFFIXES = (".jsonl", ".csv")
 
 
-def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None) -> list[tuple[int, dict]]:
-    """(line, object) of every non-blank line of a JSONL file (its bytes when read already); a problem for each line
-    that is not a JSON object."""
+def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None) -> Iterator[tuple[int, dict]]:
+    """(line, object) of every non-blank line of a JSONL file (its bytes when read already), one line at a time: a
+    caller that keeps what it needs of each object holds no more than the file's bytes and one line's objects (a
+    Mu-SHROOM line's logits are thousands of numbers). A problem for each line that is not a JSON object."""
     data = read_bytes(path) if data is None else data
     try:
-        text = data.decode("utf-8-sig")
+        data.decode("utf-8-sig")  # checked whole first: a file that is not UTF-8 gives nothing
     except UnicodeDecodeError as error:
         problems.append(Problem(str(path), data[: error.start].count(b"\n") + 1, "is not UTF-8 text"))
-        return []
-    objects = []
-    for line, content in enumerate(text.split("\n"), start=1):
+        return
+    start = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    line = 0
+    while start <= len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        content, start, line = data[start:end].decode("utf-8"), end + 1, line + 1
         if not content.strip():
             continue
         try:
@@ -70,10 +78,9 @@ def jsonl_objects(path: Path, problems: list[Problem], data: bytes | None = None
         if unstorable:
             problems.append(Problem(str(path), line, unstorable))
         elif isinstance(value, dict):
-            objects.append((line, value))
+            yield line, value
         else:
             problems.append(Problem(str(path), line, "not a JSON object"))
-    return objects
 
 
 def read_texts(path: Path, problems: list[Problem]) -> list[tuple[int, CorpusText]]:
@@ -120,7 +127,9 @@ def read_categories(path: Path) -> list[Category]:
         description, colour = entry.get("description", ""), entry.get("colour", entry.get("color"))
         categories.append(Category(name, str(description or ""), str(colour) if colour is not None else None))
     counts = Counter(c.name for c in categories)
-    problems += [Problem(str(path), None, f"category {n!r} is listed twice") for n in sorted(counts) if counts[n] > 1]
+    problems += [
+        Problem(str(path), None, f"category {quoted(n, 60)} is listed twice") for n in sorted(counts) if counts[n] > 1
+    ]
     if problems:
         raise InputError(problems)
     return categories
@@ -131,15 +140,23 @@ def is_probability(value) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value <= 1
 
 
-def read_span(path, line, value, texts: dict[str, CorpusText], indexes, categories, problems) -> Record | None:
+def read_span(
+    path, line, value, texts: dict[str, CorpusText], indexes, categories, problems, left_out: LeftOut
+) -> Record | None:
+    """A line of a list: one span placed on tokens; None when it is refused (a problem) or empty (start = end, or
+    an empty text: it marks nothing, and is left out, counted)."""
+
     def problem(message: str, kind=Problem) -> None:
         problems.append(kind(str(path), line, message))
 
+    def empty(where: str, message: str) -> None:
+        left_out.leave_out(problems, EMPTY, where, SpanProblem(str(path), line, message))
+
     text_id, category = value.get("text_id"), value.get("category")
     if text_id not in texts:
-        return problem(f"text_id {json.dumps(text_id)} is not a text of texts.jsonl")
+        return problem(f"text_id {cut(json.dumps(text_id), 60)} is not a text of texts.jsonl")
     if category not in categories:
-        return problem(f"category {json.dumps(category)} is not one of {', '.join(categories)}")
+        return problem(f"category {cut(json.dumps(category), 60)} is not one of {', '.join(categories)}")
     index = indexes.get(text_id)
     if index is None:  # (made once a text: setdefault made one a span, which it then threw away)
         index = indexes[text_id] = TokenIndex(texts[text_id].text)
@@ -147,15 +164,21 @@ def read_span(path, line, value, texts: dict[str, CorpusText], indexes, categori
     if whole("token_start") and whole("token_end"):
         first, last = value["token_start"], value["token_end"]
         if not 1 <= first <= last <= len(index.offsets):
-            return problem(f"tokens {first}-{last} are not tokens of {text_id} (1-{len(index.offsets)})", SpanProblem)
+            shown = f"{quoted(first, 40)}-{quoted(last, 40)}"
+            return problem(f"tokens {shown} are not tokens of {text_id} (1-{len(index.offsets)})", SpanProblem)
         tokens = TokenSpan(first, last, *index.characters_of(first, last), None)
         given_start, given_text = tokens.char_start, index.text[tokens.char_start : tokens.char_end]
     elif whole("start") and (whole("end") or isinstance(value.get("text"), str)):
         given_start = value["start"]
+        if whole("end") and 0 <= given_start == value["end"] <= len(index.text):
+            return empty("start-end", f"characters {given_start}-{given_start} of {text_id} are an empty span")
+        if not whole("end") and value["text"] == "":
+            return empty("text", f"the span's text at {given_start} of {text_id} is empty")
         if whole("end"):
             if not 0 <= given_start < value["end"] <= len(index.text):
                 return problem(
-                    f"characters {given_start}-{value['end']} are not within {text_id} (0-{len(index.text)})",
+                    f"characters {quoted(given_start, 40)}-{quoted(value['end'], 40)} are not within {text_id}"
+                    f" (0-{len(index.text)})",
                     SpanProblem,
                 )
             given_text = index.text[given_start : value["end"]]
@@ -223,8 +246,9 @@ def sidecar_of(folder: Path, name: str) -> Path | None:
     )
 
 
-def read_list(paths, name, folder, texts, indexes, categories) -> ListFile:
-    """A list of lists/: its spans, or its problems (a list given twice, a line or a span that cannot be read)."""
+def read_list(paths, name, folder, texts, indexes, categories, left_out: LeftOut) -> ListFile:
+    """A list of lists/: its spans, or its problems (a list given twice, a line or a span that cannot be read); its
+    empty spans left out."""
     listed = ListFile(paths[0], name)
     wrong = None if name == "gold" else name_problem(name, "list")
     if wrong:
@@ -242,7 +266,9 @@ def read_list(paths, name, folder, texts, indexes, categories) -> ListFile:
         return listed
     listed.sha256 = hashlib.sha256(data).hexdigest()
     lines = (csv_objects if path.suffix == ".csv" else jsonl_objects)(path, listed.problems, data)
-    records = [read_span(path, line, value, texts, indexes, categories, listed.problems) for line, value in lines]
+    records = [
+        read_span(path, line, value, texts, indexes, categories, listed.problems, left_out) for line, value in lines
+    ]
     listed.records = [record for record in records if record is not None]
     listed.sidecar = sidecar_of(folder, name)
     if listed.sidecar is not None:
@@ -264,12 +290,15 @@ class CorpusFolder:
     texts: dict[str, CorpusText]
     lists: list[ListFile]
     lines: dict[str, int]  # text id -> its line of texts.jsonl
+    left_out: LeftOut  # the empty spans of its lists
 
 
-def read_corpus_folder(folder: Path) -> CorpusFolder:
-    """Read a corpus folder; InputError when the folder, its texts.jsonl or its categories.yaml is refused."""
+def read_corpus_folder(folder: Path, strict: bool = False) -> CorpusFolder:
+    """Read a corpus folder; InputError when the folder, its texts.jsonl or its categories.yaml is refused. An empty
+    span is left out, counted (under strict, a problem of its list)."""
     if not folder.is_dir():
-        raise InputError([Problem(str(folder), None, "no such folder: expected a corpus folder")])
+        found = "a file, not a folder" if folder.exists() else "no such folder"
+        raise InputError([Problem(str(folder), None, f"{found}: expected a corpus folder")])
     for required in ("texts.jsonl", "categories.yaml"):
         if not os.path.lexists(folder / required):
             raise InputError([Problem(str(folder), None, f"no {required}: not a corpus folder")])
@@ -279,18 +308,21 @@ def read_corpus_folder(folder: Path) -> CorpusFolder:
     if problems:
         raise InputError(problems)
     texts = {text.text_id: text for _, text in read}
-    indexes, names = {}, [c.name for c in categories]
-    lists = [read_list(paths, name, folder, texts, indexes, names) for name, paths in list_files(folder).items()]
-    return CorpusFolder(folder, categories, texts, lists, {text.text_id: line for line, text in read})
+    indexes, names, left_out = {}, [c.name for c in categories], LeftOut(strict)
+    lists = [
+        read_list(paths, name, folder, texts, indexes, names, left_out) for name, paths in list_files(folder).items()
+    ]
+    return CorpusFolder(folder, categories, texts, lists, {text.text_id: line for line, text in read}, left_out)
 
 
 def load_corpus_folder(
-    con: duckdb.DuckDBPyConnection, folder: Path, corpus: str | None = None, whole: bool = True
+    con: duckdb.DuckDBPyConnection, folder: Path, corpus: str | None = None, whole: bool = True, strict: bool = False
 ) -> ImportReport:
     """Read and load a corpus folder as a new corpus (named after the folder when corpus is None). whole (import
     corpus): any problem refuses everything, with InputError listing every problem. Otherwise (a registered folder,
     read by build and refresh) a refused list or sidecar is left out, its problems in report.refused, and the
-    others are loaded; a refused folder, texts.jsonl or categories.yaml still raises InputError."""
+    others are loaded; a refused folder, texts.jsonl or categories.yaml still raises InputError. The empty spans
+    left out are counted in the report's warnings, one line a list file; strict refuses them."""
     corpus = corpus or folder.name
     wrong = name_problem(corpus, "corpus")
     if wrong:
@@ -299,7 +331,7 @@ def load_corpus_folder(
         if whole:
             raise AccuracyDbError(f"corpus {corpus} exists already: give another --corpus")
         raise InputError([Problem(str(folder), None, f"corpus {corpus} exists already (loaded from another folder)")])
-    read = read_corpus_folder(folder)
+    read = read_corpus_folder(folder, strict)
     taken = held_texts(con, list(read.texts))
     if taken:
         where = str(folder / "texts.jsonl")
@@ -311,7 +343,8 @@ def load_corpus_folder(
     }
     if whole and refused:
         raise InputError([problem for problems in refused.values() for problem in problems])
-    report = ImportReport(corpus, refused=refused)
+    left_out = [problem for problem in read.left_out.summary() if problem.file not in refused]
+    report = ImportReport(corpus, refused=refused, warnings=left_out)
     create_corpus(con, corpus, f"corpus folder {folder.name}", str(folder), read.categories)
     insert_texts(con, corpus, list(read.texts.values()))
     report.texts_added = len(read.texts)
@@ -323,7 +356,13 @@ def load_corpus_folder(
         for record in listed.records:
             by_split[record.split].append(record)
         new = [NewList(listed.kind, listed.name, split, by_split.get(split, [])) for split in splits]
-        insert_lists(con, listed.path, listed.sha256, corpus, new, report)  # a text with no span has no mistake
+        try:
+            insert_lists(con, listed.path, listed.sha256, corpus, new, report)  # a text with no span has no mistake
+        except NameTaken as taken:  # an imported metric of the corpus (kept through its reload) holds the name
+            if whole:
+                raise
+            report.refused[str(listed.path)] = taken.problems
+            continue
         if listed.metadata is not None:
             con.execute(
                 "INSERT OR REPLACE INTO submission_metadata (corpus, submission, team, system, approach,"

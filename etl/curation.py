@@ -17,7 +17,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import InputError, Problem
+from accuracy_db.errors import InputError, Problem, quoted
 from accuracy_db.regular_files import read_text
 
 from .frames import create_temp_table
@@ -180,7 +180,7 @@ class ExportReader:
         match = TOKEN_ID.fullmatch(cells[0])
         if match is None:
             self.previous_id = following[0]  # taken for the id it should have, so that the next lines are checked
-            self.problem(number, f"token id {cells[0]!r} is not SENTENCE-TOKEN (such as 3-14)")
+            self.problem(number, f"token id {quoted(cells[0], 60)} is not SENTENCE-TOKEN (such as 3-14)")
             return
         token_id = self.previous_id = (int(match[1]), int(match[2]))
         if token_id not in following:
@@ -250,17 +250,19 @@ class ExportReader:
             if kind == "category":
                 category = re.sub(r"^[0-9]+_", "", value)  # 1_NAME: the number orders the categories in WebAnno
                 if category not in CATEGORIES:
-                    self.problem(number, f"{name} is {value!r}: expected a category ({', '.join(CATEGORIES)})")
+                    self.problem(
+                        number, f"{name} is {quoted(value, 60)}: expected a category ({', '.join(CATEGORIES)})"
+                    )
                     return None
                 row[column] = category
             elif kind == "count":
                 if value not in ("0", "1", "2", "3"):
-                    self.problem(number, f"{name} is {value!r}: expected a number of annotators, 0 to 3")
+                    self.problem(number, f"{name} is {quoted(value, 60)}: expected a number of annotators, 0 to 3")
                     return None
                 row[column] = int(value)
             elif kind == "boolean":
                 if value not in ("true", "false"):
-                    self.problem(number, f"{name} is {value!r}: expected true or false")
+                    self.problem(number, f"{name} is {quoted(value, 60)}: expected true or false")
                     return None
                 row[column] = value == "true"
             else:

@@ -3,15 +3,18 @@
 A campaign folder (factgenie's format) holds metadata.json, whose config.annotation_span_categories lists the span
 categories (name, color, description), and files/*.jsonl, one record a line per annotated output: dataset, split,
 setup_id, example_idx, output (the annotated text), annotations [{text, start, type (an index into the
-categories), reason}] and metadata {annotator_id, …}. A record may name its text (text_id, as
-`accuracy-db export factgenie` writes); otherwise the text is dataset/split/setup_id/example_idx.
+categories), reason, and correction where accuracy-db wrote one}] and metadata {annotator_id, …}. A record may
+name its text (text_id, as `accuracy-db export factgenie` writes); otherwise the text is
+dataset/split/setup_id/example_idx.
 
 Each annotator (metadata.annotator_id: a person or an LLM setup) becomes one list per split, named
 CAMPAIGN/ANNOTATOR. Spans map to whole tokens (etl/char_spans.py); every adjustment is recorded in
-offset_adjustments. Spans of one list may overlap (factgenie allows it): the list is loaded, and the shared-task
-scheme's refusal, naming the overlapping spans, goes to scheme_refusals. What the campaign gave beyond texts and
-token spans (metadata.json; each record's key, file, line and other fields, its annotations as given among them) is
-kept as it came in factgenie_lists and factgenie_records, which `accuracy-db export factgenie` writes back.
+offset_adjustments. An annotation of empty text, or whose type is no category index, is left out and counted in
+one warning line a file and kind, as factgenie's analyses drop it (strict: refused). Spans of one list may overlap
+(factgenie allows it): the list is loaded, and the shared-task scheme's refusal, naming the overlapping spans, goes
+to scheme_refusals. What the campaign gave beyond texts and token spans (metadata.json; each record's key, file,
+line and other fields, its annotations as given among them) is kept as it came in factgenie_lists and
+factgenie_records, which `accuracy-db export factgenie` writes back.
 """
 
 from __future__ import annotations
@@ -19,23 +22,25 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
+from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem, quoted
 from accuracy_db.names import MAX_CATEGORIES, name_problem, too_many_categories
 from accuracy_db.regular_files import read_bytes, read_text
 
 from .char_spans import TokenIndex
 from .corpus_texts import Category, CorpusText, corpus_categories, create_corpus, held_texts, insert_texts
 from .frames import create_temp_table, insert_rows
+from .left_out import EMPTY, LeftOut
 from .span_lists import ImportReport, NewList, Record, Span, insert_lists
 from .unstorable_text import unstorable_text
 
 MAX_EXAMPLE_IDX = 2**63 - 1  # factgenie_records.example_idx is a BIGINT
+NO_CATEGORY = "annotation(s) left out whose type is no category index: factgenie's analyses drop them"
 
 
 @dataclass
@@ -46,6 +51,7 @@ class Campaign:
     records: list[Record]
     sha256: str
     metadata: dict
+    left_out: list[Problem] = field(default_factory=list)  # one line a file and kind of what was left out
 
 
 def json_of(path: Path, text: str, line: int | None, problems: list[Problem]):
@@ -93,7 +99,7 @@ def read_categories(path: Path, metadata, problems: list[Problem]) -> list[Categ
         )
     counts = Counter(c.name for c in categories)
     for name in sorted(n for n in counts if counts[n] > 1):
-        problems.append(Problem(str(path), None, f"span category {name!r} is listed twice"))
+        problems.append(Problem(str(path), None, f"span category {quoted(name, 60)} is listed twice"))
     return categories
 
 
@@ -101,8 +107,12 @@ def is_whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def read_record(path: Path, line: int, record, categories: list[Category], problems: list[Problem]) -> Record | None:
-    """One JSONL record with its spans placed on tokens; None (and problems) when anything of it is wrong."""
+def read_record(
+    path: Path, line: int, record, categories: list[Category], problems: list[Problem], left_out: LeftOut
+) -> Record | None:
+    """One JSONL record with its spans placed on tokens; None (and problems) when anything of it is wrong. An
+    annotation of empty text, or whose type is no category index, is left out, counted: factgenie's own analyses
+    (its span index, which its F1, gamma and counts read) drop them."""
     file = str(path)
     found: list[str] = []
     if not isinstance(record, dict):
@@ -136,36 +146,45 @@ def read_record(path: Path, line: int, record, categories: list[Category], probl
     index = TokenIndex(record["output"])
     spans = []
     for number, annotation in enumerate(record["annotations"], start=1):
-        span = read_span(file, line, number, annotation, index, categories, problems)
+        span = read_span(file, line, number, annotation, index, categories, problems, left_out)
         if span is not None:
             spans.append(span)
     return Record(file, line, text_id, record["split"], record["output"], str(annotator), spans, record)
 
 
-def read_span(file, line, number, annotation, index: TokenIndex, categories, problems) -> Span | None:
+def read_span(file, line, number, annotation, index: TokenIndex, categories, problems, left_out) -> Span | None:
     def problem(message: str, kind=Problem) -> None:
         problems.append(kind(file, line, f"annotation {number}: {message}"))
 
     if not isinstance(annotation, dict):
         return problem("not a JSON object")
-    text, start, kind, reason = (annotation.get(key) for key in ("text", "start", "type", "reason"))
+    text, start, kind, reason, correction = (
+        annotation.get(key) for key in ("text", "start", "type", "reason", "correction")
+    )
     if not isinstance(text, str):
         return problem("text is missing or not a string")
     if not is_whole(start):
         return problem("start is missing or not a whole number")
     if not is_whole(kind) or not 0 <= kind < len(categories):
         names = ", ".join(f"{i} {c.name}" for i, c in enumerate(categories))
-        return problem(f"type {json.dumps(kind)} is not a category index (the categories are {names})")
+        message = f"annotation {number}: type {json.dumps(kind)} is not a category index (the categories are {names})"
+        return left_out.leave_out(problems, NO_CATEGORY, "type", Problem(file, line, message))
+    if text == "":
+        message = f"annotation {number}: the span's text at {start} is empty"
+        return left_out.leave_out(problems, EMPTY, "annotations", SpanProblem(file, line, message))
     tokens = index.locate(start, text)
     if isinstance(tokens, str):
         return problem(tokens, SpanProblem)
-    return Span(file, line, start, text, categories[kind].name, reason if isinstance(reason, str) else None, tokens)
+    reason, correction = (value if isinstance(value, str) else None for value in (reason, correction))
+    return Span(file, line, start, text, categories[kind].name, reason, tokens, correction=correction)
 
 
-def read_campaign(folder: Path) -> Campaign:
-    """Read and check a whole campaign folder; InputError with every problem found."""
+def read_campaign(folder: Path, strict: bool = False) -> Campaign:
+    """Read and check a whole campaign folder; InputError with every problem found. Its empty spans are left out,
+    counted in the campaign's left_out (strict: refused)."""
     if not folder.is_dir():
-        raise AccuracyDbError(f"{folder}: no such folder: expected a factgenie campaign folder")
+        found = "a file, not a folder" if folder.exists() else "no such folder"
+        raise AccuracyDbError(f"{folder}: {found}: expected a factgenie campaign folder")
     metadata_path = folder / "metadata.json"
     if not metadata_path.exists():
         raise InputError([Problem(str(folder), None, "no metadata.json: not a factgenie campaign folder")])
@@ -182,7 +201,7 @@ def read_campaign(folder: Path) -> Campaign:
     files = sorted((folder / "files").glob("*.jsonl")) if (folder / "files").is_dir() else []
     if not files:
         problems.append(Problem(str(folder), None, "no files/*.jsonl: the campaign has no annotated outputs"))
-    records = []
+    records, left_out = [], LeftOut(strict)
     for path in files:
         data = read_bytes(path)
         digest.update(path.name.encode() + b"\0" + data)
@@ -196,13 +215,13 @@ def read_campaign(folder: Path) -> Campaign:
                 continue
             value = json_of(path, content, line, problems)
             if value is not None and categories:
-                record = read_record(path, line, value, categories, problems)
+                record = read_record(path, line, value, categories, problems, left_out)
                 if record is not None:
                     records.append(record)
     problems += conflicting_records(records)
     if problems:
         raise InputError(problems)
-    return Campaign(folder, campaign_id, categories, records, digest.hexdigest(), metadata)
+    return Campaign(folder, campaign_id, categories, records, digest.hexdigest(), metadata, left_out.summary())
 
 
 def conflicting_records(records: list[Record]) -> list[Problem]:
@@ -235,7 +254,7 @@ def load_campaign(con: duckdb.DuckDBPyConnection, campaign: Campaign, corpus: st
     """Load a read campaign into a corpus (its id when None; created with the campaign's categories when new) as
     gold lists or submissions; InputError (nothing loaded) when it disagrees with what the database holds."""
     corpus = corpus or campaign.campaign_id
-    report = ImportReport(corpus)
+    report = ImportReport(corpus, warnings=list(campaign.left_out))
     metadata = str(campaign.folder / "metadata.json")
     problems: list[Problem] = []
     known = corpus_categories(con, corpus)
@@ -246,7 +265,8 @@ def load_campaign(con: duckdb.DuckDBPyConnection, campaign: Campaign, corpus: st
                     Problem(
                         metadata,
                         None,
-                        f"span category {category.name!r} is not a category of corpus {corpus} ({', '.join(known)})",
+                        f"span category {quoted(category.name, 60)} is not a category of corpus {corpus}"
+                        f" ({', '.join(known)})",
                     )
                 )
     new_texts = check_texts(con, campaign, corpus, problems)
@@ -281,8 +301,11 @@ def load_campaign(con: duckdb.DuckDBPyConnection, campaign: Campaign, corpus: st
             )
         insert_texts(con, corpus, new_texts)
         report.texts_added = len(new_texts)
+        # an annotator's list covers the examples it annotated (a record each, spans or none); a gold list its split
         new = [
-            NewList(kind, f"{campaign.campaign_id}/{annotator}" if kind == "submission" else "gold", split, records)
+            NewList(kind, "gold", split, records)
+            if kind == "gold"
+            else NewList(kind, f"{campaign.campaign_id}/{annotator}", split, records, [r.text_id for r in records])
             for (annotator, split), records in lists.items()
         ]
         set_ids = insert_lists(con, campaign.folder, campaign.sha256, corpus, new, report)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from accuracy_db.errors import InputError, Problem
+from accuracy_db.errors import InputError, Problem, quoted
 from accuracy_db.regular_files import Digests, decode, read_bytes
 
 from .game_days import parse_day
@@ -78,16 +78,15 @@ def polars_records(data: bytes) -> Iterator[tuple[int, tuple]] | None:
     takes are read, the others are None.
 
     It is sure when its rows, written back, are the bytes read (then no cell was read another way: the csv module
-    reads what a CSV writer wrote), one record a line (the records then number the lines), no cell longer than the
-    csv module takes, no carriage return (the csv module ends a record there, wherever it is) and no byte order mark
-    (decoding drops it)."""
+    reads what a CSV writer wrote), one record a line (the records then number the lines), no carriage return (the csv
+    module ends a record there, wherever it is) and no byte order mark (decoding drops it)."""
     if not data.endswith(b"\n") or b"\r" in data or data.startswith(codecs.BOM_UTF8):
         return None
     try:
         frame = pl.read_csv(data, has_header=False, infer_schema=False)
     except pl.exceptions.PolarsError:
         return None
-    if frame.height != data.count(b"\n") or longest_cell(frame) >= csv.field_size_limit():
+    if frame.height != data.count(b"\n"):
         return None
     written = SameBytes(data)
     frame.write_csv(written, include_header=False, quote_style="necessary", line_terminator="\n")
@@ -100,11 +99,6 @@ def polars_records(data: bytes) -> Iterator[tuple[int, tuple]] | None:
     ]
     rows = frame.slice(1).select(cells).iter_rows()
     return itertools.chain([(1, header)], zip(itertools.count(2), rows))
-
-
-def longest_cell(frame: pl.DataFrame) -> int:
-    """The characters of the longest cell (0 in a frame without rows)."""
-    return frame.select(pl.max_horizontal(pl.all().str.len_chars().max())).item() or 0
 
 
 class SameBytes:
@@ -140,12 +134,12 @@ def add_csv_game(games: dict[str, dict], header: list[str], cells: list[str], li
         game["game_date"] = parse_day(row["DATE"])
     except ValueError:
         game["game_date"] = None
-        messages.append(f"DATE is not a MM_DD_YY date: {row['DATE']!r}")
+        messages.append(f"DATE is not a MM_DD_YY date: {quoted(row['DATE'], 60)}")
     try:
         game["rotowire_line"] = int(row["LINE_ID_FROM_TEST_SET"])
     except ValueError:
         game["rotowire_line"] = None
-        messages.append(f"LINE_ID_FROM_TEST_SET is not a whole number: {row['LINE_ID_FROM_TEST_SET']!r}")
+        messages.append(f"LINE_ID_FROM_TEST_SET is not a whole number: {quoted(row['LINE_ID_FROM_TEST_SET'], 60)}")
     text_id = row["TEXT_ID"]
     if not text_id:
         messages.append("no TEXT_ID")

@@ -26,7 +26,7 @@ import orjson
 from accuracy_db.errors import InputError, Problem
 from accuracy_db.regular_files import nul_problem, read_bytes
 
-from .annotation_sets import insert_annotation_set, reserve_mistake_ids
+from .annotation_sets import insert_annotation_set, reserve_mistake_ids, seal_lists
 
 COLUMNS = (
     "TEXT_ID", "SENTENCE_ID", "ANNOTATION_ID", "TOKENS", "SENT_TOKEN_START", "SENT_TOKEN_END",
@@ -60,15 +60,14 @@ def csv_records(text: str, width: int) -> Iterator[tuple[int, int, list[str]]]:
     and its number of cells. Empty cells past the header's width are dropped, as spreadsheets add them (and as
     DuckDB's reader does)."""
     reader = csv.reader(io.StringIO(text, newline=""))
-    with csv_fields_up_to(len(text)):
-        next(reader)
+    next(reader)
+    line = reader.line_num + 1
+    for record in reader:
+        count = len(record)
+        if count > width and not any(record[width:]):
+            record, count = record[:width], width
+        yield line, count, record
         line = reader.line_num + 1
-        for record in reader:
-            count = len(record)
-            if count > width and not any(record[width:]):
-                record, count = record[:width], width
-            yield line, count, record
-            line = reader.line_num + 1
 
 
 def exact_rows(text: str, header: list[str]) -> Iterator[tuple]:
@@ -82,18 +81,6 @@ def exact_rows(text: str, header: list[str]) -> Iterator[tuple]:
     cells = operator.itemgetter(*[position if position >= 0 else reach for position in positions])
     for line, count, record in csv_records(text, len(header)):
         yield (line, count, *cells([*record[:reach], *[None] * (reach - count), None]))
-
-
-@contextmanager
-def csv_fields_up_to(size: int) -> Iterator[None]:
-    """Let Python's csv module read fields of up to size characters (it refuses those over 128 kB, which DuckDB's
-    reader reads: both readers must read the same rows)."""
-    previous = csv.field_size_limit()
-    csv.field_size_limit(max(previous, size))
-    try:
-        yield
-    finally:
-        csv.field_size_limit(previous)
 
 
 @contextmanager
@@ -271,8 +258,7 @@ def first_record(text: str) -> list[str]:
     million rows is a copy of some 200 MB)."""
     line_end = text.find("\n") + 1 or len(text)
     source = text if '"' in text[:line_end] else text[:line_end]
-    with csv_fields_up_to(len(source)):
-        return next(csv.reader(io.StringIO(source, newline="")), [])
+    return next(csv.reader(io.StringIO(source, newline="")), [])
 
 
 def shown(cell: str, width: int = 60) -> str:
@@ -472,4 +458,5 @@ def insert_list(prepared: PreparedList, split: str) -> int:
         """,
         {"first_id": first_id, "set_id": set_id},
     )
+    seal_lists(con, [set_id])
     return set_id

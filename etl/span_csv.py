@@ -17,10 +17,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from accuracy_db.errors import InputError, Problem
+from accuracy_db.errors import InputError, Problem, quoted
 from accuracy_db.regular_files import decode, read_bytes
-
-from .mistake_lists import csv_fields_up_to
 
 REQUIRED = ("text_id", "category")
 TEXTS = ("text_id", "category", "comment", "text")
@@ -52,18 +50,19 @@ def csv_objects(path: Path, problems: list[Problem], data: bytes | None = None) 
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)  # an unclosed quote is an error, not a cell
     rows = []
     try:
-        with csv_fields_up_to(len(text)):
-            header = [name.strip().lower() for name in next(reader)]
+        header = [name.strip().lower() for name in next(reader)]
+        line = reader.line_num + 1
+        for cells in reader:
+            rows.append((line, cells))
             line = reader.line_num + 1
-            for cells in reader:
-                rows.append((line, cells))
-                line = reader.line_num + 1
     except csv.Error as error:
         problems.append(Problem(file, reader.line_num, f"not valid CSV: {error}"))
         return []
     counts = Counter(header)  # (header.count of each name took minutes under a header of 200,000 cells)
-    header_problems = [f"column {name!r} is given twice" for name in sorted(counts) if counts[name] > 1] + [
-        f"unknown column {name!r}: the columns are {', '.join(COLUMNS)}" for name in header if name not in COLUMNS
+    header_problems = [f"column {quoted(name, 60)} is given twice" for name in sorted(counts) if counts[name] > 1] + [
+        f"unknown column {quoted(name, 60)}: the columns are {', '.join(COLUMNS)}"
+        for name in header
+        if name not in COLUMNS
     ]
     header_problems += [f"no column {name}" for name in REQUIRED if name not in header]
     if header_problems:

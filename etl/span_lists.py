@@ -12,7 +12,7 @@ import polars as pl
 
 from accuracy_db.errors import Problem, quoted
 
-from .annotation_sets import insert_annotation_sets, reserve_mistake_ids
+from .annotation_sets import cover_texts, insert_annotation_sets, reserve_mistake_ids, seal_lists
 from .char_spans import TokenSpan
 from .frames import create_temp_table
 
@@ -30,6 +30,8 @@ class Span:
     reason: str | None
     tokens: TokenSpan
     probability: float | None = None  # None: a hard span (counts as 1)
+    severity: str | None = None  # None: a list without severities
+    correction: str | None = None  # the correct value, where the format gives one (factgenie's "correction")
 
 
 @dataclass
@@ -64,20 +66,37 @@ class NewList:
     name: str
     split: str
     records: list[Record]
+    texts: list[str] | None = None  # the texts it covers, when only some of its split's (None: every one)
+    annotator: str | None = None  # the human annotator whose own spans it is (annotation_sets.annotator)
 
 
-def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], report: ImportReport) -> list[int]:
-    """Insert lists of spans placed on tokens, all of one file, with their adjustments, and the scheme's refusal of
-    each whose spans overlap; return their set_ids in order. One statement a table for all of them (a Mu-SHROOM
-    gold file's are 182 lists: a statement each took most of its import). The spans' mistake ids follow their
-    order, list after list."""
+def insert_lists(
+    con,
+    source: Path,
+    sha256: str,
+    corpus,
+    lists: list[NewList],
+    report: ImportReport,
+    reported: bool = True,
+    seal: bool = True,
+) -> list[int]:
+    """Insert lists of spans placed on tokens, all of one file, with their coverage, their adjustments, and the
+    scheme's refusal of each whose spans overlap; return their set_ids in order. reported: the refusals go to the
+    report too (not those of lists read with character labels, whose overlaps are the placing's on tokens: the
+    mushroom scheme scores their characters, and a label inside a token another shares overlaps it, in every text
+    written without spaces). One statement a table for all of them (a Mu-SHROOM gold file's are 182 lists: a
+    statement each took most of its import). The spans' mistake ids follow their order, list after list. seal:
+    fingerprint them by their content (seal_lists) now; a caller that adds rows of its own to them seals them
+    itself."""
     set_ids = insert_annotation_sets(
         con,
         source,
         sha256,
         corpus,
         [(new.kind, new.name, new.split, sum(len(record.spans) for record in new.records)) for new in lists],
+        [new.annotator for new in lists],
     )
+    cover_texts(con, {set_id: new.texts for set_id, new in zip(set_ids, lists) if new.texts is not None})
     spans = [
         (set_id, record, span)
         for set_id, new in zip(set_ids, lists, strict=True)
@@ -97,12 +116,14 @@ def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], r
             "doc_token_end": [span.tokens.doc_token_end for _, _, span in spans],
             "category": [span.category for _, _, span in spans],
             "comment": [span.reason for _, _, span in spans],
+            "correction": [span.correction for _, _, span in spans],
             "adjustment": [span.tokens.adjustment for _, _, span in spans],
             "given_start": [span.given_start for _, _, span in spans],
             "given_text": [span.given_text for _, _, span in spans],
             "char_start": [span.tokens.char_start for _, _, span in spans],
             "char_end": [span.tokens.char_end for _, _, span in spans],
             "probability": [span.probability for _, _, span in spans],
+            "severity": [span.severity for _, _, span in spans],
         },
         schema={
             "set_id": pl.Int32,
@@ -113,12 +134,14 @@ def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], r
             "doc_token_end": pl.Int32,
             "category": pl.String,
             "comment": pl.String,
+            "correction": pl.String,
             "adjustment": pl.String,
             "given_start": pl.Int32,
             "given_text": pl.String,
             "char_start": pl.Int32,
             "char_end": pl.Int32,
             "probability": pl.Float64,
+            "severity": pl.String,
         },
     ).with_row_index("span_number")
     create_temp_table(con, "campaign_spans", frame)
@@ -141,14 +164,14 @@ def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], r
             """
             INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, annotation_id, tokens, sentence_id,
                 sent_token_start, sent_token_end, doc_token_start, doc_token_end, category, correction, comment,
-                previous_end, next_start, probability)
+                previous_end, next_start, probability, severity)
             SELECT $first_id + spans.span_number, spans.set_id, spans.line_number, spans.text_id,
                 parse_filename(spans.file) || ':' || spans.line_number,
                 (SELECT string_agg(token, ' ' ORDER BY doc_token) FROM tokens
                  WHERE tokens.text_id = spans.text_id
                      AND tokens.doc_token BETWEEN spans.doc_token_start AND spans.doc_token_end),
                 first.sentence_id, first.sent_token, last.sent_token, spans.doc_token_start, spans.doc_token_end,
-                spans.category, NULL, spans.comment,
+                spans.category, spans.correction, spans.comment,
                 coalesce(max(spans.doc_token_end) OVER (
                     PARTITION BY spans.set_id, spans.text_id
                     ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number
@@ -157,7 +180,7 @@ def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], r
                     PARTITION BY spans.set_id, spans.text_id
                     ORDER BY spans.doc_token_start, spans.doc_token_end, spans.span_number),
                     texts.token_count + 1),
-                spans.probability
+                spans.probability, spans.severity
             FROM campaign_spans AS spans
             JOIN texts USING (text_id)
             JOIN tokens AS first ON first.text_id = spans.text_id AND first.doc_token = spans.doc_token_start
@@ -179,7 +202,10 @@ def insert_lists(con, source: Path, sha256: str, corpus, lists: list[NewList], r
         refusal = overlap_refusal(con, set_id) if set_id in overlapping else None
         if refusal:
             con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
-            report.refused_by_scheme.append(f"{new.name} ({new.split}): {refusal}")
+            if reported:
+                report.refused_by_scheme.append(f"{new.name} ({new.split}): {refusal}")
+    if seal:
+        seal_lists(con, set_ids)
     return set_ids
 
 

@@ -12,6 +12,9 @@ CREATE TABLE annotation_sets (
     row_count   INTEGER NOT NULL,
     loaded_at   TIMESTAMP NOT NULL DEFAULT current_localtimestamp(),
     corpus      VARCHAR NOT NULL DEFAULT 'shared-task',
+    annotator   VARCHAR,
+    covers_split BOOLEAN NOT NULL DEFAULT TRUE,
+    content_sha256 VARCHAR,
     UNIQUE (corpus, kind, name, split)
 );
 
@@ -25,6 +28,19 @@ COMMENT ON COLUMN annotation_sets.sha256 IS 'SHA-256 of the file''s bytes';
 COMMENT ON COLUMN annotation_sets.row_count IS 'Number of mistakes (data rows) in the file';
 COMMENT ON COLUMN annotation_sets.loaded_at IS 'When the list was loaded';
 COMMENT ON COLUMN annotation_sets.corpus IS 'The corpus of the texts the list names (corpora.corpus): a submission is scored against the gold list of its corpus and split';
+COMMENT ON COLUMN annotation_sets.annotator IS 'For a list of one human annotator''s own spans (a Mu-SHROOM file''s annotations), the annotator''s name; NULL for any other list';
+COMMENT ON COLUMN annotation_sets.covers_split IS 'TRUE when the list covers every text of its split (a text it names nothing in has no mistake); FALSE when it covers only the texts list_coverage names, as an annotator who labelled some of the texts: it is scored on those alone';
+COMMENT ON COLUMN annotation_sets.content_sha256 IS 'SHA-256 of what the list''s figures are computed from: its texts (when it covers part of its split), its spans (text, tokens, category, probability) and its character labels, in a canonical order; the signature names a list by it';
+
+CREATE TABLE list_coverage (
+    set_id  INTEGER NOT NULL,
+    text_id VARCHAR NOT NULL,
+    PRIMARY KEY (set_id, text_id)
+);
+
+COMMENT ON TABLE list_coverage IS 'One row per text a list covers, for each list that covers part of its split (annotation_sets.covers_split FALSE): the texts its annotator labelled';
+COMMENT ON COLUMN list_coverage.set_id IS 'The list (annotation_sets.set_id)';
+COMMENT ON COLUMN list_coverage.text_id IS 'A text of its split that it covers (texts.text_id)';
 
 CREATE TABLE mistakes (
     mistake_id       BIGINT NOT NULL DEFAULT nextval('mistake_ids'),
@@ -43,7 +59,8 @@ CREATE TABLE mistakes (
     comment          VARCHAR,
     previous_end     INTEGER,
     next_start       INTEGER,
-    probability      DOUBLE CHECK (probability IS NULL OR probability BETWEEN 0 AND 1)
+    probability      DOUBLE CHECK (probability IS NULL OR probability BETWEEN 0 AND 1),
+    severity         VARCHAR
 );
 
 COMMENT ON TABLE mistakes IS 'One row per listed mistake of every loaded list, with both token id schemes filled in';
@@ -63,6 +80,7 @@ COMMENT ON COLUMN mistakes.correction IS 'CORRECTION as given';
 COMMENT ON COLUMN mistakes.comment IS 'COMMENT as given';
 COMMENT ON COLUMN mistakes.previous_end IS 'Last token of the same list''s previous mistake in the text (0 when it is the first): spans of one list never overlap, so nothing of the list lies between the two';
 COMMENT ON COLUMN mistakes.next_start IS 'First token of the same list''s next mistake in the text (the text''s token count + 1 when it is the last)';
+COMMENT ON COLUMN mistakes.severity IS 'How grave the mistake is, as its list gave it (an MQM file: Major, Minor, Critical or Neutral); NULL for a list without severities (the shared task''s, every other format''s)';
 COMMENT ON COLUMN mistakes.probability IS 'How likely the span is a mistake, from 0 to 1, as its list gave it (a span list''s probability or prob); NULL for a hard span, which counts as 1';
 
 CREATE TABLE rejections (
@@ -70,7 +88,8 @@ CREATE TABLE rejections (
     sha256     VARCHAR NOT NULL,
     file       VARCHAR NOT NULL,
     line       INTEGER,
-    message    VARCHAR NOT NULL
+    message    VARCHAR NOT NULL,
+    name_taken BOOLEAN NOT NULL DEFAULT false
 );
 
 COMMENT ON TABLE rejections IS 'One row per problem of each refused submission file (a refused file loads nothing)';
@@ -79,6 +98,7 @@ COMMENT ON COLUMN rejections.sha256 IS 'SHA-256 of the refused file''s bytes';
 COMMENT ON COLUMN rejections.file IS 'The refused file';
 COMMENT ON COLUMN rejections.line IS 'Line of the problem in the file (the header is line 1); NULL for the whole file';
 COMMENT ON COLUMN rejections.message IS 'What is wrong';
+COMMENT ON COLUMN rejections.name_taken IS 'Whether the file was refused because an imported metric of the corpus holds its name: refresh loads it again once the name is free';
 
 CREATE TABLE offset_adjustments (
     set_id          INTEGER NOT NULL,

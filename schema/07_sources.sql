@@ -24,21 +24,24 @@ COMMENT ON COLUMN source_files.sha256 IS 'SHA-256 of the bytes';
 CREATE TABLE corpus_folders (
     position INTEGER PRIMARY KEY,
     folder   VARCHAR NOT NULL,
-    format   VARCHAR NOT NULL CHECK (format IN ('corpus', 'factgenie', 'mushroom')),
+    format   VARCHAR NOT NULL CHECK (format IN ('corpus', 'factgenie', 'mushroom', 'mqm')),
     corpus   VARCHAR NOT NULL,
     kind     VARCHAR CHECK (kind IN ('gold', 'submission')),
     name     VARCHAR,
+    humans   VARCHAR,
     UNIQUE (folder, corpus, name),
-    CHECK ((name IS NOT NULL) = (format = 'mushroom' AND kind = 'submission'))
+    CHECK ((name IS NOT NULL) = (format IN ('mushroom', 'mqm') AND kind = 'submission'))
 );
 
 COMMENT ON TABLE corpus_folders IS 'One row per folder or file registered with the database (by build or refresh --corpus-dir, import corpus, import factgenie or import mushroom): build and refresh load it again, and refresh reloads its corpus when a file of it is added, changed or removed (a Mu-SHROOM prediction file alone, when no other file of its corpus changed)';
 COMMENT ON COLUMN corpus_folders.position IS 'Order of registration from 1: a corpus is loaded from its folders in this order';
-COMMENT ON COLUMN corpus_folders.folder IS 'The folder (for mushroom, the file), as an absolute path';
-COMMENT ON COLUMN corpus_folders.format IS 'corpus (a corpus folder: texts.jsonl, categories.yaml, lists/), factgenie (a campaign folder) or mushroom (a SemEval-2025 Task 3 file)';
+COMMENT ON COLUMN corpus_folders.folder IS 'The folder (for mushroom and mqm, the file), as an absolute path';
+COMMENT ON COLUMN corpus_folders.format IS 'corpus (a corpus folder: texts.jsonl, categories.yaml, lists/), factgenie (a campaign folder), mushroom (a SemEval-2025 Task 3 file) or mqm (a Google MQM TSV file)';
 COMMENT ON COLUMN corpus_folders.corpus IS 'The corpus it is loaded into (corpora.corpus)';
 COMMENT ON COLUMN corpus_folders.kind IS 'For a factgenie campaign or a Mu-SHROOM file, whether its lists are gold lists or submissions; NULL for a corpus folder';
-COMMENT ON COLUMN corpus_folders.name IS 'For a Mu-SHROOM prediction file, the name of its submission (import mushroom --name); NULL otherwise';
+COMMENT ON COLUMN corpus_folders.name IS 'For a Mu-SHROOM or MQM file loaded as a submission, the name of its submission (import mushroom --name, import mqm --name); NULL otherwise';
+
+COMMENT ON COLUMN corpus_folders.humans IS 'For an MQM gold file imported with --human, the systems it names as human references, as a JSON list; NULL otherwise (the names that look like a reference)';
 
 CREATE TABLE corpus_rejections (
     corpus  VARCHAR NOT NULL,

@@ -46,7 +46,8 @@ CREATE TABLE score_rejections (
     file    VARCHAR NOT NULL,
     sha256  VARCHAR NOT NULL,
     line    INTEGER,
-    message VARCHAR NOT NULL
+    message VARCHAR NOT NULL,
+    name_taken BOOLEAN NOT NULL DEFAULT false
 );
 
 COMMENT ON TABLE score_rejections IS 'One row per refused file of the scores folder (build or refresh --scores): a refused file loads nothing';
@@ -55,3 +56,4 @@ COMMENT ON COLUMN score_rejections.file IS 'The refused file (its scores file, o
 COMMENT ON COLUMN score_rejections.sha256 IS 'SHA-256 of the scores file''s bytes (empty when it could not be read)';
 COMMENT ON COLUMN score_rejections.line IS 'Line of the problem in the file (the first line is 1); NULL for the whole file';
 COMMENT ON COLUMN score_rejections.message IS 'What is wrong';
+COMMENT ON COLUMN score_rejections.name_taken IS 'Whether the file was refused because a submission or another metric holds one of its metrics'' names: refresh loads it again once the name is free';

@@ -1,19 +1,28 @@
 """accuracy-db agreement and adjudicate: each figure against an independent reference (the oracle's matching,
-scikit-learn, scipy, plain-Python Fleiss and Krippendorff, a plain-Python majority rule), hand-worked examples, and
+scikit-learn, scipy, statsmodels' and plain-Python Fleiss, plain-Python Krippendorff, a plain-Python majority rule), hand-worked examples, and
 toy lists for splits and merges."""
 
 from __future__ import annotations
 
 import csv
 import json
+import re
+import sys
+import tomllib
 from collections import Counter, defaultdict
 from fractions import Fraction
+from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from packaging.requirements import Requirement
 from scipy import stats
-from shared_data import DATA, EXAMPLES
+from shared_data import DATA, EXAMPLES, REPO
 from sklearn.metrics import cohen_kappa_score
+from statsmodels.stats.inter_rater import aggregate_raters
+from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss_kappa
 from test_saved_analyses import read_list, spans, taken
 from test_schemes import assert_like_nervaluate, assert_like_unit_oracle, by_nervaluate
 
@@ -261,6 +270,42 @@ def test_fleiss_and_krippendorff_on_a_hand_worked_example():
     assert figures["fleiss_kappa"]["units"] == 4
     assert figures["krippendorff_alpha"]["value"] == pytest.approx(0.5, abs=1e-12)
     assert figures["krippendorff_alpha"]["units"] == 4
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_fleiss_kappa_equals_statsmodels(data):
+    # Issue 52: Fleiss' kappa is computed from its formula, without statsmodels (65 MB installed for it alone);
+    # statsmodels' fleiss_kappa, a test dependency only, is the reference, over any raters, spans and categories.
+    raters, units = data.draw(st.integers(2, 7)), data.draw(st.integers(1, 25))
+    cells = st.one_of(st.integers(0, len(CATEGORIES) - 1), st.just(None))  # None: the set does not rate the span
+    rows = data.draw(st.lists(st.lists(cells, min_size=units, max_size=units), min_size=raters, max_size=raters))
+    matrix = np.array([[np.nan if c is None else c for c in row] for row in rows], dtype=float)
+    complete = matrix[:, ~np.isnan(matrix).any(axis=0)].astype(int)
+    (kappa,) = [r for r in category_reliability(matrix) if r["measure"] == "fleiss_kappa"]
+    if complete.shape[1] == 0 or len(np.unique(complete)) < 2:
+        assert kappa["value"] is None and kappa["reason"]
+    else:
+        table, _ = aggregate_raters(complete.T, n_cat=len(CATEGORIES))
+        assert kappa["value"] == pytest.approx(statsmodels_fleiss_kappa(table), abs=1e-12)
+        assert kappa["value"] == pytest.approx(fleiss_by_hand(matrix), abs=1e-12)
+        assert kappa["units"] == complete.shape[1]
+
+
+def test_the_agreement_of_three_lists_needs_no_statsmodels():
+    # Issue 52: statsmodels is no longer imported (nor in the agreement extra, which a user installs for it).
+    matrix = np.array([[0, 0, 1, 2], [0, 0, 1, 2], [0, 1, 1, 0]], dtype=float)  # the hand-worked example's 4 spans
+    blocked = dict.fromkeys(["statsmodels", "statsmodels.stats", "statsmodels.stats.inter_rater"])
+    with mock.patch.dict(sys.modules, blocked):  # None in sys.modules: an import of it raises ImportError
+        figures = {r["measure"]: r for r in category_reliability(matrix)}
+    assert figures["fleiss_kappa"]["value"] == pytest.approx(float(Fraction(5, 11)), abs=1e-12)
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    assert [Requirement(r).name for r in extras["agreement"]] == ["krippendorff"]
+    assert "statsmodels" in [Requirement(r).name for r in extras["dev"]]  # the reference of the test above
+    sources = [p for folder in ("accuracy_db", "etl", "dashboard") for p in (REPO / folder).rglob("*.py")]
+    imports = re.compile(r"^\s*(from|import)\s+statsmodels\b", re.MULTILINE)
+    assert [str(p) for p in sources if imports.search(p.read_text(encoding="utf-8"))] == []
 
 
 def test_undefined_reliability_is_none_with_a_reason():

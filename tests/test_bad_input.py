@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import ctypes
 import hashlib
 import io
 import json
@@ -434,6 +435,22 @@ def test_a_large_list_under_a_header_of_200_000_cells_is_read_by_the_csv_module_
         mistake_lists.stage_rows(duckdb.connect(), read_mistake_file(wide))
 
 
+def test_reading_a_list_never_sets_the_process_wide_csv_field_limit(con, tmp_path):
+    """Issue 52: the csv module's field limit is the process's. The loaders raised it around each list and put it
+    back, while a build read games.csv in a thread of its own, whose reader then took or refused a cell over 128 kB
+    by chance (and two lists read at once could leave it at either's). It is set once, to the largest, when the
+    loaders are imported; reading a list, its header or its cells never sets it."""
+    comment = "x" * 200_000 + "\nline"  # over the csv module's default 128 kB, on two lines: read by the csv module
+    path = tmp_path / "long.csv"
+    path.write_text(f'{HEADER}\n{GOOD_ROW}"{comment}"\n')
+    with mock.patch.object(csv, "field_size_limit", wraps=csv.field_size_limit) as limit:
+        load_mistake_list(con, path, "submission", "long")
+        assert first_record(f'"{comment}",b\n') == [comment, "b"]
+    assert con.execute("SELECT comment FROM mistakes").fetchall() == [(comment,)]
+    assert [call for call in limit.call_args_list if call.args or call.kwargs] == []
+    assert csv.field_size_limit() == 2 ** (8 * ctypes.sizeof(ctypes.c_long) - 1) - 1  # the largest it takes
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet='ab ,"\r\n\x00', max_size=24))
 def test_the_header_is_the_first_record_the_csv_module_reads(text):
@@ -612,7 +629,7 @@ def test_evaluate_says_when_it_cannot_write_csv_out(small_task):
     )  # fmt: skip
     assert (result.returncode, result.stderr) == (
         1,
-        f"error: {out}: cannot write the figures (No such file or directory)\n",
+        f"error: {out}: cannot write the file (No such file or directory); nothing was written\n",
     )
 
 

@@ -128,7 +128,7 @@ def test_the_command_weighs_the_only_corpus_with_probabilities_and_names_what_it
     assert json.loads(capsys.readouterr().out) == [pytest.approx(point, abs=1e-12) for point in curve]
     for args, message in [
         (["--submission", "submission"], "submission was not read with character labels and has no span with a"),
-        (["--corpus", "nowhere"], "corpus nowhere has no list read with character labels nor span with a"),
+        (["--corpus", "nowhere"], "no corpus named 'nowhere' (the corpora: shared-task)"),  # as every command says
     ]:
         assert run([*base, *args]) == 1
         err = capsys.readouterr().err
@@ -272,7 +272,11 @@ def fill(con, texts: dict[str, list[int]], gold: list[Span], predicted: list[Spa
             [(text_id, number, number, "x" * length) for number, length in enumerate(lengths, 1)],
         )
     for set_id, kind, spans in ((1, "gold", gold), (2, "submission", predicted)):
-        con.execute("INSERT INTO annotation_sets VALUES (?, ?, ?, 's', 'f', 'h', 0, now(), 'c')", [set_id, kind, kind])
+        con.execute(
+            "INSERT INTO annotation_sets (set_id, kind, name, split, source_file, sha256, row_count, corpus)"
+            " VALUES (?, ?, ?, 's', 'f', 'h', 0, 'c')",
+            [set_id, kind, kind],
+        )
         for line, (text, first, last, p) in enumerate(spans, 2):
             con.execute(
                 "INSERT INTO mistakes (set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end,"

@@ -12,13 +12,15 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 from rich.cells import cell_len
 from rich.console import Console
 from shared_data import DATA, EXAMPLES
 
 from accuracy_db.cli import main as cli
 from accuracy_db.cli import render
-from accuracy_db.formatting import UNDEFINED, p_value_text
+from accuracy_db.formatting import UNDEFINED, p_value_text, to_markdown
+from accuracy_db.printable import printable
 
 WIDTH = 100
 
@@ -96,7 +98,8 @@ def assert_fits(text: str) -> None:
 
 def printed_signatures(text: str) -> dict[str, str]:
     """The signatures a command printed, by what each signs: a label, then the signature, its lines broken after a |
-    and indented under its first."""
+    and indented under its first. Rows of one signature (lists of the same content, scored the same way) share one,
+    their labels joined by commas: each label is given it."""
     found: dict[str, str] = {}
     label = None
     for line in text.splitlines():
@@ -107,7 +110,7 @@ def printed_signatures(text: str) -> dict[str, str]:
             found[label] += more[1]
         else:
             label = None
-    return found
+    return {name: stamp for label, stamp in found.items() for name in label.split(", ")}
 
 
 def names_in_cells(text: str) -> list[str]:
@@ -287,3 +290,37 @@ def test_markdown_names_an_undefined_figure_and_csv_keeps_it_empty(capsys):
     assert word.startswith(f"| WORD | 0.000 | {UNDEFINED} | 0.000 | {UNDEFINED} | 0 | 334 | 0 |")
     (word,) = [line for line in printed(capsys, *args, "--format", "csv").splitlines() if line.startswith("WORD,")]
     assert word.startswith("WORD,0.0,,0.0,,0,334,0,")
+
+
+def markdown_table(text: str) -> list[list[str]]:
+    """The rows of the one table of a Markdown text, as markdown-it reads it with GitHub's tables: each a list of
+    its cells' text."""
+    rows, cells = [], []
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    assert [token.type for token in tokens].count("table_open") == 1
+    for token, following in zip(tokens, tokens[1:]):
+        if token.type == "tr_close":
+            rows.append(cells)
+            cells = []
+        elif token.type in ("th_open", "td_open"):
+            cells.append("".join(child.content for child in following.children or []))
+    return rows
+
+
+HOSTILE = ["a|b", "|", "||", "a\\|b", "\\", "a\\", "two\nlines", "\r\n|", " | --- | ", "x\\\\|y", ""]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(alphabet="ab|\\ \n\r\t-:", min_size=1, max_size=8), min_size=1, max_size=4, unique=True),
+    st.lists(st.lists(st.text(alphabet="ab|\\ \n\r\t-:", max_size=8), min_size=4, max_size=4), max_size=4),
+)
+@example(columns=HOSTILE[:4], values=[HOSTILE[4:8], HOSTILE[7:]])
+def test_markdown_gives_every_row_a_cell_per_column_whatever_the_values_hold(columns, values):
+    # Issue 52: a value holding | split its cell (a row of more cells than the header's), a name holding a line
+    # break ended the header. Each cell reads back as the value's printable text (a line break shown as \n).
+    rows = [dict(zip(columns, row)) for row in values]
+    table = markdown_table(to_markdown(rows, columns))
+    assert table == [
+        [printable(text).strip() for text in row] for row in [columns, *[r[: len(columns)] for r in values]]
+    ]

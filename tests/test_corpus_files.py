@@ -108,6 +108,22 @@ def test_a_corpus_folder_is_loaded_and_scored_in_its_own_scopes(db, tmp_path, ca
             lines([{"text_id": "w1", "category": "Wrong", "token_start": 2, "token_end": 9}]),
             "gold.jsonl: line 1: tokens 2-9 are not tokens of w1 (1-5)",
         ),
+        # issue 48: a huge number or text is quoted in a few dozen characters, not whole
+        (
+            "lists/gold.jsonl",
+            lines([{"text_id": "w1", "category": "Wrong", "token_start": 10**400, "token_end": 9}]),
+            f"gold.jsonl: line 1: tokens {'1' + '0' * 39}…-9 are not tokens of w1 (1-5)",
+        ),
+        (
+            "lists/metric.jsonl",
+            lines([{"text_id": "w1", "category": "Wrong", "start": 0, "end": 10**400}]),
+            f"metric.jsonl: line 1: characters 0-{'1' + '0' * 39}… are not within w1 (0-25)",
+        ),
+        (
+            "lists/metric.jsonl",
+            lines([{"text_id": "w" * 100_000, "category": "Wrong", "start": 0, "end": 1}]),
+            f'metric.jsonl: line 1: text_id "{"w" * 59}… is not a text of texts.jsonl',
+        ),
         *(
             (
                 "lists/metric.jsonl",

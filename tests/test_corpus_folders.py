@@ -382,12 +382,14 @@ def test_refresh_picks_up_new_changed_and_removed_files_of_an_imported_campaign(
     (llm / "files" / "b.jsonl").write_text(jsonl([output_record(1, "claude", [("Jones", 1), ("12", 0)])]))
     report = refreshed(db)
     assert report.corpora_loaded == ["games"] and names() == [("gold", 2), ("llm/claude", 2), ("llm/gpt", 1)]
+    # each annotator is scored on the example it annotated: gpt's finds its one gold mistake, claude's too
     recall = "SELECT recall FROM scores WHERE submission = ? AND scope = 'ALL'"
-    assert rows(db, recall, ["llm/claude"]) == [(0.5,)] and rows(db, recall, ["llm/gpt"]) == [(0.5,)]
-    # the gold campaign changes: every list of the corpus is scored against the new gold list
+    assert rows(db, recall, ["llm/claude"]) == [(1.0,)] and rows(db, recall, ["llm/gpt"]) == [(1.0,)]
+    # the gold campaign changes: every list of the corpus is scored against the new gold list, which has no mistake
+    # in the example claude annotated (recall undefined)
     (humans / "files" / "a.jsonl").write_text(jsonl([output_record(0, "h", [("31", 0)])]))
     refreshed(db)
-    assert rows(db, recall, ["llm/gpt"]) == [(1.0,)] and rows(db, recall, ["llm/claude"]) == [(0.0,)]
+    assert rows(db, recall, ["llm/gpt"]) == [(1.0,)] and rows(db, recall, ["llm/claude"]) == [(None,)]
     every_view_and_analysis_reads(db)
     (llm / "files" / "b.jsonl").unlink()
     refreshed(db)
@@ -417,7 +419,7 @@ def test_files_that_vanish_during_a_refresh_leave_a_whole_database_and_the_next_
 
     def early_goes(con, registration):  # after the folder was fingerprinted, before the loader lists it
         early.unlink()
-        load_folder(con, registration)
+        return load_folder(con, registration)
 
     def late_goes(folder):  # after the loader listed it, before it is read
         listed = list_files(folder)

@@ -1,7 +1,7 @@
 """factgenie itself opens what `accuracy-db export factgenie` writes: its own campaign index loads each exported
 folder as an external campaign, and its own annotation index reads back every span of every list, keyed and
 categorised as factgenie keys them (dataset, split, setup_id and example_idx slugified, the type an index into the
-campaign's categories), at the characters the database gives the span's tokens.
+campaign's categories), at the characters the database gives the span's tokens, with its correction.
 
 factgenie (the package, 1.2.1) is installed by `make install-dev` without its dependencies: they include LLM clients
 and the Google Cloud SDK, which its loading code never imports; the few it does import (Flask, pydantic,
@@ -55,17 +55,18 @@ def spans_in_database(db, corpus: str) -> dict[tuple, list[tuple]]:
             FROM texts WHERE corpus = $corpus
         ),
         spans AS (
-            SELECT sets.name, mistakes.text_id, mistakes.category,
+            SELECT sets.name, mistakes.text_id, mistakes.category, mistakes.correction,
                 min(tokens.char_start) AS char_start, max(tokens.char_end) AS char_end
             FROM mistakes
             JOIN annotation_sets AS sets USING (set_id)
             JOIN tokens ON tokens.text_id = mistakes.text_id
                 AND tokens.doc_token BETWEEN mistakes.doc_token_start AND mistakes.doc_token_end
             WHERE sets.corpus = $corpus
-            GROUP BY mistakes.mistake_id, sets.name, mistakes.text_id, mistakes.category
+            GROUP BY mistakes.mistake_id, sets.name, mistakes.text_id, mistakes.category, mistakes.correction
         )
         SELECT sets.name, places.split, places.example_idx, spans.char_start,
-            substring(places.generated_text, spans.char_start + 1, spans.char_end - spans.char_start), spans.category
+            substring(places.generated_text, spans.char_start + 1, spans.char_end - spans.char_start), spans.category,
+            spans.correction
         FROM annotation_sets AS sets
         JOIN places ON places.split = sets.split
         LEFT JOIN spans ON spans.name = sets.name AND spans.text_id = places.text_id
@@ -75,11 +76,11 @@ def spans_in_database(db, corpus: str) -> dict[tuple, list[tuple]]:
     ).fetchall()
     con.close()
     found: dict[tuple, list[tuple]] = {}
-    for name, split, example_idx, start, text, category in rows:
+    for name, split, example_idx, start, text, category, correction in rows:
         spans = found.setdefault((name, split, example_idx), [])
         if start is not None:
-            spans.append((start, text, category))
-    return {key: sorted(spans) for key, spans in found.items()}
+            spans.append((start, text, category, correction))
+    return {key: sorted(spans, key=str) for key, spans in found.items()}
 
 
 def test_factgenie_indexes_every_exported_folder_as_an_external_campaign(campaigns):
@@ -99,7 +100,11 @@ def test_factgenie_reads_back_every_span_of_every_list(campaigns, corpus):
     assert set(read["dataset"]) == set(read["setup_id"]) == {corpus}  # slugified, the keys stay the same
     by_factgenie = {
         (row.annotator_id, row.split, row.example_idx): sorted(
-            (span["start"], span["text"], categories[span["type"]]) for span in row.annotations
+            (
+                (span["start"], span["text"], categories[span["type"]], span.get("correction"))
+                for span in row.annotations
+            ),
+            key=str,
         )
         for row in read.itertuples()
     }
@@ -107,3 +112,5 @@ def test_factgenie_reads_back_every_span_of_every_list(campaigns, corpus):
     expected = spans_in_database(db, corpus)
     assert by_factgenie == expected
     assert sum(len(spans) for spans in expected.values()) > 0
+    corrections = sum(correction is not None for spans in expected.values() for *_, correction in spans)
+    assert corrections == (2985 if corpus == "shared-task" else 0)  # each in factgenie's index beside its span

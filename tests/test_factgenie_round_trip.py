@@ -1,13 +1,15 @@
 """factgenie out and in (accuracy-db export factgenie, import factgenie): the shared task's gold lists exported and
 imported back as submissions score 1.0 wherever a figure is defined, every example submission exported and
-imported back scores exactly as its CSV, and the spans come back the same."""
+imported back scores exactly as its CSV, and the spans come back the same, with their corrections and comments."""
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 
 import pytest
+from shared_data import DATA
 
 from accuracy_db.cli.main import run
 from accuracy_db.interchange.export_factgenie import export_factgenie
@@ -69,7 +71,7 @@ def test_the_spans_come_back_the_same(round_trip):
         """
         WITH spans AS (
             SELECT lists.kind, lists.name, lists.split, m.text_id, m.doc_token_start, m.doc_token_end, m.category,
-                coalesce(m.comment, '') AS comment
+                coalesce(m.comment, '') AS comment, m.correction
             FROM mistakes AS m JOIN annotation_sets AS lists USING (set_id)
         )
         SELECT original.name, count(*), count(back.name)
@@ -79,6 +81,7 @@ def test_the_spans_come_back_the_same(round_trip):
             AND back.split = original.split AND back.text_id = original.text_id
             AND back.doc_token_start = original.doc_token_start AND back.doc_token_end = original.doc_token_end
             AND back.category = original.category AND back.comment = original.comment
+            AND back.correction IS NOT DISTINCT FROM original.correction
         WHERE original.name NOT LIKE '%/%'
         GROUP BY original.name
         """,
@@ -96,6 +99,31 @@ def test_the_spans_come_back_the_same(round_trip):
     assert sizes == originals
     # Token spans became exact character offsets: nothing was widened, trimmed or moved on the way back.
     assert con.execute("SELECT count(*) FROM offset_adjustments").fetchall() == [(0,)]
+
+
+def test_every_correction_and_comment_of_the_gold_files_comes_back(round_trip):
+    """Each gold mistake of the shared task's files (read here with the csv module) comes back from the campaign
+    with its correction and comment: 1,307 corrections of the gold lists, and 2,985 with the two submissions that
+    repeat the gold (which lost them all on the way until corrections were exported)."""
+    con, campaign, db = round_trip
+    back = con.execute(
+        """
+        SELECT text_id, doc_token_start, doc_token_end, category, correction, coalesce(comment, '')
+        FROM mistakes JOIN annotation_sets USING (set_id) WHERE name = ? ORDER BY ALL
+        """,
+        [f"{campaign.name}/gold"],
+    ).fetchall()
+    given = []
+    for folder in (DATA, DATA / "test_set"):
+        with (folder / "gsml.csv").open(encoding="utf-8", newline="") as stream:
+            for row in csv.DictReader(stream):
+                where = (row["TEXT_ID"].removesuffix(".txt"), int(row["DOC_TOKEN_START"]), int(row["DOC_TOKEN_END"]))
+                given.append((*where, row["TYPE"], row["CORRECTION"] or None, row["COMMENT"]))
+    assert back == sorted(given)
+    assert sum(correction is not None for *_, correction, _ in back) == 1307
+    corrections = "SELECT count(correction) FROM mistakes JOIN annotation_sets USING (set_id) WHERE name LIKE ?"
+    assert con.execute(corrections, [f"{campaign.name}/%"]).fetchall() == [(2985,)]
+    assert con.execute(corrections.replace("LIKE", "NOT LIKE"), ["%/%"]).fetchall() == [(2985,)]
 
 
 def test_the_campaign_folder_is_in_factgenie_s_format(round_trip):

@@ -9,7 +9,9 @@ import gzip
 import hashlib
 import io
 import json
+import re
 import socket
+import subprocess
 import tarfile
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -17,10 +19,12 @@ from pathlib import Path
 
 import pytest
 from accuracy_db.etl.data_folder import SHARED_FOLDER, cache_dir, resolve_data_dir
+from shared_data import DATA
 
 from accuracy_db.cli.main import run
 from accuracy_db.errors import AccuracyDbError, quoted
-from accuracy_db.ingest.fetch_data import MARKER, Limits, fetch_data
+from accuracy_db.ingest import fetch_data as fetch_module
+from accuracy_db.ingest.fetch_data import DEFAULT_COMMIT, DEFAULT_SHA256, DEFAULT_URL, MARKER, Limits, fetch_data
 
 TOP = "accuracySharedTask-main"
 
@@ -141,13 +145,14 @@ def everything_under(folder: Path) -> dict[str, bytes | None]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() if p.is_file() else None for p in folder.rglob("*")}
 
 
-def refused(url: str, dest: Path, capsys, match: str, limits: Limits | None = None) -> str:
-    """Fetch into an existing folder's `dest` through the command line (or fetch_data itself, given limits of its
-    own); check the fetch is refused in one line saying `match`, without a traceback, and leaves no temporary
-    folder beside dest; return the line."""
+def refused(url: str, dest: Path, capsys, match: str, limits: Limits | None = None, sha256: str | None = None) -> str:
+    """Fetch into an existing folder's `dest` through the command line (with --sha256 when given; or fetch_data
+    itself, given limits of its own); check the fetch is refused in one line saying `match`, without a traceback,
+    and leaves no temporary folder beside dest; return the line."""
     before = set(dest.parent.iterdir())
     if limits is None:
-        assert run(["fetch-data", "--url", url, "--dest", str(dest)]) == 1
+        checked = ["--sha256", sha256] if sha256 is not None else []
+        assert run(["fetch-data", "--url", url, *checked, "--dest", str(dest)]) == 1
         lines = capsys.readouterr().err.splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), lines
         message = lines[0]
@@ -380,6 +385,64 @@ def test_a_member_of_400_mb_is_refused_by_the_default_limit_without_being_unpack
     before = everything_under(good_dest)
     refused(site.url("/bomb.tar.gz"), good_dest, capsys, "unpacks to 400,000,000 bytes, more than the 67,108,864")
     assert everything_under(good_dest) == before
+
+
+# --- the pinned data: a commit, and the SHA-256 of its data files (issue 52) ------------------------
+
+
+def sha256sum_listing(folder: Path) -> str:
+    """The SHA-256 of coreutils' sha256sum listing of a folder's files, sorted by path (its marker left out)."""
+    names = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.name != MARKER)
+    listing = subprocess.run(["sha256sum", "--", *names], cwd=folder, capture_output=True, check=True).stdout
+    return hashlib.sha256(listing).hexdigest()
+
+
+def shared_data_archive(change: bytes = b"") -> bytes:
+    """The shared data folder as GitHub's archive of the pinned commit holds it, with `change` added to gsml.csv."""
+    files = {p.relative_to(DATA).as_posix(): p.read_bytes() for p in DATA.rglob("*") if p.is_file()}
+    files["gsml.csv"] += change
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, data in (files | {"evaluate.py": b"print()\n"}).items():
+            member = tarfile.TarInfo(f"accuracySharedTask-{DEFAULT_COMMIT}/{name}")
+            member.size = len(data)
+            tar.addfile(member, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def test_the_default_archive_is_a_commit_s_and_its_sha256_that_of_the_shared_data():
+    # The archive of a branch (main.tar.gz) was fetched unchecked: what it held could change under the figures.
+    assert re.fullmatch(r"[0-9a-f]{40}", DEFAULT_COMMIT)
+    assert DEFAULT_URL == f"https://github.com/ehudreiter/accuracySharedTask/archive/{DEFAULT_COMMIT}.tar.gz"
+    assert sha256sum_listing(DATA) == DEFAULT_SHA256  # the files of the commit (read from git) are the shared data's
+
+
+def test_the_default_fetch_takes_the_pinned_data_and_refuses_other_data(site, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(fetch_module, "DEFAULT_URL", site.url(f"/{DEFAULT_COMMIT}.tar.gz"))
+    site.pages[f"/{DEFAULT_COMMIT}.tar.gz"] = shared_data_archive()
+    dest = fetch_data(dest=tmp_path / "cache" / "data")
+    assert sha256sum_listing(dest) == DEFAULT_SHA256 == json.loads((dest / MARKER).read_text())["sha256"]
+    assert sorted(p.relative_to(dest) for p in dest.rglob("*.csv")) == sorted(
+        p.relative_to(DATA) for p in DATA.rglob("*.csv")
+    )
+    site.pages[f"/{DEFAULT_COMMIT}.tar.gz"] = shared_data_archive(change=b"\n")  # one byte more
+    before = everything_under(dest)
+    assert run(["fetch-data", "--dest", str(dest)]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"error: {site.url(f'/{DEFAULT_COMMIT}.tar.gz')}: its data files have the SHA-256 ")
+    assert f", not the {DEFAULT_SHA256} expected: refused" in line
+    assert everything_under(dest) == before
+    assert [p.name for p in dest.parent.iterdir()] == [dest.name]
+
+
+def test_a_url_s_data_is_checked_against_the_sha256_given(site, tmp_path, capsys):
+    url, expected = site.url("/main.tar.gz"), sha256sum_listing(fetch_data(site.url("/main.tar.gz"), tmp_path / "a"))
+    assert run(["fetch-data", "--url", url, "--sha256", expected.upper(), "--dest", str(tmp_path / "b")]) == 0
+    assert files_under(tmp_path / "b") == DATA_FILES
+    wrong = hashlib.sha256(b"other data").hexdigest()
+    refused(url, tmp_path / "b", capsys, f"its data files have the SHA-256 {expected}, not the {wrong}", sha256=wrong)
+    assert files_under(tmp_path / "b") == DATA_FILES
+    refused(url, tmp_path / "b", capsys, "'abc' is not a SHA-256: expected 64 hexadecimal digits", sha256="abc")
 
 
 # --- what --dest may be -------------------------------------------------------------------------

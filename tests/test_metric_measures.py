@@ -534,7 +534,7 @@ def test_matrix_product_in_either_orientation_is_the_product():
 
 def test_counts_are_the_draws_counted():
     draws = bootstrap_draws(3, np.arange(1, 51, dtype=np.uint64), [40])
-    counts = Resamples(50, 3).counts(40)
+    counts = resampling.bootstrap_counts(3, np.arange(1, 51, dtype=np.uint64), 40)
     assert counts.dtype == np.uint8
     assert (counts == np.array([np.bincount(d, minlength=40) for d in draws])).all()
 
@@ -596,3 +596,102 @@ def test_above_the_permutation_limit_clusters_come_from_the_paired_bootstrap():
     assert {r["clusters"] for r in pearson.values()} == {"perm-both"}
     p_value = brute_perm_both(xs["near"], xs["far"], y, lambda x, g: stats.pearsonr(x, g).statistic, 200, 5)
     assert (pearson["far"]["rank"] > pearson["near"]["rank"]) == (p_value <= 0.05)
+
+
+# Scores at the edge of the doubles (issue 48): any finite scores give scipy's figures, whatever their size.
+
+SCALES = [1e-300, 1e-200, 1e-150, 1.0, 1e150, 1e200, 1e300]
+
+
+def scaled_pair(scale: float, n: int = 40, seed: int = 8) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A metric that tracks the gold (many distinct scores), one of few scores (FewScores), both times scale, and
+    the gold."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 6, n).astype(float)
+    return (y + rng.normal(scale=2, size=n)) * scale, rng.integers(0, 4, n) * scale, y
+
+
+@pytest.mark.parametrize("scale", SCALES)
+def test_scores_of_any_size_give_scipy_s_figures(scale):
+    """The metric, and the gold too (a category weighed 1e200 makes gold counts that large), times 1e-300 … 1e300:
+    each correlation equals scipy's on the same vectors, and no numpy warning is raised."""
+    many, few, y = scaled_pair(scale)
+    unscaled, _, _ = scaled_pair(1.0)
+    z = np.random.default_rng(3).normal(size=len(y))  # a control: the text's length
+    references = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x, gold in ((many, y), (few, y), (many, y * scale)):
+            for name, reference in references.items():
+                assert getattr(mm, name)(x, gold).value == pytest.approx(reference(x, gold).statistic, abs=1e-12)
+        # the partial correlations, against scipy's r of the residuals of the vectors unscaled (the same r)
+        for rank, partial in ((False, mm.partial_pearson), (True, mm.partial_spearman)):
+            expected = residual_correlation(unscaled, y, z, rank)
+            assert partial(many, y * scale, z * scale).value == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e200, 1e300])
+def test_resamples_of_scores_of_any_size_give_scipy_s_figures(scale):
+    """Each resample's Pearson, Spearman and Kendall of metrics times scale (one of many scores, one of few; the
+    gold times scale too) equal scipy's on the texts the resample draws, with no numpy warning."""
+    many, few, y = scaled_pair(scale, n=30)
+    pairs = [Pair(x, gold, None, SHARED[:3]) for x in (many, few) for gold in (y, y * scale)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        by_score, by_text = (resampled_measures(pairs, Resamples(20, 5), few) for few in (None, 0))
+    draws = bootstrap_draws(5, np.arange(1, 21, dtype=np.uint64), [30])
+    for pair, counted, sorted_ in zip(pairs, by_score, by_text):
+        for measure in SHARED[:3]:
+            expected = [loop_measure(measure, pair.x[d], pair.y[d]) for d in draws]
+            np.testing.assert_allclose(counted[measure], expected, atol=1e-12, err_msg=measure)
+            np.testing.assert_allclose(sorted_[measure], expected, atol=1e-12, err_msg=measure)
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e200, 1e300])
+def test_perm_both_of_a_metric_and_itself_times_a_constant_is_one(scale):
+    """A metric and the same metric times 1e200 (or 1e-200) rank every text alike: PERM-BOTH finds neither better
+    (p = 1 both ways) on every measure, by the loop, by rows and by matrix products; and its p-values against a
+    third metric are those of the metric itself."""
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 5, 30).astype(float)
+    x = np.round(y + rng.normal(size=30))  # ties among the scores
+    other = y + rng.normal(scale=3, size=30)
+    swaps = permutation_swaps(3, np.arange(1, 201, dtype=np.uint64), 30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for measure in (mm.pearson, mm.spearman, mm.kendall):
+            rows = ROW_MEASURES[measure.__name__]
+            for a, b in ((x * scale, x), (x, x * scale)):
+                assert perm_both(a, b, y, measure, trials=200, seed=3)["p_value"] == 1.0
+                assert perm_both(a, b, y, measure, trials=200, seed=3, rows=rows)["p_value"] == 1.0
+            against = perm_both(x * scale, other, y, measure, trials=200, seed=3, rows=rows)["p_value"]
+            assert against == perm_both(x, other, y, measure, trials=200, seed=3, rows=rows)["p_value"]
+        permutations = PearsonPermBoth({"x": x, "scaled": x * scale, "other": other}, y * scale, swaps)
+        assert permutations.p_value("x", "scaled") == permutations.p_value("scaled", "x") == 1.0
+        assert permutations.p_value("scaled", "other") == permutations.p_value("x", "other")
+
+
+def test_blocks_give_the_figures_of_one_block(monkeypatch):
+    """The resamples cut into blocks (as many as 100,000 resamples are, to bound the memory) give each resample's
+    figures exactly as one block does: metrics of many scores and of few, against two golds."""
+    many, few, y = scaled_pair(1.0, n=30)
+    pairs = [Pair(x, gold, None, metric_bootstrap.TEXT_MEASURES) for x in (many, few) for gold in (y, np.sqrt(y))]
+    whole = resampled_measures(pairs, Resamples(50, 7))
+    for cells in (30, 7 * 30, 3000):  # a resample a block, 7, and blocks cut by the joint counts' width
+        monkeypatch.setattr(metric_bootstrap, "BLOCK_CELLS", cells)
+        for one, blocked in zip(whole, resampled_measures(pairs, Resamples(50, 7))):
+            for measure, values in one.items():  # the same sums, added by other matrix products
+                np.testing.assert_allclose(blocked[measure], values, rtol=0, atol=1e-12, err_msg=measure)
+
+
+def test_a_block_is_bounded_by_the_joint_counts_of_a_metric_of_few_scores():
+    """A metric of 4 scores against two golds of 6 and 3 values counts 4 × 6 + 4 × 3 cells a resample; one of many
+    scores, its texts (30), unless it counts as few too (30 scores against a gold of 6 values)."""
+    many, few, y = scaled_pair(1.0, n=30)
+    xs, ys = metric_bootstrap.Distinct(), metric_bootstrap.Distinct()
+    x_of = [xs.index(x) for x in (many, few, few)]
+    y_of = [ys.index(gold) for gold in (y, y, np.minimum(y, 2))]
+    assert len(np.unique(few)) == 4 and len(np.unique(y)) == 6
+    assert metric_bootstrap.block_width(30, xs, ys, x_of, y_of, 4) == 4 * 6 + 4 * 3
+    assert metric_bootstrap.block_width(30, xs, ys, x_of, y_of, 0) == 30
+    assert metric_bootstrap.block_width(30, xs, ys, x_of, y_of, metric_bootstrap.FEW_SCORES) == 30 * 6

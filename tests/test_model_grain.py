@@ -51,7 +51,12 @@ def definitions() -> dict[str, str]:
     return database.model_definitions() | {analysis.name: analysis.sql for analysis in saved_analyses()}
 
 
-KEYED = sorted(set(definitions()) - set(NO_KEY) - {"mushroom_replicate_figures"})
+RUN_FIGURES = {"mushroom_replicate_figures", "system_replicate_figures", "esa_replicate_figures"}
+KEYED = sorted(set(definitions()) - set(NO_KEY) - RUN_FIGURES)
+# The MQM models, which only lists read from an MQM file fill: checked with one imported, and the systems' figures
+# of a run inside the ranking's run.
+MQM_MODELS = ("mqm_weighted_errors", "mqm_segments", "system_text_scores", "category_levels", "span_characters")
+MQM_MODELS += ("esa_evaluations", "esa_text_statistics", "esa_scores")
 
 
 @pytest.fixture(scope="module")
@@ -183,4 +188,53 @@ def test_no_two_rows_of_the_mushroom_scheme_share_the_key(mushroom_con, name, mo
     else:
         assert mushroom_con.execute(f"SELECT count(*) FROM {name}").fetchone()[0] > 0
         duplicates = duplicate_keys(mushroom_con, f"SELECT * FROM {name}", key)
+    assert duplicates == [], f"{name}: rows share the key ({', '.join(key)}), with their counts: {duplicates[:5]}"
+
+
+@pytest.mark.parametrize(
+    "name", (*MQM_MODELS, "system_replicate_figures", "esa_replicate_figures", "bootstrap_intervals", "paired_tests")
+)
+def test_no_two_rows_of_the_mqm_models_share_the_key(db, tmp_path, name, monkeypatch):
+    from accuracy_db.cli.main import run
+    from accuracy_db.scoring.schemes import ESA
+    from accuracy_db.stats.ranking import leaderboard
+    from accuracy_db.stats.system_ranking import ranked_systems
+
+    lines = [
+        "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity",
+        *(
+            f"{system}\td\t{seg}\t{seg}\t{rater}\t源{seg}\tThe <v>cat</v> sat {seg}\tFluency/Punctuation\t{severity}"
+            for system in ("A", "B", "ref")
+            for seg in range(1, 6)
+            for rater, severity in (("r1", "Major"), ("r2", "Minor"), ("r2", "Minor"))
+        ),
+    ]
+    path = tmp_path / "mqm.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert run(["import", "mqm", "--db", str(db), "--corpus", "mqm", str(path)]) == 0
+    con = database.open_existing(db)
+    key = model_headers.parse(definitions()[name], name).key
+    if name in MQM_MODELS:
+        assert con.execute(f"SELECT count(*) FROM {name}").fetchone()[0] > 0
+        duplicates = duplicate_keys(con, f"SELECT * FROM {name}", key)
+    else:
+        found, checked, fetch = [], [], intervals.fetch_dicts
+
+        def fetch_checked(con, sql, params):
+            table = "replicate_figures" if name.endswith("_replicate_figures") else None
+            if table or sql == database.stats_query(name):
+                found.extend(
+                    duplicate_keys(con, f"SELECT * FROM {table}" if table else sql, key, params if not table else None)
+                )
+                checked.append(name)
+            return fetch(con, sql, params)
+
+        monkeypatch.setattr(intervals, "fetch_dicts", fetch_checked)
+        if name != "esa_replicate_figures":
+            ranked_systems(con, "mqm", ci=Resampling(20), trials=20)
+        if name != "system_replicate_figures":
+            leaderboard(con, None, "ALL", Resampling(20), 20, "mqm", ESA)
+        assert checked, f"no run queried {name}"
+        duplicates = found
+    con.close()
     assert duplicates == [], f"{name}: rows share the key ({', '.join(key)}), with their counts: {duplicates[:5]}"

@@ -22,7 +22,8 @@ from test_mushroom import expected, write
 from test_scheme_statistics import P_DEVIATIONS, quantile_band
 
 from accuracy_db.cli.main import run
-from accuracy_db.formatting import p_value_text
+from accuracy_db.formatting import p_value_text, with_interval
+from accuracy_db.scoring.schemes import NERVALUATE_SCHEMES, UNIT_SCHEMES
 from accuracy_db.stats.intervals import Resampling, bootstrap_intervals
 from accuracy_db.stats.significance import compare
 from accuracy_db.store import database
@@ -254,40 +255,32 @@ def test_compare_defaults_to_iou_and_refuses_what_the_scheme_cannot_score(mushro
     assert "corpus shared-task has no list read with character labels" in capsys.readouterr().err
 
 
-def test_the_leaderboard_page_ranks_under_the_mushroom_scheme_where_the_corpus_has_character_labels(
+def test_the_leaderboard_page_opens_on_the_mushroom_scheme_where_the_corpus_has_character_labels(
     mushroom_db, monkeypatch, capsys
 ):
+    """As `accuracy-db leaderboard` ranks such a corpus by default (issue 48, finding 8): the lists read with
+    character labels with their intervals and clusters; the match schemes below."""
     db, _, _ = mushroom_db
     at = opened_at(db, monkeypatch, "leaderboard")
     assert "mushroom" not in labelled(at.selectbox, "Match scheme").options  # the shared task has no such labels
     at = opened_at(db, monkeypatch, "leaderboard", corpus="mushroom")
     labelled(at.selectbox, "Split").set_value("EN").run()
-    labelled(at.selectbox, "Scope").set_value("HALLUCINATION").run()  # the scheme reads every label
-    labelled(at.selectbox, "Match scheme").set_value("mushroom").run()
     assert not at.exception, at.exception
-    shown = table(at, "scheme_leaderboard")
-    rows = printed(
-        capsys,
-        [
-            "leaderboard",
-            "--db",
-            str(db),
-            "--corpus",
-            "mushroom",
-            "--split",
-            "EN",
-            "--scheme",
-            "mushroom",
-            "--format",
-            "json",
-        ],
-    )
+    shown = table(at, "mushroom_leaderboard")
+    args = ["leaderboard", "--db", str(db), "--corpus", "mushroom", "--split", "EN", "--ci", "--format", "json"]
+    rows = printed(capsys, args)
+    assert rows == printed(capsys, [*args, "--scheme", "mushroom"])  # the corpus's scheme by default
     assert list(shown["submission"]) == [row["submission"] for row in rows]
-    for column in ("rank", "texts"):
+    for column in ("rank", "cluster", "texts"):
         assert list(shown[column]) == [row[column] for row in rows]
-    for column in ("iou", "cor"):  # (a mean's last bit depends on the order DuckDB's threads add in)
-        assert list(shown[column]) == pytest.approx([row[column] for row in rows], abs=1e-12)
-    assert list(table(at, "scheme_signatures")["signature"]) == [row["signature"] for row in rows]
+    for column in ("iou", "cor"):
+        assert list(shown[column]) == [with_interval(row, column) for row in rows]
+    assert list(table(at, "signatures")["signature"]) == [row["signature"] for row in rows]
+    assert labelled(at.selectbox, "Match scheme").options == ["shared-task", *NERVALUATE_SCHEMES, *UNIT_SCHEMES]
+    labelled(at.selectbox, "Match scheme").set_value("shared-task").run()
+    under = table(at, "scheme_leaderboard")
+    ranked = printed(capsys, [*args[:-3], "--scheme", "shared-task", "--format", "json"])
+    assert list(under["submission"]) == [row["submission"] for row in ranked]
 
 
 def test_the_significance_page_compares_under_the_mushroom_scheme_as_compare_does(mushroom_db, monkeypatch, capsys):

@@ -136,7 +136,7 @@ def test_a_json_line_with_half_a_surrogate_pair_or_a_number_too_long_is_refused_
         '{"id": "c", "text": "x", "n": ' + "1" * 5000 + "}\n"
     )
     problems: list[Problem] = []
-    assert jsonl_objects(path, problems) == [(1, {"id": "a", "text": "fine \U0001f600"})]
+    assert list(jsonl_objects(path, problems)) == [(1, {"id": "a", "text": "fine \U0001f600"})]
     assert [str(problem) for problem in problems] == [
         f"{path}: line 2: not valid text: 'half \\ud83d of one' {HALF_PAIR}",
         f"{path}: line 3: not valid JSON: a number too long to read",

@@ -1,5 +1,5 @@
 """accuracy-db export postgres: a private PostgreSQL server gets the database, and its models give DuckDB's rows,
-on the shared-task data and on generated scale-10 data."""
+on the shared-task data, on generated scale-10 data, and on the MQM and esa models of the TED zh→en file."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ import psycopg
 import pytest
 from shared_data import DATA, EXAMPLES, REPO
 from test_corpus_folders import corpus_folder
+from test_esa import esa_db  # noqa: F401 (the fixture)
 from test_factgenie_campaign_round_trip import thirty_outputs
+from test_mqm import mqm_db  # noqa: F401 (the fixture)
 
 from accuracy_db.cli.main import run
 from accuracy_db.ingest.build import build
@@ -242,3 +244,33 @@ def test_a_factgenie_campaign_kept_as_it_came_equals_duckdb_row_for_row(db, post
     with psycopg.connect(dsn) as pg:
         assert {table: sorted(rows_of(pg, f"SELECT * FROM {table}")) for table in tables} == expected
     assert [len(expected[table]) for table in tables] == [2, 45]
+
+
+MQM_MODELS = {  # the MQM and esa models, ordered by their key
+    "category_levels": "corpus, category",
+    "mqm_weighted_errors": "set_id, line_number",
+    "mqm_segments": "text_id",
+    "system_text_scores": "text_id",
+    "esa_text_statistics": "submission_id, text_id",
+    "esa_scores": "submission_id",
+}
+
+
+def test_the_mqm_and_esa_figures_of_the_ted_file_equal_duckdb_row_for_row(esa_db, postgres_server):  # noqa: F811
+    """The TED zh→en MQM file (read in place) with generated predictions scored by esa (tests/test_esa.py): the
+    errors' weights, the segments' MQM scores, the texts the systems are ranked by (accuracy-db systems), and the esa
+    counts and figures."""
+    db, *_ = esa_db
+    dsn = exported_into(postgres_server, "mqm", db)
+    duck = database.open_existing(db)
+    try:
+        expected = {model: rows_of(duck, f"SELECT * FROM {model} ORDER BY {key}") for model, key in MQM_MODELS.items()}
+    finally:
+        duck.close()
+    with psycopg.connect(dsn) as pg:
+        for model, key in MQM_MODELS.items():
+            assert rows_of(pg, f"SELECT * FROM {model} ORDER BY {key}") == [
+                pytest.approx(row) for row in expected[model]
+            ], model
+    assert len(expected["mqm_segments"]) == 7935
+    assert {row[2] for row in expected["esa_scores"]} >= {"pred", "rater/rater3"}

@@ -171,7 +171,9 @@ def test_a_file_gets_every_row_unless_a_limit_is_given(built_db, tmp_path):
     whole = accuracy_db("SELECT range AS n FROM range(12000)", "--format", "csv", "-o", out, db=built_db)
     assert whole.returncode == 0 and whole.stderr == ""
     assert out.read_text().splitlines() == ["n", *map(str, range(12000))]
-    cut = accuracy_db("SELECT range AS n FROM range(12000)", "--format", "csv", "-o", out, "--limit", "5", db=built_db)
+    cut = accuracy_db(
+        "SELECT range AS n FROM range(12000)", "--format", "csv", "-o", out, "--limit", "5", "--force", db=built_db
+    )
     assert out.read_text().splitlines() == ["n", "0", "1", "2", "3", "4"]
     assert "more than 5 rows; only the first 5 are given (--limit)" in cut.stderr
 

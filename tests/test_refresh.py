@@ -156,7 +156,7 @@ def test_a_changed_gold_list_rescores_everything(tmp_path, inbox):
     report = refresh(db, data, inbox)
     assert report.added == ["alpha"]  # everything was loaded again
     con = database.open_existing(db)
-    gold_sha256 = con.execute("SELECT sha256 FROM annotation_sets WHERE kind = 'gold'").fetchall()
+    gold_sha256 = con.execute("SELECT content_sha256 FROM annotation_sets WHERE kind = 'gold'").fetchall()
     assert con.execute("SELECT DISTINCT gold_total, gold_sha256 FROM scores WHERE scope = 'ALL'").fetchall() == [
         (600, gold_sha256[0][0])
     ]

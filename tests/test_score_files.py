@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-from accuracy_db.etl.score_files import MAX_METRICS, read_scores
+from accuracy_db.etl.score_files import MAX_LINE_BYTES, MAX_METRICS, read_scores
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
@@ -91,7 +91,19 @@ REFUSALS = {
     "quote": ("m.csv", 'text_id,score\n"S001,1\n', [], ": line 2: not valid CSV: unexpected end of data"),
     "NUL": ("m.csv", "text_id,score\nS001,\0\n", [], ": line 2: holds a NUL character"),
     "columns": ("m.csv", "text_id," + ",".join(f"m{i}" for i in range(MAX_METRICS + 1)) + "\n", [], f": line 1: {MAX_METRICS + 1:,} metrics: at most {MAX_METRICS:,} a file"),
-    "JSON NaN": ("m.jsonl", '{"text_id": "S001", "score": NaN}\n', [], ": line 1: score is nan: a score must be a finite number"),
+    "JSON NaN": ("m.jsonl", '{"text_id": "S001", "score": NaN}\n', [], ": line 1: score is NaN: a score must be a finite number"),
+    "JSON -Infinity": ("m.jsonl", '{"text_id": "S001", "score": -Infinity}\n', [], ": line 1: score is -Infinity: a score must be a finite number"),
+    # issue 48, finding 5: an integer past a double's range ended in an OverflowError traceback
+    "JSON huge integer": ("m.jsonl", f'{{"text_id": "S001", "score": {"9" * 400}}}\n', [], ": line 1: score is too large to be a finite number"),
+    "JSON huge float": ("m.jsonl", '{"text_id": "S001", "score": -1e400}\n', [], ": line 1: score is too large to be a finite number"),
+    "JSON NaN text_id": ("m.jsonl", '{"text_id": NaN, "score": 1}\n', [], ": line 1: text_id is NaN, not a string"),
+    "huge integer": ("m.csv", f"text_id,score\nS001,{'9' * 400}\n", [], f": line 2: score is '{'9' * 39}…, too large to be a finite number"),
+    # issue 48, finding 6: a row is refused at a megabyte, its cell quoted in a few dozen characters
+    "huge cell": ("m.csv", f"text_id,score\nS001,1\nS002,{'7' * 3_000_000}\n", [], f": line 3: a row of more than {MAX_LINE_BYTES:,} bytes: too long"),
+    # issue 52: refused at the row's bound, as a row on many lines is, not by the csv module's limit of the moment
+    "huge quoted cell": ("m.csv", 'text_id,score\nS001,"' + "x\n" * 600_000, [], f": line {2 + (MAX_LINE_BYTES - 8) // 2 + 1}: a row of more than {MAX_LINE_BYTES:,} bytes: too long"),
+    "row on many lines": ("m.csv", 'text_id,score\nS001,"x\n' + '","x\n' * 300_000, [], f": line {2 + (MAX_LINE_BYTES - 8) // 5 + 1}: a row of more than {MAX_LINE_BYTES:,} bytes"),
+    "huge text id": ("m.jsonl", f'{{"text_id": "S{"0" * 900_000}", "score": 1}}\n', [], f": line 1: text_id 'S{'0' * 58}… is not a text of corpus shared-task"),
     "JSON text": ("m.jsonl", '{"text_id": "S001", "score": "0.5"}\n', [], ": line 1: score is '0.5', not a number"),
     "JSON boolean": ("m.jsonl", '{"text_id": "S001", "score": true}\n', [], ": line 1: score is True, not a number"),
     "JSON keys": ("m.jsonl", '{"text_id": "S001", "a": 1}\n{"text_id": "S002", "b": 1}\n', [], ": line 2: the keys are text_id, b, not those of the first line"),
@@ -113,7 +125,8 @@ def test_a_bad_file_is_refused_in_one_line_and_nothing_is_loaded(case, refusal_d
     err = capsys.readouterr().err
     assert "Traceback" not in err
     first = err.splitlines()[0]
-    assert first.startswith(message if message.startswith("error:") else f"{path}{message}"), err
+    assert first.startswith(message if message.startswith("error:") else f"{path}{message}"), err[:1000]
+    assert len(err) < len(str(path)) * 2 + 400  # a cell is quoted in a few dozen characters, however long it is
     assert digest(refusal_db) == before
 
 
@@ -287,10 +300,147 @@ def test_a_file_of_the_folder_cannot_take_a_metric_of_another(db, tmp_path):
     (folder / "b.json").write_text('{"higher_is_better": true}')
     report = refresh(db, DATA, EXAMPLES, scores_dir=folder)
     assert [str(problem) for problem in report.scores_refused["b.jsonl"]] == [
-        f"{folder}/b.jsonl: line 1: the metric 'a' of split test is loaded already (from {folder}/a.csv): give"
-        " --replace to replace it, or rename it"
-    ]
+        f"{folder}/b.jsonl: line 1: the metric 'a' of split test is loaded already (from {folder}/a.csv): rename it"
+    ]  # refresh has no --replace (issue 48, finding 10)
     assert imported(db) == {("a", text_id): 1.0 for text_id in TEST}
+
+
+def rejected(db: Path, table: str) -> list[tuple]:
+    name = "submission" if table == "rejections" else "folder_file"
+    return query(db, f"SELECT {name}, line, message, name_taken FROM {table} ORDER BY ALL")
+
+
+def submissions_of(db: Path) -> list[str]:
+    return [name for (name,) in query(db, "SELECT DISTINCT name FROM annotation_sets WHERE kind = 'submission'")]
+
+
+def test_a_name_is_claimed_once_and_the_newcomer_waits_for_it(db, tmp_path, capsys):
+    """Issue 48, finding 2: a submission named as an imported metric deleted the metric, with one warning, and
+    nothing reached the rejections. The newcomer, submission or metric, is refused and recorded (name_taken), the
+    holder kept; once the holder is gone the newcomer loads, in the refresh that removes the holder."""
+    imported_file = tmp_path / "foo.csv"
+    imported_file.write_text(f"text_id,score\n{rows(TRAIN, 3)}")
+    assert run(["import", "scores", str(imported_file), "--higher-is-better", "--db", str(db)]) == 0
+    submissions, scores = tmp_path / "submissions", tmp_path / "scores"
+    submissions.mkdir()
+    scores.mkdir()
+    shutil.copyfile(EXAMPLES / "submission.csv", submissions / "foo.csv")  # a submission takes the imported name
+    write_scores(scores, "held", TEST, 1, {"higher_is_better": True})
+
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    assert (report.published, list(report.refused), report.warnings) == (True, ["foo"], [])
+    taken = f"the list name 'foo' is a metric's of corpus shared-task (imported from {imported_file}): rename the list"
+    assert rejected(db, "rejections") == [("foo", None, taken, True)]
+    assert imported(db) == {("foo", t): 3.0 for t in TRAIN} | {("held", t): 1.0 for t in TEST}
+    assert refresh(db, DATA, submissions, scores_dir=scores).published is False  # nothing changed: still waiting
+    replacing = tmp_path / "held.csv"  # --replace replaces a metric of import scores, never a file's of the folder
+    replacing.write_text(f"text_id,score\n{rows(TEST, 9)}")
+    capsys.readouterr()
+    assert run(["import", "scores", str(replacing), "--higher-is-better", "--replace", "--db", str(db)]) == 1
+    assert capsys.readouterr().err.startswith(
+        f"{replacing}: line 1: the metric 'held' of split test is loaded already (from {scores}/held.csv): rename it\n"
+    )
+
+    shutil.copyfile(EXAMPLES / "submission.csv", submissions / "held.csv")  # takes a metric of the scores folder
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    assert sorted(report.refused) == ["foo", "held"] and "held" not in submissions_of(db)
+    assert {metric for metric, _ in imported(db)} == {"foo", "held"}
+
+    (scores / "held.csv").unlink()  # the holder leaves: the submission loads in the same refresh
+    (scores / "held.json").unlink()
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    assert (report.scores_retired, report.changed, list(report.refused)) == (["held.csv"], ["held"], ["foo"])
+    assert sorted(submissions_of(db)) == ["held"] and {metric for metric, _ in imported(db)} == {"foo"}
+
+    write_scores(scores, "held", TEST, 2, {"higher_is_better": True})  # now the metric is the newcomer
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    message = f"{scores}/held.csv: line 1: the metric name 'held' is a submission's of corpus shared-task: rename it"
+    assert [str(problem) for problem in report.scores_refused["held.csv"]] == [message]
+    assert rejected(db, "score_rejections") == [("held.csv", 1, message.split(": line 1: ")[1], True)]
+    assert "held" in submissions_of(db)
+
+    (submissions / "held.csv").unlink()  # the submission leaves: the file of the folder loads
+    report = refresh(db, DATA, submissions, scores_dir=scores)
+    assert (report.retired, report.scores_changed, report.scores_refused) == (["held"], ["held.csv"], {})
+    assert imported(db) == {("foo", t): 3.0 for t in TRAIN} | {("held", t): 2.0 for t in TEST}
+    assert rejected(db, "score_rejections") == []
+
+
+def test_one_bad_file_of_the_folder_is_refused_alone_and_a_twin_waits_for_its_name(db, tmp_path):
+    """Issue 48, finding 5: a JSON integer past a double's range aborted the whole refresh (nothing published, good
+    files included). And two files of one stem give one metric name: the first claims it, the second waits."""
+    scores = tmp_path / "scores"
+    scores.mkdir()
+    write_scores(scores, "good", TEST, 1, {"higher_is_better": True})
+    huge = "".join(json.dumps({"text_id": t, "score": 1}) + "\n" for t in TRAIN[1:])
+    (scores / "bad.jsonl").write_text(f'{{"text_id": "{TRAIN[0]}", "score": {"9" * 400}}}\n{huge}')
+    (scores / "bad.json").write_text('{"higher_is_better": false}')
+    (scores / "twin.csv").write_text(f"text_id,score\n{rows(TEST, 5)}")
+    (scores / "twin.jsonl").write_text("".join(json.dumps({"text_id": t, "score": 6}) + "\n" for t in TEST))
+    (scores / "twin.json").write_text('{"higher_is_better": true}')
+    report = refresh(db, DATA, EXAMPLES, scores_dir=scores)
+    assert report.published and {name: [str(p) for p in problems] for name, problems in report.scores_refused.items()} == {
+        "bad.jsonl": [f"{scores}/bad.jsonl: line 1: score is too large to be a finite number"],
+        "twin.jsonl": [f"{scores}/twin.jsonl: line 1: the metric 'twin' of split test is loaded already (from"
+                       f" {scores}/twin.csv): rename it"],
+    }  # fmt: skip
+    assert imported(db) == {("good", t): 1.0 for t in TEST} | {("twin", t): 5.0 for t in TEST}
+    (scores / "twin.csv").unlink()
+    report = refresh(db, DATA, EXAMPLES, scores_dir=scores)
+    assert (report.scores_retired, report.scores_changed, list(report.scores_refused)) == (
+        ["twin.csv"],
+        ["twin.jsonl"],
+        ["bad.jsonl"],
+    )
+    assert imported(db) == {("good", t): 1.0 for t in TEST} | {("twin", t): 6.0 for t in TEST}
+
+
+def test_a_list_of_another_corpus_may_not_take_a_metrics_name(db, tmp_path, capsys):
+    """A sibling of finding 2: a list imported into a corpus (here a Mu-SHROOM prediction) named as a metric of
+    that corpus is refused in one line, nothing of it loaded, and the metric kept."""
+    from test_mushroom import write
+    from test_mushroom_registered import LABELLED, PREDICTED
+
+    assert (
+        run(["import", "mushroom", "--db", str(db), "--as", "gold", str(write(tmp_path / "ref.jsonl", LABELLED))]) == 0
+    )
+    texts = query(db, "SELECT text_id, split FROM texts WHERE corpus = 'mushroom' ORDER BY ALL")
+    split = texts[0][1]
+    metric = tmp_path / "sys.csv"
+    metric.write_text("text_id,score\n" + "".join(f"{text_id},0.5\n" for text_id, of in texts if of == split))
+    assert run(["import", "scores", str(metric), "--lower-is-better", "--corpus", "mushroom", "--db", str(db)]) == 0
+    prediction = write(tmp_path / "pred.jsonl", PREDICTED)
+    before = digest(db)
+    capsys.readouterr()
+    assert run(["import", "mushroom", "--db", str(db), "--name", "sys", str(prediction)]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{prediction}: the list name 'sys' is a metric's of corpus mushroom (imported from {metric}): rename the list"
+    )
+    assert digest(db) == before
+
+
+def test_a_list_of_a_corpus_folder_named_as_a_metric_is_refused_alone(db, tmp_path):
+    """A sibling of finding 2: a list file added to a registered corpus folder, named as a metric of the corpus,
+    is refused alone when the corpus is loaded again; its texts and other lists load, and the metric is kept."""
+    from weather_corpus import LISTS, import_weather, lines
+
+    import_weather(db, tmp_path)
+    metric = tmp_path / "late.csv"
+    metric.write_text("text_id,score\nw1,1\nw2,2\nw3,3\n")
+    assert run(["import", "scores", str(metric), "--lower-is-better", "--corpus", "weather", "--db", str(db)]) == 0
+    late = tmp_path / "weather" / "lists" / "late.jsonl"
+    late.write_text(lines(LISTS["llm"]))
+    report = refresh(db, DATA, EXAMPLES)
+    assert {file: [p.message for p in problems] for file, problems in report.corpus_refusals.items()} == {
+        str(late): [f"the list name 'late' is a metric's of corpus weather (imported from {metric}): rename the list"]
+    }
+    lists = query(db, "SELECT DISTINCT name FROM annotation_sets WHERE corpus = 'weather' ORDER BY name")
+    assert lists == [("gold",), ("llm",), ("metric",)]
+    assert query(db, "SELECT text_id, score FROM text_scores WHERE metric = 'late' ORDER BY 1") == [
+        ("w1", 1.0),
+        ("w2", 2.0),
+        ("w3", 3.0),
+    ]
 
 
 def tokens_of(path: Path) -> list[str]:

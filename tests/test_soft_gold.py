@@ -107,7 +107,7 @@ def test_one_list_twice_is_hard_gold_and_an_unmarked_text_has_no_labels(tmp_path
     line = {"id": "x", "lang": "AR", "model_output_text": "العاصمة 😀 cafe\u0301", "hard_labels": [],
             "annotations": {"a": [[0, 3], [2, 7], [10, 15]], "b": [[0, 3], [2, 7], [10, 15]]}}  # fmt: skip
     empty = {"id": "y", "lang": "AR", "model_output_text": "中文", "hard_labels": [], "annotations": {"a": [], "b": []}}
-    con = database.open_new(None, models=[], threads=1)
+    con = database.open_new(None, models=["list_texts"], threads=1)  # the texts each annotator covers
     mushroom_files.load_gold(con, write(tmp_path / "ref.jsonl", [line, empty]), "two")
     written = soft_gold_lines(con, soft_adjudicate(con, ["annotator/a", "annotator/b"]))
     assert written[0]["soft_labels"] == [{"start": 0, "end": 7, "prob": 1.0}, {"start": 10, "end": 15, "prob": 1.0}]

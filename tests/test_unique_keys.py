@@ -248,9 +248,16 @@ UNIQUE_BY_CONSTRUCTION = {
     ("team_games", ("text_id", "side")): "a game's home and visitor lines (games.text_id is the key)",
     ("curated_mistakes", ("text_id", "doc_token_start")): "an export a text, and a token line starts one mistake",
     ("submission_metadata", ("corpus", "submission")): "a sidecar a list: the first of NAME.json, .yaml, .yml",
+    ("list_coverage", ("set_id", "text_id")): "annotation_sets.cover_texts inserts each list's texts DISTINCT",
     ("factgenie_lists", ("set_id",)): "one row a list, written by the factgenie import with the list's new set_id",
     ("factgenie_records", ("set_id", "text_id")): "a list is one annotator's: the import refuses an annotator's "
     "second record of a text, naming both lines (factgenie.conflicting_records, tests/test_factgenie_import.py)",
+    ("text_systems", ("text_id",)): "one row an item of an MQM file, whose text ids the import refuses when two items"
+    " share one (tests/test_mqm.py)",
+    ("mqm_ratings", ("set_id", "text_id", "rater")): "mqm_files.read_file keeps an item's raters once each",
+    ("mqm_errors", ("set_id", "line_number", "error_index")): "an error a place of a line of its file",
+    ("mqm_weights", ("severity", "category")): "the schema's rules; a weights file giving a rule twice is refused"
+    " (etl/mqm_weights.py)",
 }
 
 

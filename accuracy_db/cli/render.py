@@ -3,11 +3,13 @@ format or to a file; every table on one console."""
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from accuracy_db import output_files
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.formatting import (
     DISPLAY_CHARS,
@@ -24,6 +26,7 @@ from accuracy_db.formatting import (
     to_markdown,
     with_interval,
 )
+from accuracy_db.output_files import NO_INPUTS, Inputs
 from accuracy_db.printable import markup_free, printable
 
 if TYPE_CHECKING:
@@ -112,12 +115,16 @@ def table_width(console, columns: list[Column]) -> int:
 
 
 def print_signatures(console, signed: list[tuple[str, str]]) -> None:
-    """Each signature beside what it signs (label: a submission, a scope), once, broken after a | where it would be
-    wider than the console."""
+    """Each signature beside what it signs (label: a submission, a scope), once: the labels of rows with the same
+    signature (lists of the same content, scored the same way) together, broken after a | where it would be wider
+    than the console."""
     from rich.table import Table
     from rich.text import Text
 
-    signed = list({stamp: label for label, stamp in signed}.items())
+    labels: dict[str, list[str]] = {}
+    for label, stamp in signed:
+        labels.setdefault(stamp, []).append(label)
+    signed = [(stamp, ", ".join(dict.fromkeys(named))) for stamp, named in labels.items()]
     label_width = max(len(printable(label)) for _, label in signed)
     room = max(console.width - label_width - 1, 20)
     grid = Table.grid(padding=(0, 1))
@@ -272,14 +279,23 @@ def print_table(
 
 
 def write_frame(
-    frame: pl.DataFrame, fmt: str, output: Path | None = None, title: str | None = None, notes: tuple[str, ...] = ()
+    frame: pl.DataFrame,
+    fmt: str,
+    output: Path | None = None,
+    title: str | None = None,
+    notes: tuple[str, ...] = (),
+    force: bool = False,
+    inputs: Inputs = NO_INPUTS,
 ) -> None:
-    """Print a query result in a format, or write it to a file. Parquet needs a file; a table is for the
-    terminal only, and its caption carries the notes."""
+    """Print a query result in a format, or write it to a file (as output_files writes one: an existing file only
+    with force, never an input). Parquet needs a file; a table is for the terminal only, and its caption carries
+    the notes."""
     if fmt == "parquet":
         if output is None:
             raise AccuracyDbError("parquet is a binary format: give --output FILE.parquet")
-        frame.write_parquet(output)
+        data = io.BytesIO()
+        frame.write_parquet(data)
+        output_files.write_file(output, data.getvalue(), force, inputs)
         return
     rows, columns = frame.to_dicts(), frame.columns
     if fmt == "table":
@@ -295,4 +311,4 @@ def write_frame(
     if output is None:
         print(text, end="")
     else:
-        output.write_text(text, encoding="utf-8")
+        output_files.write_file(output, text.encode(), force, inputs)

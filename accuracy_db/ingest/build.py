@@ -172,6 +172,17 @@ def load_submissions(
     )
 
 
+def load_waiting_submissions(con, submissions: dict[str, inbox.Submission], report: BuildReport) -> None:
+    """Load again the submissions refused because an imported metric held their name (inbox.waiting), after the
+    scores folder is loaded: those whose name is free now load, and count as changed."""
+    retried = [submissions[name] for name in inbox.waiting(con) if name in submissions]
+    load_submissions(con, retried, report)  # no known sources: read whole again, as a new submission is
+    counted = report.added + report.changed  # (a submission new or changed in this refresh may wait too)
+    report.changed += [s.name for s in retried if s.name in report.loaded and s.name not in counted]
+    report.unchanged = [name for name in report.unchanged if name not in report.changed]
+    count_refusals(report, inbox.refusals(con))
+
+
 def count_refusals(report: BuildReport, refusals: tuple[dict, dict]) -> None:
     """Every refused file of the database (inbox.refusals) is counted as refused in every run, never as
     unchanged: a submission whose CSV is refused moves from added, changed or unchanged to refused."""
@@ -207,10 +218,10 @@ def last_list(con) -> int:
 def load_corpora(
     con, report: BuildReport, registrations, corpora: list[str], known=None, step=lambda name: None
 ) -> list[int]:
-    """Load the named corpora from their registered folders, count them and the refusals in the report, and return
-    the ids of the lists loaded."""
+    """Load the named corpora from their registered folders, count them, the refusals and the warnings of what they
+    left out in the report, and return the ids of the lists loaded."""
     before = last_list(con)
-    corpus_folders.load_corpora(con, registrations, corpora, known, step)
+    report.warnings += corpus_folders.load_corpora(con, registrations, corpora, known, step)
     report.corpora_loaded = list(corpora)
     report.corpora_unchanged = [c for c in dict.fromkeys(r.corpus for r in registrations) if c not in corpora]
     count_corpus_refusals(con, report)
@@ -221,11 +232,14 @@ def load_scores(
     con, report: BuildReport, found: dict[str, score_folder.ScoresSource], names: list[str], step=lambda name: None
 ) -> None:
     """Load the named files of the scores folder (after the texts and the submissions, whose names they may not
-    take), retire the imported metrics a new submission's name clashes with, and count the refusals."""
+    take), and again those refused for a name taken before (score_folder.waiting), and count the refusals."""
+    retried = [name for name in score_folder.waiting(con) if name in found and name not in names]
+    report.scores_changed += retried
+    report.scores_unchanged = [name for name in report.scores_unchanged if name not in retried]
+    names = names + retried
     for number, name in enumerate(names, start=1):
         step(f"Loading the scores of {name} ({number}/{len(names)})")
         score_folder.load(con, found[name])
-    report.warnings += score_folder.retire_clashes(con)
     report.scores_refused = score_folder.refusals(con)
 
 

@@ -19,6 +19,7 @@ refused on every run until its folder changes.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ import duckdb
 import polars as pl
 
 from accuracy_db.errors import AccuracyDbError, InputError, Problem, SpanProblem
-from accuracy_db.etl import corpus_files, factgenie, mushroom_files
+from accuracy_db.etl import corpus_files, factgenie, mqm_files, mushroom_files
 from accuracy_db.etl.frames import insert_rows
 from accuracy_db.ingest.inbox import entry_source
 from accuracy_db.ingest.sources import Source, record
@@ -36,6 +37,7 @@ from accuracy_db.printable import utf8_text
 from accuracy_db.store import database
 
 SHARED_TASK = "shared-task"
+SINGLE_FILES = ("mushroom", "mqm")  # formats registered by their file, which is all their loader reads
 # What each format's loader reads: the files named, and the files of a subfolder with the suffixes given (a
 # mushroom registration names its file, which is all it reads).
 FILES = {
@@ -55,6 +57,7 @@ class Registration:
     corpus: str
     kind: str | None = None
     name: str | None = None
+    humans: str | None = None  # an MQM gold file's human references (import mqm --human), as a JSON list
 
 
 def corpus_folder(folder: Path) -> Registration:
@@ -116,7 +119,7 @@ def register(con: duckdb.DuckDBPyConnection, registration: Registration) -> None
     """Add a registration (after the others) unless it is there."""
     con.execute(
         "INSERT INTO corpus_folders SELECT (SELECT coalesce(max(position), 0) + 1 FROM corpus_folders),"
-        " $folder, $format, $corpus, $kind, $name WHERE NOT EXISTS (SELECT 1 FROM corpus_folders"
+        " $folder, $format, $corpus, $kind, $name, $humans WHERE NOT EXISTS (SELECT 1 FROM corpus_folders"
         " WHERE folder = $folder AND corpus = $corpus AND name IS NOT DISTINCT FROM $name)",
         asdict(registration),
     )
@@ -125,7 +128,7 @@ def register(con: duckdb.DuckDBPyConnection, registration: Registration) -> None
 def folder_files(registration: Registration) -> list[Path]:
     """Every entry of a registered folder its loader reads (one directory listing); a registered file itself."""
     folder = Path(registration.folder)
-    if registration.format == "mushroom":
+    if registration.format in SINGLE_FILES:
         return [folder] if os.path.lexists(folder) else []
     required, subfolder, suffixes = FILES[registration.format]
     paths = [folder / name for name in required if os.path.lexists(folder / name)]
@@ -174,7 +177,7 @@ def changed_corpora(registrations: list[Registration], before: list[Registration
 def loads_alone(registration: Registration) -> bool:
     """Whether a registration only adds lists of its own to a corpus another registration makes (a Mu-SHROOM
     prediction file), so that it can be loaded again alone."""
-    return registration.format == "mushroom" and registration.kind == "submission"
+    return registration.format in SINGLE_FILES and registration.kind == "submission"
 
 
 def changed_alone(own: list[Registration], known: dict | None) -> list[Registration] | None:
@@ -195,9 +198,11 @@ def changed_alone(own: list[Registration], known: dict | None) -> list[Registrat
 
 def load_corpora(
     con: duckdb.DuckDBPyConnection, registrations: list[Registration], corpora: list[str], known=None, step=None
-) -> None:
+) -> list[str]:
     """Register the folders and load the named corpora from their folders, after removing what they held (or, when
-    only files that load alone changed, load those again, after removing their lists)."""
+    only files that load alone changed, load those again, after removing their lists); return the warnings of what
+    they left out (a line a file and kind)."""
+    warnings = []
     for registration in registrations:
         register(con, registration)
     for corpus in corpora:
@@ -209,18 +214,20 @@ def load_corpora(
             for registration in alone:
                 remove_lists_of(con, registration)
                 sources = folder_sources(registration, known)
-                load_folder(con, registration)
+                warnings += load_folder(con, registration)
                 record(con, sources)
             continue
         remove_corpus(con, corpus, [r.folder for r in own])
         sources = corpus_sources(own, known)[corpus]
         for registration in own:
-            load_folder(con, registration)
+            warnings += load_folder(con, registration)
         record(con, list(sources.values()))
+    return warnings
 
 
-def load_folder(con: duckdb.DuckDBPyConnection, registration: Registration) -> None:
-    """Load one registered folder into its corpus: what it can of it, its refused files recorded."""
+def load_folder(con: duckdb.DuckDBPyConnection, registration: Registration) -> list[str]:
+    """Load one registered folder into its corpus: what it can of it, its refused files recorded; return the
+    warnings of what it left out."""
     folder = Path(registration.folder)
     try:
         if registration.format == "corpus":
@@ -229,17 +236,23 @@ def load_folder(con: duckdb.DuckDBPyConnection, registration: Registration) -> N
             report = mushroom_files.load_gold(con, folder, registration.corpus)
         elif registration.format == "mushroom":
             report = mushroom_files.load_prediction(con, folder, registration.corpus, registration.name)
+        elif registration.format == "mqm" and registration.kind == "gold":
+            humans = None if registration.humans is None else json.loads(registration.humans)
+            report = mqm_files.load_gold(con, folder, registration.corpus, humans)
+        elif registration.format == "mqm":
+            report = mqm_files.load_submission(con, folder, registration.corpus, registration.name)
         else:
             campaign = factgenie.read_campaign(folder)
             report = factgenie.load_campaign(con, campaign, registration.corpus, registration.kind)
     except InputError as error:
         reject(con, registration, error.problems)
-        return
+        return []
     except AccuracyDbError as error:
         reject(con, registration, [Problem(registration.folder, None, str(error))])
-        return
+        return []
     for problems in report.refused.values():
         reject(con, registration, problems)
+    return [str(warning) for warning in report.warnings]
 
 
 def reject(con: duckdb.DuckDBPyConnection, registration: Registration, problems: list[Problem]) -> None:
@@ -263,7 +276,8 @@ def reject(con: duckdb.DuckDBPyConnection, registration: Registration, problems:
 
 # The tables of a list's rows, by set_id.
 LIST_TABLES = ("mistakes", "offset_adjustments", "scheme_refusals", "factgenie_lists", "factgenie_records")
-LIST_TABLES += ("character_labels", "character_label_lists", "annotation_sets")
+LIST_TABLES += ("character_labels", "character_label_lists", "list_coverage", "mqm_ratings", "mqm_errors")
+LIST_TABLES += ("annotation_sets",)
 
 
 def remove_lists(con: duckdb.DuckDBPyConnection, set_ids: list[int]) -> None:
@@ -301,7 +315,8 @@ def remove_corpus(con: duckdb.DuckDBPyConnection, corpus: str, folders: list[str
         ids = con.execute("SELECT set_id FROM annotation_sets WHERE corpus = ?", [corpus]).fetchall()
     remove_lists(con, [set_id for (set_id,) in ids])
     if corpus != SHARED_TASK:
-        con.execute("DELETE FROM tokens WHERE text_id IN (SELECT text_id FROM texts WHERE corpus = ?)", [corpus])
+        for table in ("tokens", "text_systems"):
+            con.execute(f"DELETE FROM {table} WHERE text_id IN (SELECT text_id FROM texts WHERE corpus = ?)", [corpus])
         for table in ("texts", "categories", "submission_metadata", "corpora"):
             con.execute(f"DELETE FROM {table} WHERE corpus = ?", [corpus])
     con.execute("DELETE FROM corpus_rejections WHERE corpus = ?", [corpus])

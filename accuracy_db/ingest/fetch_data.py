@@ -20,7 +20,13 @@ from accuracy_db.errors import AccuracyDbError, quoted
 from accuracy_db.etl.data_folder import cache_dir
 from accuracy_db.regular_files import sha256_of
 
-DEFAULT_URL = "https://github.com/ehudreiter/accuracySharedTask/archive/refs/heads/main.tar.gz"
+# The repository at a commit, not a branch: the data of a fetch is the data the figures of the docs and tests were
+# made with. The commit is main's last (2021-09-22, "Added slides from INLG2021 presentaion"). DEFAULT_SHA256 is
+# the SHA-256 of its data files' listing (data_sha256), not of the archive, whose compression GitHub may change:
+# that of the 167 files read in git from that commit, each the same bytes as the shared data folder's.
+DEFAULT_COMMIT = "b6963f73baf235ed6ae43a51db29f89efa1e9d13"
+DEFAULT_URL = f"https://github.com/ehudreiter/accuracySharedTask/archive/{DEFAULT_COMMIT}.tar.gz"
+DEFAULT_SHA256 = "7ef0284ab3836a91757f4bc4648dc31806ff76dd7be2e1fe5bd509f772dd2186"
 TIMEOUT_SECONDS = 60
 CHUNK_BYTES = 64 * 1024
 
@@ -49,14 +55,24 @@ class Limits:
 
 
 def fetch_data(
-    url: str = DEFAULT_URL, dest: Path | None = None, progress: Progress | None = None, limits: Limits = Limits()
+    url: str | None = None,
+    dest: Path | None = None,
+    progress: Progress | None = None,
+    limits: Limits = Limits(),
+    sha256: str | None = None,
 ) -> Path:
     """Download the repository archive at `url` and put its data files in `dest` (default: the cache).
 
+    Without a url, the archive of DEFAULT_COMMIT, whose data must have DEFAULT_SHA256; with one, its data must have
+    `sha256` when given (see data_sha256), and is taken as it is otherwise. Data of another SHA-256 is refused.
     `dest` must be new, empty, or a folder an earlier fetch filled and nothing else changed (see MARKER). It is
-    replaced only once the new data is complete: a failure leaves it as it was.
+    replaced only once the new data is complete and checked: a failure leaves it as it was.
     `progress(bytes_done, bytes_total_or_None)` is called as the download goes.
     """
+    if url is None:
+        url, sha256 = DEFAULT_URL, sha256 or DEFAULT_SHA256
+    if sha256 is not None and not re.fullmatch(r"[0-9a-f]{64}", sha256.lower()):
+        raise AccuracyDbError(f"{quoted(sha256)} is not a SHA-256: expected 64 hexadecimal digits")
     # lexically absolute: `.` and `..` get a name and a parent, and a link is checked as the link itself
     dest = Path(os.path.abspath(dest if dest is not None else cache_dir()))
     try:
@@ -68,12 +84,28 @@ def fetch_data(
             written = _unpack(url, archive, unpacked, limits)
             if "gsml.csv" not in written:
                 raise AccuracyDbError(f"{url} has no gsml.csv: it is not an archive of the shared-task repository")
-            (unpacked / MARKER).write_text(json.dumps({"url": url, "files": written}, indent=1), encoding="utf-8")
+            digest = data_sha256(written)
+            if sha256 is not None and digest != sha256.lower():
+                raise AccuracyDbError(
+                    f"{url}: its data files have the SHA-256 {digest}, not the {sha256.lower()} expected: refused"
+                    " (another version of the data, or an archive changed on the way)"
+                )
+            record = {"url": url, "sha256": digest, "files": written}
+            (unpacked / MARKER).write_text(json.dumps(record, indent=1), encoding="utf-8")
             check_dest(dest)  # again: files may have been put there during the download
             _swap(unpacked, dest, old)
     except OSError as error:  # a folder that cannot be written, a full disk…
         raise AccuracyDbError(f"could not write the data to {dest}: {error.strerror or error}") from None
     return dest
+
+
+def data_sha256(files: dict[str, str]) -> str:
+    """The SHA-256 of data files (path -> their SHA-256): that of their listing as sha256sum writes it, a line
+    "<SHA-256>  <path>" a file, in the order of the paths; in a data folder, as the shell works it out:
+    find . -type f ! -name .accuracy-db-fetch-data | cut -c3- | LC_ALL=C sort | xargs -d '\\n' sha256sum | sha256sum
+    """
+    listing = "".join(f"{files[path]}  {path}\n" for path in sorted(files))
+    return hashlib.sha256(listing.encode("utf-8")).hexdigest()
 
 
 def check_dest(dest: Path) -> None:

@@ -17,7 +17,7 @@ from stat import S_ISREG
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import InputError, Problem
+from accuracy_db.errors import InputError, NameTaken, Problem
 from accuracy_db.etl import mistake_lists
 from accuracy_db.etl.frames import insert_rows
 from accuracy_db.etl.sidecars import SIDECAR_SUFFIXES, read_sidecar
@@ -118,14 +118,18 @@ def prepare_submission(
 
 def commit_submission(con: duckdb.DuckDBPyConnection, prepared: PreparedSubmission) -> list[Problem] | None:
     """Write a prepared submission (None: nothing of it is loaded): its CSV and its sidecar, each loaded, or refused
-    with its problems recorded in rejections, in place of what their earlier versions left. When its CSV was
-    loaded, the warnings of its loading; else None."""
+    with its problems recorded in rejections, in place of what their earlier versions left (a CSV whose name an
+    imported metric holds is refused, and the metric kept: see waiting). When its CSV was loaded, the warnings of
+    its loading; else None."""
     submission = prepared.submission
     csv_loaded = None
     if prepared.csv_changed:
         forget_csv(con, submission.name)
         if prepared.mistakes is not None:
-            csv_loaded = mistake_lists.insert_prepared_list(prepared.mistakes).warnings
+            try:
+                csv_loaded = mistake_lists.insert_prepared_list(prepared.mistakes).warnings
+            except NameTaken as taken:
+                reject(con, submission.name, submission.csv.sha256, taken.problems, name_taken=True)
         else:
             reject(con, submission.name, submission.csv.sha256, prepared.problems)
     if prepared.sidecar_changed:
@@ -159,14 +163,33 @@ def load_sidecar(con: duckdb.DuckDBPyConnection, submission: Submission) -> None
     )
 
 
-def reject(con: duckdb.DuckDBPyConnection, name: str, sha256: str, problems: list[Problem]) -> None:
+def reject(
+    con: duckdb.DuckDBPyConnection, name: str, sha256: str, problems: list[Problem], name_taken: bool = False
+) -> None:
     """Record the problems of a refused file, in one statement (a file may have a thousand)."""
     insert_rows(
         con,
         "rejections",
-        [(name, sha256, problem.file, problem.line, problem.message) for problem in problems],
-        {"submission": pl.String, "sha256": pl.String, "file": pl.String, "line": pl.Int32, "message": pl.String},
+        [(name, sha256, problem.file, problem.line, problem.message, name_taken) for problem in problems],
+        {
+            "submission": pl.String,
+            "sha256": pl.String,
+            "file": pl.String,
+            "line": pl.Int32,
+            "message": pl.String,
+            "name_taken": pl.Boolean,
+        },
     )
+
+
+def waiting(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The submissions whose CSV was refused because an imported metric held their name, and whose name no imported
+    metric of the shared task holds now: a refresh loads them again once it has loaded the scores folder."""
+    rows = con.execute(
+        "SELECT DISTINCT submission FROM rejections WHERE name_taken AND submission NOT IN"
+        " (SELECT metric FROM metrics WHERE kind = 'import' AND corpus = 'shared-task') ORDER BY submission"
+    ).fetchall()
+    return [name for (name,) in rows]
 
 
 def refusals(con: duckdb.DuckDBPyConnection) -> tuple[dict[str, list[Problem]], dict[str, list[Problem]]]:

@@ -26,6 +26,7 @@ from accuracy_db.ingest.build import (
     load_corpora,
     load_scores,
     load_submissions,
+    load_waiting_submissions,
     schema_source,
     score,
 )
@@ -118,6 +119,7 @@ def refresh(
                 for name in report.scores_retired:
                     score_folder.retire(con, name)
                 load_scores(con, report, found, report.scores_added + report.scores_changed, step)
+                load_waiting_submissions(con, submissions, report)
                 step("Scoring")
                 score(con, report.loaded, loaded)
                 finish(con, report, started)

@@ -5,7 +5,10 @@ may describe them and name their corpus.
 As the submissions folder (inbox.py): every file and sidecar is fingerprinted in source_files (roles scores and
 scores-metadata, named by the scores file's name); a file is loaded again only when it or its sidecar changed, and
 its metrics retired when it is gone. A refused file (or sidecar) loads nothing, its earlier metrics included, and its
-problem is recorded in score_rejections; the other files are loaded as they are.
+problem is recorded in score_rejections; the other files are loaded as they are. Names are claimed once: a file is
+refused for a metric name a submission of its corpus, or another file or import scores, loaded before it (the
+newcomer is refused, and nothing loaded is removed for it), and loaded again with the changed files of every refresh
+that loads some, so that it loads once the name is free.
 """
 
 from __future__ import annotations
@@ -17,12 +20,11 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from accuracy_db.errors import InputError, Problem
+from accuracy_db.errors import InputError, NameTaken, Problem
 from accuracy_db.etl.frames import insert_rows
 from accuracy_db.etl.score_files import (
     ScoreFile,
     forget_folder_file,
-    forget_metrics,
     load_score_file,
     read_score_sidecar,
 )
@@ -97,19 +99,36 @@ def load(con: duckdb.DuckDBPyConnection, source: ScoresSource) -> list[Problem]:
         load_score_file(con, score_file)
     except InputError as error:
         problems = error.problems
-        reject(con, source, problems)
+        reject(con, source, problems, isinstance(error, NameTaken))
     con.execute("DELETE FROM source_files WHERE role IN ('scores', 'scores-metadata') AND name = ?", [source.name])
     record(con, [s for s in (source.file, source.sidecar) if s])
     return problems
 
 
-def reject(con: duckdb.DuckDBPyConnection, source: ScoresSource, problems: list[Problem]) -> None:
+def reject(con: duckdb.DuckDBPyConnection, source: ScoresSource, problems: list[Problem], name_taken: bool) -> None:
     insert_rows(
         con,
         "score_rejections",
-        [(source.name, problem.file, source.file.sha256, problem.line, problem.message) for problem in problems],
-        {"folder_file": pl.String, "file": pl.String, "sha256": pl.String, "line": pl.Int32, "message": pl.String},
+        [
+            (source.name, problem.file, source.file.sha256, problem.line, problem.message, name_taken)
+            for problem in problems
+        ],
+        {
+            "folder_file": pl.String,
+            "file": pl.String,
+            "sha256": pl.String,
+            "line": pl.Int32,
+            "message": pl.String,
+            "name_taken": pl.Boolean,
+        },
     )
+
+
+def waiting(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The files of the folder refused because a submission or another metric held one of their metrics' names:
+    loaded again with the files that changed, they load once the names are free."""
+    rows = con.execute("SELECT DISTINCT folder_file FROM score_rejections WHERE name_taken ORDER BY 1").fetchall()
+    return [name for (name,) in rows]
 
 
 def forget(con: duckdb.DuckDBPyConnection, name: str) -> None:
@@ -133,31 +152,3 @@ def refusals(con: duckdb.DuckDBPyConnection) -> dict[str, list[Problem]]:
     for name, file, line, message in rows:
         refused.setdefault(name, []).append(Problem(file, line, message))
     return refused
-
-
-def retire_clashes(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Retire the imported metrics whose name a submission of their corpus took after they were loaded (a
-    submission is a metric too, and one name is one metric): a file of the folder is refused, a metric of import
-    scores removed; the warnings."""
-    rows = con.execute(
-        "SELECT DISTINCT metrics.corpus, metrics.split, metrics.metric, metrics.folder_file, metrics.source_file"
-        " FROM metrics JOIN annotation_sets AS lists ON lists.kind = 'submission' AND lists.corpus = metrics.corpus"
-        " AND lists.name = metrics.metric WHERE metrics.kind = 'import' ORDER BY ALL"
-    ).fetchall()
-    warnings, refused = [], set()
-    for corpus, split, metric, folder_file, source_file in rows:
-        if folder_file in refused:
-            continue
-        message = f"the metric name {metric!r} is a submission's of corpus {corpus}: rename it"
-        if folder_file is not None:
-            refused.add(folder_file)
-            forget_folder_file(con, folder_file)
-            sha256 = con.execute(
-                "SELECT any_value(sha256) FROM source_files WHERE role = 'scores' AND name = ?", [folder_file]
-            ).fetchall()[0][0]
-            source = ScoresSource(folder_file, Source("scores", folder_file, source_file, 0, 0, sha256 or ""), None)
-            reject(con, source, [Problem(source_file, 1, message)])
-        else:
-            forget_metrics(con, corpus, split, [metric])
-            warnings.append(f"{source_file}: retired: {message}")
-    return warnings

@@ -13,8 +13,10 @@ import polars as pl
 from accuracy_db.etl.curation import curation_exports
 from accuracy_db.etl.data_folder import splits
 from accuracy_db.etl.frames import insert_rows
+from accuracy_db.output_files import Inputs
 from accuracy_db.printable import utf8_text
 from accuracy_db.regular_files import Digests, sha256_of
+from accuracy_db.store import database
 
 DATA_FILES = ("gsml.csv", "games.csv", "shared_task.jsonl", "token_lookup.yaml")
 
@@ -117,3 +119,30 @@ def record(con: duckdb.DuckDBPyConnection, sources: list[Source]) -> None:
         {column: pl.Int64 if column in ("size", "mtime_ns") else pl.String for column in columns},
         verb="INSERT OR REPLACE",
     )
+
+
+# Every path a database was loaded from or keeps registered: what a command's outputs never replace.
+REGISTERED_PATHS_SQL = """
+SELECT path FROM source_files WHERE role NOT IN ('schema', 'version')
+UNION SELECT source_file FROM annotation_sets
+UNION SELECT source_file FROM metrics WHERE source_file IS NOT NULL
+UNION SELECT source_file FROM curation_exports
+UNION SELECT folder FROM corpus_folders
+UNION SELECT source FROM corpora WHERE source IS NOT NULL
+ORDER BY 1
+"""
+
+
+def registered_inputs(db_path: Path, con: duckdb.DuckDBPyConnection | None = None) -> Inputs:
+    """The database file and the files (and registered folders) it was loaded from: its gold lists, submissions,
+    corpus folders, factgenie campaigns, Mu-SHROOM files, scores files… Read through con, or by opening the database
+    at db_path when there is one."""
+    if con is None and not os.path.lexists(db_path):
+        return Inputs((str(db_path),), f"the database {db_path}")
+    opened = con or database.open_existing(db_path)
+    try:
+        paths = [path for (path,) in opened.execute(REGISTERED_PATHS_SQL).fetchall()]
+    finally:
+        if con is None:
+            opened.close()
+    return Inputs((str(db_path), *paths), f"the database {db_path}")

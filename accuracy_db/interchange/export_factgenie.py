@@ -11,7 +11,9 @@ among the corpus's. The campaign's metadata.json is written back too when every 
 came with that one, its id and mode those of the folder written.
 
 Any other list gets a record for every text of its split, in a file of its own named by its kind, set_id, name and
-split (unique by its set_id whatever the name becomes in a file name). Each record names its text (text_id) and is
+split (unique by its set_id whatever the name becomes in a file name); a span's comment is its annotation's
+reason, and its correction, where it has one, the annotation's "correction" (a key factgenie keeps and does not
+read; import factgenie reads it back). Each record names its text (text_id) and is
 keyed for factgenie by dataset (the corpus), split, setup_id (the corpus) and example_idx (the text's place in its
 split, in natural order of the text ids: S2 before S10); its annotator_id is the list's name. A span's tokens become
 the characters from its first token's first character to its last token's last, so importing the folder again
@@ -21,13 +23,16 @@ gives the same tokens.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from datetime import datetime
 from pathlib import Path
 
+from accuracy_db import output_files
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.etl.factgenie import read_categories
+from accuracy_db.scoring.scores import check_corpus_choice
 from accuracy_db.store import database
 
 DEFAULT_COLOUR = "rgb(102, 102, 102)"  # factgenie's grey, for a category of no colour
@@ -60,10 +65,12 @@ WHERE list_contains($set_ids, sets.set_id)
 ORDER BY given.line_number NULLS LAST, sets.set_id, places.place
 """
 
-# Every span of the lists $set_ids: its characters, category and comment; a list from a factgenie campaign's in
-# mistake_id order (the order of its record's annotations), any other list's in the order of its characters.
+# Every span of the lists $set_ids: its characters, category, comment and correction; a list from a factgenie
+# campaign's in mistake_id order (the order of its record's annotations), any other list's in the order of its
+# characters.
 SPANS_SQL = """
-SELECT mistakes.set_id, mistakes.text_id, first.char_start, last.char_end, mistakes.category, mistakes.comment
+SELECT mistakes.set_id, mistakes.text_id, first.char_start, last.char_end, mistakes.category, mistakes.comment,
+    mistakes.correction
 FROM mistakes
 JOIN tokens AS first ON first.text_id = mistakes.text_id AND first.doc_token = mistakes.doc_token_start
 JOIN tokens AS last ON last.text_id = mistakes.text_id AND last.doc_token = mistakes.doc_token_end
@@ -96,14 +103,15 @@ def chosen_lists(con, corpus: str, names: list[str] | None) -> list[tuple]:
 
 
 def export_factgenie(db_path: Path, corpus: str, out: Path, names: list[str] | None = None) -> int:
-    """Write the campaign folder; return how many lists it holds."""
+    """Write the campaign folder, a new or empty one (its files as output_files writes new files); return how many
+    lists it holds."""
+    if out.is_symlink():
+        raise AccuracyDbError(f"{out} is a symbolic link: it is not followed; give a new folder to --out")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise AccuracyDbError(f"{out} exists and is not an empty folder: give a new folder to --out")
     con = database.open_existing(db_path)
     try:
-        if not con.execute("SELECT 1 FROM corpora WHERE corpus = ?", [corpus]).fetchall():
-            known = ", ".join(name for (name,) in con.execute("SELECT corpus FROM corpora ORDER BY 1").fetchall())
-            raise AccuracyDbError(f"no corpus named {corpus!r} (the corpora: {known})")
+        check_corpus_choice(con, corpus)
         if con.execute(
             "SELECT 1 FROM tokens JOIN texts USING (text_id) WHERE corpus = ? AND char_start IS NULL LIMIT 1", [corpus]
         ).fetchall():
@@ -117,14 +125,15 @@ def export_factgenie(db_path: Path, corpus: str, out: Path, names: list[str] | N
         files, db_rows = campaign_files(con, corpus, lists, categories, metadata)
     finally:
         con.close()
-    (out / "files").mkdir(parents=True, exist_ok=True)
-    for name, lines in files.items():
-        (out / "files" / name).write_text("".join(lines), encoding="utf-8")
-    with (out / "db.csv").open("w", encoding="utf-8", newline="") as stream:
-        writer = csv.writer(stream)
-        writer.writerow(DB_COLUMNS)
-        writer.writerows(db_rows)
-    (out / "metadata.json").write_text(json.dumps(metadata, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    table = io.StringIO(newline="")
+    writer = csv.writer(table)
+    writer.writerow(DB_COLUMNS)
+    writer.writerows(db_rows)
+    output_files.make_folder(out / "files")
+    contents = {out / "files" / name: "".join(lines).encode() for name, lines in files.items()}
+    contents[out / "db.csv"] = table.getvalue().encode()
+    contents[out / "metadata.json"] = (json.dumps(metadata, indent=2, ensure_ascii=False) + "\n").encode()
+    output_files.write_files(contents)
     return len(lists)
 
 
@@ -164,8 +173,8 @@ def campaign_files(con, corpus: str, lists: list[tuple], categories: list[tuple]
     set_ids = [set_id for set_id, *_ in lists]
     types = {name: index for index, (name, *_) in enumerate(categories)}
     spans: dict[tuple, list] = {}
-    for set_id, text_id, start, end, category, comment in con.execute(SPANS_SQL, {"set_ids": set_ids}).fetchall():
-        spans.setdefault((set_id, text_id), []).append((start, end, category, comment))
+    for set_id, text_id, *span in con.execute(SPANS_SQL, {"set_ids": set_ids}).fetchall():
+        spans.setdefault((set_id, text_id), []).append(span)
     about = {set_id: (group, kind, name, split) for group, (set_id, kind, name, split) in enumerate(lists)}
     files: dict[str, list[str]] = {}
     db_rows, annotators, outputs = [], {}, {}
@@ -178,14 +187,15 @@ def campaign_files(con, corpus: str, lists: list[tuple], categories: list[tuple]
         if fields is None:
             record["annotations"] = [
                 {"text": output[start:end], "start": start, "type": types[category], "reason": comment or ""}
-                for start, end, category, comment in found
+                | ({} if correction is None else {"correction": correction})
+                for start, end, category, comment, correction in found
             ]
             record |= {"text_id": text_id, "flags": [], "options": [], "sliders": [], "text_fields": []}
             record["metadata"] = {"annotator_id": name, "annotator_group": group, "campaign_id": metadata["id"]}
             record["metadata"]["annotation_span_categories"] = metadata["config"]["annotation_span_categories"]
         else:
             record |= json.loads(fields)
-            for annotation, (*_, category, _) in zip(record["annotations"], found, strict=True):
+            for annotation, (_, _, category, *_) in zip(record["annotations"], found, strict=True):
                 annotation["type"] = types[category]
         annotator = str(record["metadata"]["annotator_id"])
         first = annotators.setdefault((annotator, split), set_id)

@@ -7,10 +7,11 @@ with the database (corpus_folders.py): build loads it again, and refresh reloads
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
-from accuracy_db.etl import corpus_files, factgenie, mushroom_files
+from accuracy_db.etl import corpus_files, factgenie, format_hints, mqm_files, mushroom_files
 from accuracy_db.etl.score_files import LoadedScores, ScoreFile, load_score_file
 from accuracy_db.ingest import builtin_metrics, corpus_folders
 from accuracy_db.ingest.build import last_list, new_lists, score
@@ -42,15 +43,17 @@ def publish_import(db_path: Path, load, lists: bool = True):
     return report
 
 
-def registered_load(folder: Path, format: str, kind: str | None, load, name: str | None = None):
+def registered_load(
+    folder: Path, format: str, kind: str | None, load, name: str | None = None, humans: str | None = None
+):
     """load(con), then the folder (or file) registered with the database under the corpus it loaded into, with the
     fingerprints of its files taken before it was read (a file changed meanwhile is loaded again by a refresh)."""
 
     def load_and_register(con):
-        draft = Registration(str(folder), format, "", kind, name)
+        draft = Registration(str(folder), format, "", kind, name, humans)
         before = corpus_folders.folder_sources(draft)
         report = load(con)
-        registration = Registration(draft.folder, format, report.corpus, kind, name)
+        registration = Registration(draft.folder, format, report.corpus, kind, name, humans)
         corpus_folders.register(con, registration)
         record(con, [source._replace(corpus=report.corpus) for source in before])
         return report
@@ -58,40 +61,77 @@ def registered_load(folder: Path, format: str, kind: str | None, load, name: str
     return load_and_register
 
 
-def import_corpus(db_path: Path, folder: Path, corpus: str | None = None):
+def import_corpus(db_path: Path, folder: Path, corpus: str | None = None, strict: bool = False):
     """Load a corpus folder (the generic corpus format, etl/corpus_files.py) as a new corpus, score its lists, and
-    register the folder (build and refresh load it again)."""
+    register the folder (build and refresh load it again). strict: refuse an empty span rather than leave it out."""
     check_option("--corpus", corpus, "corpus")
+    format_hints.refuse_mushroom_file(folder, "a corpus folder")
     folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
-    load = registered_load(folder, "corpus", None, lambda con: corpus_files.load_corpus_folder(con, folder, corpus))
+    read_and_load = lambda con: corpus_files.load_corpus_folder(con, folder, corpus, strict=strict)  # noqa: E731
+    load = registered_load(folder, "corpus", None, read_and_load)
     return publish_import(db_path, load)
 
 
-def import_factgenie(db_path: Path, folder: Path, corpus: str | None = None, kind: str = "submission"):
+def import_factgenie(
+    db_path: Path, folder: Path, corpus: str | None = None, kind: str = "submission", strict: bool = False
+):
     """Load a factgenie campaign folder into the database as lists of a corpus (see etl/factgenie.py), and register
-    it (build and refresh load it again)."""
+    it (build and refresh load it again). strict: refuse an empty span rather than leave it out."""
     check_option("--corpus", corpus, "corpus")
+    format_hints.refuse_mushroom_file(folder, "a factgenie campaign folder")
     folder = Path(os.path.abspath(folder))  # the path registered, and the lists' source_file
-    read_and_load = lambda con: factgenie.load_campaign(con, factgenie.read_campaign(folder), corpus, kind)  # noqa: E731
+    read = lambda: factgenie.read_campaign(folder, strict)  # noqa: E731
+    read_and_load = lambda con: factgenie.load_campaign(con, read(), corpus, kind)  # noqa: E731
     return publish_import(db_path, registered_load(folder, "factgenie", kind, read_and_load))
 
 
 def import_mushroom(
-    db_path: Path, file: Path, corpus: str | None = None, kind: str = "submission", name: str | None = None
+    db_path: Path,
+    file: Path,
+    corpus: str | None = None,
+    kind: str = "submission",
+    name: str | None = None,
+    strict: bool = False,
 ):
     """Load a Mu-SHROOM file (etl/mushroom_files.py): a labelled file as a new corpus (--as gold), or predictions as
     a submission of one (named --name, by default the file's stem); score its lists, and register the file (build
-    and refresh load it again)."""
+    and refresh load it again). strict: refuse what the task's scorer reads without complaint but the file leaves
+    out (empty spans, annotations that cannot be read)."""
     check_option("--corpus", corpus, "corpus")
     check_option("--name", name, "list")
     file = Path(os.path.abspath(file))  # the path registered, and the lists' source_file
     corpus = corpus or mushroom_files.DEFAULT_CORPUS
     if kind == "gold":
-        load = registered_load(file, "mushroom", kind, lambda con: mushroom_files.load_gold(con, file, corpus))
-        return publish_import(db_path, load)
+        read_and_load = lambda con: mushroom_files.load_gold(con, file, corpus, strict=strict)  # noqa: E731
+        return publish_import(db_path, registered_load(file, "mushroom", kind, read_and_load))
     name = name or file.stem
-    read_and_load = lambda con: mushroom_files.load_prediction(con, file, corpus, name)  # noqa: E731
+    read_and_load = lambda con: mushroom_files.load_prediction(con, file, corpus, name, strict)  # noqa: E731
     return publish_import(db_path, registered_load(file, "mushroom", kind, read_and_load, name))
+
+
+def import_mqm(
+    db_path: Path,
+    file: Path,
+    corpus: str,
+    kind: str = "gold",
+    name: str | None = None,
+    humans: list[str] | None = None,
+):
+    """Load a Google MQM TSV file (etl/mqm_files.py): as a new corpus (--as gold; humans: its human references,
+    None for those named like one), or as a submission of one (named --name, by default the file's stem); score
+    its lists, and register the file (build and refresh load it again)."""
+    check_option("--corpus", corpus, "corpus")
+    check_option("--name", name, "list")
+    for system in humans or []:
+        check_option("--human", system, "system")
+    file = Path(os.path.abspath(file))  # the path registered, and the lists' source_file
+    if kind == "gold":
+        load = lambda con: mqm_files.load_gold(con, file, corpus, humans)  # noqa: E731
+        listed = None if humans is None else json.dumps(humans, ensure_ascii=False)
+        return publish_import(db_path, registered_load(file, "mqm", kind, load, humans=listed))
+    name = name or file.stem
+    read_and_load = lambda con: mqm_files.load_submission(con, file, corpus, name)  # noqa: E731
+    return publish_import(db_path, registered_load(file, "mqm", kind, read_and_load, name))
 
 
 def import_scores(
@@ -107,5 +147,6 @@ def import_scores(
     publication; otherwise a name taken is refused."""
     check_option("--corpus", corpus, "corpus")
     check_option("--name", name, "metric")
+    format_hints.refuse_mushroom_file(file, "a file of scores")
     score_file = ScoreFile(file, higher_is_better, corpus or "shared-task", name, replace=replace)
     return publish_import(db_path, lambda con: load_score_file(con, score_file), lists=False)

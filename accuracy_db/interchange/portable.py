@@ -119,10 +119,22 @@ def literal(value: object) -> exp.Expression:
     return exp.Literal.number(value)
 
 
+def rounded_to_even(node: exp.Expression, dialect: str) -> exp.Expression:
+    """DuckDB's round_even(x, n), the mushroom scheme's rounding (Python's round: the exact value, ties to even), in
+    another dialect: ROUND, of a NUMERIC in PostgreSQL (the double's 15 significant digits, ties away from zero);
+    they differ from it only on values within about 1e-15 of a half-way point."""
+    if not (isinstance(node, exp.Anonymous) and node.name.lower() == "round_even" and len(node.expressions) == 2):
+        return node
+    value, decimals = node.expressions
+    if dialect == "postgres":
+        value = exp.Cast(this=value, to=exp.DataType.build("DECIMAL"))
+    return exp.Round(this=value, decimals=decimals)
+
+
 def transpile(sql: str, dialect: str, params: dict | None = None) -> str:
     """A DuckDB model in another dialect, its figure macros expanded and, when given, its $parameters set to
     these values. NotPortable names what stands in the way."""
-    tree = expand_macros(sqlglot.parse_one(sql, read="duckdb"))
+    tree = expand_macros(sqlglot.parse_one(sql, read="duckdb")).transform(lambda n: rounded_to_even(n, dialect))
     problems = non_portable(tree)
     if problems:
         raise NotPortable("; ".join(dict.fromkeys(problems)))

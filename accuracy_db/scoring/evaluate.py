@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accuracy_db.errors import AccuracyDbError, InputError, Problem
-from accuracy_db.etl import mistake_lists, texts
+from accuracy_db.etl import format_hints, mistake_lists, texts
 from accuracy_db.etl.data_folder import splits
 from accuracy_db.printable import utf8_text
 from accuracy_db.scoring import schemes
@@ -23,6 +23,10 @@ class Evaluation:
 
     report: list[dict]
     warnings: list[Problem]
+
+
+# The views the report reads (materialize reads evaluations, which the esa scheme's views do not).
+MODELS = {SCHEME: ["scores"], schemes.ESA: ["esa_scores", "evaluations"]}
 
 
 def load_tokens(con, gsml: Path, token_lookup: Path | None, text_dir: Path | None, split: str) -> None:
@@ -68,17 +72,24 @@ def evaluate_with_warnings(
     strict: bool = False,
     scheme: str = SCHEME,
     threshold: float | None = None,
+    partial_credit: float | None = None,
 ) -> Evaluation:
     """Score a submission against a gold list. What the shared task's scorer scores anyway (TOKENS that differ
     from the text, a TYPE that is no category) is scored as it does, with a warning; strict refuses it. threshold:
-    the rows with a PROBABILITY are scored when it is at or above this one (default 0.5)."""
+    the rows with a PROBABILITY are scored when it is at or above this one (default 0.5). partial_credit: the esa
+    scheme's credit for a count at the wrong severity (default 0.5)."""
+    for path in (gsml, submitted):
+        format_hints.refuse_mushroom_file(path, "a mistake list", format_hints.EVALUATE)
     schemes.check_threshold_scheme(threshold, scheme)
+    schemes.check_partial_credit_scheme(partial_credit, scheme)
     if threshold is not None:
         database.check_threshold(threshold)
+    if partial_credit is not None:
+        database.check_partial_credit(partial_credit)
     split, other_split_texts = gold_split(gsml)
     # the report reads scores alone (scheme_scores under another scheme); two lists of a few thousand rows are
     # checked and scored quicker by one thread than by several, which coordinate (and wait for a core on a busy machine)
-    con = database.open_new(None, models=["scores" if scheme == SCHEME else "scheme_scores"], threads=1)
+    con = database.open_new(None, models=MODELS.get(scheme, ["scheme_scores"]), threads=1)
     if threshold is not None:
         database.set_threshold(con, threshold)
     load_tokens(con, gsml, token_lookup, text_dir, split)
@@ -97,7 +108,9 @@ def evaluate_with_warnings(
     if problems:
         raise InputError(problems)
     database.materialize(con)
-    return Evaluation(schemes.submission_report(con, submission_id, scheme, threshold), warnings)
+    with database.credited(con, partial_credit):
+        report = schemes.submission_report(con, submission_id, scheme, threshold, partial_credit)
+    return Evaluation(report, warnings)
 
 
 def evaluate(
@@ -107,16 +120,17 @@ def evaluate(
     return evaluate_with_warnings(gsml, submitted, token_lookup, text_dir, strict).report
 
 
-def evaluate_mushroom(reference: Path, predicted: Path) -> Evaluation:
+def evaluate_mushroom(reference: Path, predicted: Path, strict: bool = False) -> Evaluation:
     """Score a Mu-SHROOM prediction file against a labelled file, as the task's scorer does: iou and cor averaged
-    over the reference's texts (queries/marts/mushroom_scores.sql), in an in-memory database."""
+    over the reference's texts (queries/marts/mushroom_scores.sql), in an in-memory database. strict: refuse what
+    the files leave out (empty spans, annotations that cannot be read) rather than count it in a warning."""
     from accuracy_db.etl import mushroom_files  # (polars: only this scheme's drop-in takes its import time)
 
     con = database.open_new(None, models=["mushroom_scores"], threads=1)
-    mushroom_files.load_gold(con, reference, SPLIT, annotators=False)
-    loaded = mushroom_files.load_prediction(con, predicted, SPLIT, "submission")
+    gold = mushroom_files.load_gold(con, reference, SPLIT, annotators=False, strict=strict)
+    loaded = mushroom_files.load_prediction(con, predicted, SPLIT, "submission", strict)
     rows = con.execute(
         "SELECT sum(texts)::BIGINT AS texts, sum(iou * texts) / sum(texts) AS iou, sum(cor * texts) / sum(texts) AS cor"
         " FROM mushroom_scores WHERE submission = 'submission'"
     ).fetchall()
-    return Evaluation([dict(zip(("texts", "iou", "cor"), rows[0], strict=True))], loaded.warnings)
+    return Evaluation([dict(zip(("texts", "iou", "cor"), rows[0], strict=True))], gold.warnings + loaded.warnings)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.scoring.scores import REPORT_KEYS, fetch_dicts, find_submission, resolve_split
-from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
-from accuracy_db.store.database import DEFAULT_THRESHOLD
+from accuracy_db.scoring.scores import REPORT_KEYS, described, fetch_dicts, find_submission, resolve_split
+from accuracy_db.scoring.signature import SCHEME, partial_credit_setting, signature, threshold_setting
+from accuracy_db.store.database import DEFAULT_PARTIAL_CREDIT, DEFAULT_THRESHOLD
 
 NERVALUATE_SCHEMES = ("strict", "exact", "partial", "ent_type")
 UNIT_SCHEMES = ("token-hard", "token-soft", "char-hard", "char-soft")
@@ -16,11 +16,17 @@ SCHEMES = (SCHEME, *NERVALUATE_SCHEMES, *UNIT_SCHEMES)
 # SemEval-2025 Task 3's figures over characters (queries/marts/mushroom_scores.sql), of the lists read with character
 # labels alone: not a match scheme of two span lists (agreement and the dashboard's pair pages do not take it).
 MUSHROOM = "mushroom"
-RANKING_SCHEMES = (*SCHEMES, MUSHROOM)  # those evaluate, leaderboard and compare take
-MUSHROOM_KEYS = ["texts", "iou", "cor"]
+# WMT25's error-span task's character F1 with severities (queries/marts/esa_scores.sql), of any list against the gold
+# of its corpus, overlapping spans counted: not a match scheme of two span lists either.
+ESA = "esa"
+RANKING_SCHEMES = (*SCHEMES, MUSHROOM, ESA)  # those evaluate, leaderboard and compare take
+ONE_SCOPE_SCHEMES = (MUSHROOM, ESA)  # they score every span whatever its category: their one scope is ALL
+MUSHROOM_KEYS = ["texts", "iou", "cor", "iou_loo", "cor_loo"]
+ESA_KEYS = ["texts", "precision", "recall", "f1", "matched", "gold_total", "submitted_total"]
 MUSHROOM_DESCRIPTION = (
     "mushroom: Mu-SHROOM's iou and cor (means over texts) of the lists read with character labels (import mushroom;"
-    " evaluate: --gsml the labelled JSON Lines file, --submitted the predictions)."
+    " evaluate: --gsml the labelled JSON Lines file, --submitted the predictions). esa: WMT25's character F1 with"
+    " severities (major, minor; half a credit for the wrong one), overlapping spans counted."
 )
 
 # The keys of a scheme's report, after the scope: the figures, their counts, and nervaluate's counts.
@@ -53,14 +59,21 @@ def figures_of(scheme: str, shared_task_view: str, schemes_view: str) -> tuple[s
         return ", ".join(REPORT_KEYS), f"{shared_task_view} WHERE true", {}
     if scheme == MUSHROOM:
         return ", ".join(MUSHROOM_KEYS), "mushroom_leaderboard WHERE true", {}
+    if scheme == ESA:
+        return ", ".join(ESA_KEYS), "esa_scores WHERE true", {}
     return ", ".join(report_keys(scheme)), f"{schemes_view} WHERE scheme = $scheme", {"scheme": scheme}
 
 
 def submission_report(
-    con: duckdb.DuckDBPyConnection, submission_id: int, scheme: str = SCHEME, threshold: float | None = None
+    con: duckdb.DuckDBPyConnection,
+    submission_id: int,
+    scheme: str = SCHEME,
+    threshold: float | None = None,
+    partial_credit: float | None = None,
 ) -> list[dict]:
     """One submission's figures under a scheme in its corpus's scopes, ALL first, each with its signature (which
-    names the threshold the database scores at, when given and not the default): the evaluate command's report."""
+    names the threshold the database scores at and the esa scheme's partial credit, when given and not the
+    default): the evaluate command's report."""
     keys, source, params = figures_of(scheme, "scores", "scheme_scores")
     rows = fetch_dicts(
         con,
@@ -75,6 +88,7 @@ def submission_report(
             row["categories"],
             scheme,
             **threshold_setting(threshold, DEFAULT_THRESHOLD),
+            **partial_credit_setting(partial_credit, DEFAULT_PARTIAL_CREDIT),
         )
     return [whole_counts(row) for row in rows]
 
@@ -88,22 +102,36 @@ def ranked(
 ) -> list[dict]:
     """Every scored submission of a corpus's split (or of all its splits) ranked under a scheme in one scope, with
     the ids and fingerprints the statistics and the signature need (submission_id, gold_sha256,
-    submission_sha256). The mushroom scheme's one scope is ALL."""
+    submission_sha256, covers_split): each row says what the list is (kind) and on how many texts it is scored
+    (list_roles). The mushroom and esa schemes' one scope is ALL."""
+    if scheme in ONE_SCOPE_SCHEMES:
+        check_mushroom_scope(scope, scheme)
     if scheme == MUSHROOM:
-        check_mushroom_scope(scope)
         if not has_character_labels(con, corpus):
             raise AccuracyDbError(
                 f"corpus {corpus} has no list read with character labels: `import mushroom` reads some"
             )
     keys, source, params = figures_of(scheme, "leaderboard", "scheme_leaderboard")
+    # every scheme's rows say what each list is and on how many texts it is scored (list_roles)
+    figures = ", ".join(f"scored.{key}" for key in keys.split(", ") if key != "texts")
     rows = fetch_dicts(
         con,
-        f"SELECT rank, submission, split, scope AS categories, {keys}, submission_id, gold_sha256, submission_sha256"
-        f" FROM {source} AND corpus = $corpus AND scope = $scope AND ($split IS NULL OR split = $split)"
-        " ORDER BY split DESC, rank, submission",
+        "SELECT scored.rank, list_roles.kind, scored.submission, scored.split, scored.scope AS categories,"
+        f" list_roles.texts, {figures}, scored.submission_id, scored.gold_sha256, scored.submission_sha256,"
+        " list_roles.covers_split"
+        f" FROM (SELECT * FROM {source} AND corpus = $corpus AND scope = $scope"
+        " AND ($split IS NULL OR split = $split)) AS scored"
+        " JOIN list_roles ON list_roles.set_id = scored.submission_id"
+        " ORDER BY scored.split DESC, scored.rank, scored.submission",
         {**params, "corpus": corpus, "scope": scope, "split": resolve_split(con, split, corpus)},
     )
     return [whole_counts(row) for row in rows]
+
+
+def check_partial_credit_scheme(credit: float | None, scheme: str) -> None:
+    """A partial credit for a wrong severity is the esa scheme's."""
+    if credit is not None and scheme != ESA:
+        raise AccuracyDbError(f"--partial-credit is the esa scheme's (a count at the wrong severity), not {scheme}'s")
 
 
 def check_threshold_scheme(threshold: float | None, scheme: str) -> None:
@@ -114,9 +142,10 @@ def check_threshold_scheme(threshold: float | None, scheme: str) -> None:
         )
 
 
-def check_mushroom_scope(scope: str) -> None:
+def check_mushroom_scope(scope: str, scheme: str = MUSHROOM) -> None:
     if scope != "ALL":
-        raise AccuracyDbError(f"the mushroom scheme scores every label: its one scope is ALL, not {scope!r}")
+        what = "label" if scheme == MUSHROOM else "span"
+        raise AccuracyDbError(f"the {scheme} scheme scores every {what}: its one scope is ALL, not {scope!r}")
 
 
 def has_character_labels(con: duckdb.DuckDBPyConnection, corpus: str) -> bool:
@@ -134,7 +163,11 @@ def find_scored(
     con: duckdb.DuckDBPyConnection, name: str, split: str | None, corpus: str | None, scope: str, scheme: str
 ) -> dict:
     """find_submission among the lists a scheme scores: under the mushroom scheme, those read with character labels
-    (whose token spans may overlap, which the other schemes refuse), in scope ALL."""
+    (whose token spans may overlap, which the other schemes refuse), in scope ALL; under the esa scheme, every
+    submission (overlaps counted), in scope ALL."""
+    if scheme == ESA:
+        check_mushroom_scope(scope, scheme)
+        return find_submission(con, name, split, corpus, scored_in="esa_scores")
     if scheme != MUSHROOM:
         return find_submission(con, name, split, corpus)
     check_mushroom_scope(scope)
@@ -147,3 +180,86 @@ def find_scored(
             f"{name} was not read with character labels: the mushroom scheme scores the lists `import mushroom` reads"
         )
     return find_submission(con, name, split, corpus, scored_in="mushroom_leaderboard")
+
+
+def scoring_schemes(con: duckdb.DuckDBPyConnection, corpus: str) -> list[str]:
+    """The schemes that rank some list of a corpus, the one it opens on first: the mushroom scheme where its gold
+    list is read with character labels (its lists were made for it, and may lie inside one token, which the match
+    schemes cannot score), then the match schemes where they score a list of it."""
+
+    def scores(relation: str) -> bool:
+        return bool(con.execute(f"SELECT 1 FROM {relation} WHERE corpus = ? LIMIT 1", [corpus]).fetchall())
+
+    mushroom = has_character_labels(con, corpus) and scores("mushroom_leaderboard")
+    return [*([MUSHROOM] if mushroom else []), *(SCHEMES if scores("evaluations") else [])]
+
+
+def opening_scheme(
+    con: duckdb.DuckDBPyConnection, corpus: str | None, scheme: str | None = None, threshold: float | None = None
+) -> str:
+    """The scheme given, else the one a corpus opens on (the first of scoring_schemes; the shared task's when none
+    scores a list of it, or no corpus is named, or a probability threshold is given: the match schemes' setting)."""
+    if scheme is not None:
+        return scheme
+    if threshold is not None or corpus is None:
+        return SCHEME
+    return next(iter(scoring_schemes(con, corpus)), SCHEME)
+
+
+def not_scored(con: duckdb.DuckDBPyConnection, corpus: str | None, split: str | None, scheme: str) -> str:
+    """Why no submission of a corpus (of its split) is ranked under a scheme, in one line, with the scheme that
+    ranks them when one does. No corpus: the first (the shared task first) that has the split."""
+    if corpus is None:
+        found = con.execute(
+            "SELECT corpus FROM texts WHERE $split IS NULL OR split = $split"
+            " GROUP BY corpus ORDER BY corpus <> 'shared-task', corpus LIMIT 1",
+            {"split": resolve_split(con, split)},
+        ).fetchall()
+        corpus = found[0][0] if found else "shared-task"
+    where = described(corpus, resolve_split(con, split, corpus))
+    gold, submissions, refused, gold_refused = con.execute(
+        "SELECT count(*) FILTER (kind = 'gold'), count(*) FILTER (kind = 'submission'),"
+        " count(*) FILTER (refusal.set_id IS NOT NULL),"
+        " count(*) FILTER (kind = 'gold' AND refusal.set_id IS NOT NULL)"
+        " FROM annotation_sets AS lists LEFT JOIN (SELECT DISTINCT set_id FROM scheme_refusals) AS refusal"
+        " USING (set_id) WHERE corpus = $corpus AND ($split IS NULL OR split = $split)",
+        {"corpus": corpus, "split": resolve_split(con, split, corpus)},
+    ).fetchone()
+    others = [name for name in scoring_schemes(con, corpus) if name != scheme]
+    ranks = f"; the {others[0]} scheme ranks them" if others and submissions else ""
+    if not submissions:
+        return f"{where} has no submission to rank: `accuracy-db build --submissions` or `import` loads some"
+    if not gold:
+        return f"{where} has no gold list to score its {submissions} submission(s) against"
+    if scheme == MUSHROOM:
+        return (
+            f"no submission of {where} is read with character labels, which the mushroom scheme scores"
+            f" (`import mushroom` reads them){ranks}"
+        )
+    whose = "its gold list" + (f" and {refused - 1} of its {submissions} submission(s)" if refused > 1 else "")
+    if not gold_refused:
+        whose = f"all {submissions} of its submission(s)"
+    have = "has" if refused == 1 else "have"
+    return (
+        f"no submission of {where} is scored under the {scheme} scheme: {whose} {have} spans that overlap within the"
+        f" list ({refused} list(s), named in scheme_refusals), which the match schemes do not score{ranks}"
+        if refused
+        else f"no submission of {where} is scored under the {scheme} scheme{ranks}"
+    )
+
+
+def scheme_of_lists(
+    con: duckdb.DuckDBPyConnection,
+    scheme: str | None,
+    corpus: str | None,
+    names: list[str],
+    threshold: float | None = None,
+) -> str:
+    """opening_scheme of the lists' corpus: the corpus given, else the one corpus the names are lists of (the
+    shared task's scheme when they are in several, or none)."""
+    if scheme is None and corpus is None:
+        found = con.execute(
+            "SELECT DISTINCT corpus FROM annotation_sets WHERE list_contains($names, name)", {"names": names}
+        ).fetchall()
+        corpus = found[0][0] if len(found) == 1 else None
+    return opening_scheme(con, corpus, scheme, threshold)

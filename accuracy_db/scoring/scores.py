@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 
 import duckdb
 
@@ -44,18 +45,32 @@ def fetch_dicts(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> list[d
     return [dict(zip(columns, row)) for row in cursor.fetchall()]
 
 
-def check_corpus_choice(con: duckdb.DuckDBPyConnection, corpus: str, split: str | None, scope: str) -> None:
-    """A clear error when the corpus, a split or a scope is not one the database has for the corpus."""
+def check_corpus_choice(
+    con: duckdb.DuckDBPyConnection, corpus: str | None, split: str | None = None, scopes: Sequence[str] = ()
+) -> None:
+    """A clear error when the corpus, a split or a scope is not one the database has (for the corpus, when one is
+    named: without it, a split of any corpus): every command checks its --corpus, --split and --scope here."""
     corpora = [name for (name,) in con.execute("SELECT corpus FROM corpora ORDER BY 1").fetchall()]
-    if corpus not in corpora:
+    if corpus is not None and corpus not in corpora:
         raise AccuracyDbError(f"no corpus named {corpus!r} (the corpora: {', '.join(corpora)})")
-    check_scopes(con, corpus, [scope])
-    splits = [
-        name
-        for (name,) in con.execute("SELECT DISTINCT split FROM texts WHERE corpus = ? ORDER BY 1", [corpus]).fetchall()
-    ]
-    if split is not None and resolve_split(con, split, corpus) not in splits:
-        raise AccuracyDbError(f"split {split!r} is not a split of corpus {corpus} ({', '.join(splits)})")
+    if corpus is not None:
+        check_scopes(con, corpus, list(scopes))
+    if split is None:
+        return
+    splits = fetch_dicts(
+        con,
+        "SELECT corpus, string_agg(DISTINCT split, ', ' ORDER BY split) AS splits,"
+        " bool_or(split = $split) AS has_it FROM texts"
+        " WHERE $corpus IS NULL OR corpus = $corpus GROUP BY corpus ORDER BY corpus",
+        {"corpus": corpus, "split": resolve_split(con, split, corpus)},
+    )
+    if any(row["has_it"] for row in splits):
+        return
+    if corpus is not None:
+        known = splits[0]["splits"] if splits else "none"
+        raise AccuracyDbError(f"split {split!r} is not a split of corpus {corpus} ({known})")
+    known = "; ".join(f"{row['corpus']}: {row['splits']}" for row in splits) or "none"
+    raise AccuracyDbError(f"split {split!r} is not a split of any corpus ({known})")
 
 
 DIFFICULTY_MEASURES = ("found_by", "annotators")
@@ -127,7 +142,7 @@ def unknown_name(
     names = [n for (n,) in con.execute(f"SELECT DISTINCT {name_column} FROM {relation}").fetchall()]
     close = difflib.get_close_matches(name, names, n=1)
     hint = f"did you mean {close[0]}? " if close else ""
-    listing = f"`accuracy-db leaderboard` {listed_by}"
+    listing = f"`accuracy-db leaderboard{f' --corpus {corpus}' if corpus else ''}` {listed_by}"  # (it ranks one corpus)
     return AccuracyDbError(f"no {what} named {name!r}{place(corpus, split)}: {hint}{listing}")
 
 
@@ -154,7 +169,36 @@ def find_submission(
         return found[0]
     if len(found) > 1:
         raise ambiguity(name, found, "submission")
+    if scored_in == "evaluations" and (why := why_unscored(con, name, split, corpus)):
+        raise AccuracyDbError(why)
     raise unknown_name(con, scored_in, "submission", name, "submission", corpus, split, "lists them")
+
+
+def why_unscored(con: duckdb.DuckDBPyConnection, name: str, split: str | None, corpus: str | None) -> str | None:
+    """Why a loaded submission of that name (in that split, of that corpus) is not scored under the match schemes,
+    in one line: its spans, or its gold list's, overlap within the list (scheme_refusals), or its split has no gold
+    list. None when no such submission is loaded."""
+    found = fetch_dicts(
+        con,
+        "SELECT corpus, split, set_id IN (SELECT set_id FROM scheme_refusals) AS refused,"
+        " (SELECT max(gold.set_id IN (SELECT set_id FROM scheme_refusals)) FROM annotation_sets AS gold"
+        "  WHERE gold.kind = 'gold' AND gold.corpus = lists.corpus AND gold.split = lists.split) AS gold_refused,"
+        " EXISTS (SELECT 1 FROM character_label_lists WHERE set_id = lists.set_id) AS character_labels"
+        " FROM annotation_sets AS lists"
+        " WHERE kind = 'submission' AND name = $name AND ($split IS NULL OR split = $split)"
+        " AND ($corpus IS NULL OR corpus = $corpus) ORDER BY corpus, split DESC LIMIT 1",
+        {"name": name, "split": split, "corpus": corpus},
+    )
+    if not found:
+        return None
+    [row] = found
+    if row["refused"] or row["gold_refused"]:
+        whose = "its spans" if row["refused"] else "its gold list's spans"
+        why = f"{whose} overlap within the list (scheme_refusals names them), which the match schemes do not score"
+    else:
+        why = "its split has no gold list"
+    mushroom = "; `leaderboard` and `compare` score it under the mushroom scheme" if row["character_labels"] else ""
+    return f"{name} ({described(row['corpus'], row['split'])}) is loaded but not scored: {why}{mushroom}"
 
 
 def check_scopes(con: duckdb.DuckDBPyConnection, corpus: str, scopes: list[str]) -> list[str]:

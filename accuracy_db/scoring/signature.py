@@ -28,6 +28,11 @@ def signature(
     return "|".join(parts + [f"{key}:{value}" for key, value in settings.items()])
 
 
+def partial_credit_setting(credit: float | None, default: float) -> dict:
+    """The esa scheme's partial credit as a signature names it: only when it is not the default (--partial-credit)."""
+    return {} if credit is None or credit == default else {"partial_credit": f"{credit:g}"}
+
+
 def threshold_setting(threshold: float | None, default: float) -> dict:
     """The threshold as a signature names it: only when it is not the default, at which every figure is computed
     unless a command is given another (--threshold)."""

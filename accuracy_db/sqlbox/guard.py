@@ -25,7 +25,6 @@ import functools
 import json
 import logging
 import math
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,7 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from accuracy_db.defaults import DB_ENV, DEFAULT_DB
+from accuracy_db.defaults import default_db
 from accuracy_db.errors import AccuracyDbError
 
 if TYPE_CHECKING:
@@ -443,11 +442,6 @@ def check_query(sql: str, dialect: str | None = None, params=None) -> str:
         raise QueryRefused("the query is nested too deeply to be checked") from None
     check_functions_allowed(duckdb_sql)
     return duckdb_sql
-
-
-def default_db() -> Path:
-    """The database of the Python API: $ACCURACY_DB_PATH, else ./accuracy.duckdb."""
-    return Path(os.environ.get(DB_ENV) or DEFAULT_DB)
 
 
 def connect(db: Path | str | None = None) -> duckdb.DuckDBPyConnection:

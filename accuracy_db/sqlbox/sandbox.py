@@ -39,6 +39,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from accuracy_db.defaults import default_db
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.sqlbox import guard
 from accuracy_db.sqlbox.guard import (
@@ -52,7 +53,6 @@ from accuracy_db.sqlbox.guard import (
     QueryResult,
     QueryStopped,
     ResultTooLarge,
-    default_db,
     megabytes,
 )
 

@@ -3,8 +3,8 @@
 The counts come from SQL: each ordered pair's matching and Cohen's kappa from the views of queries/ over the pair
 (pair_evaluations), the per-text counts from the view list_text_counts, the majority spans and each set's
 category on them from the query model majority_spans. The coefficients come from libraries: Pearson and Spearman
-with their p-values from scipy.stats, Fleiss' kappa from statsmodels (statsmodels.stats.inter_rater), Krippendorff's
-alpha from the krippendorff package.
+with their p-values from scipy.stats, Fleiss' kappa from its formula (fleiss_kappa: a few lines, where statsmodels
+would be 65 MB installed for it), Krippendorff's alpha from the krippendorff package.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from dataclasses import dataclass
 import duckdb
 import numpy as np
 
+from accuracy_db import output_files
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.output_files import NO_INPUTS, Inputs
 from accuracy_db.scoring.scores import check_scopes, fetch_dicts
 from accuracy_db.scoring.signature import SCHEME, signature
 from accuracy_db.stats.metric_measures import correlation_reason
@@ -40,13 +42,15 @@ def majority(count: int) -> int:
 
 
 def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scopes: list[str]) -> list[dict]:
-    """Pearson r and Spearman rho, with scipy's two-sided p-values, of two sets' mistakes per text (every text of
-    their split, zeros included), for every two sets and scope."""
-    # one list of counts per set and scope, in text order (a row per text would be a million Python objects)
-    counts: dict[tuple[int, str], list[int]] = {
-        (set_id, scope): mistakes
-        for set_id, scope, mistakes in con.execute(
-            "SELECT set_id, scope, list(mistakes ORDER BY text_id) FROM list_text_counts"
+    """Pearson r and Spearman rho, with scipy's two-sided p-values, of two sets' mistakes per text (every text both
+    cover: of their split, or of an annotator's own, zeros included), for every two sets and scope."""
+    # one array of texts and one of counts per set and scope, in text order (a row per text would be a million
+    # Python objects)
+    counts: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {
+        (set_id, scope): (np.array(text_ids, dtype=object), np.array(mistakes, dtype=float))
+        for set_id, scope, text_ids, mistakes in con.execute(
+            "SELECT set_id, scope, list(text_id ORDER BY text_id), list(mistakes ORDER BY text_id)"
+            " FROM list_text_counts"
             " WHERE list_contains($ids, set_id) AND list_contains($scopes, scope) GROUP BY set_id, scope",
             {"ids": [s.set_id for s in sets], "scopes": scopes},
         ).fetchall()
@@ -54,7 +58,7 @@ def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scop
     results = []
     for a, b in itertools.combinations(sets, 2):
         for scope in scopes:
-            x, y = (np.array(counts[s.set_id, scope], dtype=float) for s in (a, b))
+            x, y = shared_texts(counts[a.set_id, scope], counts[b.set_id, scope])
             reason = correlation_reason(x, y, names=(f"{a.name}'s count", f"{b.name}'s count"))
             for measure in MEASURES:
                 value, p_value = (None, None) if reason else correlation(measure, x, y)
@@ -63,6 +67,16 @@ def correlations(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], scop
                      "p_value": p_value, "n": len(x), "reason": reason}
                 )  # fmt: skip
     return results
+
+
+def shared_texts(first: tuple[np.ndarray, np.ndarray], second: tuple[np.ndarray, np.ndarray]):
+    """Two sets' counts on the texts both cover (list_text_counts: every text of their split, or an annotator's
+    own), each (text ids, counts) in text order."""
+    (first_texts, x), (second_texts, y) = first, second
+    if len(first_texts) == len(second_texts) and (first_texts == second_texts).all():
+        return x, y
+    _, in_first, in_second = np.intersect1d(first_texts, second_texts, return_indices=True)
+    return x[in_first], y[in_second]
 
 
 def majority_ratings(con: duckdb.DuckDBPyConnection, sets: list[AnnotationSet], min_votes: int) -> list[dict]:
@@ -92,16 +106,27 @@ def rating_matrix(rows: list[dict], sets: list[AnnotationSet], categories: tuple
     return matrix
 
 
+def fleiss_kappa(ratings: np.ndarray, category_count: int) -> float:
+    """Fleiss' kappa (Fleiss 1971) of raters x units, each rating a category's index, every unit rated by every
+    rater: (P - Pe) / (1 - Pe), where P is the mean over the units of the share of agreeing ordered pairs of its
+    ratings, sum_j n_ij (n_ij - 1) / (n (n - 1)), and Pe the sum over the categories of their squared share of all
+    ratings. Defined when the ratings hold two categories or more (else Pe = 1)."""
+    raters, units = ratings.shape
+    counts = np.zeros((units, category_count))  # n_ij: the raters giving unit i category j
+    np.add.at(counts, (np.tile(np.arange(units), raters), ratings.ravel()), 1)
+    agreement = ((counts * (counts - 1)).sum(axis=1) / (raters * (raters - 1))).mean()
+    chance = ((counts.sum(axis=0) / (raters * units)) ** 2).sum()
+    return float((agreement - chance) / (1 - chance))
+
+
 def category_reliability(matrix: np.ndarray, category_count: int = len(CATEGORIES)) -> list[dict]:
-    """Fleiss' kappa (statsmodels) over the spans every set rates, and Krippendorff's alpha for nominal data (the
-    krippendorff package) over all of them, the missing ratings left out as alpha allows."""
+    """Fleiss' kappa over the spans every set rates, and Krippendorff's alpha for nominal data (the krippendorff
+    package) over all of them, the missing ratings left out as alpha allows."""
     try:
         from krippendorff import alpha
-        from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
     except ImportError:
         raise AccuracyDbError(
-            "the agreement of three lists or more needs statsmodels and krippendorff:"
-            " pip install 'accuracy-db[agreement]'"
+            "the agreement of three lists or more needs krippendorff: pip install 'accuracy-db[agreement]'"
         ) from None
 
     complete = matrix[:, ~np.isnan(matrix).any(axis=0)]
@@ -115,8 +140,8 @@ def category_reliability(matrix: np.ndarray, category_count: int = len(CATEGORIE
              "reason": "every rating is the same category"}
         )  # fmt: skip
     else:
-        table, _ = aggregate_raters(complete.T.astype(int), n_cat=category_count)
-        results.append({"measure": "fleiss_kappa", "value": float(fleiss_kappa(table)), "units": complete.shape[1]})
+        kappa = fleiss_kappa(complete.astype(int), category_count)
+        results.append({"measure": "fleiss_kappa", "value": kappa, "units": complete.shape[1]})
     pairable = matrix[:, (~np.isnan(matrix)).sum(axis=0) >= 2]
     observed = np.unique(pairable[~np.isnan(pairable)])
     if len(observed) < 2:
@@ -269,22 +294,37 @@ MISTAKE_LIST_COLUMNS = [
 ]  # fmt: skip
 
 
-def write_derived_list(con: duckdb.DuckDBPyConnection, adjudication: Adjudication, folder, name: str):
+def write_derived_list(
+    con: duckdb.DuckDBPyConnection,
+    adjudication: Adjudication,
+    folder,
+    name: str,
+    force: bool = False,
+    inputs: Inputs = NO_INPUTS,
+):
     """Write the majority list as folder/NAME.csv (a shared-task mistake list) and its sidecar folder/NAME.json (the
-    description records the lists and the rule); return the CSV's path."""
+    description records the lists and the rule), as output_files writes a file (neither when one is refused);
+    return the CSV's path."""
     import csv
+    import io
     import json
     from pathlib import Path
 
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    csv_path = folder / f"{name}.csv"
-    with open(csv_path, "w", newline="", encoding="utf-8") as file:
-        writer = csv.DictWriter(file, fieldnames=MISTAKE_LIST_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(mistake_list_rows(con, adjudication))
+    csv_path, sidecar_path = folder / f"{name}.csv", folder / f"{name}.json"
+    for path in (csv_path, sidecar_path):
+        output_files.check(path, force, inputs)  # before the rows are made
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=MISTAKE_LIST_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(mistake_list_rows(con, adjudication))
     sidecar = {"approach": "human", "description": adjudication.provenance()}
-    (folder / f"{name}.json").write_text(json.dumps(sidecar, indent=2) + "\n", encoding="utf-8")
+    output_files.make_folder(folder)
+    output_files.write_files(
+        {csv_path: text.getvalue().encode(), sidecar_path: (json.dumps(sidecar, indent=2) + "\n").encode()},
+        force,
+        inputs,
+    )
     return csv_path
 
 
@@ -345,16 +385,22 @@ def soft_gold_lines(con: duckdb.DuckDBPyConnection, adjudication: SoftAdjudicati
     ]
 
 
-def write_soft_gold(con: duckdb.DuckDBPyConnection, adjudication: SoftAdjudication, folder, name: str):
+def write_soft_gold(
+    con: duckdb.DuckDBPyConnection,
+    adjudication: SoftAdjudication,
+    folder,
+    name: str,
+    force: bool = False,
+    inputs: Inputs = NO_INPUTS,
+):
     """Write the soft gold as folder/NAME.jsonl, a Mu-SHROOM file (`import mushroom` and `evaluate --scheme
-    mushroom` read it); return its path."""
+    mushroom` read it), as output_files writes a file; return its path."""
     import json
     from pathlib import Path
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.jsonl"
-    with open(path, "w", encoding="utf-8", newline="\n") as file:
-        for line in soft_gold_lines(con, adjudication):
-            file.write(json.dumps(line, ensure_ascii=False) + "\n")
+    path = Path(folder) / f"{name}.jsonl"
+    output_files.check(path, force, inputs)
+    lines = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in soft_gold_lines(con, adjudication))
+    output_files.make_folder(Path(folder))
+    output_files.write_file(path, lines.encode(), force, inputs)
     return path

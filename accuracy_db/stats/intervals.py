@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.scoring.schemes import MUSHROOM, RANKING_SCHEMES
+from accuracy_db.scoring.schemes import ESA, MUSHROOM, RANKING_SCHEMES
 from accuracy_db.scoring.scores import fetch_dicts
 from accuracy_db.scoring.signature import SCHEME
 from accuracy_db.stats import resampling
@@ -28,6 +28,14 @@ FIGURES = ("recall", "precision", "f1", "token_recall", "token_precision", "toke
 # The mushroom scheme's figures are means over texts: per text its iou and cor, and the text itself (the divisor).
 MUSHROOM_COUNTS = ("iou", "cor", "texts")
 MUSHROOM_FIGURES = ("iou", "cor")
+# The esa scheme's figures are computed from summed characters (queries/stats/esa_replicate_figures.sql), F1 first.
+ESA_COUNTS = ("matched", "gold", "submitted")
+ESA_FIGURES = ("f1", "precision", "recall")
+# The ranking of generating systems (system_ranking.py) resamples inputs: per input and system, the text's score and
+# the text itself (the divisor of the system's mean); its one figure is the mean score per text.
+SYSTEMS = "systems"
+SYSTEM_COUNTS = ("score", "texts")
+SYSTEM_FIGURES = ("score",)
 
 # The per-text counts of a split's texts, in the order of COUNTS, texts in the order of their ids. Another scheme
 # than the shared task's has no token level: its token counts are 0 and its token figures undefined (not reported).
@@ -59,12 +67,37 @@ LEFT JOIN (
 WHERE evaluations.submission_id = ANY($ids) AND scopes.scope = ANY($scopes)
 ORDER BY evaluations.submission_id, scopes.scope, texts.text_id
 """
+# Every text of the split, a text the list does not cover (an annotator's list) adding nothing: 0 to every sum.
 MUSHROOM_TEXT_VALUES = """
-SELECT scores.submission_id, 'ALL' AS scope, submission.split, scores.iou, scores.cor, 1 AS texts
-FROM mushroom_text_scores AS scores
-JOIN annotation_sets AS submission ON submission.set_id = scores.submission_id
-WHERE scores.submission_id = ANY($ids) AND 'ALL' = ANY($scopes)
-ORDER BY scores.submission_id, scores.text_id
+SELECT
+    evaluations.submission_id,
+    'ALL' AS scope,
+    evaluations.split,
+    coalesce(scores.iou, 0) AS iou,
+    coalesce(scores.cor, 0) AS cor,
+    CASE WHEN scores.text_id IS NULL THEN 0 ELSE 1 END AS texts
+FROM mushroom_evaluations AS evaluations
+JOIN texts ON texts.corpus = evaluations.corpus AND texts.split = evaluations.split
+LEFT JOIN mushroom_text_scores AS scores
+    ON scores.submission_id = evaluations.submission_id AND scores.text_id = texts.text_id
+WHERE evaluations.submission_id = ANY($ids) AND 'ALL' = ANY($scopes)
+ORDER BY evaluations.submission_id, texts.text_id
+"""
+
+# The esa scheme's per-text counts over every text of the split (a text neither list marks counts 0).
+ESA_TEXT_COUNTS = """
+SELECT
+    pairs.submission_id,
+    'ALL' AS scope,
+    pairs.split,
+    coalesce(counts.matched, 0) AS matched,
+    coalesce(counts.gold_total, 0) AS gold,
+    coalesce(counts.submitted_total, 0) AS submitted
+FROM esa_evaluations AS pairs
+JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
+LEFT JOIN esa_text_statistics AS counts ON counts.submission_id = pairs.submission_id AND counts.text_id = texts.text_id
+WHERE pairs.submission_id = ANY($ids) AND 'ALL' = ANY($scopes)
+ORDER BY pairs.submission_id, texts.text_id
 """
 
 
@@ -73,17 +106,22 @@ def figures(scheme: str) -> tuple[str, ...]:
     and token-level ones; the mushroom scheme's iou and cor; another scheme's recall, precision and F1."""
     if scheme == MUSHROOM:
         return MUSHROOM_FIGURES
+    if scheme == SYSTEMS:
+        return SYSTEM_FIGURES
+    if scheme == ESA:
+        return ESA_FIGURES
     return FIGURES if scheme == SCHEME else FIGURES[:3]
 
 
 def counts(scheme: str) -> tuple[str, ...]:
     """The per-text statistics a scheme's figures are computed from, summed over the texts of a trial."""
-    return MUSHROOM_COUNTS if scheme == MUSHROOM else COUNTS
+    return {MUSHROOM: MUSHROOM_COUNTS, SYSTEMS: SYSTEM_COUNTS, ESA: ESA_COUNTS}.get(scheme, COUNTS)
 
 
 def figures_model(scheme: str) -> str:
     """The stats query that computes a scheme's figures from the sums of a trial (the run's replicate_figures)."""
-    return "mushroom_replicate_figures" if scheme == MUSHROOM else "replicate_figures"
+    models = {MUSHROOM: "mushroom_replicate_figures", SYSTEMS: "system_replicate_figures", ESA: "esa_replicate_figures"}
+    return models.get(scheme, "replicate_figures")
 
 
 def check_figure(figure: str, scheme: str) -> None:
@@ -148,6 +186,8 @@ def text_statistics(
         query = SHARED_TASK_COUNTS
     elif scheme == MUSHROOM:
         query = MUSHROOM_TEXT_VALUES
+    elif scheme == ESA:
+        query = ESA_TEXT_COUNTS
     else:
         query, params = SCHEME_COUNTS, params | {"scheme": scheme}
     columns = con.execute(query, params).fetchnumpy()

@@ -81,10 +81,11 @@ def interval(values: np.ndarray, confidence: float) -> Interval:
 
 class Resamples:
     """The resamples and permutation trials of one metrics table, drawn once for all its metrics and scopes and
-    dropped with it: metric_table makes one and passes it down. Per number of texts: the counts of each text in each
-    resample (resampling.bootstrap_counts, R × n small integers: 60 MB at 60,000 texts and 1000 resamples), the texts
-    each resample draws (for the measures over pairs, up to PAIRWISE_TEXTS texts), the swaps of the permutation
-    trials (T × n bytes) and acc_eq's sample of pairs."""
+    dropped with it: metric_table makes one and passes it down. Per number of texts: the texts each resample draws
+    (for the measures over pairs, up to PAIRWISE_TEXTS texts), the swaps of the permutation trials (T × n bytes) and
+    acc_eq's sample of pairs. The counts of each text in each resample (resampling.bootstrap_counts) are drawn a
+    block at a time by resampled_measures, which runs once for all the metrics and scopes of a split: held whole,
+    they were R × n bytes (6 GB at 60,000 texts and 100,000 resamples)."""
 
     def __init__(self, resamples: int, seed: int, trials: int = 0):
         self.resamples, self.seed, self.trials = resamples, seed, trials
@@ -92,9 +93,6 @@ class Resamples:
 
     def remembered(self, kind: str, n: int, make) -> np.ndarray | tuple:
         return self.drawn.get((kind, n), make)
-
-    def counts(self, n: int) -> np.ndarray:
-        return self.remembered("counts", n, lambda: self.blocks(resampling.bootstrap_counts, self.resamples, n))
 
     def draws(self, n: int) -> np.ndarray:
         return self.remembered("draws", n, lambda: self.blocks(resampling.text_draws, self.resamples, n))
@@ -107,8 +105,8 @@ class Resamples:
         return self.remembered(f"pairs:{pairs}", n, lambda: sampled_pair_texts(n, pairs, self.seed))
 
     def blocks(self, function, count: int, n: int, dtype=None) -> np.ndarray:
-        """function's draws of trials 1 … count, made in blocks by in_threads (at scale 1000 the counts took 2.5 s
-        in one thread)."""
+        """function's draws of trials 1 … count, made in blocks by in_threads (at scale 1000 drawing them took
+        seconds in one thread)."""
         parts = in_threads(lambda block: function(self.seed, block, n), list(resampling.chunks(count, n)))
         parts = [part.astype(dtype or part.dtype, copy=False) for part in parts]
         return np.concatenate(parts) if parts else np.zeros((0, n), dtype=dtype or np.uint8)
@@ -164,12 +162,11 @@ def resampled_measures(
     for distinct in (xs, ys):  # sorted once, before the threads share them
         for number in range(len(distinct.vectors)):
             distinct.groups(number)
-    counts = resamples.counts(n)
     few = FEW_SCORES if few_scores is None else few_scores
     shared = MadeOnce()  # what is the same in every block: Block.kept
 
     def block_measures(block: np.ndarray) -> list[dict[str, np.ndarray]]:
-        drawn = counts[block.astype(np.int64) - 1]
+        drawn = resampling.bootstrap_counts(resamples.seed, block, n)  # this block's alone: bounded memory
         weights = drawn.astype(np.float64)
         found = Block(weights, drawn, xs, ys, few, shared).measures(pairs, x_of, y_of)
         for number, pair in enumerate(pairs):
@@ -178,11 +175,25 @@ def resampled_measures(
                     found[number][measure] = pair_measure(pair, measure, weights, resamples, block)
         return found
 
-    found = in_threads(block_measures, list(resampling.chunks(resamples.resamples, n, BLOCK_CELLS)))
+    width = block_width(n, xs, ys, x_of, y_of, few)
+    found = in_threads(block_measures, list(resampling.chunks(resamples.resamples, width, BLOCK_CELLS)))
     return [
         {measure: np.concatenate([values[number][measure] for values in found]) for measure in pair.measures}
         for number, pair in enumerate(pairs)
     ]
+
+
+def block_width(n: int, xs: Distinct, ys: Distinct, x_of: list[int], y_of: list[int], few: int) -> int:
+    """The cells a resample takes in a block's largest arrays: its n texts, or a metric of few scores' counts by
+    (score, gold value) against each gold it is paired with (FewScores.joints, up to FEW_SCORES × n a gold), so that
+    a block of BLOCK_CELLS cells is bounded whatever the number of resamples (100,000 resamples of 90 texts in one
+    block took 9 GB)."""
+    joints: dict[int, dict[int, int]] = {}
+    for i, j in zip(x_of, y_of):
+        scores = len(xs.groups(i).values)
+        if scores <= few:
+            joints.setdefault(i, {})[j] = scores * len(ys.groups(j).values)
+    return max([n, *(sum(widths.values()) for widths in joints.values())])
 
 
 def in_threads(function, items: list) -> list:
@@ -320,14 +331,14 @@ class Block:
     def pearson(self, pairs: list[tuple[int, int]]) -> list[np.ndarray]:
         """Pearson's r of each (metric, gold) pair in each resample: one matrix product of the counts with the
         columns x, x² of each of their metrics, y, y² of each of their golds and xy of every pair (each vector
-        centred first, so that large offsets lose no precision)."""
+        standardised first, mm.standardised: no precision lost to an offset, no product overflowing)."""
         if not pairs:
             return []
         metrics, golds = sorted({i for i, _ in pairs}), sorted({j for _, j in pairs})
 
         def columns() -> np.ndarray:
-            centred_x = {i: self.xs.vectors[i] - self.xs.vectors[i].mean() for i in metrics}
-            centred_y = {j: self.ys.vectors[j] - self.ys.vectors[j].mean() for j in golds}
+            centred_x = {i: mm.standardised(self.xs.vectors[i]) for i in metrics}
+            centred_y = {j: mm.standardised(self.ys.vectors[j]) for j in golds}
             found = [*centred_x.values(), *(x * x for x in centred_x.values())]
             found += [*centred_y.values(), *(y * y for y in centred_y.values())]
             found += [centred_x[i] * centred_y[j] for i, j in pairs]
@@ -546,9 +557,10 @@ class FewScores:
         return np.where(self.varies & gold.varies, np.clip(tau, -1, 1), np.nan)
 
     def pearson(self, gold_number: int, gold: GoldSide) -> np.ndarray:
-        """Pearson's r in each resample from the weights drawn at each (score, gold value), the values centred."""
-        x = self.groups.values - self.groups.values[self.groups.codes].mean()
-        y = gold.values - gold.values[gold.groups.codes].mean()
+        """Pearson's r in each resample from the weights drawn at each (score, gold value), the values
+        standardised (mm.standardised)."""
+        x = mm.standardised(self.groups.values, self.groups.codes)
+        y = mm.standardised(gold.values, gold.groups.codes)
         total = len(self.groups.codes)
         sx, sxx = self.drawn @ x, self.drawn @ (x * x)
         sy, syy = gold.drawn @ y, gold.drawn @ (y * y)

@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 
 from accuracy_db.defaults import VERSION
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.scoring.scores import check_scopes, resolve_split
+from accuracy_db.scoring.scores import check_corpus_choice, check_scopes, resolve_split
 from accuracy_db.stats import metric_measures as mm
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.metric_bootstrap import (
@@ -145,13 +145,19 @@ def choose_corpus(lists: dict[str, list[str]], corpus: str | None) -> str:
     raise AccuracyDbError(f"give --corpus: more than one corpus has a gold list ({', '.join(with_gold)})")
 
 
+MAX_WEIGHT = 1e300  # a weighted count of up to 10⁸ mistakes stays below the largest double (1.8e308)
+
+
 def check_weights(con: duckdb.DuckDBPyConnection, corpus: str, weights: dict[str, float]) -> None:
     categories = [c for (c,) in con.execute("SELECT category FROM categories WHERE corpus = ?", [corpus]).fetchall()]
     for category, weight in weights.items():
         if category not in categories:
             raise AccuracyDbError(f"--weights: {category!r} is not a category of corpus {corpus}")
-        if not (np.isfinite(weight) and weight >= 0):
-            raise AccuracyDbError(f"--weights: the weight of {category} is {weight!r}: a number of at least 0")
+        if not (np.isfinite(weight) and 0 <= weight <= MAX_WEIGHT):
+            raise AccuracyDbError(
+                f"--weights: the weight of {category} is {weight!r}: a number from 0 to {MAX_WEIGHT:g} (so that a"
+                " weighted count stays finite)"
+            )
 
 
 def weight_parameters(settings: Settings) -> dict:
@@ -299,15 +305,27 @@ def scope_metrics(
 
 
 def metric_stamps(con, corpus: str, split: str) -> dict[str, str]:
-    """How each metric is named in a signature: an imported file or a submission by the first 12 hex digits of its
-    SHA-256, a built-in by its name and version."""
+    """How each metric is named in a signature: an imported metric or a submission by the first 12 hex digits of the
+    SHA-256 of its own content (an imported metric's scores, text by text, and its direction: two metrics of one
+    file differ; a submission's annotation_sets.content_sha256), a built-in by its name and version."""
     import sacrebleu
 
     rows = con.execute(
         """
-        SELECT metric, kind, sha256 FROM metrics WHERE corpus = $corpus AND split = $split
+        SELECT
+            metrics.metric,
+            metrics.kind,
+            sha256(concat_ws(
+                '|',
+                metrics.higher_is_better,
+                string_agg(scores.text_id || '=' || scores.score::VARCHAR, ';' ORDER BY scores.text_id)
+            ))
+        FROM metrics
+        LEFT JOIN text_scores AS scores USING (corpus, split, metric)
+        WHERE metrics.corpus = $corpus AND metrics.split = $split
+        GROUP BY metrics.metric, metrics.kind, metrics.higher_is_better
         UNION ALL
-        SELECT name, 'submission', sha256 FROM annotation_sets
+        SELECT name, 'submission', content_sha256 FROM annotation_sets
         WHERE kind = 'submission' AND corpus = $corpus AND split = $split
         """,
         {"corpus": corpus, "split": split},
@@ -324,7 +342,8 @@ def metric_stamps(con, corpus: str, split: str) -> dict[str, str]:
 
 def gold_stamp(con, corpus: str, split: str) -> str:
     rows = con.execute(
-        "SELECT sha256 FROM annotation_sets WHERE kind = 'gold' AND corpus = ? AND split = ?", [corpus, split]
+        "SELECT content_sha256 FROM annotation_sets WHERE kind = 'gold' AND corpus = ? AND split = ?",
+        [corpus, split],
     ).fetchall()  # all: a result left unfinished would hold the connection
     return (rows[0][0] if rows else "")[:12]
 
@@ -559,7 +578,9 @@ def metric_table(
     list, scope and level unless told which."""
     settings = settings or Settings()
     lists = gold_lists(con)
+    check_corpus_choice(con, corpus)  # the corpus named, and the split, checked as every command checks them
     corpus = choose_corpus(lists, corpus)
+    check_corpus_choice(con, corpus, split)
     check_weights(con, corpus, settings.weights)
     scopes = check_scopes(con, corpus, scopes or [])
     splits = lists[corpus]
@@ -654,7 +675,9 @@ def compare_metrics(
     if test == "williams" and measure != "pearson":
         raise AccuracyDbError("Williams' test compares Pearson correlations: give --measure pearson")
     lists = gold_lists(con)
+    check_corpus_choice(con, corpus)  # the corpus named, and the split, checked as every command checks them
     corpus = choose_corpus(lists, corpus)
+    check_corpus_choice(con, corpus, split)
     check_weights(con, corpus, settings.weights)
     (scope,) = check_scopes(con, corpus, [scope])
     splits = lists[corpus]

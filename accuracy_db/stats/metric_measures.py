@@ -7,8 +7,10 @@ Every measure is one definition over weighted texts: weights W (resamples × n) 
 draws each text, and the measure of the data itself is the one with unit weights. The bootstrap
 (metric_bootstrap.py) thus computes all its resamples at once, with the very code that gives the value:
 
-* pearson: from the weighted sums of x, y, x², y², xy, one matrix product over all resamples (after centering
-  both vectors, so large offsets lose no precision);
+* pearson: from the weighted sums of x, y, x², y², xy, one matrix product over all resamples, of both vectors
+  standardised first (centred and brought to magnitudes of at most 1, as scipy.stats.pearsonr does): a large offset
+  loses no precision, and scores of any finite size (1e-300 or 1e300) give products that neither overflow nor
+  underflow;
 * spearman: Pearson's r of the weighted mid-ranks (scipy's definition): a text's rank is the weight drawn below
   its value plus (the weight drawn at its value + 1) / 2;
 * partial_pearson, partial_spearman: r of x and y controlling for z (the text's length),
@@ -82,6 +84,25 @@ def as_floats(*vectors) -> list[np.ndarray]:
     return arrays
 
 
+def scaled(values: np.ndarray) -> np.ndarray:
+    """values (along the last axis) divided by the power of two at or above their largest magnitude: exact (only the
+    exponents change), and every magnitude at most 1 after."""
+    values = np.asarray(values, dtype=np.float64)
+    top = np.max(np.abs(values), axis=-1, keepdims=True, initial=0.0)
+    exponent = np.frexp(np.where(np.isfinite(top) & (top > 0), top, 1.0))[1]
+    return np.ldexp(values, -exponent)
+
+
+def standardised(values: np.ndarray, codes: np.ndarray | None = None) -> np.ndarray:
+    """values (along the last axis) centred on their mean and brought to magnitudes of at most 1 before any sum of
+    products (scipy.stats.pearsonr's way): scaled first, so that the mean cannot overflow, then centred and scaled
+    again, so that squares of scores of 1e200 or 1e-200 neither overflow nor underflow. A correlation is the same
+    of the standardised vectors. codes: the mean is that of values[codes] (distinct values and the texts' codes)."""
+    values = scaled(values)
+    mean = (values if codes is None else values[..., codes]).mean(axis=-1, keepdims=True)
+    return scaled(values - mean)
+
+
 def correlation_reason(
     x: np.ndarray,
     y: np.ndarray,
@@ -94,7 +115,7 @@ def correlation_reason(
     if len(x) < minimum:
         return f"fewer than {minimum} {unit}s ({len(x)})"
     for series, name in ((y, names[1]), (x, names[0])):
-        if np.ptp(series) == 0:
+        if series.min() == series.max():
             return f"{name} is the same ({series[0]:g}) for every {unit}"
     return None
 
@@ -117,8 +138,8 @@ def measured(values: np.ndarray, reason: str | None = None) -> Measure:
 
 
 def weighted_pearson(weights: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a, b = standardised(a), standardised(b)
     if a.ndim == 1 and b.ndim == 1:
-        a, b = a - a.mean(), b - b.mean()
         total, sa, sb, saa, sbb, sab = (weights @ np.stack([np.ones_like(a), a, b, a * a, b * b, a * b], axis=1)).T
     else:
         total = weights.sum(axis=1)
@@ -202,7 +223,7 @@ def spearman(x, y, unit: str = "text", groups: tuple[Groups, Groups] | None = No
 
 def partial_reason(x, y, z) -> str | None:
     reason = correlation_reason(x, y, MIN_PARTIAL_POINTS)
-    if reason is None and np.ptp(z) == 0:
+    if reason is None and z.min() == z.max():
         reason = f"the control is the same ({z[0]:g}) for every text"
     return reason
 

@@ -49,7 +49,7 @@ def acc_eq_swapped_rows(za, zb, swaps, y) -> np.ndarray:
     slots = np.where(
         tied[:, None],
         np.searchsorted(thresholds, np.abs(dx)),
-        np.where(dx * dy[:, None] > 0, wrong + np.searchsorted(thresholds, np.abs(dx)), beyond + 1),
+        np.where(np.sign(dx) * np.sign(dy)[:, None] > 0, wrong + np.searchsorted(thresholds, np.abs(dx)), beyond + 1),
     ).ravel()
     pairs = 4 * np.arange(len(first))
     block = max(1, CACHED_CELLS // max(len(first), width))
@@ -105,7 +105,7 @@ def acc_eq_weighted_rows(x, y, weights) -> np.ndarray:
     ordered = np.abs(dx)[order]
     read = np.r_[ordered[1:] != ordered[:-1], True]  # where each run of equal differences ends
     first, second = first[order], second[order]
-    concordant = (dx * dy > 0)[order]
+    concordant = (np.sign(dx) * np.sign(dy) > 0)[order]  # dx · dy may overflow or underflow
     turn = (dy == 0)[order] - concordant.astype(np.float64)
     sides = mm.Groups(x), mm.Groups(y)
     block = max(1, CACHED_CELLS // max(len(first), 1))

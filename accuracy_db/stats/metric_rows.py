@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
+from accuracy_db.stats.metric_measures import standardised
+
 PAIRWISE_TEXTS = 1_000  # up to this many texts, τ-b from every pair's signs
 BLOCK_CELLS = 4_000_000  # rows × pairs (or texts) computed at a time
 
@@ -25,7 +27,7 @@ def pearson_rows(x, y) -> np.ndarray:
     """Pearson's r of each row of x with the row of y (or with y, a vector)."""
     x = np.asarray(x, dtype=np.float64)
     y = rows_of(y, len(x))
-    dx, dy = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
+    dx, dy = standardised(x), standardised(y)  # no product of scores of 1e200 overflows
     sxx, syy = (dx * dx).sum(axis=1), (dy * dy).sum(axis=1)
     varies = (np.ptp(x, axis=1) > 0) & (np.ptp(y, axis=1) > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -82,7 +84,7 @@ def acc_eq_rows(x, y) -> np.ndarray:
     for start in range(0, len(x), block):
         xs, ys = x[start : start + block], y[start : start + block]
         dx, dy = xs[:, first] - xs[:, second], ys[:, first] - ys[:, second]
-        concordant = dx * dy > 0
+        concordant = np.sign(dx) * np.sign(dy) > 0  # dx · dy may overflow or underflow
         differences = np.abs(dx)
         # any order within a run of equal differences will do (only the runs' ends are read): quicksort, 2.4x
         # faster than a stable sort, and each pair's turn (+1, 0 or -1) gathered as one byte

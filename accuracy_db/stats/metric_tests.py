@@ -4,8 +4,9 @@ mt-metrics-eval defines them (stats.PermutationSigDiff, stats.WilliamsTest, data
 * perm_both: both metrics' scores are z-scored (population standard deviation, scipy.stats.zscore's default); each
   trial swaps each text's pair of scores with probability 1/2 (resampling.permutation_swaps, the swaps of every
   permutation test of the project); p = the share of trials in which measure(A') − measure(B') ≥ the observed
-  measure(A) − measure(B). One-sided (A is better). As mt-metrics-eval: no +1 in numerator or denominator (p can be
-  0), a measure undefined in a trial counts as 0; unlike it, no early stopping: every trial is run.
+  measure(A) − measure(B) (within TIE_TOLERANCE). One-sided (A is better). As mt-metrics-eval: no +1 in
+  numerator or denominator (p can be 0), a measure undefined in a trial counts as 0; unlike it, no early stopping:
+  every trial is run.
 * williams: Williams (1959) as Steiger (1980, eq. 11) writes it, for Pearson's r only: r12 and r13 the two
   metrics' correlations with the gold, r23 theirs with each other, t with n − 3 degrees of freedom. One-sided, A
   (r12) is better: p = P(T ≥ t). mt-metrics-eval takes |t|, which equals this when A's r is the higher.
@@ -22,15 +23,25 @@ import numpy as np
 from scipy import stats
 
 from accuracy_db.stats import resampling
-from accuracy_db.stats.metric_measures import Measure, as_floats
+from accuracy_db.stats.metric_measures import Measure, as_floats, standardised
 
 SIGNIFICANCE_LEVEL = 0.05
+# Two measures (within [-1, 1]) closer than this are equal: a trial that swaps nothing but scores two metrics rank
+# alike (one the other times 1e200) gives the observed difference up to the last bits of the z-scores, and counts.
+TIE_TOLERANCE = 1e-12
+# The z-scores of two metrics that rank alike (one the other times 1e200, or plus a constant) differ in their last
+# bits; a trial mixing them would break the ties of equal scores at random (Spearman's p of 0.6 for identical
+# rankings). Rounded, they are the same numbers: a Pearson's r moves by less than 1e-9.
+Z_DECIMALS = 10
 
 
 def zscore(v: np.ndarray) -> np.ndarray:
-    """v standardised; a constant v (which some measures, ROC AUC among them, still measure) as zeros."""
+    """v's z-scores, to Z_DECIMALS; a constant v (which some measures, ROC AUC among them, still measure) as zeros.
+    From v standardised first (metric_measures.standardised), so that the spread of scores of 1e200 does not
+    overflow."""
+    v = standardised(v)
     spread = v.std()
-    return (v - v.mean()) / spread if spread > 0 else np.zeros_like(v)
+    return np.round(v / spread, Z_DECIMALS) if spread > 0 else np.zeros_like(v)
 
 
 def perm_both(
@@ -76,7 +87,7 @@ def perm_both(
     for block in resampling.chunks(trials, len(a)):
         drawn = resampling.permutation_swaps(seed, block, len(a)) if swaps is None else swaps[block.astype(int) - 1]
         drawn = drawn.astype(bool)
-        exceed += int((in_trials(za, zb, drawn) - in_trials(zb, za, drawn) >= observed).sum())
+        exceed += int((in_trials(za, zb, drawn) - in_trials(zb, za, drawn) >= observed - TIE_TOLERANCE).sum())
     return result | {"difference": first.value - second.value, "p_value": exceed / trials, "reason": None}
 
 
@@ -90,7 +101,7 @@ class PearsonPermBoth:
     def __init__(self, metrics: dict[str, np.ndarray], y: np.ndarray, swaps: np.ndarray | None):
         """swaps None: moved is left for many() to fill."""
         self.names = list(metrics)
-        self.y = np.asarray(y, dtype=np.float64)
+        self.y = standardised(y)  # r is the same, and y·y cannot overflow (a gold weighted by 1e200)
         z = np.stack([zscore(np.asarray(metrics[name], dtype=np.float64)) for name in self.names], axis=1)
         self.columns = np.concatenate([z, z * z, z * self.y[:, None]], axis=1)
         self.totals = self.columns.sum(axis=0)
@@ -136,7 +147,7 @@ class PearsonPermBoth:
         swapped_a = self.sums(better, moved)
         swapped_b = self.sums(worse, -moved)
         differences = self.correlation(swapped_a) - self.correlation(swapped_b)
-        return float((differences >= observed).mean()) if len(differences) else 0.0
+        return float((differences >= observed - TIE_TOLERANCE).mean()) if len(differences) else 0.0
 
 
 def swapped_sums(swaps: np.ndarray, columns: np.ndarray) -> np.ndarray:
@@ -161,7 +172,7 @@ def paired_bootstrap(a: np.ndarray, b: np.ndarray) -> float:
     """The paired bootstrap test (Koehn 2004) that metric A beats metric B, on the measure's values in the same
     resamples: p = the share of resamples in which A − B ≤ 0 (a resample where a measure is undefined counting it
     as 0, as PERM-BOTH's trials do)."""
-    return float((np.nan_to_num(a) - np.nan_to_num(b) <= 0).mean())
+    return float((np.nan_to_num(a) - np.nan_to_num(b) <= TIE_TOLERANCE).mean())
 
 
 def value_or_zero(result: Measure) -> float:

@@ -104,7 +104,7 @@ def grouped(differences: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np
 
 def kept_differences(dx: np.ndarray, dy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The metric differences |dx| of the gold-tied pairs and of the concordant pairs."""
-    return np.abs(dx[dy == 0]), np.abs(dx[dx * dy > 0])
+    return np.abs(dx[dy == 0]), np.abs(dx[np.sign(dx) * np.sign(dy) > 0])  # dx · dy may underflow
 
 
 def all_pairs(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.etl.annotation_sets import cover_texts
 from accuracy_db.scoring.schemes import report_keys, whole_counts
 from accuracy_db.scoring.scores import ambiguity, fetch_dicts, resolve_split, unknown_name
 from accuracy_db.scoring.signature import SCHEME
@@ -32,7 +33,8 @@ class AnnotationSet:
     corpus: str = "shared-task"
 
 
-SET_COLUMNS = "set_id, name, kind, split, sha256, corpus"
+# a list is named in a signature by its own content (annotation_sets.content_sha256)
+SET_COLUMNS = "set_id, name, kind, split, coalesce(content_sha256, sha256) AS sha256, corpus"
 
 
 def find_set(
@@ -177,11 +179,40 @@ def score_pairs(
             "INSERT INTO tokens (text_id, doc_token, sentence_id, sent_token, token)"
             " SELECT text_id, doc_token, sentence_id, sent_token, token FROM source_rows",
         )
+    cover_shared_texts(source, con, pairs, submission_ids)
     con.execute(
         "UPDATE annotation_sets SET row_count = (SELECT count(*) FROM mistakes WHERE set_id = annotation_sets.set_id)"
     )
     database.materialize(con, submission_ids)
     return PairScoring(con, pairs, submission_ids)
+
+
+def cover_shared_texts(
+    source: duckdb.DuckDBPyConnection,
+    con: duckdb.DuckDBPyConnection,
+    pairs: list[tuple[AnnotationSet, AnnotationSet]],
+    submission_ids: list[int],
+) -> None:
+    """A pair of which either list covers only some texts of its split (an annotator's) is compared on the texts
+    both cover (list_texts): the compared list's copy covers those alone, which leaves out the reference's mistakes
+    in the others, and its own mistakes in texts the reference did not see are dropped."""
+    for (reference, compared), submission_id in zip(pairs, submission_ids):
+        shared = source.execute(
+            "SELECT text_id FROM list_texts WHERE set_id = $reference"
+            " INTERSECT SELECT text_id FROM list_texts WHERE set_id = $compared",
+            {"reference": reference.set_id, "compared": compared.set_id},
+        ).fetchall()
+        partial = source.execute(
+            "SELECT count(*) FROM annotation_sets WHERE set_id = ANY($ids) AND NOT covers_split",
+            {"ids": [reference.set_id, compared.set_id]},
+        ).fetchall()[0][0]
+        if partial:
+            texts = [text_id for (text_id,) in shared]
+            con.execute(
+                "DELETE FROM mistakes WHERE set_id = $id AND NOT list_contains($texts, text_id)",
+                {"id": submission_id, "texts": texts},
+            )
+            cover_texts(con, {submission_id: texts})
 
 
 def copy_rows(

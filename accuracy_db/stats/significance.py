@@ -13,7 +13,7 @@ from accuracy_db.errors import AccuracyDbError
 from accuracy_db.scoring import schemes
 from accuracy_db.scoring.schemes import find_scored
 from accuracy_db.scoring.scores import check_scopes
-from accuracy_db.scoring.signature import SCHEME, signature, threshold_setting
+from accuracy_db.scoring.signature import SCHEME, partial_credit_setting, signature, threshold_setting
 from accuracy_db.stats import resampling
 from accuracy_db.stats.intervals import (
     Resampling,
@@ -121,11 +121,13 @@ def compare(
     scheme: str = SCHEME,
     split: str | None = None,
     threshold: float | None = None,
+    partial_credit: float | None = None,
 ) -> dict:
     """Submission a against submission b (of a split, when their names are in several) on the same texts and gold
     list under a match scheme: both figures, the difference, its bootstrap interval and the p-value of a paired
     test. metric: by default the figure the scheme ranks by (recall; iou under the mushroom scheme). threshold:
-    score the spans with a probability at this one, not the database's (not under the mushroom scheme)."""
+    score the spans with a probability at this one, not the database's (not under the mushroom scheme).
+    partial_credit: the esa scheme's credit for a wrong severity, not the database's."""
     settings = settings or Resampling()
     metric = figures(scheme)[0] if metric is None else metric
     first, second = (find_scored(con, name, split, corpus, scope, scheme) for name in (a, b))
@@ -138,7 +140,8 @@ def compare(
     trials = DEFAULT_TRIALS.get(test, 0) if trials is None else trials
     pair = (first["submission_id"], second["submission_id"])
     schemes.check_threshold_scheme(threshold, scheme)
-    with database.scored_at(con, threshold, list(pair)):
+    schemes.check_partial_credit_scheme(partial_credit, scheme)
+    with database.scored_at(con, threshold, list(pair)), database.credited(con, partial_credit):
         row = paired_tests(con, [pair], scope, metric, test, trials, settings, scheme=scheme)[pair]
     resamples = trials if test == "bootstrap" else settings.resamples
     return {
@@ -163,6 +166,7 @@ def compare(
                 Resampling(resamples, settings.seed, settings.confidence).signed()
                 | {"test": test, "trials": trials}
                 | threshold_setting(threshold, database.DEFAULT_THRESHOLD)
+                | partial_credit_setting(partial_credit, database.DEFAULT_PARTIAL_CREDIT)
             ),
         ),
     }
@@ -176,27 +180,31 @@ def clusters(
     figure: str,
     trials: int,
     settings: Resampling,
+    lower_is_better: bool = False,
 ) -> list[int]:
     """Significance clusters of submissions ranked by a figure (best first, one split), as the WMT metrics task
     draws them: walking down the ranking, a new cluster starts at a submission that is significantly worse
     (paired permutation test, p < 0.05) than any submission of the current cluster. The cluster of each, from 1.
-    statistics: the per-text counts of the ranked submissions in the scope."""
+    statistics: the per-text counts of the ranked submissions in the scope; lower_is_better: for a figure such as
+    an error rate."""
     numbers, members, number = [], [], 1
     for row in ranked:
         if members:
             pairs = [(member["submission_id"], row["submission_id"]) for member in members]
             tests = paired_tests_of(con, statistics, pairs, scope, figure, "permutation", trials, settings, False)
-            if any(significantly_better(tests[pair]) for pair in pairs):
+            if any(significantly_better(tests[pair], lower_is_better) for pair in pairs):
                 number, members = number + 1, []
         members.append(row)
         numbers.append(number)
     return numbers
 
 
-def significantly_better(test: dict) -> bool:
-    """Whether a paired test finds the first submission significantly better; never when the figure is undefined
-    for either (no difference, no p-value)."""
-    return test["p_value"] is not None and test["p_value"] < SIGNIFICANCE_LEVEL and test["difference"] > 0
+def significantly_better(test: dict, lower_is_better: bool = False) -> bool:
+    """Whether a paired test finds the first submission significantly better (its figure higher, or lower when
+    lower_is_better); never when the figure is undefined for either (no difference, no p-value)."""
+    if test["p_value"] is None or test["p_value"] >= SIGNIFICANCE_LEVEL:
+        return False
+    return test["difference"] < 0 if lower_is_better else test["difference"] > 0
 
 
 def pairwise(

@@ -21,7 +21,6 @@ from accuracy_db.errors import AccuracyDbError
 from accuracy_db.store import model_headers
 from accuracy_db.store.model_headers import BATCHED, GOLD_TABLE, INCREMENTAL, QUERY, TABLE
 
-DEFAULT_DB = Path("accuracy.duckdb")
 # DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
 # runs in far less, spilling to disk past the limit, and leaves the dashboard and other readers room.
 MEMORY_LIMIT_VARIABLE = "ACCURACY_DB_MEMORY_LIMIT"
@@ -296,6 +295,30 @@ def set_threshold(con: duckdb.DuckDBPyConnection, threshold: float) -> None:
     """The threshold a database scores at (a scratch database, before its lists are scored)."""
     check_threshold(threshold)
     con.execute("UPDATE scoring_threshold SET threshold = ?", [threshold])
+
+
+DEFAULT_PARTIAL_CREDIT = 0.5  # esa_partial_credit's row in a new database (schema/12_mqm.sql)
+
+
+def check_partial_credit(credit) -> None:
+    if isinstance(credit, bool) or not isinstance(credit, (int, float)) or not 0 <= credit <= 1:
+        raise AccuracyDbError(f"partial credit is {credit!r}: a credit from 0 to 1, such as 0.5")
+
+
+@contextmanager
+def credited(con: duckdb.DuckDBPyConnection, credit: float | None) -> Iterator[None]:
+    """Within the block, the esa scheme gives a count at the wrong severity this credit, on this connection alone
+    (None: the database's): a temporary esa_partial_credit shadows the database's, in its views too (the scheme's
+    models are views). Nothing is written to the file."""
+    if credit is None:
+        yield
+        return
+    check_partial_credit(credit)
+    con.execute("CREATE TEMP TABLE esa_partial_credit AS SELECT ?::DOUBLE AS credit", [credit])
+    try:
+        yield
+    finally:
+        con.execute("DROP TABLE IF EXISTS temp.main.esa_partial_credit")
 
 
 @contextmanager

@@ -16,14 +16,18 @@ import errno
 import fcntl
 import os
 import shutil
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.regular_files import not_regular, open_regular
 
 WORK_SUFFIX = ".publishing"
+# A DuckDB database file holds these bytes from byte 8 on (its magic bytes, in every version of the file format).
+DUCKDB_HEADER, DUCKDB_HEADER_AT = b"DUCK", 8
 # Writes that fail for want of room, and how a message says so.
 NO_ROOM = {
     errno.ENOSPC: "the disk is full",
@@ -94,6 +98,7 @@ def publishing(db_path: Path, start_from_published: bool) -> Iterator[Path]:
 
     A write that fails for want of room (a full disk, say) is one clear error, whichever step it hit."""
     target, work = published_file(db_path), work_path(db_path)
+    check_replaceable(db_path, target)
     remove_work_files(work)  # left by a writer that was killed
     try:
         if start_from_published:
@@ -117,6 +122,28 @@ def publishing(db_path: Path, start_from_published: bool) -> Iterator[Path]:
         ) from None
     finally:
         remove_work_files(work)
+
+
+def check_replaceable(db_path: Path, target: Path) -> None:
+    """Refuse, in one line, to publish over what is no database: a FIFO, a folder, a device, or a file that is not a
+    DuckDB database (a gold list given as --db by mistake, say), which the rename would replace. A path with
+    nothing there, and an empty file, lose nothing."""
+    try:
+        found = os.stat(target)
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise AccuracyDbError(f"{db_path}: cannot read the database ({error.strerror or error})") from None
+    if not stat.S_ISREG(found.st_mode):
+        raise AccuracyDbError(f"{db_path}: {not_regular(found.st_mode)}, not a database: give another --db")
+    if found.st_size == 0:
+        return
+    with open_regular(target) as stream:
+        header = stream.read(len(DUCKDB_HEADER) + DUCKDB_HEADER_AT)
+    if header[DUCKDB_HEADER_AT:] != DUCKDB_HEADER:
+        raise AccuracyDbError(
+            f"{db_path}: not a DuckDB database, and only a database is replaced: give another --db, or remove the file"
+        )
 
 
 def no_room(error: BaseException) -> str | None:

@@ -79,7 +79,8 @@ st.title("Difficulty")
 corpus, top = data.corpus_and_columns([1]) if len(data.corpora()) > 1 else (data.choose_corpus(), [st])
 splits = data.splits_with_submissions(corpus)
 if not splits:
-    st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
+    # why, in one line: no submission loaded, or a corpus the match schemes cannot score (mushroom's)
+    st.info(f"Nothing to rank by difficulty: {literal(data.not_scored(corpus))}.")
     st.stop()
 split = links.select(top[0], "Split", "split", splits)
 params = {"corpus": corpus, "split": split}

@@ -177,7 +177,8 @@ MATCHINGS = ["within each category", "across categories"]
 corpus, top = data.corpus_and_columns([1, 3, 2])
 splits = data.splits_with_submissions(corpus)
 if not splits:
-    st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
+    # why, in one line: no submission loaded, or a corpus the match schemes cannot score (mushroom's)
+    st.info(f"No errors to browse: {literal(data.not_scored(corpus))}.")
     st.stop()
 
 split = links.select(top[0], "Split", "split", splits)

@@ -4,7 +4,8 @@ one's figures per category, and a chart comparing them category by category with
 another match scheme. The ranking, intervals and clusters are ranking.leaderboard's, as `accuracy-db leaderboard
 --ci` prints them; the differences from the best are significance.against_best's, as `accuracy-db compare` tests a
 pair; the per-category figures come from the scores view, their intervals from intervals.bootstrap_intervals;
-another scheme's ranking is ranking.leaderboard's too, as `accuracy-db leaderboard --scheme` prints it."""
+another scheme's ranking is ranking.leaderboard's too, as `accuracy-db leaderboard --scheme` prints it. A corpus whose
+gold list is read with character labels opens on the mushroom scheme, as the command ranks it by default."""
 
 import altair as alt
 import polars as pl
@@ -206,11 +207,93 @@ def category_charts(
     )
 
 
+def another_scheme(others: list[str], split: str, scope: str, corpus: str) -> None:
+    """The ranking under another scheme than the page's, computed when one is chosen (a nervaluate scheme at scale
+    1000 takes some 20 s, which every visit of the page would otherwise wait for); why, in one line, when it ranks
+    no list of the split. Nothing when no other scheme scores a list of the corpus."""
+    if not others:
+        return
+    st.subheader("Under another match scheme")
+    scheme = st.selectbox(
+        "Match scheme",
+        others,
+        index=None,
+        placeholder="Choose a scheme",
+        help=f"{data.SCHEME_DESCRIPTION} {data.MUSHROOM_DESCRIPTION}",
+        key=f"board_scheme-{corpus}",
+    )
+    if scheme is None:
+        return
+    scheme_scope = "ALL" if scheme == data.MUSHROOM else scope  # the mushroom scheme reads every label
+    under_scheme = pl.DataFrame(data.ranked_under_scheme(split, scheme_scope, scheme, corpus))
+    if under_scheme.is_empty():
+        st.info(f"Nothing ranked: {literal(data.not_scored(corpus, split, scheme))}.")
+        return
+    tables.table(
+        under_scheme.drop("split", "categories", "signature"),
+        column_config=tables.score_columns(),
+        key="scheme_leaderboard",
+    )
+    with st.expander(f"Signatures under the {scheme} scheme"):
+        tables.table(under_scheme.select("submission", "signature"), key="scheme_signatures")
+    if scheme == data.MUSHROOM:
+        st.caption(
+            "The lists read with character labels (`accuracy-db import mushroom`), scored as SemEval-2025 Task 3 "
+            "(Mu-SHROOM) scores them, in every label whatever the scope above: iou and cor averaged over the texts, "
+            "ranked by iou, then cor, as `accuracy-db leaderboard --scheme mushroom` prints them (`--ci` adds their "
+            "intervals and clusters)."
+        )
+    else:
+        st.caption(
+            f"The same submissions in scope {scope}, scored under the {scheme} scheme and ranked by its recall, then "
+            f"its precision, as `accuracy-db leaderboard --scheme {scheme}` prints them (`--ci` adds their intervals "
+            "and clusters; the Significance page tests any two under the scheme)."
+        )
+
+
+def mushroom_board(split: str, corpus: str) -> None:
+    """The lists read with character labels ranked under the mushroom scheme, each mean with its interval and the
+    significance clusters, as `accuracy-db leaderboard --ci` ranks a corpus whose gold list is read with character
+    labels by default."""
+    ranked = data.ranked_with_intervals(split, "ALL", corpus, data.MUSHROOM)
+    board = pl.DataFrame(
+        [
+            {"rank": row["rank"], "cluster": row["cluster"], "submission": row["submission"]}
+            | {figure: with_interval(row, figure) for figure in tables.MEANS}
+            | {"texts": row["texts"]}
+            for row in ranked
+        ]
+    )
+    tables.table(
+        board,
+        column_config={
+            key: st.column_config.TextColumn(label, help=f"The mean {label} over the texts and its {INTERVAL}")
+            for key, label in tables.MEANS.items()
+        },
+        key="mushroom_leaderboard",
+    )
+    st.caption(
+        "The lists read with character labels (`accuracy-db import mushroom`), scored as SemEval-2025 Task 3 "
+        f"(Mu-SHROOM) scores them, in every label: iou and cor averaged over the texts, each with its {INTERVAL} "
+        f"({data.RESAMPLING.resamples:,} bootstrap resamples of the texts, seed {data.RESAMPLING.seed}), ranked by "
+        "iou, then cor; a new **cluster** starts where a list's iou is significantly lower (paired permutation test, "
+        f"{data.TRIALS:,} trials, p < 0.05), as `accuracy-db leaderboard --ci` prints them."
+    )
+    with st.expander("Signatures (what each figure was computed from and how)"):
+        tables.table(
+            pl.DataFrame([{k: row[k] for k in ("submission", "signature")} for row in ranked]), key="signatures"
+        )
+
+
 st.title("Leaderboard")
 corpus, top = data.corpus_and_columns([1, 1])
-splits = data.splits_with_submissions(corpus)
+# The page opens on the scheme the corpus is ranked under by default, as `accuracy-db leaderboard` does: the
+# mushroom scheme for a corpus whose gold list is read with character labels (which may lie inside one token).
+scoring = data.scoring_schemes(corpus)
+opening = next(iter(scoring), data.SCHEME)
+splits = data.splits_with_submissions(corpus, opening)
 if not splits:
-    st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
+    st.info(f"Nothing to rank: {literal(data.not_scored(corpus, None, opening))}.")
     st.stop()
 
 SHARED_TASK_SPLITS = "train is the split the data calls dev (S001–S060); test is T001–T030."
@@ -224,6 +307,12 @@ split = links.select(
 scope = links.select(
     top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
 )
+if opening == data.MUSHROOM:
+    mushroom_board(split, corpus)
+    if data.SCHEME not in scoring:  # the match schemes score no list of the corpus: why, in one line
+        st.caption(f"Not under the match schemes: {literal(data.not_scored(corpus, split, data.SCHEME))}.")
+    another_scheme(scoring[1:], split, scope, corpus)
+    st.stop()
 params = {"corpus": corpus, "split": split}
 frames = data.read(categories=(CATEGORY_SCORES, params), metadata=(METADATA, params))
 ranked = data.ranked_with_intervals(split, scope, corpus)
@@ -339,37 +428,4 @@ st.caption(
 if clicked := event.selection.get("bar"):
     links.follow("errors", **links.errors_of(clicked[0]["submission"], clicked[0]["scope"], clicked[0]["figure"]))
 
-st.subheader("Under another match scheme")
-scheme = st.selectbox(
-    "Match scheme",
-    data.ranking_schemes(corpus)[1:],
-    index=None,
-    placeholder="Choose a scheme",
-    help=f"{data.SCHEME_DESCRIPTION} {data.MUSHROOM_DESCRIPTION}",
-    key=f"board_scheme-{corpus}",
-)
-# Computed only when asked for: a nervaluate scheme at scale 1000 takes some 20 s, which every visit of the page
-# would otherwise wait for.
-if scheme is not None:
-    scheme_scope = "ALL" if scheme == data.MUSHROOM else scope  # the mushroom scheme reads every label
-    under_scheme = pl.DataFrame(data.ranked_under_scheme(split, scheme_scope, scheme, corpus))
-    tables.table(
-        under_scheme.drop("split", "categories", "signature"),
-        column_config=tables.score_columns(),
-        key="scheme_leaderboard",
-    )
-    with st.expander(f"Signatures under the {scheme} scheme"):
-        tables.table(under_scheme.select("submission", "signature"), key="scheme_signatures")
-    if scheme == data.MUSHROOM:
-        st.caption(
-            "The lists read with character labels (`accuracy-db import mushroom`), scored as SemEval-2025 Task 3 "
-            "(Mu-SHROOM) scores them, in every label whatever the scope above: iou and cor averaged over the texts, "
-            "ranked by iou, then cor, as `accuracy-db leaderboard --scheme mushroom` prints them (`--ci` adds their "
-            "intervals and clusters)."
-        )
-    else:
-        st.caption(
-            f"The same submissions in scope {scope}, scored under the {scheme} scheme and ranked by its recall, then "
-            f"its precision, as `accuracy-db leaderboard --scheme {scheme}` prints them (`--ci` adds their intervals "
-            "and clusters; the Significance page tests any two under the scheme)."
-        )
+another_scheme(scoring[1:], split, scope, corpus)

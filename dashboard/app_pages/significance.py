@@ -79,9 +79,13 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
 
 st.title("Significance")
 corpus, top = data.corpus_and_columns([1, 1, 1, 1])
-splits = data.splits_with_submissions(corpus)
+# The schemes that score some list of the corpus, the one it opens on first (the mushroom scheme for lists read
+# with character labels), as `accuracy-db compare` chooses by default.
+scoring = data.scoring_schemes(corpus)
+opening = next(iter(scoring), data.SCHEME)
+splits = data.splits_with_submissions(corpus, opening)
 if not splits:
-    st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
+    st.info(f"Nothing to compare: {literal(data.not_scored(corpus, None, opening))}.")
     st.stop()
 
 split = links.select(top[0], "Split", "split", splits)
@@ -89,10 +93,13 @@ scheme = links.select(
     top[2],
     "Match scheme",
     "scheme",
-    data.ranking_schemes(corpus),
+    scoring,
+    default=opening,
     help=f"{data.SCHEME_DESCRIPTION} {data.MUSHROOM_DESCRIPTION} The texts' counts (or figures) under it are what "
     "the test swaps.",
 )
+if data.SCHEME not in scoring:  # the match schemes score no list of the corpus: why, in one line
+    st.caption(f"Not offered, the match schemes: {literal(data.not_scored(corpus, None, data.SCHEME))}.")
 if scheme == data.MUSHROOM:  # the mushroom scheme reads every label: its one scope is ALL
     scope = top[1].selectbox("Scope", ["ALL"], help="The mushroom scheme scores every label.")
 else:
@@ -107,9 +114,10 @@ ranked_names = (
 )
 names = data.read_one(*ranked_names)["submission"].to_list()
 if len(names) < 2:
+    why = "" if names else f" ({literal(data.not_scored(corpus, split, scheme))})"
     st.info(
-        f"The {literal(split)} split has {'one list' if names else 'no list'} scored under the {scheme} scheme: there "
-        "is nothing to compare."
+        f"The {literal(split)} split has {'one list' if names else 'no list'} scored under the {scheme} scheme{why}: "
+        "there is nothing to compare."
     )
     st.stop()
 

@@ -76,7 +76,8 @@ st.title("Validity")
 corpus, top = data.corpus_and_columns([1, 1])
 submissions = data.read_one(SUBMISSIONS, {"corpus": corpus})
 if submissions.is_empty():
-    st.info("No submission is loaded yet: give `accuracy-db build` a folder of submissions.")
+    # why, in one line: no submission loaded, or a corpus the match schemes cannot score (mushroom's)
+    st.info(f"Nothing to correlate: {literal(data.not_scored(corpus))}.")
     st.stop()
 
 # First the best submission of the split kept from another page (of the first split, when none is kept).

@@ -8,17 +8,20 @@
 --   submission: The submission's name (the file stem).
 --   split: train or test: the split of the submission and of its gold list.
 --   gold_id: The gold list it is scored against (annotation_sets.set_id).
---   submission_sha256: The SHA-256 of the file the submission was loaded from.
---   gold_sha256: The SHA-256 of the file the gold list was loaded from.
+--   submission_sha256: The SHA-256 of the submission's content (annotation_sets.content_sha256).
+--   gold_sha256: The SHA-256 of the gold list's content.
 --   corpus: The corpus of the submission and of its gold list (corpora.corpus).
+--   covers_split: Whether the submission covers every text of its split; when not, it is scored on the texts it
+--     covers alone (list_texts), and the gold's mistakes in the other texts are not counted.
 SELECT
     submission.set_id AS submission_id,
     submission.name AS submission,
     submission.split,
     gold.set_id AS gold_id,
-    submission.sha256 AS submission_sha256,
-    gold.sha256 AS gold_sha256,
-    submission.corpus
+    submission.content_sha256 AS submission_sha256,
+    gold.content_sha256 AS gold_sha256,
+    submission.corpus,
+    submission.covers_split
 FROM annotation_sets AS submission
 JOIN annotation_sets AS gold
     ON gold.kind = 'gold' AND gold.corpus = submission.corpus AND gold.split = submission.split

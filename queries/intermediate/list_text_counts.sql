@@ -1,8 +1,8 @@
--- How many mistakes each list (a gold list or a submission) marks in each text of its split, in each scope of its
--- corpus (ALL and each category): 0 for a text it marks nothing in. Agreement correlates two lists' counts
+-- How many mistakes each list (a gold list or a submission) marks in each text it covers (list_texts), in each
+-- scope of its corpus (ALL and each category): 0 for a text it marks nothing in. Agreement correlates two lists' counts
 -- (accuracy_db/stats/agreement.py hands them to scipy.stats); a submission's counts make it a metric that gives each
 -- text a number (metric_scores); a gold list's are what a metric is set against (metric_targets).
--- Grain: one row per (list, scope of its corpus, text of the list's corpus and split).
+-- Grain: one row per (list, scope of its corpus, text the list covers).
 -- Key: set_id, scope, text_id
 -- Columns:
 --   set_id: The list (annotation_sets.set_id).
@@ -31,6 +31,6 @@ SELECT
     texts.text_id,
     coalesce(counts.mistakes, 0) AS mistakes
 FROM annotation_sets AS lists
-JOIN texts ON texts.corpus = lists.corpus AND texts.split = lists.split
+JOIN list_texts AS texts ON texts.set_id = lists.set_id
 JOIN scopes ON scopes.corpus = lists.corpus
 LEFT JOIN counts ON counts.set_id = lists.set_id AND counts.text_id = texts.text_id AND counts.scope = scopes.scope

@@ -1,10 +1,10 @@
 -- The characters the mushroom scheme (SemEval-2025 Task 3, Mu-SHROOM) compares, each with what both lists say of
--- it: every character (code point of texts.generated_text) of every text of a submission's split, whether the
+-- it: every character (code point of texts.generated_text) of every text a submission covers (list_texts), whether the
 -- gold's and the submission's hard labels mark it, and the probability their soft labels give it (0 when no soft
 -- label marks it; of two soft labels on one character the later one counts, as in the task's scorer).
 -- probability_characters passes them on to the calibration models (mushroom_text_scores reads the labels' runs
 -- instead).
--- Grain: one row per (submission read with character labels, text of its split, character of the text).
+-- Grain: one row per (submission read with character labels, text it covers, character of the text).
 -- Key: submission_id, text_id, position
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -47,7 +47,8 @@ character_marks AS (
 positions AS (
     SELECT pairs.submission_id, pairs.gold_id, texts.text_id, unnest(range(length(texts.generated_text))) AS position
     FROM mushroom_evaluations AS pairs
-    JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
+    JOIN list_texts AS covered ON covered.set_id = pairs.submission_id
+    JOIN texts ON texts.text_id = covered.text_id
 )
 SELECT
     positions.submission_id,

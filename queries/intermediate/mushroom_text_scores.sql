@@ -1,18 +1,21 @@
 -- The figures of the mushroom scheme (SemEval-2025 Task 3, Mu-SHROOM) for each text, from the lists' exact
 -- character labels (character_labels): a submission read with them is scored against the gold list of its corpus
--- and split read with them (mushroom_evaluations), on every text of that split (a text without labels has none:
+-- and split read with them (mushroom_evaluations), on every text it covers (list_texts: every text of that split,
+-- or an annotator's own texts; a text without labels has none:
 -- an empty prediction).
 -- A character is a code point of texts.generated_text. iou is |gold ∩ predicted| / |gold ∪ predicted| of the
 -- characters the hard labels mark (1.0 when neither marks any); cor is Spearman's rho of the per-character soft
 -- vectors (a character no soft label marks is 0; of two soft labels on one character the later one counts),
 -- computed as Pearson's r of the average ranks; when either vector is constant (rounded to 8 decimals, as the
--- task's scorer does) it is 1.0 if both are, else 0.0. An empty text scores 1.0 and 1.0.
+-- task's scorer does) it is 1.0 if both are, else 0.0. An empty text scores 1.0 and 1.0. The rounding is Python's
+-- round(x, 8): round_even rounds the double's exact value, ties to even (a cast to DECIMAL rounded 2.5e-08, which
+-- is 2.4999…e-08, up to 3e-08 where the scorer rounds it to 2e-08).
 -- Computed over runs of characters, not character by character (mushroom_characters, which the pooled models read):
 -- the labels' edges cut a text into runs along which both lists say the same, so a run stands for its length of
 -- equal characters. A value's average rank is the characters below it plus half those at it (and a half), and both
 -- vectors' ranks average (n + 1) / 2, so rho is the weighted sum of the centred ranks' products over the root of
 -- their weighted squares.
--- Grain: one row per (submission read with character labels, text of its split).
+-- Grain: one row per (submission read with character labels, text it covers).
 -- Key: submission_id, text_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -27,7 +30,8 @@
 WITH pairs AS (
     SELECT pairs.submission_id, pairs.gold_id, texts.text_id, length(texts.generated_text)::BIGINT AS characters
     FROM mushroom_evaluations AS pairs
-    JOIN texts ON texts.corpus = pairs.corpus AND texts.split = pairs.split
+    JOIN list_texts AS covered ON covered.set_id = pairs.submission_id
+    JOIN texts ON texts.text_id = covered.text_id
 ),
 -- the labels of both lists on each text of a submission's split, the gold's marked, cut at the text's end
 side_labels AS (
@@ -141,8 +145,8 @@ per_text AS (
         coalesce(sum(marked.length) FILTER (WHERE marked.gold_hard), 0) AS gold_marked,
         coalesce(sum(marked.length) FILTER (WHERE marked.predicted_hard), 0) AS predicted_marked,
         coalesce(sum(marked.length) FILTER (WHERE marked.gold_hard AND marked.predicted_hard), 0) AS both_marked,
-        count(DISTINCT CAST(marked.gold_soft AS DECIMAL(18, 8))) AS gold_values,
-        count(DISTINCT CAST(marked.predicted_soft AS DECIMAL(18, 8))) AS predicted_values,
+        count(DISTINCT round_even(marked.gold_soft, 8)) AS gold_values,
+        count(DISTINCT round_even(marked.predicted_soft, 8)) AS predicted_values,
         sum(marked.length * gold_ranks.gold_rank * predicted_ranks.predicted_rank)
             / sqrt(
                 sum(marked.length * gold_ranks.gold_rank * gold_ranks.gold_rank)

@@ -1,11 +1,11 @@
 -- The characters the calibration models weigh, each with the probability a list gives it and whether its gold
--- list marks it: every character of every text of the split of each list of probability_evaluations. A list read
+-- list marks it: every character of every text each list of probability_evaluations covers (list_texts). A list read
 -- with character labels gives its soft labels' probabilities against the gold's hard labels, as mushroom_characters
 -- reads them (code points of texts.generated_text). Any other list gives a character the highest probability among
 -- its spans covering it (a span without a probability counts as 1; no span: 0), and the gold marks it when one of
 -- its spans as the schemes score them (thresholded_mistakes) covers it; a span covers the characters of its tokens,
 -- as token_characters lays them end to end (the texts' characters for the character schemes).
--- Grain: one row per (submission with probabilities, text of its split, character of the text).
+-- Grain: one row per (submission with probabilities, text it covers, character of the text).
 -- Key: submission_id, text_id, position
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -56,7 +56,7 @@ span_marks AS (
 positions AS (
     SELECT span_lists.submission_id, span_lists.gold_id, lengths.text_id, unnest(range(lengths.characters)) AS position
     FROM span_lists
-    JOIN texts ON texts.corpus = span_lists.corpus AND texts.split = span_lists.split
+    JOIN list_texts AS texts ON texts.set_id = span_lists.submission_id
     JOIN (
         SELECT text_id, max(char_end) AS characters FROM token_characters GROUP BY text_id
     ) AS lengths ON lengths.text_id = texts.text_id

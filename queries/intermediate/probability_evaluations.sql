@@ -10,8 +10,8 @@
 --   corpus: The corpus of both (corpora.corpus).
 --   split: The split of both.
 --   gold_id: The gold list it is weighed against (annotation_sets.set_id).
---   submission_sha256: The SHA-256 of the file the submission was loaded from.
---   gold_sha256: The SHA-256 of the file the gold list was loaded from.
+--   submission_sha256: The SHA-256 of the submission's content (annotation_sets.content_sha256).
+--   gold_sha256: The SHA-256 of the gold list's content.
 --   read_with: 'character labels' (a list read with them: its soft labels give the probabilities) or 'spans' (its
 --     spans give them, through the characters of their tokens).
 SELECT
@@ -20,8 +20,8 @@ SELECT
     submission.corpus,
     submission.split,
     gold.set_id AS gold_id,
-    submission.sha256 AS submission_sha256,
-    gold.sha256 AS gold_sha256,
+    submission.content_sha256 AS submission_sha256,
+    gold.content_sha256 AS gold_sha256,
     CASE
         WHEN submission.set_id IN (SELECT set_id FROM character_label_lists) THEN 'character labels' ELSE 'spans'
     END AS read_with

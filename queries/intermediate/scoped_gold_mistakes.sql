@@ -1,4 +1,5 @@
--- The gold mistakes each submission is scored against, in each scope they count in (ALL and their category).
+-- The gold mistakes each submission is scored against, in each scope they count in (ALL and their category):
+-- those of the texts it covers (list_texts; a submission covering its split covers them all).
 -- Grain: one row per (submission, scope, gold mistake).
 -- Key: submission_id, scope, mistake_id
 -- Columns:
@@ -8,10 +9,23 @@
 --   text_id: The text (texts.text_id).
 --   doc_token_start: The first marked token, counted in the document.
 --   doc_token_end: The last marked token, counted in the document (inclusive).
-SELECT evaluations.submission_id, 'ALL' AS scope, gold.mistake_id, gold.text_id, gold.doc_token_start, gold.doc_token_end
-FROM evaluations
-JOIN gold_mistakes AS gold USING (gold_id)
+WITH covered AS (
+    SELECT
+        evaluations.submission_id,
+        gold.mistake_id,
+        gold.text_id,
+        gold.category,
+        gold.doc_token_start,
+        gold.doc_token_end
+    FROM evaluations
+    JOIN gold_mistakes AS gold ON gold.gold_id = evaluations.gold_id
+    LEFT JOIN list_coverage AS coverage
+        ON coverage.set_id = evaluations.submission_id AND coverage.text_id = gold.text_id
+    WHERE evaluations.covers_split OR coverage.text_id IS NOT NULL
+)
+
+SELECT submission_id, 'ALL' AS scope, mistake_id, text_id, doc_token_start, doc_token_end
+FROM covered
 UNION ALL
-SELECT evaluations.submission_id, gold.category, gold.mistake_id, gold.text_id, gold.doc_token_start, gold.doc_token_end
-FROM evaluations
-JOIN gold_mistakes AS gold USING (gold_id)
+SELECT submission_id, category, mistake_id, text_id, doc_token_start, doc_token_end
+FROM covered

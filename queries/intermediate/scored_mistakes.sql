@@ -6,8 +6,8 @@
 -- the memory limit; one at a time, the shared task's lists took 80 ms each, whatever their size. The dashboard
 -- filters, counts and pages these rows: computed from the matching on every read, the errors page took 5 s at scale
 -- 1000.)
--- Grain: one row per (submission, side, mistake): each gold mistake of the submission's gold list, and each
--- mistake of the submission.
+-- Grain: one row per (submission, side, mistake): each gold mistake of the submission's gold list in a text the
+-- submission covers (list_texts), and each mistake of the submission.
 -- Key: submission_id, side, mistake_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -29,7 +29,7 @@
 --     intersect a gold mistake; NULL for a submitted mistake.
 -- Each (submission, scope, side, mistake) of mistake_outcomes is one of the two halves of a row here.
 WITH evaluated AS (
-    SELECT submission_id, submission, split, gold_id
+    SELECT submission_id, submission, split, gold_id, covers_split
     FROM evaluations
     WHERE submission_id = ANY($submission_ids)
 ),
@@ -109,8 +109,12 @@ gold_rows AS (
         coalesce(matches.category_candidate_count, 0) AS category_candidate_count
     FROM evaluated
     JOIN thresholded_mistakes AS gold ON gold.set_id = evaluated.gold_id
+    -- the gold's mistakes in the texts the submission covers (list_texts)
+    LEFT JOIN list_coverage AS coverage
+        ON NOT evaluated.covers_split AND coverage.set_id = evaluated.submission_id AND coverage.text_id = gold.text_id
     LEFT JOIN gold_matches AS matches
         ON matches.submission_id = evaluated.submission_id AND matches.gold_mistake_id = gold.mistake_id
+    WHERE evaluated.covers_split OR coverage.text_id IS NOT NULL
 ),
 
 submitted_rows AS (

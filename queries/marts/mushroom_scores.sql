@@ -1,5 +1,5 @@
 -- The mushroom scheme's figures of each submission read with character labels (SemEval-2025 Task 3, Mu-SHROOM):
--- the per-text iou and cor of mushroom_text_scores, each averaged over the texts of the submission's split, as the
+-- the per-text iou and cor of mushroom_text_scores, each averaged over the texts the submission covers, as the
 -- task's scorer averages them over a file's texts.
 -- Grain: one row per submission read with character labels that has such a gold list.
 -- Key: submission_id
@@ -9,7 +9,7 @@
 --   corpus: Its corpus (corpora.corpus).
 --   split: Its split, and its gold list's.
 --   gold_id: The gold list (annotation_sets.set_id).
---   texts: How many texts it is scored on (every text of the split).
+--   texts: How many texts it is scored on: those it covers (every text of the split, or an annotator's own).
 --   iou: The mean over texts of the intersection over union of the hard labels' characters.
 --   cor: The mean over texts of Spearman's rho of the soft labels' per-character vectors.
 SELECT

@@ -23,8 +23,8 @@
 --   partial: nervaluate's PAR; NULL for the other schemes.
 --   missed: nervaluate's MIS; NULL for the other schemes.
 --   spurious: nervaluate's SPU; NULL for the other schemes.
---   submission_sha256: The SHA-256 of the submission's file, which the figures come from.
---   gold_sha256: The SHA-256 of the gold list's file, which the figures come from.
+--   submission_sha256: The SHA-256 of the submission's content, which the figures come from.
+--   gold_sha256: The SHA-256 of the gold list's content, which the figures come from.
 --   corpus: The corpus of the submission and of its gold list (corpora.corpus).
 -- nervaluate writes 0 for a precision or recall with nothing to divide by; here, as for every figure, it is NULL.
 -- Every scheme's rows come from a branch with the scheme's name as a constant (in span_scheme_counts and

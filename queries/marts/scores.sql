@@ -20,8 +20,8 @@
 --   token_matched: How many (text, token) pairs both lists mark.
 --   gold_tokens: How many (text, token) pairs the gold list marks.
 --   submitted_tokens: How many (text, token) pairs the submission marks.
---   submission_sha256: The SHA-256 of the submission's file, which the figures come from.
---   gold_sha256: The SHA-256 of the gold list's file, which the figures come from.
+--   submission_sha256: The SHA-256 of the submission's content, which the figures come from.
+--   gold_sha256: The SHA-256 of the gold list's content, which the figures come from.
 --   corpus: The corpus of the submission and of its gold list (corpora.corpus).
 -- The figures are the macros ratio and f1 (schema/00_figures.sql): a ratio is NULL when its denominator is 0; an F1
 -- is NULL when either of its ratios is, and 0 when both are 0.

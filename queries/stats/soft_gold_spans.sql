@@ -1,5 +1,6 @@
--- Soft gold: per character of a text, the share of the annotation sets $set_ids that mark it, as spans of constant
--- share (accuracy-db adjudicate --soft writes them as a list with probabilities, the soft labels of a Mu-SHROOM file).
+-- Soft gold: per character of a text, the share of the annotation sets $set_ids covering the text (list_texts: an
+-- annotator's list covers the texts it labelled) that mark it, as spans of constant share (accuracy-db adjudicate
+-- --soft writes them as a list with probabilities, the soft labels of a Mu-SHROOM file).
 -- Materialized: query (run with $set_ids, the sets, of one corpus and split).
 -- Grain: one row per (text, run of consecutive characters that the same number of sets mark, at least one).
 -- Key: text_id, char_start
@@ -8,7 +9,7 @@
 --   char_start: The run's first character, counted in code points from 0 in texts.generated_text.
 --   char_end: One past its last character (exclusive).
 --   lists: How many of the sets mark each of its characters.
---   share: lists divided by the number of sets: the soft label's probability.
+--   share: lists divided by the number of the sets covering the text: the soft label's probability.
 -- A set read with character labels (character_label_lists) marks the characters of its hard labels, exactly as its
 -- file gave them; any other set marks, for each of its spans, the characters from its first token's first character
 -- to its last token's last one (the spaces between its tokens too). A set marks a character once, however many of
@@ -40,6 +41,14 @@ character_votes AS (
     GROUP BY text_id, position
 ),
 
+-- how many of the sets cover each text: the share's divisor
+voters AS (
+    SELECT text_id, count(*) AS voters
+    FROM list_texts
+    WHERE set_id = ANY($set_ids)
+    GROUP BY text_id
+),
+
 -- consecutive characters of one count share position - their rank among the characters of that count
 runs AS (
     SELECT
@@ -51,11 +60,12 @@ runs AS (
 )
 
 SELECT
-    text_id,
-    min(position)::INTEGER AS char_start,
-    (max(position) + 1)::INTEGER AS char_end,
-    lists,
-    lists / len($set_ids) AS share
+    runs.text_id,
+    min(runs.position)::INTEGER AS char_start,
+    (max(runs.position) + 1)::INTEGER AS char_end,
+    runs.lists,
+    runs.lists / voters.voters AS share
 FROM runs
-GROUP BY text_id, lists, run
-ORDER BY text_id, char_start
+JOIN voters ON voters.text_id = runs.text_id
+GROUP BY runs.text_id, runs.lists, runs.run, voters.voters
+ORDER BY runs.text_id, char_start

@@ -68,6 +68,11 @@ text_sizes AS NOT MATERIALIZED (
             0 AS submitted_tokens
         FROM evaluations
         JOIN list_sizes AS sizes ON sizes.set_id = evaluations.gold_id
+        -- the gold's mistakes in the texts the submission covers (list_texts)
+        LEFT JOIN list_coverage AS coverage
+            ON NOT evaluations.covers_split AND coverage.set_id = evaluations.submission_id
+            AND coverage.text_id = sizes.text_id
+        WHERE evaluations.covers_split OR coverage.text_id IS NOT NULL
         UNION ALL
         SELECT
             evaluations.submission_id,

@@ -4,7 +4,8 @@
 -- rows of the submissions in $submission_ids. Resampling reads a few submissions' rows at a time, which a view
 -- would compute for every list first: 10 s at scale 1000, against a fraction of a second read from the table.)
 -- Grain: one row per (submission, scope, text of the submission's split); a text with no mistake on either side
--- is there with zeros.
+-- is there with zeros, and so is a text a submission covering part of its split does not cover (list_texts): its
+-- gold mistakes are not counted, and a trial that draws it adds nothing to the submission's sums.
 -- Key: submission_id, scope, text_id
 -- Columns:
 --   submission_id: The submission (annotation_sets.set_id).
@@ -37,6 +38,7 @@ WITH evaluated AS (
         split,
         gold_id,
         corpus,
+        covers_split,
         dense_rank() OVER (ORDER BY split DESC, submission) AS submission_rank
     FROM evaluations
     WHERE submission_id = ANY($submission_ids)
@@ -195,13 +197,15 @@ SELECT
     grid.position,
     grid.text_id,
     coalesce(sums.matched, 0) AS matched,
-    grid.gold,
+    CASE WHEN evaluated.covers_split OR coverage.text_id IS NOT NULL THEN grid.gold ELSE 0 END AS gold,
     coalesce(sums.submitted, 0) AS submitted,
     coalesce(sums.token_matched, 0) AS token_matched,
-    grid.gold_tokens,
+    CASE WHEN evaluated.covers_split OR coverage.text_id IS NOT NULL THEN grid.gold_tokens ELSE 0 END AS gold_tokens,
     coalesce(sums.submitted_tokens, 0) AS submitted_tokens
 FROM evaluated
 JOIN gold_grid AS grid USING (gold_id)
+LEFT JOIN list_coverage AS coverage
+    ON NOT evaluated.covers_split AND coverage.set_id = evaluated.submission_id AND coverage.text_id = grid.text_id
 LEFT JOIN submission_sums AS sums
     ON sums.submission_id = evaluated.submission_id AND sums.position = grid.position
     AND sums.text_rank = grid.text_rank

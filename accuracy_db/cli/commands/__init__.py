@@ -82,18 +82,32 @@ list_split_option = click.option(
     "--split", help="The lists' split, when a name is in more than one (shared task: test or train; dev is train)."
 )
 
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Replace a file that exists (never a link, a folder or a FIFO, nor an input of the database or of the "
+    "command).",
+)
 
-def scheme_option(command, mushroom: bool = False):
+
+def scheme_option(command, mushroom: bool = False, of_corpus: bool = False):
     """--scheme: the match scheme the figures are computed under (accuracy_db/scoring/schemes.py); evaluate,
-    leaderboard and compare take the mushroom scheme too."""
+    leaderboard and compare take the mushroom scheme too. of_corpus: by default the scheme the lists' corpus opens
+    on (schemes.opening_scheme), not the shared task's."""
     from accuracy_db.scoring.schemes import DESCRIPTION, MUSHROOM_DESCRIPTION, RANKING_SCHEMES, SCHEMES
 
+    help = f"{DESCRIPTION} {MUSHROOM_DESCRIPTION}" if mushroom else DESCRIPTION
+    if of_corpus:
+        help += (
+            " Default: mushroom for a corpus whose gold list is read with character labels (and whose lists it"
+            " ranks), else (and with --threshold) shared-task."
+        )
     return click.option(
         "--scheme",
         type=click.Choice(RANKING_SCHEMES if mushroom else SCHEMES),
-        default=SCHEMES[0],
-        show_default=True,
-        help=f"{DESCRIPTION} {MUSHROOM_DESCRIPTION}" if mushroom else DESCRIPTION,
+        default=None if of_corpus else SCHEMES[0],
+        show_default=not of_corpus,
+        help=help,
     )(command)
 
 
@@ -104,12 +118,21 @@ threshold_option = click.option(
     "without one is always scored. For the match schemes (the mushroom scheme reads the probabilities themselves).",
 )
 
+partial_credit_option = click.option(
+    "--partial-credit",
+    type=float,
+    help="Under the esa scheme, the credit of an error counted at the wrong severity, from 0 to 1 (default: 0.5, "
+    "WMT25's); the signature names another.",
+)
+
 
 def resampling_options(command):
     """--resamples, --seed and --confidence: how the bootstrap resamples the texts (checked by Resampling)."""
     for option in reversed(
         [
-            click.option("--resamples", type=int, default=1000, show_default=True, help="Bootstrap replicates."),
+            click.option(
+                "--resamples", type=int, default=1000, show_default=True, help="Bootstrap replicates (1 to 100,000)."
+            ),
             click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the resampling."),
             click.option(
                 "--confidence", type=float, default=0.95, show_default=True, help="Confidence level of intervals."

@@ -41,10 +41,12 @@ def agreement(
     other as if it were the gold list (under the match scheme), the correlations of their mistakes per text, and,
     for three lists or more, Fleiss' kappa and Krippendorff's alpha of the categories of the spans a majority
     marks."""
+    from accuracy_db.scoring.scores import check_corpus_choice
     from accuracy_db.stats.agreement import agreement as compute
     from accuracy_db.store import database
 
     con = database.open_existing(db)
+    check_corpus_choice(con, corpus, split, list(scopes))
     print_agreement(compute(con, list(sets), split, list(scopes) or None, corpus, scheme), fmt)
 
 

@@ -53,12 +53,14 @@ def calibration(db: Path, corpus: str | None, split: str | None, submission: str
     one counts as 1)."""
     from accuracy_db.cli import render
     from accuracy_db.errors import AccuracyDbError
+    from accuracy_db.scoring.scores import check_corpus_choice
     from accuracy_db.stats import calibration as quality
     from accuracy_db.store import database
 
     if curve and submission is None:
         raise AccuracyDbError("--curve draws one list's curve: give --submission")
     con = database.open_existing(db)
+    check_corpus_choice(con, corpus, split)
     if submission is None:
         corpus = quality.chosen_corpus(con, corpus)
         rows, title = quality.soft_label_quality(con, corpus, split), f"Probabilities of corpus {corpus}"

@@ -13,6 +13,7 @@ from accuracy_db.cli.commands import (
     corpus_option,
     db_option,
     list_split_option,
+    partial_credit_option,
     resampling_options,
     scheme_option,
     threshold_option,
@@ -44,9 +45,17 @@ FIGURES = ["recall", "precision", "f1", "token_recall", "token_precision", "toke
 )
 @click.option("--trials", type=int, help="Trials of the test (default: 10000 permutation, 1000 bootstrap).")
 @resampling_options
-@functools.partial(scheme_option, mushroom=True)
+@functools.partial(scheme_option, mushroom=True, of_corpus=True)
 @threshold_option
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "latex"]), default="table", show_default=True)
+@partial_credit_option
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "latex"]),
+    default="table",
+    show_default=True,
+    help="table for people; json for programs; latex: a sentence a paper can quote.",
+)
 def compare(
     a: str,
     b: str,
@@ -60,8 +69,9 @@ def compare(
     resamples: int,
     seed: int,
     confidence: float,
-    scheme: str,
+    scheme: str | None,
     threshold: float | None,
+    partial_credit: float | None,
     fmt: str,
 ) -> None:
     """Compare submission A with submission B (scored against the same gold list) on one figure: both figures,
@@ -69,13 +79,18 @@ def compare(
     from accuracy_db.stats.intervals import Resampling, check_figure
 
     settings = Resampling(resamples, seed, confidence)  # before the statistics' imports: a bad option fails at once
-    if metric is not None:
-        check_figure(metric, scheme)
+    from accuracy_db.scoring import schemes, scores
     from accuracy_db.stats.significance import compare as compare_submissions
     from accuracy_db.store import database
 
     con = database.open_existing(db)
-    result = compare_submissions(con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold)
+    scores.check_corpus_choice(con, corpus, split)
+    scheme = schemes.scheme_of_lists(con, scheme, corpus, [a, b], threshold)
+    if metric is not None:
+        check_figure(metric, scheme)
+    result = compare_submissions(
+        con, a, b, scope, metric, test, trials, settings, corpus, scheme, split, threshold, partial_credit
+    )
     print_comparison(result, fmt)
 
 

@@ -29,11 +29,17 @@ TITLES = {
 )
 @format_option
 def difficulty(db: Path, corpus: str | None, split: str | None, measure: str, fmt: str) -> None:
-    """Each submission's recall over the gold mistakes of each difficulty level, with the counts behind it."""
+    """Each submission's recall over the gold mistakes of each difficulty level, with the counts behind it (under
+    the shared task's matching). When no submission is scored, says why."""
     from accuracy_db.cli import render
-    from accuracy_db.scoring import scores
+    from accuracy_db.errors import AccuracyDbError
+    from accuracy_db.scoring import schemes, scores
     from accuracy_db.store import database
 
     measure = measure.replace("-", "_")
     con = database.open_existing(db)
-    render.print_rows(scores.recall_by_difficulty(con, measure, split, corpus), fmt, title=TITLES[measure])
+    scores.check_corpus_choice(con, corpus, split)
+    rows = scores.recall_by_difficulty(con, measure, split, corpus)
+    if not rows:
+        raise AccuracyDbError(schemes.not_scored(con, corpus, split, schemes.SCHEME))
+    render.print_rows(rows, fmt, title=TITLES[measure])

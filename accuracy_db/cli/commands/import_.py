@@ -11,6 +11,11 @@ from accuracy_db.errors import AccuracyDbError
 from accuracy_db.printable import printable
 
 
+def strict_option(help: str):
+    """--strict: refuse what the format's own tool reads as nothing, which is otherwise left out and counted."""
+    return click.option("--strict", is_flag=True, help=help)
+
+
 def kind_option(help: str):
     """--as gold|submission: what the file's lists are loaded as."""
     return click.option(
@@ -20,20 +25,24 @@ def kind_option(help: str):
 
 @click.group(name="import")
 def import_() -> None:
-    """Load annotation lists of another format (a corpus folder, a factgenie campaign) into the database, and score
-    them; or a file of text-level scores of metrics."""
+    """Load annotation lists of another format (a corpus folder, a factgenie campaign, an MQM file) into the
+    database, and score them; or a file of text-level scores of metrics."""
 
 
 @import_.command()
 @db_option
-@click.argument("campaign_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("campaign_dir", type=click.Path(path_type=Path))
 @click.option("--corpus", help="The corpus the texts belong to (default: the campaign's id; created when new).")
 @kind_option("Load each annotator's lists as submissions, or (one annotator a split) as the gold list.")
-def factgenie(db: Path, campaign_dir: Path, corpus: str | None, kind: str) -> None:
+@strict_option(
+    "Refuse an annotation of empty text or whose type is no category index, which factgenie's analyses drop "
+    "(otherwise left out and counted)."
+)
+def factgenie(db: Path, campaign_dir: Path, corpus: str | None, kind: str, strict: bool) -> None:
     """A factgenie campaign folder: each annotator's spans become one list per split."""
     from accuracy_db.interchange.imports import import_factgenie
 
-    report = import_factgenie(db, campaign_dir, corpus, kind)
+    report = import_factgenie(db, campaign_dir, corpus, kind, strict)
     print_import(report)
 
 
@@ -45,21 +54,28 @@ def print_import(report) -> None:
             f" {report.texts_added} new text(s); spans adjusted: {adjusted} (see offset_adjustments)"
         )
     )
-    for refusal in report.refused_by_scheme:
-        click.echo(printable(f"not scored: {refusal}"), err=True)
+    if report.refused_by_scheme:
+        click.echo(
+            printable(
+                f"not scored by the shared-task scheme: {len(report.refused_by_scheme)} list(s) whose spans overlap"
+                f" (the table scheme_refusals says why); first: {report.refused_by_scheme[0]}"
+            ),
+            err=True,
+        )
     for warning in report.warnings:
         click.echo(f"warning: {warning}", err=True)
 
 
 @import_.command()
 @db_option
-@click.argument("corpus_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("corpus_dir", type=click.Path(path_type=Path))
 @click.option("--corpus", help="The new corpus's name (default: the folder's name).")
-def corpus(db: Path, corpus_dir: Path, corpus: str | None) -> None:
+@strict_option("Refuse an empty span (start = end, or an empty text), which marks nothing (else left out, counted).")
+def corpus(db: Path, corpus_dir: Path, corpus: str | None, strict: bool) -> None:
     """A corpus folder: texts.jsonl, categories.yaml and lists/*.jsonl (lists/gold.jsonl the gold list)."""
     from accuracy_db.interchange.imports import import_corpus
 
-    print_import(import_corpus(db, corpus_dir, corpus))
+    print_import(import_corpus(db, corpus_dir, corpus, strict))
 
 
 @import_.command()
@@ -68,12 +84,48 @@ def corpus(db: Path, corpus_dir: Path, corpus: str | None) -> None:
 @click.option("--corpus", help="The corpus: new for a gold file, loaded from one for predictions (default: mushroom).")
 @kind_option("A labelled file (its texts, gold list and annotators) or a system's predictions.")
 @click.option("--name", help="The submission's name (default: the file's stem).")
-def mushroom(db: Path, file: Path, corpus: str | None, kind: str, name: str | None) -> None:
+@strict_option(
+    "Refuse what the task's scorer reads as nothing or never reads, which is otherwise left out and counted: "
+    "empty spans (start = end), annotations that cannot be read, a text that differs from the gold's."
+)
+def mushroom(db: Path, file: Path, corpus: str | None, kind: str, name: str | None, strict: bool) -> None:
     """A SemEval-2025 Task 3 (Mu-SHROOM) JSON Lines file: id, model_output_text, hard_labels, soft_labels. The file
     is registered with the database: build loads it again, and refresh when it changed."""
     from accuracy_db.interchange.imports import import_mushroom
 
-    print_import(import_mushroom(db, file, corpus, kind, name))
+    print_import(import_mushroom(db, file, corpus, kind, name, strict))
+
+
+@import_.command()
+@db_option
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--corpus", required=True, help="The corpus: new for a gold file, loaded from one for a submission.")
+@click.option(
+    "--as",
+    "kind",
+    type=click.Choice(["gold", "submission"]),
+    default="gold",
+    show_default=True,
+    help="A rated file (its texts, systems, gold list and raters) or another rating of the corpus's texts.",
+)
+@click.option("--name", help="The submission's name (default: the file's stem).")
+@click.option(
+    "--human",
+    "humans",
+    multiple=True,
+    help="A system that is a human reference; repeatable (default: those named like one: ref, ref-A, refB, Human-B …).",
+)
+def mqm(db: Path, file: Path, corpus: str, kind: str, name: str | None, humans: tuple[str, ...]) -> None:
+    """A Google MQM TSV file (system, doc, seg_id, rater, source, target, category, severity; spans marked <v>…</v>):
+    a text per system's target, every rater's errors with their severities. Also, told by the first line, a WMT25
+    task-2 TSV (start_indices, end_indices, error_types) and a JSON Lines file of predicted spans (system, doc,
+    seg_id, errors: start, end, severity, category), a submission of an MQM corpus. The file is registered with
+    the database: build loads it again, and refresh when it changed."""
+    from accuracy_db.interchange.imports import import_mqm
+
+    if humans and kind != "gold":
+        raise AccuracyDbError("--human names the human references of a gold file (--as gold)")
+    print_import(import_mqm(db, file, corpus, kind, name, list(humans) or None))
 
 
 @import_.command()
@@ -87,7 +139,12 @@ def mushroom(db: Path, file: Path, corpus: str | None, kind: str, name: str | No
 @click.option("--higher-is-better", "higher", is_flag=True, help="A higher score means a better text (BLEU, say).")
 @click.option("--lower-is-better", "lower", is_flag=True, help="A lower score means a better text (a count of errors).")
 @click.option("--corpus", help="The corpus of the texts scored (default: shared-task).")
-@click.option("--replace", is_flag=True, help="Replace metrics of the same names of the split (in one publication).")
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Replace metrics of the same names of the split that import scores loaded (in one publication); a name a "
+    "submission or a file of the scores folder holds stays refused.",
+)
 def scores(
     db: Path, file: Path, name: str | None, higher: bool, lower: bool, corpus: str | None, replace: bool
 ) -> None:

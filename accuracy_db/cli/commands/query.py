@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import click
 
-from accuracy_db.cli.commands import db_option, stderr
+from accuracy_db.cli.commands import db_option, force_option, stderr
 from accuracy_db.formatting import QUERY_FORMATS
 from accuracy_db.sqlbox.guard import DEFAULT_MAX_BYTES, DEFAULT_ROW_LIMIT, DEFAULT_TIMEOUT
 
@@ -64,7 +65,13 @@ def parse_size(_context, _param, value: str) -> int:
     show_default=True,
     help="table for people; json, csv, markdown, latex (a booktabs tabular) or parquet (needs --output).",
 )
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write the result to a file.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),  # (what it may be, output_files checks: one line, as the command's other errors)
+    help="Write the result to a new file (an existing one with --force).",
+)
+@force_option
 @click.option(
     "--limit",
     type=click.IntRange(min=0),
@@ -94,6 +101,7 @@ def query(
     dialect: str | None,
     fmt: str,
     output: Path | None,
+    force: bool,
     limit: int | None,
     timeout: float,
     max_bytes: int,
@@ -107,6 +115,8 @@ def query(
 
     from accuracy_db.cli import render as out
     from accuracy_db.errors import AccuracyDbError
+    from accuracy_db.ingest.sources import registered_inputs
+    from accuracy_db.output_files import NO_INPUTS, check
     from accuracy_db.sqlbox.guard import ResultTooLarge
     from accuracy_db.sqlbox.sandbox import run_query
     from accuracy_db.store.analyses import saved_analyses, saved_analysis
@@ -115,11 +125,15 @@ def query(
         raise click.UsageError("--format parquet needs --output FILE")
     if fmt == "table" and output is not None:
         raise click.UsageError("--output needs --format csv, json, markdown, latex or parquet")
+    inputs = NO_INPUTS if output is None else registered_inputs(db)
+    if output is not None:
+        check(output, force, inputs)  # before the query runs
+    write = functools.partial(out.write_frame, output=output, force=force, inputs=inputs)
     if list_saved:
         rows = [
             {"name": a.name, "parameters": " ".join(a.parameters), "question": a.question} for a in saved_analyses()
         ]
-        out.write_frame(pl.DataFrame(rows), fmt, output, title="Saved analyses (accuracy-db query --saved NAME)")
+        write(pl.DataFrame(rows), fmt, title="Saved analyses (accuracy-db query --saved NAME)")
         return
     if sum(source is not None for source in (sql, sql_file, saved)) != 1:
         raise click.UsageError("give one query: as an argument, with -f FILE, or with --saved NAME")
@@ -142,8 +156,8 @@ def query(
     except ResultTooLarge as error:
         raise ResultTooLarge(f"{error}; --max-bytes raises the bound") from None
     if not result.truncated:
-        out.write_frame(result.frame, fmt, output, title)
+        write(result.frame, fmt, title=title)
         return
     cut = f"the result has more than {limit:,} rows; only the first {limit:,} are given (--limit)"
-    out.write_frame(result.frame, fmt, output, title, notes=(cut,))
+    write(result.frame, fmt, title=title, notes=(cut,))
     stderr.print(f"[yellow]note:[/] {cut}")

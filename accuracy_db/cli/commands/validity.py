@@ -55,10 +55,12 @@ def validity(
     from accuracy_db.stats.intervals import Resampling
 
     settings = Resampling(resamples, seed, confidence)  # before the statistics' imports: a bad option fails at once
+    from accuracy_db.scoring.scores import check_corpus_choice
     from accuracy_db.stats.validity import validity
     from accuracy_db.store import database
 
     con = database.open_existing(db)
+    check_corpus_choice(con, corpus, split, list(scopes))
     print_validity(validity(con, submission, list(scopes), list(levels), split, settings, corpus), fmt, submission)
 
 
