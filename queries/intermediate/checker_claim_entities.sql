@@ -26,11 +26,13 @@ WITH player_positions AS (
 ),
 
 pronouns AS (
-    SELECT pronouns.text_id, pronouns.sentence_id, pronouns.doc_token, antecedents.last_token AS antecedent
+    -- the player named last before the pronoun in the text
+    SELECT pronouns.text_id, pronouns.sentence_id, pronouns.doc_token, max(antecedents.last_token) AS antecedent
     FROM checker_tokens AS pronouns
-    ASOF JOIN player_positions AS antecedents
+    JOIN player_positions AS antecedents
         ON antecedents.text_id = pronouns.text_id AND antecedents.last_token < pronouns.doc_token
     WHERE pronouns.word IN ('he', 'his', 'him')
+    GROUP BY pronouns.text_id, pronouns.sentence_id, pronouns.doc_token
 ),
 
 named AS (
@@ -67,10 +69,10 @@ before_claims AS (
         named.via,
         named.of_game,
         coalesce(
-            max(named.named_at) FILTER (WHERE named.kind = 'player' AND named.via = 'name') OVER claim,
-            max(named.named_at) FILTER (WHERE named.kind = 'player') OVER claim
+            max(CASE WHEN named.kind = 'player' AND named.via = 'name' THEN named.named_at END) OVER claim,
+            max(CASE WHEN named.kind = 'player' THEN named.named_at END) OVER claim
         ) AS last_player,
-        max(named.named_at) FILTER (WHERE named.kind = 'team') OVER claim AS last_team
+        max(CASE WHEN named.kind = 'team' THEN named.named_at END) OVER claim AS last_team
     FROM checker_claims AS claims
     JOIN named
         ON named.text_id = claims.text_id
@@ -81,15 +83,21 @@ before_claims AS (
 )
 
 SELECT text_id, doc_token, kind, side, player_index, entity, named_at, via, of_game
-FROM before_claims
-WHERE CASE
-    WHEN rule = 'record' THEN kind = 'team' AND named_at = doc_token - CASE stat WHEN 'wins' THEN 2 ELSE 4 END
-    WHEN entity_kind = 'team' THEN kind = 'team'
-    WHEN last_player IS NULL THEN kind = 'team' AND named_at = last_team
-    ELSE named_at = last_player AND kind = 'player' OR kind = 'team' AND named_at > last_player
-END
--- a team named twice before the claim: where it was named last
-QUALIFY row_number() OVER (PARTITION BY text_id, doc_token, kind, side, player_index, entity ORDER BY named_at DESC) = 1
+FROM (
+    SELECT
+        *,
+        -- a team named twice before the claim: where it was named last
+        row_number() OVER (PARTITION BY text_id, doc_token, kind, side, player_index, entity ORDER BY named_at DESC)
+        AS latest
+    FROM before_claims
+    WHERE CASE
+        WHEN rule = 'record' THEN kind = 'team' AND named_at = doc_token - CASE stat WHEN 'wins' THEN 2 ELSE 4 END
+        WHEN entity_kind = 'team' THEN kind = 'team'
+        WHEN last_player IS NULL THEN kind = 'team' AND named_at = last_team
+        ELSE named_at = last_player AND kind = 'player' OR kind = 'team' AND named_at > last_player
+    END
+) AS chosen
+WHERE latest = 1
 UNION ALL
 SELECT claims.text_id, claims.doc_token, 'game', NULL, NULL, games.home_name || ' - ' || games.vis_name, NULL, 'game', TRUE
 FROM checker_claims AS claims

@@ -32,25 +32,61 @@
 --     team (a team named just before it), or game (the game itself).
 --   stat: The statistic claimed (checker_box_score.stat).
 --   claimed: The value the text gives.
-WITH sentences AS (
-    SELECT text_id, sentence_id, list(word ORDER BY sent_token) AS words
-    FROM checker_tokens
-    GROUP BY text_id, sentence_id
-),
-
--- each token with the words after and before it in its sentence, each word followed by a space
-contexts AS (
+-- each token with the words after (up to twelve) and before (up to sixteen) it in its sentence, each word followed
+-- by a space
+WITH contexts AS (
     SELECT
-        tokens.*,
-        array_to_string(list_slice(sentences.words, tokens.sent_token + 1, tokens.sent_token + 12), ' ') || ' '
-        AS after,
-        ' ' || array_to_string(list_slice(sentences.words, greatest(tokens.sent_token - 16, 1), tokens.sent_token - 1), ' ')
-        || ' ' AS before
+        tokens.corpus,
+        tokens.split,
+        tokens.text_id,
+        tokens.doc_token,
+        tokens.sentence_id,
+        tokens.sent_token,
+        tokens.token,
+        tokens.word,
+        tokens.number,
+        coalesce(
+            string_agg(CASE WHEN near.sent_token > tokens.sent_token THEN near.word END, ' ' ORDER BY near.sent_token),
+            ''
+        ) || ' ' AS after,
+        ' ' || coalesce(
+            string_agg(CASE WHEN near.sent_token < tokens.sent_token THEN near.word END, ' ' ORDER BY near.sent_token),
+            ''
+        ) || ' ' AS before
     FROM checker_tokens AS tokens
-    JOIN sentences USING (text_id, sentence_id)
+    JOIN checker_tokens AS near
+        ON near.text_id = tokens.text_id
+        AND near.sentence_id = tokens.sentence_id
+        AND near.sent_token BETWEEN tokens.sent_token - 16 AND tokens.sent_token + 12
     WHERE tokens.number IS NOT NULL
         OR tokens.word IN ('a', 'an', 'pair', 'double', 'triple', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth')
-        OR regexp_full_match(tokens.token, '[0-9]{1,3}/[0-9]{1,3}')
+        OR regexp_matches(tokens.token, '^([0-9]{1,3}/[0-9]{1,3})$')
+    GROUP BY
+        tokens.corpus,
+        tokens.split,
+        tokens.text_id,
+        tokens.doc_token,
+        tokens.sentence_id,
+        tokens.sent_token,
+        tokens.token,
+        tokens.word,
+        tokens.number
+),
+
+-- each number with the words that may join it to a second: "- of -", "- for -", "of", "for" or "-"; '' for none
+joints AS (
+    SELECT
+        *,
+        CASE
+            WHEN after LIKE '- of - %' THEN '- of -'
+            WHEN after LIKE '- for - %' THEN '- for -'
+            WHEN after LIKE 'of %' THEN 'of'
+            WHEN after LIKE 'for %' THEN 'for'
+            WHEN after LIKE '- %' THEN '-'
+            ELSE ''
+        END AS joint
+    FROM contexts
+    WHERE number IS NOT NULL
 ),
 
 -- two numbers joined: the second's position, and the words between
@@ -59,28 +95,29 @@ pairs AS (
         first.*,
         second.doc_token AS second_token,
         second.number AS second_number,
-        trim(regexp_extract(first.after, '^(- (of|for) - |(of|for) |- )')) AS joint,
-        list_slice(string_split(first.after, ' '), second.doc_token - first.doc_token + 1, 40) AS rest
-    FROM contexts AS first
+        -- the words after the second number, each followed by a space
+        substr(first.after, length(first.joint) + length(second.word) + 3) AS rest
+    FROM joints AS first
     JOIN checker_tokens AS second
         ON second.text_id = first.text_id
         AND second.sentence_id = first.sentence_id
-        AND second.doc_token = first.doc_token + length(string_split(trim(regexp_extract(first.after, '^(- (of|for) - |(of|for) |- )')), ' ')) + 1
-    WHERE first.number IS NOT NULL AND second.number IS NOT NULL
-        AND regexp_matches(first.after, '^(- (of|for) - |(of|for) |- )')
+        -- the second number's token: the one after the joint's words
+        AND second.doc_token = first.doc_token + 2 + length(first.joint) - length(replace(first.joint, ' ', ''))
+    WHERE second.number IS NOT NULL
+        AND first.joint <> ''
         AND NOT regexp_matches(first.before, '- $')  -- the second number of a pair is not a pair's first
 ),
 
 typed_pairs AS (
     SELECT
         *,
-        array_to_string(rest, ' ') || ' ' AS after_second,
+        rest || ' ' AS after_second,
         CASE
-            WHEN regexp_matches(array_to_string(rest, ' ') || ' ', '^(3pt|3p|3pm|3fg|threes|from (three|3|deep|downtown|distance|long range|beyond|behind)|from the (three|3|arc|perimeter|outside)|(three|3) - (point|pointers))')
+            WHEN regexp_matches(rest || ' ', '^(3pt|3p|3pm|3fg|threes|from (three|3|deep|downtown|distance|long range|beyond|behind)|from the (three|3|arc|perimeter|outside)|(three|3) - (point|pointers))')
                 THEN 'fg3'
-            WHEN regexp_matches(array_to_string(rest, ' ') || ' ', '^(ft|fts|free throws|from the (free|line|charity|stripe|foul))')
+            WHEN regexp_matches(rest || ' ', '^(ft|fts|free throws|from the (free|line|charity|stripe|foul))')
                 THEN 'ft'
-            WHEN regexp_matches(array_to_string(rest, ' ') || ' ', '^(fg|fgs|field goals|from the (field|floor)|shooting)')
+            WHEN regexp_matches(rest || ' ', '^(fg|fgs|field goals|from the (field|floor)|shooting)')
                 THEN 'fg'
             WHEN joint IN ('of', '- of -', 'for', '- for -') THEN 'fg'
         END AS shooting
@@ -110,8 +147,13 @@ pair_claims AS (
     WHERE joint = '-' AND before LIKE '% ( ' AND after_second LIKE ') %'
     UNION ALL
     -- scores: the larger number the winner's
-    SELECT text_id, sentence_id, position, position, CAST(value AS VARCHAR), 'score', 'game',
-        period || CASE WHEN value = greatest(number, second_number) THEN '_high' ELSE '_low' END, value, after_second
+    SELECT text_id, sentence_id,
+        CASE which WHEN 0 THEN doc_token ELSE second_token END,
+        CASE which WHEN 0 THEN doc_token ELSE second_token END,
+        CAST(CASE which WHEN 0 THEN number ELSE second_number END AS VARCHAR), 'score', 'game',
+        period || CASE WHEN CASE which WHEN 0 THEN number ELSE second_number END = greatest(number, second_number)
+            THEN '_high' ELSE '_low' END,
+        CASE which WHEN 0 THEN number ELSE second_number END, after_second
     FROM (
         SELECT
             *,
@@ -131,13 +173,16 @@ pair_claims AS (
                 ELSE 'pts'
             END AS period
         FROM (
-            SELECT *, before || array_to_string(list_slice(rest, 1, 8), ' ') || ' ' AS nearby
+            -- the words before the pair, and up to eight after it
+            SELECT
+                *,
+                before || trim(substr(rest, 1, length(rest) - length(regexp_replace(rest, '^(\S+ ){0,8}', '')))) || ' '
+                AS nearby
             FROM typed_pairs
-        )
+        ) AS pairs_nearby
         WHERE joint = '-' AND shooting IS NULL AND NOT (before LIKE '% ( ' AND after_second LIKE ') %')
-    ), (VALUES (0), (1)) AS sides (which),
-        LATERAL (SELECT CASE which WHEN 0 THEN doc_token ELSE second_token END AS position,
-            CASE which WHEN 0 THEN number ELSE second_number END AS value)
+    ) AS scores
+    CROSS JOIN (VALUES (0), (1)) AS sides (which)
     WHERE period IS NOT NULL
 ),
 
@@ -154,8 +199,9 @@ slash_claims AS (
                 ELSE 'fg'
             END AS shooting
         FROM contexts
-        WHERE regexp_full_match(token, '[0-9]{1,3}/[0-9]{1,3}')
-    ), (VALUES ('m'), ('a')) AS parts (part)
+        WHERE regexp_matches(token, '^([0-9]{1,3}/[0-9]{1,3})$')
+    ) AS slashes
+    CROSS JOIN (VALUES ('m'), ('a')) AS parts (part)
     WHERE part = 'm'  -- one claim a token: the made shots (the attempts are checked when they differ: below)
 ),
 
@@ -164,18 +210,31 @@ stat_words AS (
     SELECT
         *,
         substr(after, length(prefix) + 1) AS later,
-        regexp_extract(prefix, '^(of )?(- )?(.*) $', 3) AS stat_word
+        -- the prefix without "of " or "- " before the word, nor the space after it
+        trim(
+            CASE
+                WHEN prefix LIKE 'of - %' THEN substr(prefix, 6)
+                WHEN prefix LIKE 'of %' THEN substr(prefix, 4)
+                WHEN prefix LIKE '- %' THEN substr(prefix, 3)
+                ELSE prefix
+            END
+        ) AS stat_word
     FROM (
         SELECT
             *,
-            regexp_extract(
+            -- the words the pattern matches at the start of after: after less what follows them
+            substr(
                 after,
-                '^((of )?(- )?(offensive (rebounds?|boards?)|defensive (rebounds?|boards?)|points?|pts|rebounds?|boards?|reb|assists?|dimes?|ast|steals?|stl|blocks?|blocked shots?|blk|turnovers?|tov|minutes?|min|three - pointers?|threes|3 - pointers?|free throws?|field goals?) )',
-                1
+                1,
+                length(after) - length(regexp_replace(
+                    after,
+                    '^((of )?(- )?(offensive (rebounds?|boards?)|defensive (rebounds?|boards?)|points?|pts|rebounds?|boards?|reb|assists?|dimes?|ast|steals?|stl|blocks?|blocked shots?|blk|turnovers?|tov|minutes?|min|three - pointers?|threes|3 - pointers?|free throws?|field goals?) )',
+                    ''
+                ))
             ) AS prefix
         FROM contexts
         WHERE NOT before LIKE '%- '
-    )
+    ) AS prefixed
     WHERE prefix <> ''
 ),
 
@@ -185,14 +244,14 @@ single_claims AS (
         CASE
             WHEN stat_word LIKE 'offensive %' THEN 'oreb'
             WHEN stat_word LIKE 'defensive %' THEN 'dreb'
-            WHEN regexp_full_match(stat_word, 'points?|pts') THEN 'pts'
-            WHEN regexp_full_match(stat_word, 'rebounds?|boards?|reb') THEN 'reb'
-            WHEN regexp_full_match(stat_word, 'assists?|dimes?|ast') THEN 'ast'
-            WHEN regexp_full_match(stat_word, 'steals?|stl') THEN 'stl'
-            WHEN regexp_full_match(stat_word, 'blocks?|blocked shots?|blk') THEN 'blk'
-            WHEN regexp_full_match(stat_word, 'turnovers?|tov') THEN 'tov'
-            WHEN regexp_full_match(stat_word, 'minutes?|min') THEN 'minutes'
-            WHEN regexp_full_match(stat_word, 'three - pointers?|threes|3 - pointers?') THEN 'fg3m'
+            WHEN regexp_matches(stat_word, '^(points?|pts)$') THEN 'pts'
+            WHEN regexp_matches(stat_word, '^(rebounds?|boards?|reb)$') THEN 'reb'
+            WHEN regexp_matches(stat_word, '^(assists?|dimes?|ast)$') THEN 'ast'
+            WHEN regexp_matches(stat_word, '^(steals?|stl)$') THEN 'stl'
+            WHEN regexp_matches(stat_word, '^(blocks?|blocked shots?|blk)$') THEN 'blk'
+            WHEN regexp_matches(stat_word, '^(turnovers?|tov)$') THEN 'tov'
+            WHEN regexp_matches(stat_word, '^(minutes?|min)$') THEN 'minutes'
+            WHEN regexp_matches(stat_word, '^(three - pointers?|threes|3 - pointers?)$') THEN 'fg3m'
             WHEN stat_word LIKE 'free throw%' THEN 'ftm'
             WHEN stat_word LIKE 'field goal%' THEN 'fgm'
         END AS stat,
@@ -225,7 +284,7 @@ stat_claims AS (
             END AS period
         FROM single_claims
         WHERE NOT (stat = 'pts' AND regexp_matches(later, '^(lead|deficit|run|swing|edge|cushion|advantage|margin|game|spread|underdog|favorite|win|victory|loss|defeat|blowout|rout|triumph|shot|play|range|line|attempt|attempts|outing|effort|performance|night|contest|quarter|half|stretch|spurt|scoring|first|second|third|fourth|opening) '))
-    )
+    ) AS periods
     WHERE NOT regexp_matches(later, '^(in|during) the (first|opening|1st|second|2nd|third|3rd|fourth|final|4th|last) (quarter|half|period|frame|minutes?) ')
         OR period IS NOT NULL
 ),
@@ -236,15 +295,15 @@ percentage_claims AS (
     FROM (
         SELECT
             *,
-            regexp_extract(after, '^(percent|%) (.*)$', 2) AS later,
+            regexp_replace(after, '^(percent|%) ', '') AS later,
             CASE
-                WHEN regexp_matches(regexp_extract(after, '^(percent|%) (.*)$', 2), '^((shooting|clip) )?(from )?(the )?(three|3|deep|downtown|distance|long range|beyond|behind|arc|perimeter|outside)') THEN 'fg3'
-                WHEN regexp_matches(regexp_extract(after, '^(percent|%) (.*)$', 2), '^((shooting|clip) )?(from )?(the )?(free|line|charity|stripe|foul)') THEN 'ft'
-                WHEN regexp_matches(regexp_extract(after, '^(percent|%) (.*)$', 2), '^((shooting|clip) )?(from )?(the )?(field|floor)') THEN 'fg'
+                WHEN regexp_matches(regexp_replace(after, '^(percent|%) ', ''), '^((shooting|clip) )?(from )?(the )?(three|3|deep|downtown|distance|long range|beyond|behind|arc|perimeter|outside)') THEN 'fg3'
+                WHEN regexp_matches(regexp_replace(after, '^(percent|%) ', ''), '^((shooting|clip) )?(from )?(the )?(free|line|charity|stripe|foul)') THEN 'ft'
+                WHEN regexp_matches(regexp_replace(after, '^(percent|%) ', ''), '^((shooting|clip) )?(from )?(the )?(field|floor)') THEN 'fg'
             END AS shooting
         FROM contexts
         WHERE number IS NOT NULL AND regexp_matches(after, '^(percent|%) ')
-    )
+    ) AS percentages
     WHERE shooting IS NOT NULL
 ),
 
@@ -270,7 +329,7 @@ margin_claims AS (
             AND (regexp_matches(after, '^- point (win|victory|loss|defeat|blowout|rout|triumph) ')
                 OR regexp_matches(before, ' (won|win|winning|lost|losing|beat|defeated|victory|triumph) by $')
                 OR regexp_matches(before, ' (outscored|outscoring|outscore|out - scored|out - scoring)( \S+){1,4} by $'))
-    )
+    ) AS margins
     WHERE period IS NOT NULL
 ),
 
@@ -278,7 +337,8 @@ margin_claims AS (
 rank_claims AS (
     SELECT text_id, sentence_id, doc_token, doc_token AS last_token, token AS tokens, 'team rank' AS rule,
         'entity' AS entity_kind, 'pts_rank' AS stat,
-        list_position(['first', 'second', 'third', 'fourth', 'fifth', 'sixth'], word) AS claimed, after AS later
+        CASE word WHEN 'first' THEN 1 WHEN 'second' THEN 2 WHEN 'third' THEN 3 WHEN 'fourth' THEN 4 WHEN 'fifth' THEN 5
+            ELSE 6 END AS claimed, after AS later
     FROM contexts
     WHERE word IN ('first', 'second', 'third', 'fourth', 'fifth', 'sixth')
         AND regexp_matches(after, '^on the team ')
@@ -287,31 +347,36 @@ rank_claims AS (
 double_claims AS (
     SELECT text_id, sentence_id, doc_token, doc_token + 2 AS last_token, token || ' - double' AS tokens,
         'double-double' AS rule, 'entity' AS entity_kind, 'double' AS stat,
-        CASE word WHEN 'double' THEN 2 ELSE 3 END AS claimed, regexp_extract(after, '^- double (.*)$', 1) AS later
+        CASE word WHEN 'double' THEN 2 ELSE 3 END AS claimed, substr(after, 10) AS later
     FROM contexts
     WHERE word IN ('double', 'triple') AND after LIKE '- double %'
         AND NOT regexp_matches(before, ' (near|nearly|almost|narrowly|missed|averaging|averages|another|straight|consecutive|career|season|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth) $')
         AND NOT regexp_matches(before, '[0-9]+(th|nd|rd|st) $')
 )
 
-SELECT tokens.corpus, tokens.split, claims.text_id, claims.sentence_id, claims.doc_token, claims.last_token,
-    claims.tokens, claims.rule, claims.entity_kind, claims.stat, claims.claimed
+SELECT corpus, split, text_id, sentence_id, doc_token, last_token, tokens, rule, entity_kind, stat, claimed
 FROM (
-    SELECT * FROM pair_claims
-    UNION ALL SELECT * FROM slash_claims
-    UNION ALL SELECT * FROM stat_claims
-    UNION ALL SELECT * FROM percentage_claims
-    UNION ALL SELECT * FROM margin_claims
-    UNION ALL SELECT * FROM rank_claims
-    UNION ALL SELECT * FROM double_claims
-) AS claims
-JOIN checker_tokens AS tokens ON tokens.text_id = claims.text_id AND tokens.doc_token = claims.doc_token
--- a figure of another time, or of a part of the game the box score does not split
-WHERE NOT regexp_matches(' ' || claims.later, '^ (\S+ ){0,4}(per game|a game|per contest|on the season|this season|of the season|on the year|this year|in (his|their|the) (last|past|previous)|over (his|their|the) (last|past)|straight|consecutive|career|games|of (his|their)|in a row)')
-    AND NOT regexp_matches(' ' || claims.later, '^ (of|- of) (his|their|the) ')
-    AND NOT regexp_matches(tokens.word, '^(averaging|averages)$')
--- a token two patterns read ("86 of 130 rebounds": a split's attempts and a statistic): the pair's reading
-QUALIFY row_number() OVER (
-    PARTITION BY claims.text_id, claims.doc_token
-    ORDER BY CASE claims.rule WHEN 'shooting split' THEN 1 WHEN 'record' THEN 2 WHEN 'score' THEN 3 ELSE 4 END, claims.stat
-) = 1
+    SELECT tokens.corpus, tokens.split, claims.text_id, claims.sentence_id, claims.doc_token, claims.last_token,
+        claims.tokens, claims.rule, claims.entity_kind, claims.stat, claims.claimed,
+        -- a token two patterns read ("86 of 130 rebounds": a split's attempts and a statistic): the pair's reading
+        row_number() OVER (
+            PARTITION BY claims.text_id, claims.doc_token
+            ORDER BY CASE claims.rule WHEN 'shooting split' THEN 1 WHEN 'record' THEN 2 WHEN 'score' THEN 3 ELSE 4 END,
+                claims.stat
+        ) AS reading
+    FROM (
+        SELECT * FROM pair_claims
+        UNION ALL SELECT * FROM slash_claims
+        UNION ALL SELECT * FROM stat_claims
+        UNION ALL SELECT * FROM percentage_claims
+        UNION ALL SELECT * FROM margin_claims
+        UNION ALL SELECT * FROM rank_claims
+        UNION ALL SELECT * FROM double_claims
+    ) AS claims
+    JOIN checker_tokens AS tokens ON tokens.text_id = claims.text_id AND tokens.doc_token = claims.doc_token
+    -- a figure of another time, or of a part of the game the box score does not split
+    WHERE NOT regexp_matches(' ' || claims.later, '^ (\S+ ){0,4}(per game|a game|per contest|on the season|this season|of the season|on the year|this year|in (his|their|the) (last|past|previous)|over (his|their|the) (last|past)|straight|consecutive|career|games|of (his|their)|in a row)')
+        AND NOT regexp_matches(' ' || claims.later, '^ (of|- of) (his|their|the) ')
+        AND NOT regexp_matches(tokens.word, '^(averaging|averages)$')
+) AS readings
+WHERE reading = 1

@@ -29,9 +29,16 @@ WITH compared AS (
         entities.entity,
         entities.named_at,
         entities.of_game,
-        box.value
+        box.value,
+        -- the entity whose value the finding gives: of those with a value, the one named last, then by name
+        row_number() OVER (
+            PARTITION BY claims.text_id, claims.doc_token
+            ORDER BY CASE WHEN box.value IS NULL THEN 1 ELSE 0 END, entities.named_at DESC NULLS LAST,
+                entities.entity NULLS LAST
+        ) AS pick
     FROM checker_claims AS claims
-    JOIN checker_claim_entities AS entities USING (text_id, doc_token)
+    JOIN checker_claim_entities AS entities
+        ON entities.text_id = claims.text_id AND entities.doc_token = claims.doc_token
     LEFT JOIN checker_box_score AS box
         ON box.text_id = claims.text_id
         AND box.kind = entities.kind
@@ -50,17 +57,16 @@ number_findings AS (
         last_token,
         tokens,
         CASE WHEN rule = 'double-double' THEN 'WORD' ELSE 'NUMBER' END AS category,
-        first(entity ORDER BY named_at DESC NULLS LAST, entity) FILTER (WHERE value IS NOT NULL) AS entity,
+        max(CASE WHEN pick = 1 AND value IS NOT NULL THEN entity END) AS entity,
         stat,
         CASE
             WHEN rule = 'double-double' THEN tokens
             ELSE CAST(claimed AS VARCHAR)
         END AS claimed,
-        CAST(first(value ORDER BY named_at DESC NULLS LAST, entity) FILTER (WHERE value IS NOT NULL) AS VARCHAR)
-        AS actual,
+        CAST(max(CASE WHEN pick = 1 THEN value END) AS VARCHAR) AS actual,
         rule
     FROM compared
-    GROUP BY ALL
+    GROUP BY corpus, split, text_id, sentence_id, doc_token, last_token, tokens, rule, stat, claimed
     HAVING bool_and(of_game)
         AND count(value) > 0
         AND NOT bool_or(CASE WHEN rule = 'double-double' THEN value >= claimed ELSE value = claimed END)
@@ -92,7 +98,17 @@ name_findings AS (
                 AND previous.doc_token = mentions.first_token - 1
                 AND previous.word = 'without'
         )
-    GROUP BY ALL
+    GROUP BY
+        mentions.corpus,
+        mentions.split,
+        mentions.text_id,
+        mentions.sentence_id,
+        mentions.first_token,
+        mentions.last_token,
+        mentions.mention,
+        mentions.kind,
+        games.home_name,
+        games.vis_name
 ),
 
 -- the first sentence tells the game: a day of the week there is the game's
@@ -109,13 +125,18 @@ day_findings AS (
         games.home_name || ' - ' || games.vis_name,
         'day',
         tokens.token,
-        dayname(games.game_date),
+        -- the game's day of the week (1970-01-05 was a Monday)
+        CASE date_diff('day', DATE '1970-01-05', games.game_date) % 7 WHEN 0 THEN 'Monday' WHEN 1 THEN 'Tuesday'
+            WHEN 2 THEN 'Wednesday' WHEN 3 THEN 'Thursday' WHEN 4 THEN 'Friday' WHEN 5 THEN 'Saturday' ELSE 'Sunday' END,
         'day of the game'
     FROM checker_tokens AS tokens
     JOIN games ON games.text_id = tokens.text_id
     WHERE tokens.sentence_id = 1
         AND tokens.word IN ('monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday')
-        AND tokens.word <> lower(dayname(games.game_date))
+        AND tokens.word <> lower(
+            CASE date_diff('day', DATE '1970-01-05', games.game_date) % 7 WHEN 0 THEN 'Monday' WHEN 1 THEN 'Tuesday'
+            WHEN 2 THEN 'Wednesday' WHEN 3 THEN 'Thursday' WHEN 4 THEN 'Friday' WHEN 5 THEN 'Saturday' ELSE 'Sunday' END
+        )
 )
 
 SELECT

@@ -75,10 +75,39 @@ teams AS (
 ),
 
 team_stats AS (
-    UNPIVOT teams
-    ON wins, losses, pts, pts_qtr1, pts_qtr2, pts_qtr3, pts_qtr4, pts_half1, pts_half2, fg_pct, fg3_pct, ft_pct, reb,
-    ast, tov
-    INTO NAME stat VALUE value
+    -- one row a statistic a team's line holds (a statistic it lacks has none)
+    SELECT text_id, side, entity, stat, value
+    FROM (
+        SELECT
+            teams.text_id,
+            teams.side,
+            teams.entity,
+            stats.stat,
+            CASE stats.stat
+                WHEN 'wins' THEN teams.wins
+                WHEN 'losses' THEN teams.losses
+                WHEN 'pts' THEN teams.pts
+                WHEN 'pts_qtr1' THEN teams.pts_qtr1
+                WHEN 'pts_qtr2' THEN teams.pts_qtr2
+                WHEN 'pts_qtr3' THEN teams.pts_qtr3
+                WHEN 'pts_qtr4' THEN teams.pts_qtr4
+                WHEN 'pts_half1' THEN teams.pts_half1
+                WHEN 'pts_half2' THEN teams.pts_half2
+                WHEN 'fg_pct' THEN teams.fg_pct
+                WHEN 'fg3_pct' THEN teams.fg3_pct
+                WHEN 'ft_pct' THEN teams.ft_pct
+                WHEN 'reb' THEN teams.reb
+                WHEN 'ast' THEN teams.ast
+                WHEN 'tov' THEN teams.tov
+            END AS value
+        FROM teams
+        CROSS JOIN (
+            VALUES ('wins'), ('losses'), ('pts'), ('pts_qtr1'), ('pts_qtr2'), ('pts_qtr3'),
+                ('pts_qtr4'), ('pts_half1'), ('pts_half2'), ('fg_pct'), ('fg3_pct'), ('ft_pct'),
+                ('reb'), ('ast'), ('tov')
+        ) AS stats (stat)
+    ) AS teams_stats
+    WHERE value IS NOT NULL
 ),
 
 game_stats AS (
@@ -92,15 +121,52 @@ game_stats AS (
     WHERE stat LIKE 'pts%' OR stat = 'reb'
     GROUP BY text_id, stat
     HAVING count(*) = 2
+),
+
+player_stats AS (
+    -- one row a statistic a player's line holds (a statistic it lacks has none)
+    SELECT text_id, side, player_index, entity, stat, value
+    FROM (
+        SELECT
+            players.text_id,
+            players.side,
+            players.player_index,
+            players.entity,
+            stats.stat,
+            CASE stats.stat
+                WHEN 'minutes' THEN players.minutes
+                WHEN 'pts' THEN players.pts
+                WHEN 'fgm' THEN players.fgm
+                WHEN 'fga' THEN players.fga
+                WHEN 'fg_pct' THEN players.fg_pct
+                WHEN 'fg3m' THEN players.fg3m
+                WHEN 'fg3a' THEN players.fg3a
+                WHEN 'fg3_pct' THEN players.fg3_pct
+                WHEN 'ftm' THEN players.ftm
+                WHEN 'fta' THEN players.fta
+                WHEN 'ft_pct' THEN players.ft_pct
+                WHEN 'oreb' THEN players.oreb
+                WHEN 'dreb' THEN players.dreb
+                WHEN 'reb' THEN players.reb
+                WHEN 'ast' THEN players.ast
+                WHEN 'stl' THEN players.stl
+                WHEN 'blk' THEN players.blk
+                WHEN 'tov' THEN players.tov
+                WHEN 'double' THEN players.double
+                WHEN 'pts_rank' THEN players.pts_rank
+            END AS value
+        FROM players
+        CROSS JOIN (
+            VALUES ('minutes'), ('pts'), ('fgm'), ('fga'), ('fg_pct'), ('fg3m'), ('fg3a'), ('fg3_pct'),
+                ('ftm'), ('fta'), ('ft_pct'), ('oreb'), ('dreb'), ('reb'), ('ast'), ('stl'), ('blk'),
+                ('tov'), ('double'), ('pts_rank')
+        ) AS stats (stat)
+    ) AS players_stats
+    WHERE value IS NOT NULL
 )
 
 SELECT text_id, 'player' AS kind, side, player_index, entity, stat, value
-FROM (
-    UNPIVOT players
-    ON minutes, pts, fgm, fga, fg_pct, fg3m, fg3a, fg3_pct, ftm, fta, ft_pct, oreb, dreb, reb, ast, stl, blk, tov,
-    double, pts_rank
-    INTO NAME stat VALUE value
-)
+FROM player_stats
 UNION ALL
 SELECT text_id, 'team', side, NULL, entity, stat, value
 FROM team_stats

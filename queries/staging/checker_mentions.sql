@@ -20,50 +20,68 @@
 --   of_game: Whether the entity is of this text's game (one of its rosters or its teams).
 --   side: home or visitor for an entity of this game; NULL for one of another game.
 --   player_index: The player's index in this game's box score; NULL for a team or an entity of another game.
-WITH grams AS (
-    -- each run of one to four tokens of a sentence, from each token
-    SELECT corpus, split, text_id, sentence_id, doc_token, gram
-    FROM (
-        SELECT
-            corpus,
-            split,
-            text_id,
-            sentence_id,
-            doc_token,
-            token AS gram1,
-            token || ' ' || lead(token, 1) OVER sentence AS gram2,
-            token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence AS gram3,
-            token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence || ' '
-            || lead(token, 3) OVER sentence AS gram4
-        FROM checker_tokens
-        WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
-    )
-    UNPIVOT (gram FOR length IN (gram1, gram2, gram3, gram4))
+WITH wide_grams AS (
+    -- each run of one to four tokens of a sentence, from each token: one column a length
+    SELECT
+        corpus,
+        split,
+        text_id,
+        sentence_id,
+        doc_token,
+        token AS gram1,
+        token || ' ' || lead(token, 1) OVER sentence AS gram2,
+        token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence AS gram3,
+        token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence || ' '
+        || lead(token, 3) OVER sentence AS gram4
+    FROM checker_tokens
+    WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
+),
+
+grams AS (
+    -- each run of one to four tokens of a sentence, from each token: one row a run (none past the sentence's end)
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram1 AS gram FROM wide_grams WHERE gram1 IS NOT NULL
+    UNION ALL
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram2 FROM wide_grams WHERE gram2 IS NOT NULL
+    UNION ALL
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram3 FROM wide_grams WHERE gram3 IS NOT NULL
+    UNION ALL
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram4 FROM wide_grams WHERE gram4 IS NOT NULL
 ),
 
 game_names AS (
-    SELECT text_id, 'player' AS kind, player_name AS entity, form, name, side, player_index
-    FROM player_games,
-        (VALUES ('full name', 0), ('full name', 1), ('last name', 2)) AS forms (form, variant),
-        LATERAL (
-            SELECT CASE variant
-                WHEN 0 THEN player_name
-                WHEN 1 THEN first_name || ' ' || second_name
-                ELSE second_name
-            END AS name
-        )
+    SELECT text_id, kind, entity, form, name, side, player_index
+    FROM (
+        SELECT
+            player_games.text_id,
+            'player' AS kind,
+            player_games.player_name AS entity,
+            forms.form,
+            CASE forms.variant
+                WHEN 0 THEN player_games.player_name
+                WHEN 1 THEN player_games.first_name || ' ' || player_games.second_name
+                ELSE player_games.second_name
+            END AS name,
+            player_games.side,
+            player_games.player_index
+        FROM player_games
+        CROSS JOIN (VALUES ('full name', 0), ('full name', 1), ('last name', 2)) AS forms (form, variant)
+    ) AS player_names
     WHERE name IS NOT NULL
     UNION
-    SELECT text_id, 'team', team_name, form, name, side, NULL
-    FROM team_games,
-        (VALUES ('team', 0), ('city', 1), ('city and team', 2)) AS forms (form, variant),
-        LATERAL (
-            SELECT CASE variant
-                WHEN 0 THEN team_name
-                WHEN 1 THEN team_city
-                ELSE team_city || ' ' || team_name
-            END AS name
-        )
+    SELECT
+        team_games.text_id,
+        'team',
+        team_games.team_name,
+        forms.form,
+        CASE forms.variant
+            WHEN 0 THEN team_games.team_name
+            WHEN 1 THEN team_games.team_city
+            ELSE team_games.team_city || ' ' || team_games.team_name
+        END,
+        team_games.side,
+        NULL
+    FROM team_games
+    CROSS JOIN (VALUES ('team', 0), ('city', 1), ('city and team', 2)) AS forms (form, variant)
 ),
 
 -- the names of every game, as another game's text may spell them: players by their full name alone
@@ -98,7 +116,7 @@ mentions AS (
         text_id,
         sentence_id,
         doc_token AS first_token,
-        doc_token + length(string_split(name, ' ')) - 1 AS last_token,
+        doc_token + length(name) - length(replace(name, ' ', '')) AS last_token,  -- one token a word of the name
         name AS mention,
         kind,
         entity,

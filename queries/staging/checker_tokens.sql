@@ -32,7 +32,7 @@ SELECT
     tokens.token,
     lower(tokens.token) AS word,
     coalesce(
-        CASE WHEN regexp_full_match(tokens.token, '[0-9]{1,3}') THEN CAST(tokens.token AS INTEGER) END,
+        CASE WHEN regexp_matches(tokens.token, '^([0-9]{1,3})$') THEN CAST(tokens.token AS INTEGER) END,
         number_words.number
     ) AS number
 FROM tokens
