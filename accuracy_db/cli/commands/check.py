@@ -1,0 +1,30 @@
+"""accuracy-db check: the box-score checker's list, put in again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from accuracy_db.cli.commands import db_option
+from accuracy_db.printable import printable
+
+
+@click.command()
+@db_option
+@click.option("--split", help="The split to check (shared task: test or train); default: every split.")
+@click.option(
+    "--as",
+    "name",
+    default="boxscore",
+    show_default=True,
+    help="The name of the checker's list, a submission scored as any other.",
+)
+def check(db: Path, split: str | None, name: str) -> None:
+    """Check the texts against their games' box scores (docs/checker.md) and put the findings in as a submission,
+    in place of the checker's list of that name: every scheme scores it."""
+    from accuracy_db.ingest.check import check as check_database
+
+    counts = check_database(db, split, name)
+    found = "; ".join(f"{split_name}: {count} finding(s)" for split_name, count in counts.items())
+    click.echo(printable(f"Checked {db}: the list {name} ({found}); see the view boxscore_findings."))
