@@ -416,19 +416,22 @@ def empty_database() -> Path | None:
         if not file.is_file():
             empty_database_file.cache_clear()
             file = empty_database_file()
-    except (OSError, duckdb.IOException):
+    except (OSError, duckdb.Error):
         return None
     return file
 
 
 @functools.cache
 def empty_database_file() -> Path:
+    """The empty database, checkpointed: a copy takes the file alone, so a checkpoint that failed (no room to write)
+    would leave its tables in a write-ahead log the copy has not, and is an error here."""
     folder = Path(tempfile.mkdtemp(prefix="accuracy-db-empty-"))
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     file = folder / "empty.duckdb"
     con = connect(str(file))
     try:
         create_database(con)
+        con.execute("CHECKPOINT")
     except BaseException:
         con.close()
         shutil.rmtree(folder, ignore_errors=True)
