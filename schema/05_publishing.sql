@@ -1,7 +1,7 @@
 -- What was published when, and what people said about their submissions.
 CREATE TABLE publications (
     published_at TIMESTAMP NOT NULL,
-    command      VARCHAR NOT NULL CHECK (command IN ('build', 'refresh')),
+    command      VARCHAR NOT NULL CHECK (command IN ('build', 'refresh', 'check')),
     added        INTEGER NOT NULL,
     changed      INTEGER NOT NULL,
     unchanged    INTEGER NOT NULL,
@@ -12,7 +12,7 @@ CREATE TABLE publications (
 
 COMMENT ON TABLE publications IS 'One row per publication of this database by build or refresh, the latest last';
 COMMENT ON COLUMN publications.published_at IS 'When the database was published';
-COMMENT ON COLUMN publications.command IS 'build (everything loaded anew) or refresh (only what changed)';
+COMMENT ON COLUMN publications.command IS 'build (everything loaded anew), refresh (only what changed) or check (the box-score checker''s list put in again)';
 COMMENT ON COLUMN publications.added IS 'Submissions loaded for the first time (refused ones count under refused)';
 COMMENT ON COLUMN publications.changed IS 'Submissions whose file (or metadata) changed and were loaded again';
 COMMENT ON COLUMN publications.unchanged IS 'Submissions kept as they were';

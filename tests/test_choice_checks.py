@@ -19,6 +19,7 @@ COMMANDS = {
     ("adjudicate",): ["submission", "submission_doc_based", "--as", "derived", "--min-votes", "1", "--out", "{tmp}"],
     ("agreement",): ["submission", "submission_doc_based"],
     ("calibration",): [],
+    ("check",): [],
     ("compare",): ["submission", "submission_doc_based"],
     ("difficulty",): [],
     ("export", "factgenie"): ["--out", "{tmp}/campaign"],
@@ -72,13 +73,13 @@ def test_every_command_with_a_split_or_a_corpus_is_checked_here():
 @pytest.mark.parametrize("path", [path for path in COMMANDS if "--split" in options(commands()[path])])
 def test_a_split_no_corpus_has_is_refused_in_one_line(built_db, tmp_path, capsys, path):
     args = [*path, *(arg.format(tmp=tmp_path) for arg in COMMANDS[path]), "--db", str(built_db)]
-    one_corpus = (("leaderboard",), ("metrics",), ("metrics", "compare"), ("systems",))
+    one_corpus = (("check",), ("leaderboard",), ("metrics",), ("metrics", "compare"), ("systems",))
     expected = ONE_CORPUS if path in one_corpus else ANY_CORPUS
     assert refusal(capsys, [*args, "--split", "NOSUCH"]) == f"error: {expected}"
     assert not list(tmp_path.iterdir())  # nothing written
 
 
-@pytest.mark.parametrize("path", list(COMMANDS))
+@pytest.mark.parametrize("path", [path for path in COMMANDS if "--corpus" in options(commands()[path])])
 def test_a_corpus_the_database_does_not_have_is_refused_in_one_line(built_db, tmp_path, capsys, path):
     args = [*path, *(arg.format(tmp=tmp_path) for arg in COMMANDS[path]), "--db", str(built_db)]
     assert (

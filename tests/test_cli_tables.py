@@ -119,23 +119,29 @@ def names_in_cells(text: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def submissions(built_db) -> list[str]:
+def submissions(built_db) -> dict[str, list[str]]:
+    """The submissions of each split (the box-score checker's list is of both)."""
     from accuracy_db.store import database
 
     con = database.open_existing(built_db)
     try:
-        return [name for (name,) in con.execute("SELECT submission FROM evaluations ORDER BY submission").fetchall()]
+        rows = con.execute("SELECT split, submission FROM evaluations ORDER BY split, submission").fetchall()
     finally:
         con.close()
+    by_split: dict[str, list[str]] = {}
+    for split, name in rows:
+        by_split.setdefault(split, []).append(name)
+    return by_split
 
 
 def test_leaderboard_ci_fits_100_columns_with_every_name_whole(built_db, submissions, capsys, terminal):
     text = printed(capsys, "leaderboard", "--db", built_db, "--ci")
     assert_fits(text)
     rows = json.loads(printed(capsys, "leaderboard", "--db", built_db, "--ci", "--format", "json"))
-    parts = text.count("Leaderboard, scope ALL, split train")
-    assert parts >= 2  # the figures did not fit beside the names in one table: they went on in another
-    assert sorted(names_in_cells(text)) == sorted(submissions * parts)  # in every part, whole
+    parts = {split: text.count(f"Leaderboard, scope ALL, split {split}") for split in submissions}
+    assert min(parts.values()) >= 2  # the figures did not fit beside the names in one table: they went on in another
+    expected = [name for split, names in submissions.items() for name in names * parts[split]]
+    assert sorted(names_in_cells(text)) == sorted(expected)  # in every part, whole
     for row in rows:  # each figure with its interval
         assert f"{row['recall']:.3f} [{row['recall_ci'][0]:.2f}, {row['recall_ci'][1]:.2f}]" in text
     assert printed_signatures(text) == {row["submission"]: row["signature"] for row in rows}  # beside each name

@@ -57,6 +57,21 @@ from accuracy_db.store import database
 APP = Path(accuracy_db.dashboard.__file__).parent / "app.py"
 
 
+def examples_without_checker(tmp_path_factory) -> Path:
+    """The shared-task database the pages are checked on: the example submissions alone, all of the train split, as
+    the pages were written for. Built with --no-check: the box-score checker's list gives the test split a
+    submission too, and the pages open on the test split first (tests/test_checker.py checks the list)."""
+    path = tmp_path_factory.mktemp("no_check") / "accuracy.duckdb"
+    build(DATA, path, EXAMPLES, check=False)
+    return path
+
+
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory) -> Path:
+    """The examples alone, without the box-score checker's list (examples_without_checker)."""
+    return examples_without_checker(tmp_path_factory)
+
+
 @pytest.fixture(autouse=True, scope="module")
 def fresh_caches():
     """Streamlit's caches live as long as the process. The dashboard keys each cached result by the identity of its
@@ -87,7 +102,7 @@ def derived_db(tmp_path_factory) -> Path:
     metadata = {"team": "Team Names", "system": "name checker", "approach": "metric", "description": "NAME rows"}
     (submissions / "names_only.json").write_text(json.dumps(metadata))
     path = folder / "accuracy.duckdb"
-    build(DATA, path, submissions)
+    build(DATA, path, submissions, check=False)  # these two alone on the test split (no box-score checker's list)
     return path
 
 
@@ -1242,12 +1257,12 @@ def test_a_republished_database_is_shown_at_the_next_rerun(tmp_path, monkeypatch
     submissions.mkdir()
     shutil.copy(EXAMPLES / "submission.csv", submissions)
     db = tmp_path / "accuracy.duckdb"
-    build(DATA, db, submissions)
+    build(DATA, db, submissions, check=False)  # the folder's submissions alone
     at = open_page(db, "leaderboard", monkeypatch)
     assert list(table(at, "leaderboard")["submission"]) == ["submission"]
 
     shutil.copy(EXAMPLES / "gsml_doc_based.csv", submissions)
-    build(DATA, db, submissions)
+    build(DATA, db, submissions, check=False)
     at.run()
     assert list(table(at, "leaderboard")["submission"]) == ["gsml_doc_based", "submission"]
 

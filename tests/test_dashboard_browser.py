@@ -25,6 +25,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from hostile_names import HOSTILE_NAMES, REFUSED_NAME, TAG_NAME
 from playwright.sync_api import Page, expect, sync_playwright
+from test_dashboard import examples_without_checker
 
 from accuracy_db import page_visits
 from accuracy_db.cli.commands.dashboard import app_file, streamlit_command
@@ -75,6 +76,12 @@ def running(command: list[str], log: Path, url: str):
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory) -> Path:
+    """The examples alone, without the box-score checker's list (test_dashboard.examples_without_checker)."""
+    return examples_without_checker(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -23,12 +23,27 @@ from accuracy_db.dashboard.source_data import source_tables
 from hostile_names import IMAGE_NAME, TAG_NAME
 from hypothesis import given, settings, strategies
 from streamlit.testing.v1 import AppTest
-from test_dashboard import APP, assert_no_markup_from_names, chart, fresh_caches, labelled, open_page, table  # noqa: F401  (fresh_caches: autouse)
+from test_dashboard import (  # noqa: F401  (fresh_caches: autouse)
+    APP,
+    assert_no_markup_from_names,
+    chart,
+    examples_without_checker,
+    fresh_caches,
+    labelled,
+    open_page,
+    table,
+)
 from weather_corpus import TEXTS, import_weather
 
 from accuracy_db.stats import agreement, ranking
 from accuracy_db.stats.intervals import Resampling
 from accuracy_db.store import database
+
+
+@pytest.fixture(scope="module")
+def built_db(tmp_path_factory) -> Path:
+    """The examples alone, without the box-score checker's list (test_dashboard.examples_without_checker)."""
+    return examples_without_checker(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

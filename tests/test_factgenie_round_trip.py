@@ -60,7 +60,7 @@ def test_every_example_submission_exported_and_imported_back_scores_as_its_csv(r
     query = "SELECT DISTINCT submission FROM scores WHERE corpus = 'shared-task'"
     names = [name for (name,) in con.execute(query).fetchall()]
     csv_names = [name for name in names if "/" not in name]
-    assert len(csv_names) == 5
+    assert len(csv_names) == 5 + 1  # and the box-score checker's list (of both splits), which build adds
     for name in csv_names:
         assert scores_of(con, f"{campaign.name}/{name}") == scores_of(con, name), name
 
@@ -87,7 +87,7 @@ def test_the_spans_come_back_the_same(round_trip):
         """,
         {"campaign": campaign.name},
     ).fetchall()
-    assert len(pairs) == 6  # the gold lists and five submissions
+    assert len(pairs) == 7  # the gold lists, five submissions and the box-score checker's list
     assert all(total == found for _, total, found in pairs)
     sizes = con.execute(
         "SELECT name, split, row_count FROM annotation_sets WHERE name LIKE ? ORDER BY ALL", [f"{campaign.name}/%"]
@@ -137,7 +137,8 @@ def test_the_campaign_folder_is_in_factgenie_s_format(round_trip):
     assert categories == ["NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
     records = [json.loads(line) for path in (campaign / "files").glob("*.jsonl") for line in path.open()]
     texts = dict(con.execute("SELECT text_id, generated_text FROM texts").fetchall())
-    assert len(records) == 60 + 30 + 5 * 60  # every text of each list's split: gold of train and test, five train lists
+    # every text of each list's split: gold of train and test, five train lists, the checker's of train and test
+    assert len(records) == 60 + 30 + 5 * 60 + 60 + 30
     for record in records:
         assert record["output"] == texts[record["text_id"]]
         assert isinstance(record["example_idx"], int) and record["metadata"]["annotator_id"]

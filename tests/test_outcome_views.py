@@ -27,7 +27,8 @@ def test_outcomes_add_up_to_the_counts_behind_the_scores(built):
             OR coalesce(false_alarms, 0) <> scores.submitted_total - scores.matched
     """).fetchall()
     assert differences == []
-    assert built.execute("SELECT count(*) FROM scores").fetchone()[0] == 5 * 7
+    # the five examples, and the box-score checker's list of each split (build adds it)
+    assert built.execute("SELECT count(*) FROM scores").fetchone()[0] == (5 + 2) * 7
 
 
 def test_scored_mistake_counts_count_the_outcomes_of_each_scope(built):
@@ -49,7 +50,7 @@ def test_scored_mistake_counts_count_the_outcomes_of_each_scope(built):
     """).fetchall()
     counts = built.execute("SELECT * FROM scored_mistake_counts ORDER BY ALL").fetchall()
     assert counts == expected
-    assert len({row[0] for row in counts}) == 5  # every submission
+    assert len({row[0] for row in counts}) == 5 + 2  # every submission, the checker's list of each split too
     name_matched = built.execute("""
         SELECT sum(mistakes) FROM scored_mistake_counts
         WHERE submission = 'submission' AND side = 'gold' AND category = 'NAME' AND category_outcome = 'matched'

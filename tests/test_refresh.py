@@ -18,6 +18,7 @@ import pytest
 from shared_data import DATA, EXAMPLES
 
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.ingest import checker
 from accuracy_db.ingest.build import build
 from accuracy_db.ingest.refresh import refresh
 from accuracy_db.ingest.watch import folder_state, watch
@@ -29,7 +30,8 @@ from accuracy_db.store.publish import no_room, work_path, writer_lock
 def snapshot(db: Path) -> dict:
     """Everything a database holds that does not depend on when or in which order it was loaded."""
     queries = {
-        "scores": "SELECT * EXCLUDE (submission_id) FROM scores ORDER BY submission, position",
+        # (a list of both splits, as the box-score checker's, has a row of each scope in each)
+        "scores": "SELECT * EXCLUDE (submission_id) FROM scores ORDER BY submission, split, position",
         "lists": "SELECT kind, name, split, source_file, sha256, row_count FROM annotation_sets ORDER BY ALL",
         "mistakes": "SELECT * EXCLUDE (mistake_id, set_id, kind) FROM listed_mistakes ORDER BY name, split, line_number",
         "rejections": "SELECT * FROM rejections ORDER BY ALL",
@@ -103,8 +105,11 @@ def test_the_leaderboard_after_a_refresh_gives_what_evaluate_gives_for_each_file
         check=True,
     )
     board = {row["submission"]: row for row in json.loads(result.stdout)}
-    assert sorted(board) == ["gsml_doc_based", "submission_sent_based", "test_half"]  # not the refused one
+    # not the refused one; the box-score checker's list, which every build adds, has no file (tests/test_checker.py)
+    assert sorted(board) == ["boxscore", "gsml_doc_based", "submission_sent_based", "test_half"]
     for name, row in board.items():
+        if name == "boxscore":
+            continue
         gold = DATA / ("test_set/gsml.csv" if row["split"] == "test" else "gsml.csv")
         (figures,) = [s for s in evaluate(gold, inbox / f"{name}.csv") if s["categories"] == "ALL"]
         assert {key: row[key] for key in figures} == figures
@@ -119,7 +124,9 @@ def test_a_bad_submission_is_recorded_with_its_reasons_and_the_good_ones_are_sco
     assert con.execute("SELECT line, message FROM rejections WHERE submission = 'bad' ORDER BY message").fetchall() == [
         (80, "overlaps line 79: both mark tokens 190-192 of S008"),
     ]
-    assert con.execute("SELECT submission, matched FROM scores WHERE scope = 'ALL'").fetchall() == [("good", 350)]
+    assert con.execute(
+        "SELECT submission, matched FROM scores WHERE scope = 'ALL' AND submission <> 'boxscore'"
+    ).fetchall() == [("good", 350)]
 
 
 def test_when_nothing_changed_nothing_is_published(tmp_path, inbox):
@@ -216,6 +223,8 @@ def test_a_refresh_killed_at_any_moment_leaves_the_previous_database(tmp_path, i
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".accuracy")) == [".accuracy.duckdb.lock"]
 
 
+# the inbox's submissions, scored and listed: not the box-score checker's list, which every build adds
+# (tests/test_checker.py)
 READER = """
 import json, os, sys
 from accuracy_db.store import database
@@ -224,8 +233,8 @@ while not os.path.exists(stop):
     try:
         con = database.open_existing(db)
         publications = con.execute("SELECT count(*) FROM publications").fetchall()[0][0]
-        scored = [r[0] for r in con.execute("SELECT submission FROM leaderboard WHERE scope = 'ALL' ORDER BY 1").fetchall()]
-        listed = [r[0] for r in con.execute("SELECT name FROM annotation_sets WHERE kind = 'submission' ORDER BY 1").fetchall()]
+        scored = [r[0] for r in con.execute("SELECT submission FROM leaderboard WHERE scope = 'ALL' AND submission <> 'boxscore' ORDER BY 1").fetchall()]
+        listed = [r[0] for r in con.execute("SELECT name FROM annotation_sets WHERE kind = 'submission' AND name <> 'boxscore' ORDER BY 1").fetchall()]
         con.close()
         print(json.dumps([publications, scored, listed]), flush=True)
     except Exception as error:
@@ -307,7 +316,10 @@ def test_watch_refreshes_when_the_folder_changes_and_logs_a_line_a_run(tmp_path,
                     con = database.open_existing(db)
                     names = [
                         r[0]
-                        for r in con.execute("SELECT name FROM annotation_sets WHERE kind = 'submission'").fetchall()
+                        for r in con.execute(
+                            "SELECT name FROM annotation_sets WHERE kind = 'submission' AND source_file <> ?",
+                            [checker.SOURCE],
+                        ).fetchall()
                     ]
                     con.close()
                     if names == sorted(p.stem for p in inbox.glob("*.csv")):
@@ -335,12 +347,16 @@ def test_a_name_with_glob_characters_in_the_inbox_is_read_by_its_exact_path(tmp_
     refresh(db, DATA, inbox)
     con = database.open_existing(db)
     assert con.execute(
-        "SELECT name, row_count, sha256 FROM annotation_sets WHERE kind = 'submission' ORDER BY name"
+        "SELECT name, row_count, sha256 FROM annotation_sets WHERE kind = 'submission' AND source_file <> ?"
+        " ORDER BY name",
+        [checker.SOURCE],
     ).fetchall() == [
         (path.stem, rows, hashlib.sha256(path.read_bytes()).hexdigest())
         for path, rows in sorted([(inbox / "a*.csv", 80), (inbox / "a[b].csv", 120), (inbox / "ab.csv", 50)])
     ]
-    assert con.execute("SELECT submission, submitted_total FROM scores WHERE scope = 'ALL' ORDER BY 1").fetchall() == [
+    assert con.execute(
+        "SELECT submission, submitted_total FROM scores WHERE scope = 'ALL' AND submission <> 'boxscore' ORDER BY 1"
+    ).fetchall() == [
         ("a*", 80),
         ("a[b]", 120),
         ("ab", 50),
@@ -395,11 +411,15 @@ def wait_for(condition, what: str, watcher: subprocess.Popen, seconds: float = 3
 
 
 def submission_names(db: Path) -> list[str]:
+    """The inbox's submissions in a database: not the box-score checker's list, which every build adds."""
     con = database.open_existing(db)
     try:
         return [
             r[0]
-            for r in con.execute("SELECT name FROM annotation_sets WHERE kind = 'submission' ORDER BY 1").fetchall()
+            for r in con.execute(
+                "SELECT name FROM annotation_sets WHERE kind = 'submission' AND source_file <> ? ORDER BY 1",
+                [checker.SOURCE],
+            ).fetchall()
         ]
     finally:
         con.close()

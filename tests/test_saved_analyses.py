@@ -116,7 +116,18 @@ def test_missed_by_every_submission_equals_the_oracle_on_two_disagreeing_submiss
 
 
 def test_nothing_is_missed_by_every_submission_when_a_copy_of_the_gold_list_is_one(built_db):
-    assert run(built_db, "missed_by_every_submission").height == 0
+    missed = run(built_db, "missed_by_every_submission")
+    assert missed.filter(pl.col("split") == "train").height == 0
+    # the test split's one submission is the box-score checker's list (build adds it): what it missed
+    con = database.open_existing(built_db)
+    try:
+        ((matched, gold),) = con.execute(
+            "SELECT matched, gold_total FROM scores WHERE submission = 'boxscore' AND split = 'test' AND scope = 'ALL'"
+        ).fetchall()
+    finally:
+        con.close()
+    assert set(missed["split"]) == {"test"} and missed.height == gold - matched
+    assert set(missed["submissions"]) == {1}
 
 
 # --- mistakes per text ---

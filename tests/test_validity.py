@@ -72,8 +72,38 @@ def figures(results, level) -> dict:
 
 
 def test_the_loaded_submissions_are_the_valid_examples(built):
-    assert sorted(name for (name,) in built.execute("SELECT submission FROM evaluations").fetchall()) == list(LOADED)
+    # and the box-score checker's list, of both splits, which build adds (tests/test_checker.py)
+    loaded = sorted(name for (name,) in built.execute("SELECT submission FROM evaluations").fetchall())
+    assert loaded == sorted([*LOADED, "boxscore", "boxscore"])
     assert len(TRAIN_TEXTS) == 60
+
+
+def test_text_level_correlations_of_the_checker_equal_scipy_on_its_findings(built):
+    """The box-score checker's list is valid like a file's: its counts a text are its findings' (the view read in
+    the test), the gold's are the file's."""
+    gold = counts_per_text(DATA / "gsml.csv")
+    rows = Counter(
+        built.execute(
+            "SELECT text_id, category FROM boxscore_findings WHERE corpus = 'shared-task' AND split = 'train'"
+        ).fetchall()
+    )
+    submitted = {
+        scope: [
+            sum(n for (text, category), n in rows.items() if text == text_id and scope in ("ALL", category))
+            for text_id in TRAIN_TEXTS
+        ]
+        for scope in SCOPES
+    }
+    results = figures(validity(built, "boxscore", split="train", levels=["text"], settings=FEW), "text")
+    assert len(results) == 7 * 3
+    for scope in SCOPES:
+        for measure, expected in scipy_figures(gold[scope], submitted[scope]).items():
+            result = results[scope, measure]
+            if expected is None:
+                assert result["value"] is None
+            else:
+                assert result["value"] == pytest.approx(expected[0], abs=1e-9)
+                assert result["p_value"] == pytest.approx(expected[1], abs=1e-9)
 
 
 @pytest.mark.parametrize("name", LOADED)

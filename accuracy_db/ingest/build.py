@@ -17,7 +17,7 @@ import duckdb
 from accuracy_db.errors import AccuracyDbError, Problem
 from accuracy_db.etl import curation, games, mistake_lists, nlg_systems, texts
 from accuracy_db.etl.data_folder import SplitFiles, splits
-from accuracy_db.ingest import builtin_metrics, corpus_folders, inbox, pipeline, score_folder
+from accuracy_db.ingest import builtin_metrics, checker, corpus_folders, inbox, pipeline, score_folder
 from accuracy_db.ingest.sources import Source, data_sources, record
 from accuracy_db.regular_files import Digests
 from accuracy_db.signals import is_interrupt
@@ -287,8 +287,10 @@ def build_into(
     step,
     registrations=(),
     scores_dir: Path | None = None,
+    check: bool = True,
 ) -> None:
-    """Create a whole database in a work file, with the corpora of the registered folders."""
+    """Create a whole database in a work file, with the corpora of the registered folders, and (check) the box-score
+    checker's list."""
     started = time.perf_counter()
     split_files = splits(data_dir)
     if not split_files:
@@ -316,6 +318,9 @@ def build_into(
         report.warnings[:0] = [w for split in zip(games_warnings, lists_warnings) for part in split for w in part]
         record(con, [schema_source(), *data_sources(data_dir, digests=digests).values()])
         count_refusals(report, inbox.refusals(con))
+        if check:  # before the registered corpora: their lists follow, as an import after the build adds them
+            step("Checking the texts against their box scores")
+            put_in_checker_list(con, report)
         corpora = list(dict.fromkeys(registration.corpus for registration in registrations))
         load_corpora(con, report, list(registrations), corpora, step=step)
         step("Computing the built-in metrics")
@@ -330,6 +335,17 @@ def build_into(
         con.close()
 
 
+def put_in_checker_list(con, report: BuildReport) -> None:
+    """The box-score checker's list, named boxscore, unless a submission's file takes the name (a warning)."""
+    if checker.is_checker_list(con, checker.NAME) is False:
+        report.warnings.append(
+            f"a submission is named {checker.NAME}: the box-score checker's list is left out"
+            " (accuracy-db check --as NAME puts it in under another name)"
+        )
+        return
+    checker.put_in(con)
+
+
 def check_folder(submissions_dir: Path | None, what: str = "submissions") -> None:
     if submissions_dir is not None and not submissions_dir.is_dir():
         raise AccuracyDbError(f"{submissions_dir}: no such folder of {what}")
@@ -342,14 +358,16 @@ def build(
     step=lambda name: None,
     corpus_dirs=(),
     scores_dir: Path | None = None,
+    check: bool = True,
 ) -> BuildReport:
     """Create the database at db_path anew, and publish it: a failed build leaves the previous one as it was. The
-    folders registered with the database it replaces are loaded again, and the corpus folders given registered."""
+    folders registered with the database it replaces are loaded again, and the corpus folders given registered.
+    check: with the box-score checker's list (accuracy_db/ingest/checker.py)."""
     check_folder(submissions_dir)
     check_folder(scores_dir, "scores")
     report = BuildReport(db_path)
     with writer_lock(db_path):
         registrations = corpus_folders.combined(corpus_folders.published_registrations(db_path), corpus_dirs)
         with publishing(db_path, start_from_published=False) as work:
-            build_into(work, data_dir, submissions_dir, report, step, registrations, scores_dir)
+            build_into(work, data_dir, submissions_dir, report, step, registrations, scores_dir, check)
     return report

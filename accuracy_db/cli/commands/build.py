@@ -29,8 +29,19 @@ from accuracy_db.printable import printable
 )
 @corpus_dirs_option
 @scores_option
+@click.option(
+    "--check/--no-check",
+    default=True,
+    show_default=True,
+    help="Put in the box-score checker's list, a submission named boxscore (docs/checker.md).",
+)
 def build(
-    data: Path | None, db: Path, submissions: Path | None, corpus_dirs: tuple[Path, ...], scores_dir: Path | None
+    data: Path | None,
+    db: Path,
+    submissions: Path | None,
+    corpus_dirs: tuple[Path, ...],
+    scores_dir: Path | None,
+    check: bool,
 ) -> None:
     """Create or rebuild the database from the shared-task data and a folder of submissions."""
     from accuracy_db.etl.data_folder import resolve_data_dir
@@ -39,7 +50,13 @@ def build(
     data_dir = resolve_data_dir(data)
     with stderr.status("Building", spinner="dots") as status:
         report = build_database(
-            data_dir, db, submissions, step=showing_steps(status), corpus_dirs=corpus_dirs, scores_dir=scores_dir
+            data_dir,
+            db,
+            submissions,
+            step=showing_steps(status),
+            corpus_dirs=corpus_dirs,
+            scores_dir=scores_dir,
+            check=check,
         )
     print_warnings(report)
     print_refusals(report, db)

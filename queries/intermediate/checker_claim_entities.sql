@@ -1,0 +1,105 @@
+-- Whom each claim of checker_claims describes, as the box-score checker decides it (docs/checker.md): the entities
+-- whose statistic it is compared with. A claim about the game: the game. A team's record: the team named just
+-- before its parenthesis. A team's points in a quarter or half: every team named before it in its sentence. Any
+-- other claim: the player named last before it in its sentence, or with no name before it there, the player "he",
+-- "his" or "him" stands for (the player named last before the pronoun in the text: the pronoun heuristic), with
+-- every team named between him and the claim; with no player before it, the team named last before it in the
+-- sentence. A claim with no entity
+-- before it in its sentence has no row: the checker leaves it alone. A last name two players of the game share
+-- gives both.
+-- Grain: one row per (claim, entity).
+-- Key: text_id, doc_token, kind, side, player_index, entity
+-- Columns:
+--   text_id: The text (texts.text_id).
+--   doc_token: The claim's first token (checker_claims.doc_token).
+--   kind: player, team or game (checker_box_score.kind).
+--   side: home or visitor; NULL for the game, or for an entity of another game.
+--   player_index: The player's index in the box score; NULL for a team or the game.
+--   entity: The entity's name: checker_mentions.entity, or both teams' names for the game.
+--   named_at: The token that names the entity (the mention's last, or the pronoun); NULL for the game.
+--   via: name, pronoun or game.
+--   of_game: Whether the entity is of this text's game.
+WITH player_positions AS (
+    SELECT DISTINCT text_id, last_token
+    FROM checker_mentions
+    WHERE kind = 'player'
+),
+
+pronouns AS (
+    -- the player named last before the pronoun in the text
+    SELECT pronouns.text_id, pronouns.sentence_id, pronouns.doc_token, max(antecedents.last_token) AS antecedent
+    FROM checker_tokens AS pronouns
+    JOIN player_positions AS antecedents
+        ON antecedents.text_id = pronouns.text_id AND antecedents.last_token < pronouns.doc_token
+    WHERE pronouns.word IN ('he', 'his', 'him')
+    GROUP BY pronouns.text_id, pronouns.sentence_id, pronouns.doc_token
+),
+
+named AS (
+    SELECT text_id, sentence_id, last_token AS named_at, kind, side, player_index, entity, 'name' AS via, of_game
+    FROM checker_mentions
+    UNION ALL
+    SELECT
+        pronouns.text_id,
+        pronouns.sentence_id,
+        pronouns.doc_token,
+        mentions.kind,
+        mentions.side,
+        mentions.player_index,
+        mentions.entity,
+        'pronoun',
+        mentions.of_game
+    FROM pronouns
+    JOIN checker_mentions AS mentions
+        ON mentions.text_id = pronouns.text_id AND mentions.last_token = pronouns.antecedent AND mentions.kind = 'player'
+),
+
+before_claims AS (
+    SELECT
+        claims.text_id,
+        claims.doc_token,
+        claims.entity_kind,
+        claims.rule,
+        claims.stat,
+        named.named_at,
+        named.kind,
+        named.side,
+        named.player_index,
+        named.entity,
+        named.via,
+        named.of_game,
+        coalesce(
+            max(CASE WHEN named.kind = 'player' AND named.via = 'name' THEN named.named_at END) OVER claim,
+            max(CASE WHEN named.kind = 'player' THEN named.named_at END) OVER claim
+        ) AS last_player,
+        max(CASE WHEN named.kind = 'team' THEN named.named_at END) OVER claim AS last_team
+    FROM checker_claims AS claims
+    JOIN named
+        ON named.text_id = claims.text_id
+        AND named.sentence_id = claims.sentence_id
+        AND named.named_at < claims.doc_token
+    WHERE claims.entity_kind <> 'game'
+    WINDOW claim AS (PARTITION BY claims.text_id, claims.doc_token)
+)
+
+SELECT text_id, doc_token, kind, side, player_index, entity, named_at, via, of_game
+FROM (
+    SELECT
+        *,
+        -- a team named twice before the claim: where it was named last
+        row_number() OVER (PARTITION BY text_id, doc_token, kind, side, player_index, entity ORDER BY named_at DESC)
+        AS latest
+    FROM before_claims
+    WHERE CASE
+        WHEN rule = 'record' THEN kind = 'team' AND named_at = doc_token - CASE stat WHEN 'wins' THEN 2 ELSE 4 END
+        WHEN entity_kind = 'team' THEN kind = 'team'
+        WHEN last_player IS NULL THEN kind = 'team' AND named_at = last_team
+        ELSE named_at = last_player AND kind = 'player' OR kind = 'team' AND named_at > last_player
+    END
+) AS chosen
+WHERE latest = 1
+UNION ALL
+SELECT claims.text_id, claims.doc_token, 'game', NULL, NULL, games.home_name || ' - ' || games.vis_name, NULL, 'game', TRUE
+FROM checker_claims AS claims
+JOIN games ON games.text_id = claims.text_id
+WHERE claims.entity_kind = 'game'

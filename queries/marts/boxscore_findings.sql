@@ -1,0 +1,162 @@
+-- What the box-score checker finds wrong in each text that has a game (docs/checker.md), with the evidence: a NUMBER
+-- finding is a claim (checker_claims) that a statistic of the entities it describes (checker_claim_entities) settles
+-- and none of them equals, the box-score value of the entity named last beside it (of two named there, the
+-- first by name); a NAME finding is a player or a
+-- team named in a text (checker_mentions) that is not of its game. A claim no entity or statistic settles, or about
+-- an entity of another game, is no finding. Every rule reads the box score of the text's game; none names a text, a
+-- player, a team or a number.
+-- Grain: one row per finding.
+-- Key: text_id, doc_token_start
+-- Columns:
+--   corpus: The text's corpus (texts.corpus).
+--   split: train or test: the text's split.
+--   text_id: The text (texts.text_id).
+--   sentence_id: The finding's sentence.
+--   doc_token_start: The finding's first token, counted in the document.
+--   doc_token_end: The finding's last token, counted in the document (inclusive).
+--   tokens: The finding's tokens joined by spaces, as the text has them.
+--   category: NUMBER, NAME, or WORD (a double-double the box score does not hold).
+--   entity: Whom the finding is about: the player or team whose statistic the claim contradicts (the game's two
+--     teams for the score or the margin), or the name that is of another game.
+--   stat: The statistic compared (checker_box_score.stat), or roster for a name.
+--   claimed: What the text says: the number, or the name.
+--   actual: What the box score says: the statistic's value, or this game's two teams for a name.
+--   rule: The rule that found it: a rule of checker_claims, or player of another game.
+WITH compared AS (
+    SELECT
+        claims.*,
+        entities.kind,
+        entities.entity,
+        entities.named_at,
+        entities.of_game,
+        box.value,
+        -- the entity whose value the finding gives: of those with a value, the one named last, then by name
+        row_number() OVER (
+            PARTITION BY claims.text_id, claims.doc_token
+            ORDER BY CASE WHEN box.value IS NULL THEN 1 ELSE 0 END, entities.named_at DESC NULLS LAST,
+                entities.entity NULLS LAST
+        ) AS pick
+    FROM checker_claims AS claims
+    JOIN checker_claim_entities AS entities
+        ON entities.text_id = claims.text_id AND entities.doc_token = claims.doc_token
+    LEFT JOIN checker_box_score AS box
+        ON box.text_id = claims.text_id
+        AND box.kind = entities.kind
+        AND box.side IS NOT DISTINCT FROM entities.side
+        AND box.player_index IS NOT DISTINCT FROM entities.player_index
+        AND box.stat = claims.stat
+),
+
+number_findings AS (
+    SELECT
+        corpus,
+        split,
+        text_id,
+        sentence_id,
+        doc_token,
+        last_token,
+        tokens,
+        CASE WHEN rule = 'double-double' THEN 'WORD' ELSE 'NUMBER' END AS category,
+        max(CASE WHEN pick = 1 AND value IS NOT NULL THEN entity END) AS entity,
+        stat,
+        CASE
+            WHEN rule = 'double-double' THEN tokens
+            ELSE CAST(claimed AS VARCHAR)
+        END AS claimed,
+        CAST(max(CASE WHEN pick = 1 THEN value END) AS VARCHAR) AS actual,
+        rule
+    FROM compared
+    GROUP BY corpus, split, text_id, sentence_id, doc_token, last_token, tokens, rule, stat, claimed
+    HAVING bool_and(of_game)
+        AND count(value) > 0
+        AND NOT bool_or(CASE WHEN rule = 'double-double' THEN value >= claimed ELSE value = claimed END)
+),
+
+name_findings AS (
+    SELECT
+        mentions.corpus,
+        mentions.split,
+        mentions.text_id,
+        mentions.sentence_id,
+        mentions.first_token,
+        mentions.last_token,
+        mentions.mention,
+        'NAME',
+        string_agg(DISTINCT mentions.entity, ', ' ORDER BY mentions.entity),
+        'roster',
+        mentions.mention,
+        games.home_name || ' - ' || games.vis_name,
+        mentions.kind || ' of another game'
+    FROM checker_mentions AS mentions
+    JOIN games ON games.text_id = mentions.text_id
+    WHERE NOT mentions.of_game
+        -- "without Kevin Durant": a player missing from the game is named as such
+        AND NOT EXISTS (
+            SELECT 1
+            FROM checker_tokens AS previous
+            WHERE previous.text_id = mentions.text_id
+                AND previous.doc_token = mentions.first_token - 1
+                AND previous.word = 'without'
+        )
+    GROUP BY
+        mentions.corpus,
+        mentions.split,
+        mentions.text_id,
+        mentions.sentence_id,
+        mentions.first_token,
+        mentions.last_token,
+        mentions.mention,
+        mentions.kind,
+        games.home_name,
+        games.vis_name
+),
+
+-- the first sentence tells the game: a day of the week there is the game's
+day_findings AS (
+    SELECT
+        tokens.corpus,
+        tokens.split,
+        tokens.text_id,
+        tokens.sentence_id,
+        tokens.doc_token,
+        tokens.doc_token,
+        tokens.token,
+        'NAME',
+        games.home_name || ' - ' || games.vis_name,
+        'day',
+        tokens.token,
+        -- the game's day of the week (1970-01-05 was a Monday)
+        CASE date_diff('day', DATE '1970-01-05', games.game_date) % 7 WHEN 0 THEN 'Monday' WHEN 1 THEN 'Tuesday'
+            WHEN 2 THEN 'Wednesday' WHEN 3 THEN 'Thursday' WHEN 4 THEN 'Friday' WHEN 5 THEN 'Saturday' ELSE 'Sunday' END,
+        'day of the game'
+    FROM checker_tokens AS tokens
+    JOIN games ON games.text_id = tokens.text_id
+    WHERE tokens.sentence_id = 1
+        AND tokens.word IN ('monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday')
+        AND tokens.word <> lower(
+            CASE date_diff('day', DATE '1970-01-05', games.game_date) % 7 WHEN 0 THEN 'Monday' WHEN 1 THEN 'Tuesday'
+            WHEN 2 THEN 'Wednesday' WHEN 3 THEN 'Thursday' WHEN 4 THEN 'Friday' WHEN 5 THEN 'Saturday' ELSE 'Sunday' END
+        )
+)
+
+SELECT
+    corpus,
+    split,
+    text_id,
+    sentence_id,
+    doc_token AS doc_token_start,
+    last_token AS doc_token_end,
+    tokens,
+    category,
+    entity,
+    stat,
+    claimed,
+    actual,
+    rule
+FROM number_findings
+UNION ALL
+SELECT *
+FROM name_findings
+UNION ALL
+SELECT *
+FROM day_findings
