@@ -17,10 +17,10 @@ import numpy as np
 
 from accuracy_db import output_files
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.metric_validity.measures import correlation_reason
 from accuracy_db.output_files import NO_INPUTS, Inputs
 from accuracy_db.scoring.scores import check_scopes, fetch_dicts
 from accuracy_db.scoring.signature import SCHEME, signature
-from accuracy_db.stats.metric_measures import correlation_reason
 from accuracy_db.stats.pair_evaluations import (
     AnnotationSet,
     counts_characters,

@@ -18,10 +18,10 @@ import duckdb
 import numpy as np
 from scipy import stats
 
+from accuracy_db.metric_validity.measures import correlation_reason
 from accuracy_db.scoring.scores import check_scopes, fetch_dicts, find_submission
 from accuracy_db.scoring.signature import signature
 from accuracy_db.stats.intervals import Resampling
-from accuracy_db.stats.metric_measures import correlation_reason
 from accuracy_db.stats.resampling import bootstrap_draws
 from accuracy_db.store.analyses import saved_analysis
 

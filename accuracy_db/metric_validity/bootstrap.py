@@ -36,11 +36,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from accuracy_db.stats import metric_measures as mm
+from accuracy_db.metric_validity import measures as mm
+from accuracy_db.metric_validity.pair_rows import acc_eq_weighted_rows
+from accuracy_db.metric_validity.rows import PAIRWISE_TEXTS, ROW_MEASURES
+from accuracy_db.metric_validity.ties import acc_eq, sampled_pair_texts
 from accuracy_db.stats import resampling
-from accuracy_db.stats.metric_pair_rows import acc_eq_weighted_rows
-from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
-from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
 from accuracy_db.stats.validity import percentile_interval
 
 TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average_precision", "best_f1")

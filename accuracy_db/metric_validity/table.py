@@ -21,10 +21,8 @@ import pyarrow.compute as pc
 
 from accuracy_db.defaults import VERSION
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.scoring.scores import check_corpus_choice, check_scopes, resolve_split
-from accuracy_db.stats import metric_measures as mm
-from accuracy_db.stats.intervals import Resampling
-from accuracy_db.stats.metric_bootstrap import (
+from accuracy_db.metric_validity import measures as mm
+from accuracy_db.metric_validity.bootstrap import (
     PARTIAL_MEASURES,
     SYSTEM_MEASURES,
     TEXT_MEASURES,
@@ -36,11 +34,13 @@ from accuracy_db.stats.metric_bootstrap import (
     resampled_measures,
     system_intervals,
 )
-from accuracy_db.stats.metric_pair_rows import SWAPPED_ROWS
-from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
-from accuracy_db.stats.metric_systems import pairwise_accuracy, spa, system_means
-from accuracy_db.stats.metric_tests import PearsonPermBoth, assign_ranks, paired_bootstrap, perm_both, williams
-from accuracy_db.stats.metric_ties import EXACT_TEXTS, SAMPLED_PAIRS, acc_eq
+from accuracy_db.metric_validity.pair_rows import SWAPPED_ROWS
+from accuracy_db.metric_validity.rows import PAIRWISE_TEXTS, ROW_MEASURES
+from accuracy_db.metric_validity.systems import pairwise_accuracy, spa, system_means
+from accuracy_db.metric_validity.tests import PearsonPermBoth, assign_ranks, paired_bootstrap, perm_both, williams
+from accuracy_db.metric_validity.ties import EXACT_TEXTS, SAMPLED_PAIRS, acc_eq
+from accuracy_db.scoring.scores import check_corpus_choice, check_scopes, resolve_split
+from accuracy_db.stats.intervals import Resampling
 
 LEVELS = ("text", "system")
 TESTS = ("perm-both", "williams")

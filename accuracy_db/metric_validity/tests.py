@@ -22,8 +22,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
+from accuracy_db.metric_validity.measures import Measure, as_floats, standardised
 from accuracy_db.stats import resampling
-from accuracy_db.stats.metric_measures import Measure, as_floats, standardised
 
 SIGNIFICANCE_LEVEL = 0.05
 # Two measures (within [-1, 1]) closer than this are equal: a trial that swaps nothing but scores two metrics rank

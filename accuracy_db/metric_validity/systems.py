@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from accuracy_db.metric_validity.measures import Measure, as_floats, correlation_reason
 from accuracy_db.stats import resampling
-from accuracy_db.stats.metric_measures import Measure, as_floats, correlation_reason
 
 MIN_SYSTEMS = 2  # one pair
 

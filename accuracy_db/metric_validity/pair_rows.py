@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from accuracy_db.stats import metric_measures as mm
-from accuracy_db.stats.metric_measures import as_floats
+from accuracy_db.metric_validity import measures as mm
+from accuracy_db.metric_validity.measures import as_floats
 
 # Rows × pairs of a block: its indices and counts stay in the cache (4 million took twice the time at 60 texts).
 CACHED_CELLS = 125_000

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from accuracy_db.stats.metric_measures import standardised
+from accuracy_db.metric_validity.measures import standardised
 
 PAIRWISE_TEXTS = 1_000  # up to this many texts, τ-b from every pair's signs
 BLOCK_CELLS = 4_000_000  # rows × pairs (or texts) computed at a time

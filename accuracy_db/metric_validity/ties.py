@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from accuracy_db.stats.metric_measures import Groups, Measure, as_floats, correlation_reason
+from accuracy_db.metric_validity.measures import Groups, Measure, as_floats, correlation_reason
 from accuracy_db.stats.resampling import bootstrap_draws
 
 EXACT_TEXTS = 10_000
