@@ -16,7 +16,7 @@ that child alone; each prints its own seconds of computation, wall and CPU):
   levels, --resamples resamples, 1000 permutation trials for the clusters);
 * reference: for every metric and scope, a loop over the resamples (the same draws: resampling.bootstrap_draws)
   calling scipy.stats.pearsonr, spearmanr and kendalltau, scikit-learn's roc_auc_score, average_precision_score and
-  precision_recall_curve (best F1), and metric_ties.acc_eq, for the measures the table gives an interval on at
+  precision_recall_curve (best F1), and metric_validity.ties.acc_eq, for the measures the table gives an interval on at
   that number of texts. It runs --reference-resamples of them and is extrapolated linearly to --resamples (it says
   so); it computes no clusters and no system level, so the ratio understates the table's advantage. When it runs
   every resample, its intervals are compared with the table's.

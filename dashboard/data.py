@@ -304,7 +304,7 @@ def _metric_table(file: FileIdentity, split: str, scope: str, corpus: str) -> li
 
 
 def metric_table(split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
-    """metric_evaluation.metric_table of one split and scope, both levels, with METRIC_SETTINGS: every metric's
+    """metric_validity.table.metric_table of one split and scope, both levels, with METRIC_SETTINGS: every metric's
     measures against the gold list with intervals and clusters, as `accuracy-db metrics` prints them."""
     return _current(_metric_table, split, scope, corpus)
 

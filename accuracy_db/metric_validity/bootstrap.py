@@ -19,7 +19,7 @@ by side. Costs for n texts and R resamples:
 * kendall of a metric of many scores: from its counts in score order, per gold value but the highest, a cumulative
   count of the texts of higher gold values (the discordant pairs), and the ties by score, gold value and both;
 * partial_pearson, partial_spearman: the weighted partial correlation of the vectors or of their mid-ranks;
-* acc_eq: per resample, every pair's signs as rows of one matrix (up to metric_rows.PAIRWISE_TEXTS texts, the
+* acc_eq: per resample, every pair's signs as rows of one matrix (up to rows.PAIRWISE_TEXTS texts, the
   dearest by far), the threshold searched anew.
 At the system level the texts are drawn within each system (every system stays), the systems' means recomputed,
 and the measures computed per resample over the few systems.
