@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.store import model_headers
+from accuracy_db.store import model_headers, sql_parse
 from accuracy_db.store.model_headers import BATCHED, GOLD_TABLE, INCREMENTAL, QUERY, TABLE
 
 # DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
@@ -126,13 +126,21 @@ def stats_query(name: str) -> str:
     return resources.files("accuracy_db.queries.stats").joinpath(f"{name}.sql").read_text(encoding="utf-8")
 
 
+@functools.cache  # asked for every model, many times a build
+def relations_read(name: str, sql: str) -> frozenset[str]:
+    """The tables and views a model's SELECT reads by name, from DuckDB's parse: a column, an alias, a comment or a
+    string that shares a model's name reads nothing, and a common table expression of the model's own shadows the
+    model of its name. name: the model's, for the error when its SQL does not parse."""
+    tree = sql_parse.duckdb_parse(sql)
+    if tree.get("error"):
+        raise AccuracyDbError(f"model {name} does not parse: {tree.get('error_message', '')}")
+    statements = tree["statements"]
+    return frozenset(sql_parse.read_tables(statements) - sql_parse.cte_names(statements))
+
+
 def models_read(definitions: dict[str, str]) -> dict[str, set[str]]:
-    """For each model, the models it reads (a model reads another when it names it outside comments; model names
-    are distinct words, never column names)."""
-    return {
-        name: set(re.findall(r"\w+", re.sub(r"--[^\n]*", "", sql))) & definitions.keys() - {name}
-        for name, sql in definitions.items()
-    }
+    """For each model, the models of definitions it reads."""
+    return {name: relations_read(name, sql) & definitions.keys() - {name} for name, sql in definitions.items()}
 
 
 def views_in_dependency_order(definitions: dict[str, str]) -> list[str]:
@@ -141,14 +149,13 @@ def views_in_dependency_order(definitions: dict[str, str]) -> list[str]:
 
 
 def with_what_they_read(definitions: dict[str, str], models: list[str]) -> dict[str, str]:
-    """The definitions of some models and of every model they read, directly or not."""
-    reads = models_read(definitions)
+    """The definitions of some models and of every model they read, directly or not (only those are parsed)."""
     needed, pending = set(), list(models)
     while pending:
         name = pending.pop()
         if name not in needed:
             needed.add(name)
-            pending += reads[name]
+            pending += relations_read(name, definitions[name]) & definitions.keys()
     return {name: sql for name, sql in definitions.items() if name in needed}
 
 
