@@ -1,7 +1,7 @@
 """The dashboard's charts, drawn from Vega-Lite specs made once per set of inputs.
 
 Altair checks a chart's spec against the Vega-Lite schema and copies it on the way: the leaderboard's two charts
-took about 0.4 of the page's 0.5 CPU seconds a visit, holding the interpreter lock that every other visitor's page
+took most of the page's CPU a visit, holding the interpreter lock that every other visitor's page
 waits for (issue 36). So every chart is drawn by draw(): the first time a chart's inputs are seen its builder runs
 and its spec is made; after that the spec comes from Streamlit's cache.
 

@@ -262,7 +262,7 @@ def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None
 
 
 # A batched model computes the submissions of a batch in one statement: its memory grows with the mistakes of the
-# batch, and each statement costs some 80 ms however small (the shared task's lists, a few hundred mistakes each).
+# batch, and each statement costs the same however small (the shared task's lists, a few hundred mistakes each).
 BATCH_MISTAKES = 1_000_000
 
 
@@ -415,7 +415,7 @@ def open_new(
 
 def empty_database() -> Path | None:
     """A database file with every table and view and no rows, made once per process: creating the views binds each
-    one (about 1.4 s), copying the file takes a twentieth of that, and a process that builds more than once (a
+    one, copying the file takes a twentieth of that time, and a process that builds more than once (a
     watch, the tests, the benchmarks) pays once. Made again if the file went (a cleaner of the temporary folder);
     None when the temporary folder cannot hold it, and the database is then created in place."""
     try:
