@@ -1,4 +1,4 @@
-"""Metric meta-evaluation (accuracy_db/stats/metric_*.py, issue 37): every measure equals an independent reference —
+"""Metric meta-evaluation (accuracy_db/metric_validity/, issue 37): every measure equals an independent reference —
 scipy.stats, scikit-learn, numpy.linalg.lstsq, or a brute force over pairs written here from the definitions —
 on random vectors with many ties and on the edge cases; the bootstrap intervals equal the same references computed
 on the same resamples."""
