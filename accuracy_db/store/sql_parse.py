@@ -25,9 +25,10 @@ def parser() -> duckdb.DuckDBPyConnection:
     return con
 
 
-def duckdb_parse(sql: str) -> dict:
-    """DuckDB's parse of sql (json_serialize_sql: it parses, never runs), or its error, as a dict."""
-    cursor = parser().cursor()  # a cursor per call: threads may check queries at once
+def duckdb_parse(sql: str, con: duckdb.DuckDBPyConnection | None = None) -> dict:
+    """DuckDB's parse of sql (json_serialize_sql: it parses, never runs), or its error, as a dict; by con, or by the
+    process's parser()."""
+    cursor = (con or parser()).cursor()  # a cursor per call: threads may check queries at once
     try:
         return json.loads(cursor.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchone()[0])
     finally:
