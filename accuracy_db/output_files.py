@@ -126,7 +126,7 @@ def write_files(contents: dict[Path, bytes], force: bool = False, inputs: Inputs
 
 def write_file(path: Path, data: bytes, force: bool = False, inputs: Inputs = NO_INPUTS) -> None:
     """Write one file whole: to a temporary file beside it, then put in place in one step."""
-    import tempfile  # (7 ms: only a command that writes a file pays them)
+    import tempfile  # here: only a command that writes a file pays its import
 
     check(path, force, inputs)
     folder, name = os.path.split(os.path.abspath(path))

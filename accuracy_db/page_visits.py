@@ -4,7 +4,7 @@ A browser's page is a websocket to /_stcore/stream: it asks for a run of the pag
 `rerun_script` with the page's name and address parameters) and draws what comes back (ForwardMsgs: the page's
 elements, then `script_finished`). page_run() does the same and draws nothing. `accuracy-db dashboard` visits each
 page this way once when its server has started (warm()), so that the first visitor of a page finds its figures
-computed (the leaderboard's intervals and clusters took 6.6 s at scale 100); benchmarks.dashboard_protocol sends
+computed (the leaderboard's intervals and clusters took seconds at scale 100); benchmarks.dashboard_protocol sends
 crowds of such visitors, whose timings are then the server's alone.
 """
 

@@ -92,8 +92,8 @@ def open_regular(path: Path | str) -> Iterator[BinaryIO]:
 
 def advise_will_need(path: Path | str) -> None:
     """Ask the kernel to start reading a regular file into memory, so that it is there when read: reading the 60,000
-    small texts of scale 1000 from the disk took 3.3 s so, 6.5 s without (a file at a time, each read waiting for the
-    disk). Opened as regular_fd opens a file; nothing fails here: a file that cannot be read is reported when it is
+    small texts of scale 1000 from the disk took half the time so (without, a file at a time, each read waits for
+    the disk). Opened as regular_fd opens a file; nothing fails here: a file that cannot be read is reported when it is
     read."""
     if not hasattr(os, "posix_fadvise"):  # the advice is Linux's (and some Unix's)
         return

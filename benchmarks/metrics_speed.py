@@ -16,7 +16,7 @@ that child alone; each prints its own seconds of computation, wall and CPU):
   levels, --resamples resamples, 1000 permutation trials for the clusters);
 * reference: for every metric and scope, a loop over the resamples (the same draws: resampling.bootstrap_draws)
   calling scipy.stats.pearsonr, spearmanr and kendalltau, scikit-learn's roc_auc_score, average_precision_score and
-  precision_recall_curve (best F1), and metric_ties.acc_eq, for the measures the table gives an interval on at
+  precision_recall_curve (best F1), and metric_validity.ties.acc_eq, for the measures the table gives an interval on at
   that number of texts. It runs --reference-resamples of them and is extrapolated linearly to --resamples (it says
   so); it computes no clusters and no system level, so the ratio understates the table's advantage. When it runs
   every resample, its intervals are compared with the table's.
@@ -101,8 +101,8 @@ def write_scores(folder: Path, metrics: int, seed: int = 0) -> Path:
 def table(db: str, resamples: int, out: str, scopes: str, trials: int) -> None:
     """Child step: the whole metrics table, as `accuracy-db metrics` computes it (of the scopes named, comma-separated,
     or every scope: ""); its rows written to out."""
+    from accuracy_db.metric_validity.table import Settings, metric_table
     from accuracy_db.stats.intervals import Resampling
-    from accuracy_db.stats.metric_evaluation import Settings, metric_table
     from accuracy_db.store import database
 
     con = database.open_existing(db)
@@ -128,8 +128,8 @@ def reference_measures(texts: int) -> dict:
     from scipy import stats
     from sklearn.metrics import average_precision_score, roc_auc_score
 
-    from accuracy_db.stats.metric_evaluation import INTERVAL_TEXTS
-    from accuracy_db.stats.metric_ties import acc_eq
+    from accuracy_db.metric_validity.table import INTERVAL_TEXTS
+    from accuracy_db.metric_validity.ties import acc_eq
 
     measures = {
         "pearson": lambda x, y: stats.pearsonr(x, y)[0],
@@ -148,8 +148,8 @@ def reference(db: str, resamples: int, out: str, scopes: str, trials: int) -> No
     table's), text level."""
     import warnings
 
+    from accuracy_db.metric_validity.table import Settings, choose_corpus, gold_lists, scored_metrics
     from accuracy_db.stats import resampling
-    from accuracy_db.stats.metric_evaluation import Settings, choose_corpus, gold_lists, scored_metrics
     from accuracy_db.stats.validity import percentile_interval
     from accuracy_db.store import database
 

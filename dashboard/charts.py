@@ -1,16 +1,15 @@
 """The dashboard's charts, drawn from Vega-Lite specs made once per set of inputs.
 
 Altair checks a chart's spec against the Vega-Lite schema and copies it on the way: the leaderboard's two charts
-took about 0.4 of the page's 0.5 CPU seconds a visit, holding the interpreter lock that every other visitor's page
+took most of the page's CPU a visit, holding the interpreter lock that every other visitor's page
 waits for (issue 36). So every chart is drawn by draw(): the first time a chart's inputs are seen its builder runs
 and its spec is made; after that the spec comes from Streamlit's cache.
 
 A spec is made as st.altair_chart makes it: without Altair's default theme (whose fixed sizes Streamlit would
 override) and without Altair's limit on rows, its datasets in Arrow's format, which Streamlit sends as they are
-(from the rows Altair puts inline, made once here rather than at every visit: the gold explorer's chart of 36,000
-bars took 0.04 CPU seconds a visit). Altair's theme and data transformer are settings of the whole process, so
-specs are made one at a time under a lock; no page calls st.altair_chart, whose conversion changes the same
-settings under a lock of Streamlit's own.
+(from the rows Altair puts inline, made once here with pyarrow rather than at every visit). Altair's theme and data
+transformer are settings of the whole process, so specs are made one at a time under a lock; no page calls
+st.altair_chart, whose conversion changes the same settings under a lock of Streamlit's own.
 """
 
 from __future__ import annotations
@@ -19,10 +18,21 @@ import threading
 from collections.abc import Callable
 
 import altair as alt
+import pyarrow as pa
 import streamlit as st
-from streamlit.dataframe_util import convert_anything_to_arrow_bytes
 
 _SETTINGS = threading.Lock()  # Altair's theme and data transformer are the process's
+
+
+def arrow_bytes(rows: list[dict]) -> bytes:
+    """A dataset Altair put inline (rows of JSON values) in Arrow's IPC stream format, which st.vega_lite_chart sends
+    as it is: each key of any row a column, in the order first met, null where a row lacks it."""
+    names = list(dict.fromkeys(name for row in rows for name in row))
+    table = pa.table({name: [row.get(name) for row in rows] for name in names})
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -31,7 +41,7 @@ def _spec(builder: str, _build: Callable[..., alt.TopLevelMixin], args: tuple) -
     with _SETTINGS, alt.theme.enable("none"), alt.data_transformers.enable("default", max_rows=None):
         spec = _build(*args).to_dict()
     if "datasets" in spec:
-        spec["datasets"] = {name: convert_anything_to_arrow_bytes(rows) for name, rows in spec["datasets"].items()}
+        spec["datasets"] = {name: arrow_bytes(rows) for name, rows in spec["datasets"].items()}
     return spec
 
 

@@ -23,6 +23,7 @@ import streamlit as st
 
 from accuracy_db.defaults import default_db
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.metric_validity import table as metric_validity
 from accuracy_db.scoring import schemes
 from accuracy_db.scoring.schemes import DESCRIPTION as SCHEME_DESCRIPTION  # noqa: F401  for the pages
 from accuracy_db.scoring.schemes import (  # noqa: F401  for the pages
@@ -37,7 +38,6 @@ from accuracy_db.stats import (
     agreement,
     calibration,
     intervals,
-    metric_evaluation,
     pair_evaluations,
     ranking,
     significance,
@@ -295,18 +295,16 @@ def curve_and_diagram(submission: str, corpus: str, split: str) -> tuple[list[di
 
 
 # The metrics' validity as `accuracy-db metrics` measures it by default: the same resampling and permutation trials.
-METRIC_SETTINGS = metric_evaluation.Settings(resampling=RESAMPLING)
+METRIC_SETTINGS = metric_validity.Settings(resampling=RESAMPLING)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _metric_table(file: FileIdentity, split: str, scope: str, corpus: str) -> list[dict]:
-    return _on_file(
-        file, lambda con: metric_evaluation.metric_table(con, corpus, split, [scope], None, METRIC_SETTINGS)
-    )
+    return _on_file(file, lambda con: metric_validity.metric_table(con, corpus, split, [scope], None, METRIC_SETTINGS))
 
 
 def metric_table(split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
-    """metric_evaluation.metric_table of one split and scope, both levels, with METRIC_SETTINGS: every metric's
+    """metric_validity.table.metric_table of one split and scope, both levels, with METRIC_SETTINGS: every metric's
     measures against the gold list with intervals and clusters, as `accuracy-db metrics` prints them."""
     return _current(_metric_table, split, scope, corpus)
 

@@ -92,7 +92,7 @@ class TokenIndex:
 
 
 # Occurrences of a span's text counted for its message, at most: counting them all, a list of spans such as "a"
-# misplaced in a text of a million of them took hours (a text-long loop a span).
+# misplaced in a text of a million of them did not end (a text-long loop a span).
 COUNTED = 100
 
 

@@ -36,7 +36,7 @@ def insert_rows(
 def insert_all(con: duckdb.DuckDBPyConnection, frames: Iterable[tuple[str, pl.DataFrame]]) -> None:
     """Insert each frame into its table, in one transaction, so that a failure (in making a frame too: they may be
     made as they are inserted, so that one at a time takes memory) leaves none of them. Each is read once, through
-    its Arrow C stream (a frame registered as such would import pyarrow, 0.3-4 s)."""
+    its Arrow C stream (a frame registered as such would import pyarrow, which the loading does not need)."""
     con.begin()
     try:
         for table, frame in frames:

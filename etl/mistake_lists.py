@@ -133,7 +133,7 @@ def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
         return False
     cells = {name: f"cell{i}" for i, name in enumerate(read.header)}  # read_mistake_file refuses repeated names
     selected = ", ".join(f"{cells[column] if column in cells else 'NULL::VARCHAR'} AS {column}" for column in COLUMNS)
-    # A view, not a copy: the rows are read once, by resolve_mistakes.sql (a copy of a million rows took 1.7 s).
+    # A view, not a copy: the rows are read once, by resolve_mistakes.sql (a copy of a million rows is not free).
     con.execute(
         f"CREATE OR REPLACE TEMP VIEW pending_rows AS"
         f" SELECT rowid + 2 AS line_number, {len(read.header)} AS cell_count, {selected} FROM csv_rows"
@@ -142,13 +142,13 @@ def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
 
 
 # Below this size Python's csv module reads a file faster than DuckDB's reader does, whose reading of bytes in
-# memory imports fsspec (about 0.05 s: a third of what the drop-in evaluate may take beyond Python's start).
+# memory imports fsspec (a third of what the drop-in evaluate may take beyond Python's start).
 SMALL_FILE_BYTES = 1_000_000
 
 
-# DuckDB's reader makes a column of each header cell, read or not, and its cost grows faster than their number: 1.5 MB
-# under a header of 50,000 cells took 10 s, of 200,000 cells 104 s. A header wider than this goes to Python's csv
-# module, which reads only the columns of COLUMNS, whatever the width.
+# DuckDB's reader makes a column of each header cell, read or not, and its cost grows faster than their number (1.5
+# MB under a header of 200,000 cells took ten times as long as under 50,000). A header wider than this goes to the
+# csv module, which reads only the columns of COLUMNS, whatever the width.
 FAST_HEADER_CELLS = 100
 
 
@@ -443,7 +443,7 @@ def insert_list(prepared: PreparedList, split: str) -> int:
     )
     # The rows' ids are taken from the sequence as one block, one id for each line of the file (the header's too),
     # and given by line number, in the file's order as before: nextval in the INSERT itself keeps it to one thread
-    # (a submission of scale 1000: 0.73 s, against 0.42 s with the block).
+    # (a submission of scale 1000 took almost twice as long as with the block).
     lines = con.execute("SELECT coalesce(max(line_number), 0) FROM resolved_mistakes").fetchall()[0][0]
     first_id = reserve_mistake_ids(con, lines)
     con.execute(

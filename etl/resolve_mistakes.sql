@@ -158,7 +158,7 @@ row_checked AS (
     LEFT JOIN nearest_categories ON nearest_categories.given = typed.category
     -- What the corpus knows of each row's text, joined here rather than to the checked rows: DuckDB estimates the
     -- rows here as more than the texts and builds its hash table of the texts; after the checks it estimated 9,082
-    -- of 1.1 million rows (a submission of scale 1000) and built it of the wide rows, about 0.3 s more a list.
+    -- of 1.1 million rows (a submission of scale 1000) and built it of the wide rows, slower.
     LEFT JOIN corpus_texts USING (text_id)
 ),
 
@@ -292,8 +292,8 @@ neighbours AS (
 
 -- The texts where two spans overlap (one starts at or before the end of the one before it: mistake_problems.sql
 -- refuses the list for it). Their spans' tokens are not looked up: the spans of a text that do not overlap mark each
--- token once at most, but 400,000 rows marking the whole of one text (13 MB) made 96 million tokens to look up, in
--- 23 s and 3.2 GB.
+-- token once at most, but 400,000 rows marking the whole of one text (13 MB) made 96 million tokens to look up
+-- (benchmarks/results/code-timings.md).
 overlapping_texts AS (
     SELECT DISTINCT text_id FROM neighbours WHERE span_start <= previous_end
 ),

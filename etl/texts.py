@@ -18,7 +18,7 @@ from accuracy_db.regular_files import Digests, advise_will_need, read_text
 from .batching import BATCH_CHARACTERS
 from .bounded_yaml import load_bounded_yaml
 
-READ_AHEAD = 256  # files: cold, 2.8-3.4 s against 3.4-3.6 s with 32
+READ_AHEAD = 256  # files asked ahead: quicker, read cold, than 32 (benchmarks/results/code-timings.md)
 
 COUNT_TOKENS = """
 UPDATE texts SET
@@ -48,9 +48,9 @@ def text_batches(texts_dir: Path, digests: Digests | None = None) -> Iterator[di
     if not texts_dir.is_dir():
         raise AccuracyDbError(f"{texts_dir}: no such folder of texts")
     # One listing, names sorted as strings (as Path objects they sort 20 times slower; the order is the same). One
-    # thread reads them: the 60,000 texts of scale 1000 took 0.7 s from the page cache and 5.4 s evicted from it,
-    # against 3.8-4.6 s and 5.7-6.6 s with 8 to 64 threads (which wait on each other for Python's lock). The kernel
-    # is asked to read each file READ_AHEAD files before it is read instead, which needs no thread of Python's.
+    # thread reads them: quicker than 8 to 64 threads, which wait on each other for Python's lock, from the page
+    # cache and evicted from it alike (benchmarks/results/code-timings.md). The kernel is asked to read each file
+    # READ_AHEAD files before it is read instead, which needs no thread of Python's.
     paths = text_paths(texts_dir)
     for path in paths[:READ_AHEAD]:
         advise_will_need(path)
@@ -103,7 +103,7 @@ def check_one_split_a_text(texts_dirs: dict[str, Path]) -> None:
 def load_texts(con: duckdb.DuckDBPyConnection, split: str, texts: dict[str, str], in_sql: bool = False) -> None:
     """Insert texts and their tokens, in one transaction: the tokens of a text are what splitting it on whitespace
     gives, numbered by token_numbering.py in polars, or with in_sql by text_tokens.sql, which spares a process of a
-    few texts polars' import (0.12-0.19 s: the drop-in evaluate) and takes 1.5 times its CPU a token. Both number
+    few texts polars' import (a large share of the drop-in evaluate) and takes 1.5 times its CPU a token. Both number
     alike (tests/test_texts.py)."""
     if in_sql:
         insert_numbered_in_sql(con, split, *generated(texts))
@@ -122,8 +122,8 @@ def load_generated_batches(
     """Insert batches of texts (their ids and generated texts, as generated gives them) and their tokens numbered
     in polars, all in one transaction: a failure in making a batch (a text that cannot be read, say) leaves none of
     them. Read and generated in a thread of their own (pipeline.ahead), the batches of scale 1000 take Python's
-    work, 1.3 s of reading and 0.8 s of joining words, off the thread that numbers and inserts them: the texts
-    took 5.7 s instead of 6.6 s."""
+    work, the reading and the joining of words, off the thread that numbers and inserts them, which then loads the
+    texts sooner (benchmarks/results/code-timings.md)."""
     from .frames import insert_all
     from .token_numbering import text_frames
 

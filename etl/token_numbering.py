@@ -1,8 +1,8 @@
 """Number the tokens of texts in polars, by the rule of text_tokens.sql, each text's list of words at once.
 
 The window of text_tokens.sql sorts the tokens of each text, which splitting already gives in order: at scale 1000
-(60,000 texts, 20 million tokens) load_texts took 9.9 s and 16.0 s of CPU so, 6.75 s and 10.5 s this way (medians
-of 3; the rows go to DuckDB through their Arrow C streams). Polars is imported only here, so that a process that
+(60,000 texts, 20 million tokens) load_texts takes a third less time this way (benchmarks/results/code-timings.md;
+the rows go to DuckDB through their Arrow C streams). Polars is imported only here, so that a process that
 numbers a few texts in SQL (the drop-in evaluate) never pays its import.
 """
 

@@ -95,3 +95,28 @@ def test_the_builder_runs_once_for_the_same_inputs():
     assert drawn(at, "by_charts")[0]["spec"]["title"] == "another"
     other, _ = drawn(at, "other_builder")  # another builder given the same inputs is not answered from dots'
     assert other["mark"] == {"type": "bar"}
+
+
+def test_a_dataset_s_columns_are_every_key_of_its_rows_with_nulls_where_a_row_lacks_one():
+    """pyarrow's from_pylist would take the first row's keys alone."""
+    from accuracy_db.dashboard.charts import arrow_bytes
+
+    rows = [{"name": "a", "value": 1}, {"name": "b", "low": 0.5}, {"value": None, "name": "c"}]
+    table = pa.ipc.open_stream(arrow_bytes(rows)).read_all()
+    assert table.column_names == ["name", "value", "low"]
+    assert table.to_pylist() == [
+        {"name": "a", "value": 1, "low": None},
+        {"name": "b", "value": None, "low": 0.5},
+        {"name": "c", "value": None, "low": None},
+    ]
+    assert pa.ipc.open_stream(arrow_bytes([])).read_all().num_rows == 0
+
+
+def test_no_module_of_the_package_imports_streamlit_s_dataframe_util():
+    """The datasets are made with pyarrow (arrow_bytes), not with Streamlit's internal convert_anything_to_arrow_bytes."""
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    sources = [path for folder in ("accuracy_db", "dashboard", "etl") for path in (repo / folder).rglob("*.py")]
+    assert len(sources) > 50
+    assert [path.name for path in sources if "dataframe_util" in path.read_text(encoding="utf-8")] == []

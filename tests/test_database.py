@@ -5,10 +5,14 @@ import re
 import shutil
 
 import pytest
+import sqlglot
 from shared_data import DATA
+from sqlglot import exp
 
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.ingest.refresh import refresh
+from accuracy_db.scoring.evaluate import MODELS
+from accuracy_db.scoring.schemes import SCHEME
 from accuracy_db.store import database
 
 
@@ -146,3 +150,64 @@ def test_batched_models_take_the_submissions_in_order_in_batches_up_to_the_bound
     sql = database.view_definitions()["scored_mistakes"]
     batched = sorted(row for batch in batches for row in built.execute(sql, {"submission_ids": batch}).fetchall())
     assert batched == sorted(built.execute("SELECT * FROM scored_mistakes").fetchall())
+
+
+def sqlglot_reads(definitions: dict[str, str]) -> dict[str, set[str]]:
+    """The reference for what each model reads: the tables sqlglot's parse names, less the model's own common table
+    expressions, that are models."""
+    reads = {}
+    for name, sql in definitions.items():
+        tree = sqlglot.parse_one(sql, read="duckdb")
+        ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
+        tables = {table.name.lower() for table in tree.find_all(exp.Table)}
+        reads[name] = (tables - ctes) & definitions.keys() - {name}
+    return reads
+
+
+def test_what_each_model_reads_is_what_sqlglot_parses_it_to_read():
+    definitions = database.model_definitions()
+    assert database.models_read(definitions) == sqlglot_reads(definitions)
+
+
+def test_a_column_an_alias_a_comment_or_a_string_named_like_a_model_is_no_dependency():
+    definitions = {
+        "texts_by_size": "SELECT 1 AS sizes",
+        "sizes": "SELECT sizes.texts_by_size, t.x AS texts_by_size FROM (SELECT 1 AS texts_by_size, 2 AS x) AS t, "
+        "(SELECT 1 AS texts_by_size) AS sizes",
+        "labels": "/* reads texts_by_size?\n sizes */ SELECT 'texts_by_size' AS label, \"sizes\" FROM (SELECT 1) AS t(sizes)",
+        "own": "WITH sizes AS (SELECT 1) SELECT * FROM sizes",
+        "reader": "SELECT * FROM texts_by_size JOIN own USING (x) WHERE x IN (SELECT x FROM labels)",
+        "subquery": "SELECT (SELECT count(*) FROM sizes) AS n",
+    }
+    assert database.models_read(definitions) == {
+        "texts_by_size": set(),
+        "sizes": set(),
+        "labels": set(),
+        "own": set(),
+        "reader": {"texts_by_size", "own", "labels"},
+        "subquery": {"sizes"},
+    }
+    # a column named like a model that reads it back is no cycle
+    order = database.views_in_dependency_order(definitions)
+    assert order.index("texts_by_size") < order.index("reader") and order.index("sizes") < order.index("subquery")
+
+
+def test_a_model_that_does_not_parse_is_named():
+    with pytest.raises(AccuracyDbError, match='^model broken does not parse: syntax error at or near "WHERE"$'):
+        database.models_read({"broken": "SELECT FROM WHERE"})
+
+
+def test_evaluate_s_scratch_database_holds_what_the_scores_read_and_no_more():
+    """The drop-in `evaluate` creates `scores` and what it reads, directly or not, as sqlglot parses the models."""
+    definitions = database.view_definitions()
+    reads, needed, pending = sqlglot_reads(definitions), set(), list(MODELS[SCHEME])
+    while pending:
+        name = pending.pop()
+        if name not in needed:
+            needed.add(name)
+            pending += reads[name]
+    con = database.open_new(None, models=MODELS[SCHEME], threads=1)
+    made = {name for (name,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()}
+    made |= {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()} & set(definitions)
+    assert made == needed
+    assert con.execute("SELECT count(*) FROM scores").fetchall() == [(0,)]

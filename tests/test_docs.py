@@ -116,3 +116,35 @@ def test_no_page_states_a_test_count():
         for match in re.finditer(r"\b\d[\d,]*\s+(?:tests?|passed)\b", page.read_text(encoding="utf-8"))
     ]
     assert stated == []
+
+
+def layout() -> str:
+    """The Layout section of docs/contributing.md."""
+    text = (DOCS / "contributing.md").read_text(encoding="utf-8")
+    return text.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_layout_names_every_module_and_layer_of_the_package():
+    """docs/contributing.md describes the package as it is: each module (a command's or a page's aside: one a
+    command, one a page) and each SQL file of etl/ by name, and each layer of [tool.importlinter] in its picture."""
+    import tomllib
+
+    section = layout()
+    folders = [REPO / "accuracy_db", REPO / "etl", REPO / "dashboard"]
+    modules = [
+        path
+        for folder in folders
+        for path in [*folder.rglob("*.py"), *folder.glob("*.sql")]
+        if path.stem not in ("__init__", "__main__") and path.parent.name not in ("commands", "app_pages")
+    ]
+    assert len(modules) > 100
+    assert [str(path.relative_to(REPO)) for path in modules if f"`{path.name}`" not in section] == []
+    contracts = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (layers,) = [contract["layers"] for contract in contracts["contracts"] if contract["type"] == "layers"]
+    picture = section.split("```text\n", 1)[1].split("```", 1)[0]
+    drawn = [
+        [name.strip() for name in re.findall(r"^ *([a-z_]+(?: *│ *[a-z_]+)?)  ", line)[0].split("│")]
+        for line in picture.splitlines()
+        if re.match(r"^ *[a-z_]+( *│ *[a-z_]+)?  ", line)
+    ]
+    assert drawn == [[name.strip() for name in layer.split("|")] for layer in layers]

@@ -54,3 +54,19 @@ def test_an_import_against_the_layers_breaks_the_contract(tmp_path):
     result = lint_imports(tmp_path)
     assert result.returncode == 1
     assert "accuracy_db.store.publish -> accuracy_db.cli.render" in result.stdout
+
+
+def test_the_statistics_do_not_import_the_metrics_validity(tmp_path):
+    """metric_validity is a layer above stats (it resamples with stats.resampling): a statistics module importing
+    it is refused, as is a dashboard page reading it other than through dashboard.data."""
+    assemble(tmp_path)
+    validity = tmp_path / "accuracy_db" / "stats" / "validity.py"
+    validity.write_text(
+        validity.read_text(encoding="utf-8") + "\nfrom accuracy_db.metric_validity import table  # noqa\n"
+    )
+    page = tmp_path / "accuracy_db" / "dashboard" / "app_pages" / "metrics.py"
+    page.write_text(page.read_text(encoding="utf-8") + "\nfrom accuracy_db.metric_validity import table  # noqa\n")
+    result = lint_imports(tmp_path)
+    assert result.returncode == 1
+    assert "accuracy_db.stats.validity -> accuracy_db.metric_validity.table" in result.stdout
+    assert "accuracy_db.dashboard.app_pages.metrics -> accuracy_db.metric_validity.table" in result.stdout

@@ -1,4 +1,4 @@
-"""Metric meta-evaluation (accuracy_db/stats/metric_*.py, issue 37): every measure equals an independent reference —
+"""Metric meta-evaluation (accuracy_db/metric_validity/, issue 37): every measure equals an independent reference —
 scipy.stats, scikit-learn, numpy.linalg.lstsq, or a brute force over pairs written here from the definitions —
 on random vectors with many ties and on the edge cases; the bootstrap intervals equal the same references computed
 on the same resamples."""
@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 from scipy import stats
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score
 
-from accuracy_db.stats import metric_bootstrap, resampling
-from accuracy_db.stats import metric_measures as mm
-from accuracy_db.stats.intervals import Resampling
-from accuracy_db.stats.metric_bootstrap import Pair, Resamples, interval, resampled_measures, system_intervals
-from accuracy_db.stats.metric_evaluation import (
+from accuracy_db.metric_validity import bootstrap as metric_bootstrap
+from accuracy_db.metric_validity import measures as mm
+from accuracy_db.metric_validity.bootstrap import Pair, Resamples, interval, resampled_measures, system_intervals
+from accuracy_db.metric_validity.rows import ROW_MEASURES
+from accuracy_db.metric_validity.systems import pairwise_accuracy, pairwise_p_values, spa, system_means
+from accuracy_db.metric_validity.table import (
     PERMUTED_TEXTS,
     RANK_MEASURES,
     Scored,
@@ -28,10 +29,10 @@ from accuracy_db.stats.metric_evaluation import (
     settings_resamples,
     text_rows_of,
 )
-from accuracy_db.stats.metric_rows import ROW_MEASURES
-from accuracy_db.stats.metric_systems import pairwise_accuracy, pairwise_p_values, spa, system_means
-from accuracy_db.stats.metric_tests import PearsonPermBoth, assign_ranks, perm_both, williams
-from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
+from accuracy_db.metric_validity.tests import PearsonPermBoth, assign_ranks, perm_both, williams
+from accuracy_db.metric_validity.ties import acc_eq, sampled_pair_texts
+from accuracy_db.stats import resampling
+from accuracy_db.stats.intervals import Resampling
 from accuracy_db.stats.resampling import bootstrap_draws, permutation_swaps
 
 tied = st.lists(st.integers(0, 3), min_size=0, max_size=25)

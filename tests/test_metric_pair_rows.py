@@ -10,16 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from accuracy_db.stats import metric_measures as mm
-from accuracy_db.stats.metric_pair_rows import (
+from accuracy_db.metric_validity import measures as mm
+from accuracy_db.metric_validity.pair_rows import (
     SWAPPED_ROWS,
     acc_eq_swapped_rows,
     acc_eq_weighted_rows,
     kendall_swapped_rows,
 )
-from accuracy_db.stats.metric_rows import ROW_MEASURES
-from accuracy_db.stats.metric_tests import perm_both
-from accuracy_db.stats.metric_ties import acc_eq
+from accuracy_db.metric_validity.rows import ROW_MEASURES
+from accuracy_db.metric_validity.tests import perm_both
+from accuracy_db.metric_validity.ties import acc_eq
 
 
 def alone(measure, x, y) -> float:

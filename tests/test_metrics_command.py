@@ -23,8 +23,8 @@ from test_metric_measures import brute_perm_both
 from test_score_files import CATEGORIES, SPLITS, TEST, TRAIN, mistake_counts, tokens_of
 
 from accuracy_db.cli.main import run
+from accuracy_db.metric_validity.table import Scored, Settings, text_rows
 from accuracy_db.stats.intervals import Resampling
-from accuracy_db.stats.metric_evaluation import Scored, Settings, text_rows
 from accuracy_db.store import database
 
 ROOT = Path(__file__).resolve().parent.parent

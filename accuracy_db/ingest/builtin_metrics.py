@@ -27,8 +27,8 @@ DEFINITIONS = {
 assert tuple(DEFINITIONS) == BUILTIN_METRICS
 
 
-# sacrebleu takes about 10 ms a text for both metrics, in Python: past this many texts they are scored in processes of
-# their own, one a core (a process takes some 0.5 s to start and import sacrebleu).
+# sacrebleu scores a text's two metrics in Python, slowly: past this many texts they are scored in processes of their
+# own, one a core, which start and import sacrebleu first (benchmarks/results/code-timings.md).
 TEXTS_IN_PROCESS = 2_000
 
 
@@ -42,7 +42,7 @@ def reference_scores(pairs: list[tuple[str, str]]) -> list[tuple[float, float]]:
 # of a few kilobytes are some tens of megabytes at most.
 @functools.lru_cache(maxsize=4096)
 def pair_scores(text: str, reference: str) -> tuple[float, float]:
-    import sacrebleu  # (0.2 s to import: only the commands that load texts need it)
+    import sacrebleu  # here: only the commands that load texts pay its import
 
     return sacrebleu.sentence_bleu(text, [reference]).score, sacrebleu.sentence_chrf(text, [reference]).score
 

@@ -80,7 +80,7 @@ def export_postgres(db: Path, dsn: str) -> dict[str, int]:
             cur.execute("ANALYZE")  # the planner's statistics of the copied rows: without them it picks nested loops
             # The models filled as tables join the evaluations view, which PostgreSQL estimates at one row whatever
             # the submissions: text_statistics then re-ran an aggregate of every submission's sums once per row of
-            # its result in a nested loop (scale 10: 110 of the export's 115 s; 0.3 s without nested loops).
+            # its result in a nested loop, most of the export's time (benchmarks/results/code-timings.md).
             cur.execute("SET LOCAL enable_nestloop = off")
             for statement in model_statements(submission_ids):
                 cur.execute(statement)

@@ -22,11 +22,9 @@ The Python API, accuracy_db.query(sql) and accuracy_db.connect(), calls connect(
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import math
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -34,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from accuracy_db.defaults import default_db
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.store.sql_parse import duckdb_parse, parse_nodes, parser, read_tables
 
 if TYPE_CHECKING:
     import duckdb
@@ -274,32 +273,10 @@ def check_tree(tree: exp.Expression, sql: str) -> None:
 
 
 @functools.cache
-def parser() -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB of this process with the project's macros (the figures), for its catalog of functions
-    and its parser."""
-    import duckdb
-
-    from accuracy_db.store.database import figure_macros
-
-    con = duckdb.connect(config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
-    con.execute(figure_macros())
-    return con
-
-
-@functools.cache
 def duckdb_functions() -> frozenset[str]:
     """The names of every function DuckDB has (scalar, aggregate, table, macro), lower case."""
     rows = parser().cursor().execute("SELECT DISTINCT lower(function_name) FROM duckdb_functions()").fetchall()
     return frozenset(name for (name,) in rows)
-
-
-def duckdb_parse(sql: str) -> dict:
-    """DuckDB's parse of sql (json_serialize_sql: it parses, never runs), or its error, as a dict."""
-    cursor = parser().cursor()  # a cursor per call: threads may check queries at once
-    try:
-        return json.loads(cursor.execute("SELECT json_serialize_sql($sql)", {"sql": sql}).fetchone()[0])
-    finally:
-        cursor.close()
 
 
 @functools.cache
@@ -313,30 +290,9 @@ def function_verdicts() -> dict[str, str]:
     return {name: verdict for name, verdict in lines} | dict.fromkeys(figure_macro_names(), ALLOWED)
 
 
-def parse_nodes(tree) -> Iterator[dict]:
-    """Every node of a parse tree of DuckDB's (json_serialize_sql's dicts and lists), at any depth."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            yield node
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-
-
 def called_functions(tree) -> set[str]:
     """The names of the functions a parse tree of DuckDB's calls, anywhere in it, lower case."""
     return {node["function_name"].lower() for node in parse_nodes(tree) if isinstance(node.get("function_name"), str)}
-
-
-def read_tables(tree) -> set[str]:
-    """The names of the tables and views a parse tree of DuckDB's reads by name, anywhere in it, lower case."""
-    return {
-        node["table_name"].lower()
-        for node in parse_nodes(tree)
-        if node.get("type") == "BASE_TABLE" and isinstance(node.get("table_name"), str)
-    }
 
 
 VIEW_QUERY = re.compile(r"CREATE (?:TEMP )?VIEW .*? AS (.*?);?\s*", re.DOTALL)  # the form of duckdb_views().sql

@@ -15,8 +15,8 @@ The parent sends the request (pickled) on the child's stdin; the child answers o
 it is ready, a line of JSON (the outcome), and for a result the Arrow IPC stream of its batches.
 
 A child imports and warms up the guard before it reads its request. The dashboard keeps one such child started
-ahead (keep_spare): a visitor's query then waits for no Python start, no imports and no first parse (about 0.4 s
-of every query of the SQL page). A spare answers one request, as any child, and ends with the process that
+ahead (keep_spare): a visitor's query then waits for no Python start, no imports and no first parse (most of
+the time of a small query of the SQL page). A spare answers one request, as any child, and ends with the process that
 started it.
 """
 

@@ -20,7 +20,6 @@ from accuracy_db.errors import AccuracyDbError
 from accuracy_db.output_files import NO_INPUTS, Inputs
 from accuracy_db.scoring.scores import check_scopes, fetch_dicts
 from accuracy_db.scoring.signature import SCHEME, signature
-from accuracy_db.stats.metric_measures import correlation_reason
 from accuracy_db.stats.pair_evaluations import (
     AnnotationSet,
     counts_characters,
@@ -29,7 +28,7 @@ from accuracy_db.stats.pair_evaluations import (
     pair_figures,
     score_pairs,
 )
-from accuracy_db.stats.validity import correlation
+from accuracy_db.stats.validity import correlation, correlation_reason
 from accuracy_db.store import database
 
 MEASURES = ("pearson", "spearman")

@@ -31,7 +31,7 @@ CHUNK_CELLS = 8_000_000  # trials × texts per matrix product: 64 MB of float64 
 def matrix_product(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
     """rows @ columns, taken as (columns.T @ rows.T).T when rows has fewer rows than columns has columns: OpenBLAS
     shares a product among its threads by the rows of the result, and with few of them it took 10-30 times the CPU
-    of the other orientation (2 cores; 66 resamples × 60,000 texts @ 104 columns: 1.27 s against 0.05 s)."""
+    of the other orientation (benchmarks/results/code-timings.md)."""
     if len(rows) < columns.shape[1]:
         return (columns.T @ rows.T).T
     return rows @ columns

@@ -1,4 +1,8 @@
-"""Metric validity (issue 11, item 5): how well a submission's mistake counts track the gold list's.
+"""The validity of a list of spans (issue 11, item 5): how well a submission's mistake counts track the gold list's.
+
+The span lists' counterpart of accuracy_db.metric_validity, which measures a metric's scores per text against the
+gold list (`accuracy-db metrics`); this module is `accuracy-db validity`'s, and what both share is here, below them
+(correlation_reason, percentile_interval).
 
 The counts come from SQL (the saved analyses validity_counts and validity_by_system, over text_statistics; the
 category agreement from the view category_agreement); this module hands them to scipy.stats and resamples them.
@@ -21,12 +25,29 @@ from scipy import stats
 from accuracy_db.scoring.scores import check_scopes, fetch_dicts, find_submission
 from accuracy_db.scoring.signature import signature
 from accuracy_db.stats.intervals import Resampling
-from accuracy_db.stats.metric_measures import correlation_reason
 from accuracy_db.stats.resampling import bootstrap_draws
 from accuracy_db.store.analyses import saved_analysis
 
 MEASURES = ("pearson", "spearman", "kendall")
 LEVELS = ("text", "system", "category")
+MIN_POINTS = 3  # a correlation of two points is always ±1
+
+
+def correlation_reason(
+    x: np.ndarray,
+    y: np.ndarray,
+    minimum: int = MIN_POINTS,
+    unit: str = "text",
+    names: tuple[str, str] = ("the metric's score", "the gold count"),
+) -> str | None:
+    """Why no correlation of x and y can be computed, or None: too few points, or a series that does not vary
+    (named by names, y's first: 'the gold count is the same (2) for every text')."""
+    if len(x) < minimum:
+        return f"fewer than {minimum} {unit}s ({len(x)})"
+    for series, name in ((y, names[1]), (x, names[0])):
+        if series.min() == series.max():
+            return f"{name} is the same ({series[0]:g}) for every {unit}"
+    return None
 
 
 def correlation(measure: str, gold: np.ndarray, submitted: np.ndarray) -> tuple[float, float]:

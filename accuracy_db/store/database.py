@@ -18,7 +18,7 @@ from pathlib import Path
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.store import model_headers
+from accuracy_db.store import model_headers, sql_parse
 from accuracy_db.store.model_headers import BATCHED, GOLD_TABLE, INCREMENTAL, QUERY, TABLE
 
 # DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
@@ -126,29 +126,45 @@ def stats_query(name: str) -> str:
     return resources.files("accuracy_db.queries.stats").joinpath(f"{name}.sql").read_text(encoding="utf-8")
 
 
-def models_read(definitions: dict[str, str]) -> dict[str, set[str]]:
-    """For each model, the models it reads (a model reads another when it names it outside comments; model names
-    are distinct words, never column names)."""
-    return {
-        name: set(re.findall(r"\w+", re.sub(r"--[^\n]*", "", sql))) & definitions.keys() - {name}
-        for name, sql in definitions.items()
-    }
+RELATIONS_READ: dict[str, frozenset[str]] = {}  # model SQL -> what it reads: asked for every model, many times a build
 
 
-def views_in_dependency_order(definitions: dict[str, str]) -> list[str]:
-    """View names ordered so that each comes after the views it reads."""
-    return list(graphlib.TopologicalSorter(models_read(definitions)).static_order())
+def relations_read(name: str, sql: str, con: duckdb.DuckDBPyConnection | None = None) -> frozenset[str]:
+    """The tables and views a model's SELECT reads by name, from DuckDB's parse: a column, an alias, a comment or a
+    string that shares a model's name reads nothing, and a common table expression of the model's own shadows the
+    model of its name. name: the model's, for the error when its SQL does not parse. con: the connection that
+    parses it (json_serialize_sql reads nothing; a scratch database's own spares opening another), or the
+    process's parser."""
+    if sql not in RELATIONS_READ:
+        tree = sql_parse.duckdb_parse(sql, con)
+        if tree.get("error"):
+            raise AccuracyDbError(f"model {name} does not parse: {tree.get('error_message', '')}")
+        statements = tree["statements"]
+        RELATIONS_READ[sql] = frozenset(sql_parse.read_tables(statements) - sql_parse.cte_names(statements))
+    return RELATIONS_READ[sql]
 
 
-def with_what_they_read(definitions: dict[str, str], models: list[str]) -> dict[str, str]:
-    """The definitions of some models and of every model they read, directly or not."""
-    reads = models_read(definitions)
+def models_read(definitions: dict[str, str], con: duckdb.DuckDBPyConnection | None = None) -> dict[str, set[str]]:
+    """For each model, the models of definitions it reads (con as relations_read takes it)."""
+    return {name: relations_read(name, sql, con) & definitions.keys() - {name} for name, sql in definitions.items()}
+
+
+def views_in_dependency_order(definitions: dict[str, str], con: duckdb.DuckDBPyConnection | None = None) -> list[str]:
+    """View names ordered so that each comes after the views it reads (con as relations_read takes it)."""
+    return list(graphlib.TopologicalSorter(models_read(definitions, con)).static_order())
+
+
+def with_what_they_read(
+    definitions: dict[str, str], models: list[str], con: duckdb.DuckDBPyConnection | None = None
+) -> dict[str, str]:
+    """The definitions of some models and of every model they read, directly or not (only those are parsed; con as
+    relations_read takes it)."""
     needed, pending = set(), list(models)
     while pending:
         name = pending.pop()
         if name not in needed:
             needed.add(name)
-            pending += reads[name]
+            pending += relations_read(name, definitions[name], con) & definitions.keys()
     return {name: sql for name, sql in definitions.items() if name in needed}
 
 
@@ -173,8 +189,8 @@ def create_views(con: duckdb.DuckDBPyConnection, models: list[str] | None = None
     """Create (or replace) the views of queries/, and create the tables of its models that are tables if missing.
     Given models, only those and what they read are created, undescribed: a scratch database that answers one
     question (the drop-in `evaluate`'s scores) is then ready in a fraction of the time."""
-    definitions = view_definitions() if models is None else with_what_they_read(view_definitions(), models)
-    order = views_in_dependency_order(definitions)
+    definitions = view_definitions() if models is None else with_what_they_read(view_definitions(), models, con)
+    order = views_in_dependency_order(definitions, con)
     for name in order:
         sql = definitions[name]
         if is_table(sql):  # a database with other definitions of these is rebuilt (build.schema_source)
@@ -255,7 +271,7 @@ def materialize(con: duckdb.DuckDBPyConnection, submission_ids: list[int] | None
 
 
 # A batched model computes the submissions of a batch in one statement: its memory grows with the mistakes of the
-# batch, and each statement costs some 80 ms however small (the shared task's lists, a few hundred mistakes each).
+# batch, and each statement costs the same however small (the shared task's lists, a few hundred mistakes each).
 BATCH_MISTAKES = 1_000_000
 
 
@@ -408,7 +424,7 @@ def open_new(
 
 def empty_database() -> Path | None:
     """A database file with every table and view and no rows, made once per process: creating the views binds each
-    one (about 1.4 s), copying the file takes a twentieth of that, and a process that builds more than once (a
+    one, copying the file takes a twentieth of that time, and a process that builds more than once (a
     watch, the tests, the benchmarks) pays once. Made again if the file went (a cleaner of the temporary folder);
     None when the temporary folder cannot hold it, and the database is then created in place."""
     try:

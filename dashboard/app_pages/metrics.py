@@ -1,5 +1,5 @@
 """Metrics: is my metric valid? Every metric of a split (imported scores, the built-ins bleu, chrf and length, and each
-submission's count of mistakes) set against the gold list's mistakes per text, as metric_evaluation.metric_table
+submission's count of mistakes) set against the gold list's mistakes per text, as metric_validity.table.metric_table
 measures it for `accuracy-db metrics`; then one metric's scores against the gold counts, text by text, and its ROC
 curve of finding the texts with a gold mistake of the scope. The per-text points and the curve are SQL over
 scoped_metric_scores and metric_targets."""

@@ -6,7 +6,7 @@
 -- Columns: submission, split, scope, text_id, system (NULL where nlg_systems does not know it), gold (the gold list's
 -- mistakes in the text), submitted (the submission's).
 -- The rows come by split (test first), submission, scope and text. text_statistics stores its rows in that order,
--- so the sort finds them sorted (sorted otherwise, by the names themselves, they took 2 s at scale 1000); the
+-- so the sort finds them sorted (sorted otherwise, by the names themselves, they were slow at scale 1000); the
 -- submissions are ranked by an integer, and the texts come by their id, without a join with texts to rank them.
 WITH submission_order AS (
     SELECT submission_id, dense_rank() OVER (ORDER BY split DESC, submission) AS submission_rank

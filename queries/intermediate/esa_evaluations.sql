@@ -1,6 +1,7 @@
 -- Which gold list each submission is scored against under the esa scheme: the gold list of its corpus and split.
 -- Unlike evaluations, a list whose spans overlap is here: the scheme counts, character by character, how many
 -- spans of each severity mark it, as WMT's error-span task does (an MQM gold list has every rater's errors).
+-- evaluations, every other scheme's, is these pairs less the lists the shared-task scheme refuses.
 -- Grain: one row per submission that has a gold list.
 -- Key: submission_id
 -- Columns:

@@ -1,6 +1,6 @@
--- Which gold list each submission is scored against: the gold list of its corpus and split. A list the
--- shared-task scheme refuses (scheme_refusals: spans that overlap within it) is not scored, nor is a submission
--- against a refused gold list.
+-- Which gold list each submission is scored against: the gold list of its corpus and split (the pairs of
+-- esa_evaluations, which scores every list). A list the shared-task scheme refuses (scheme_refusals: spans that
+-- overlap within it) is not scored, nor is a submission against a refused gold list.
 -- Grain: one row per submission that has a gold list.
 -- Key: submission_id
 -- Columns:
@@ -14,17 +14,16 @@
 --   covers_split: Whether the submission covers every text of its split; when not, it is scored on the texts it
 --     covers alone (list_texts), and the gold's mistakes in the other texts are not counted.
 SELECT
-    submission.set_id AS submission_id,
+    pair.submission_id,
     submission.name AS submission,
-    submission.split,
-    gold.set_id AS gold_id,
+    pair.split,
+    pair.gold_id,
     submission.content_sha256 AS submission_sha256,
     gold.content_sha256 AS gold_sha256,
-    submission.corpus,
-    submission.covers_split
-FROM annotation_sets AS submission
-JOIN annotation_sets AS gold
-    ON gold.kind = 'gold' AND gold.corpus = submission.corpus AND gold.split = submission.split
-WHERE submission.kind = 'submission'
-    AND submission.set_id NOT IN (SELECT set_id FROM scheme_refusals)
-    AND gold.set_id NOT IN (SELECT set_id FROM scheme_refusals)
+    pair.corpus,
+    pair.covers_split
+FROM esa_evaluations AS pair
+JOIN annotation_sets AS submission ON submission.set_id = pair.submission_id
+JOIN annotation_sets AS gold ON gold.set_id = pair.gold_id
+WHERE pair.submission_id NOT IN (SELECT set_id FROM scheme_refusals)
+    AND pair.gold_id NOT IN (SELECT set_id FROM scheme_refusals)

@@ -3,7 +3,7 @@
 -- gold_mistake_difficulty and recall_by_difficulty read it.
 -- Materialized: table (computed again from every submission's rows whenever submissions are scored or removed: a
 -- count over all the submissions of a split is no sum of per-submission rows that a page could add up cheaply.
--- Counted on every read, the 12 million gold rows of scored_mistakes took 1.3 s a page at scale 1000.)
+-- Counted on every read, the 12 million gold rows of scored_mistakes at scale 1000 slowed every page.)
 -- Grain: one row per gold mistake of a gold list with at least one scored submission.
 -- Key: gold_mistake_id
 -- Columns:

@@ -23,8 +23,11 @@
 --   one_to_one: As in span_overlaps: neither mistake intersects any other mistake of the other list, so the gold
 --     mistake is the submitted mistake's only candidate and no other submitted mistake can take it.
 --   preference: The candidate's rank under the pairing's rule, from 1 (taken first when free).
--- Each rule has a branch of its own with the rule's name as a constant, so that a query for one rule (one
--- scheme) computes only that rule's candidates. One-to-one pairs (most of them) need no ranking.
+-- One query over the table of rules (rules: pairing, and by_category, whether same-category and close candidates
+-- come first; without it the order is gold_start alone). A query for one rule (one scheme) filters pairing, which
+-- DuckDB pushes through the window, whose partitions it keys, onto the rules: only that rule's candidates are
+-- computed. one_to_one keys the partitions too (a one-to-one candidate is its submitted mistake's only one, so
+-- its preference is 1): a reader of the one-to-one candidates alone, or of the others alone, ranks only those.
 WITH candidates AS NOT MATERIALIZED (
     SELECT
         pair.submission_id,
@@ -47,71 +50,25 @@ WITH candidates AS NOT MATERIALIZED (
 )
 
 SELECT
-    'leftmost' AS pairing,
-    submission_id,
-    scope,
-    submitted_mistake_id,
-    gold_mistake_id,
-    text_id,
-    submitted_start,
-    gold_start,
-    same_span,
-    same_category,
-    one_to_one,
-    1 AS preference
-FROM candidates
-WHERE one_to_one
-UNION ALL
-SELECT
-    'leftmost' AS pairing,
-    submission_id,
-    scope,
-    submitted_mistake_id,
-    gold_mistake_id,
-    text_id,
-    submitted_start,
-    gold_start,
-    same_span,
-    same_category,
-    one_to_one,
-    row_number() OVER (PARTITION BY submission_id, scope, submitted_mistake_id ORDER BY gold_start) AS preference
-FROM candidates
-WHERE NOT one_to_one
-UNION ALL
-SELECT
-    'closest' AS pairing,
-    submission_id,
-    scope,
-    submitted_mistake_id,
-    gold_mistake_id,
-    text_id,
-    submitted_start,
-    gold_start,
-    same_span,
-    same_category,
-    one_to_one,
-    1 AS preference
-FROM candidates
-WHERE one_to_one
-UNION ALL
-SELECT
-    'closest' AS pairing,
-    submission_id,
-    scope,
-    submitted_mistake_id,
-    gold_mistake_id,
-    text_id,
-    submitted_start,
-    gold_start,
-    same_span,
-    same_category,
-    one_to_one,
+    rules.pairing,
+    candidates.submission_id,
+    candidates.scope,
+    candidates.submitted_mistake_id,
+    candidates.gold_mistake_id,
+    candidates.text_id,
+    candidates.submitted_start,
+    candidates.gold_start,
+    candidates.same_span,
+    candidates.same_category,
+    candidates.one_to_one,
     row_number() OVER (
-        PARTITION BY submission_id, scope, submitted_mistake_id
+        PARTITION BY
+            rules.pairing, candidates.one_to_one, candidates.submission_id, candidates.scope,
+            candidates.submitted_mistake_id
         ORDER BY
-            CASE WHEN same_category THEN 0 ELSE 1 END,
-            CASE WHEN same_category THEN boundary_distance ELSE 0 END,
-            gold_start
+            CASE WHEN rules.by_category AND NOT candidates.same_category THEN 1 ELSE 0 END,
+            CASE WHEN rules.by_category AND candidates.same_category THEN candidates.boundary_distance ELSE 0 END,
+            candidates.gold_start
     ) AS preference
 FROM candidates
-WHERE NOT one_to_one
+CROSS JOIN (VALUES ('leftmost', FALSE), ('closest', TRUE)) AS rules (pairing, by_category)

@@ -1,6 +1,6 @@
 -- How many mistakes of each kind scored_mistakes holds for a submission: its rows counted by side, category and
 -- outcome in both scopes. The errors page counts these when no text is chosen and nothing is searched: counting
--- the rows themselves took 1 s at scale 1000 (24 million rows), these are about 100 a submission.
+-- the rows themselves is slow at scale 1000 (24 million rows), these are about 100 a submission.
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
 -- rows of the submissions in $submission_ids, from its rows of scored_mistakes).
 -- Grain: one row per (submission, side, category, outcome, category_outcome) that some mistake has.

@@ -3,9 +3,9 @@
 -- Materialized: incremental, a batch of submissions at a time (a table; a submission's rows are computed when it is
 -- loaded, removed with it: the rows of the submissions in $submission_ids, in batches of up to a million mistakes
 -- (database.BATCH_MISTAKES): all of them at once, 24 million rows at scale 1000, took no less time and came close to
--- the memory limit; one at a time, the shared task's lists took 80 ms each, whatever their size. The dashboard
--- filters, counts and pages these rows: computed from the matching on every read, the errors page took 5 s at scale
--- 1000.)
+-- the memory limit; one at a time, each of the shared task's lists took as long, whatever its size. The dashboard
+-- filters, counts and pages these rows, which computed from the matching on every read made the errors page slow
+-- at scale 1000 (benchmarks/results/code-timings.md).)
 -- Grain: one row per (submission, side, mistake): each gold mistake of the submission's gold list in a text the
 -- submission covers (list_texts), and each mistake of the submission.
 -- Key: submission_id, side, mistake_id

@@ -17,7 +17,7 @@
 --     scored (a text neither list marks adds nothing).
 --   precision: matched / submitted_total; 1 when submitted_total is 0.
 --   recall: matched / gold_total; 1 when gold_total is 0.
---   f1: 2 · precision · recall / (precision + recall); 0 when both are 0.
+--   f1: 2 · precision · recall / (precision + recall); 0 when both are 0 (the figure macro f1).
 --   matched: The credited characters (esa_text_statistics.matched), summed.
 --   gold_total: The gold list's counted characters.
 --   submitted_total: The submission's counted characters.
@@ -48,7 +48,7 @@ figures AS (
 scored AS (
     SELECT
         *,
-        coalesce(2 * precision * recall / nullif(precision + recall, 0), 0.0) AS f1
+        f1(recall, precision) AS f1
     FROM figures
 )
 

@@ -1,8 +1,8 @@
 -- How often each token is inside the gold mistakes of each category: what frequent_mistaken_tokens ranks.
 -- Materialized: table of the gold lists (computed again when the gold lists have changed since it was computed, not
--- whenever submissions are scored: 0.6 s of a refresh at scale 1000. Counted on every read, the 1.8 million token
--- positions of the gold mistakes, each looked up among the 20 million tokens, took 0.9 s at scale 1000, and the SQL
--- page's child process as much again.)
+-- whenever submissions are scored, which it would lengthen. Counted on every read, the 1.8 million token positions
+-- of the gold mistakes at scale 1000, each looked up among the 20 million tokens, would slow every read, the SQL
+-- page's child process's too: benchmarks/results/code-timings.md.)
 -- Counted over the gold lists of every split of a corpus: a token marked by a gold mistake counts once per
 -- occurrence.
 -- Grain: one row per (corpus, category, token) inside at least one gold mistake of the category.

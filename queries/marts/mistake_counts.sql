@@ -1,7 +1,7 @@
 -- Mistake-level counts behind recall and precision.
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
 -- rows of the submissions in $submission_ids. scores reads these few rows a submission: computed from the matching
--- on every read, the leaderboard page's figures by category took 0.6 s at scale 1000.)
+-- on every read, the leaderboard page's figures by category were slow at scale 1000.)
 -- Grain: one row per (submission, scope), scopes as in scopes.
 -- Key: submission_id, scope
 -- Columns:

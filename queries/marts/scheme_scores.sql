@@ -1,6 +1,5 @@
 -- The scores of each submission under every match scheme (see docs/scoring.md, "Match schemes"): the shared task's
--- (the figures of scores), nervaluate's four (span_scheme_counts) and the token- and character-level ones
--- (overlap_scheme_counts).
+-- (the figures of scores), nervaluate's four and the token- and character-level ones (scheme_counts).
 -- Grain: one row per (scheme, submission, scope), the scopes of the submission's corpus.
 -- Key: scheme, submission_id, scope
 -- Columns:
@@ -27,8 +26,8 @@
 --   gold_sha256: The SHA-256 of the gold list's content, which the figures come from.
 --   corpus: The corpus of the submission and of its gold list (corpora.corpus).
 -- nervaluate writes 0 for a precision or recall with nothing to divide by; here, as for every figure, it is NULL.
--- Every scheme's rows come from a branch with the scheme's name as a constant (in span_scheme_counts and
--- overlap_scheme_counts too), so that a query for one scheme computes that scheme alone.
+-- A query for one scheme computes that scheme alone: the shared task's rows come from a branch with its name as a
+-- constant, the others' from scheme_counts, whose schemes are rows of a join that the filter reaches.
 WITH counts AS (
     SELECT
         'shared-task' AS scheme,
@@ -49,31 +48,16 @@ WITH counts AS (
         scheme,
         submission_id,
         scope,
-        'mistake' AS unit,
+        unit,
         matched,
-        possible AS gold_total,
-        actual AS submitted_total,
+        gold_total,
+        submitted_total,
         correct,
         incorrect,
         partial,
         missed,
         spurious
-    FROM span_scheme_counts
-    UNION ALL
-    SELECT
-        scheme,
-        submission_id,
-        scope,
-        CASE WHEN scheme LIKE 'token-%' THEN 'token' ELSE 'character' END AS unit,
-        matched::DOUBLE AS matched,
-        gold_total,
-        submitted_total,
-        NULL::BIGINT AS correct,
-        NULL::BIGINT AS incorrect,
-        NULL::BIGINT AS partial,
-        NULL::BIGINT AS missed,
-        NULL::BIGINT AS spurious
-    FROM overlap_scheme_counts
+    FROM scheme_counts
 ),
 
 ratios AS (

@@ -1,7 +1,7 @@
 -- How hard each gold mistake was to find: how many loaded submissions of its split found it (found-by-k: it took
 -- a submitted mistake in the ALL scope, as mistake_matches decides; 0 = missed by all), and how many of the three
 -- annotators had marked it (gold_mistake_agreement, where a curation export covers it). The finds are those of
--- gold_mistake_finds (a table: counted on every read, they took 1.3 s at scale 1000), the mistake's own columns
+-- gold_mistake_finds (a table: counted on every read, they slowed every page at scale 1000), the mistake's columns
 -- joined to them.
 -- Grain: one row per gold mistake of a split with at least one scored submission.
 -- Key: gold_mistake_id

@@ -2,7 +2,7 @@
 -- (found_by), or marked by k of the three annotators (annotators), as gold_mistake_difficulty gives them.
 -- Materialized: table (computed again from every submission's rows whenever submissions are scored or removed, as
 -- gold_mistake_finds, which it reads: a submission's recall at level k moves when another submission is added.
--- Computed on every read from the 12 million gold rows of scored_mistakes, it took 1.3 s a page at scale 1000.)
+-- Computed on every read from the 12 million gold rows of scored_mistakes at scale 1000, it slowed every page.)
 -- Grain: one row per (submission, measure, level that some gold mistake of its split has).
 -- Key: submission_id, measure, level
 -- Columns:

@@ -1,6 +1,6 @@
 -- The counts of every match scheme but the shared task's (whose per-text counts are text_statistics), text by
 -- text: nervaluate's COR, INC, PAR, MIS, SPU of the pairs of scheme_pairings, and the units both lists mark under
--- the token and character schemes. span_scheme_counts and overlap_scheme_counts are their sums over the texts,
+-- the token and character schemes. scheme_counts holds their sums over the texts,
 -- and the bootstrap intervals and paired tests of another scheme resample them (accuracy_db/stats/intervals.py).
 -- Grain: one row per (scheme, submission, scope, text in which the gold list or the submission has a mistake in
 -- the scope); a text with no mistake on either side has no row: its counts are all 0.

@@ -2,7 +2,7 @@
 -- statistic (bootstrap intervals, paired tests, correlations) starts from one place.
 -- Materialized: incremental (a table; a submission's rows are computed when it is loaded, removed with it: the
 -- rows of the submissions in $submission_ids. Resampling reads a few submissions' rows at a time, which a view
--- would compute for every list first: 10 s at scale 1000, against a fraction of a second read from the table.)
+-- would compute for every list first: many times as long as read from the table, benchmarks/results/code-timings.md.)
 -- Grain: one row per (submission, scope, text of the submission's split); a text with no mistake on either side
 -- is there with zeros, and so is a text a submission covering part of its split does not cover (list_texts): its
 -- gold mistakes are not counted, and a trial that draws it adds nothing to the submission's sums.
@@ -29,8 +29,7 @@
 -- row summing its category rows (GROUPING SETS summed the 21 million parts of scale 1000 twice). The zeros come
 -- from a grid of each gold list's (scope, text) carrying the gold figures, which each submission's sums join
 -- (before: two joins on the text and scope names against a grid of every submission's rows). Scale 1000, the 10
--- submissions' INSERT: 11.4 s of CPU before, 8.9 s after (medians of 5), of which the insert of the 4.2 million
--- rows alone is 2.8 s; DuckDB's peak memory 3.0 GB before, 2.0 GB after.
+-- submissions' INSERT takes less CPU and a third less memory (benchmarks/results/code-timings.md).
 WITH evaluated AS (
     SELECT
         submission_id,

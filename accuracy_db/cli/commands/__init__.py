@@ -12,7 +12,7 @@ from accuracy_db.printable import markup_free
 
 
 class StderrConsole:
-    """rich's console on stderr, made when first used: importing rich takes 0.03 s, which the drop-in evaluate (raced
+    """rich's console on stderr, made when first used: importing rich takes time, which the drop-in evaluate (raced
     against the shared task's scorer as a whole process) needs only to print warnings."""
 
     @functools.cached_property

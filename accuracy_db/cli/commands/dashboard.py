@@ -32,8 +32,8 @@ def streamlit_command(host: str, port: int) -> list[str]:
     files, go to the command's output).
 
     Nor does it collect all of Python's garbage after every run of a page, as Streamlit does by default: a full
-    collection of the server's heap (polars, Altair's schemas, the cached frames) took 0.13 of a document page's
-    0.20 CPU seconds, holding the interpreter lock the other visitors' pages wait for (issue 36). Python's own
+    collection of the server's heap (polars, Altair's schemas, the cached frames) took most of a document page's
+    CPU, holding the interpreter lock the other visitors' pages wait for (issue 36). Python's own
     collector still runs as objects are made."""
     return [
         sys.executable,
@@ -137,10 +137,10 @@ WARMED = "Computed the first view of"  # how the command says it has visited the
 
 def warm_pages(base: str, server: subprocess.Popen, db: Path) -> None:
     """Visit each page of the server at base once, as a browser would but drawing nothing, so that the first
-    visitor of a page finds its figures computed (at scale 100 the leaderboard's first view took 6.6 s, the metrics
-    page's 7.1 s: issue 36), and again each time `build` or `refresh` republishes the database, whose figures the
-    pages would otherwise compute for their next visitors; each time, say so in one line, naming any page left cold
-    and why."""
+    visitor of a page finds its figures computed (at scale 100 the leaderboard's and the metrics page's first views
+    took seconds each: issue 36, benchmarks/results/code-timings.md), and again each time `build` or `refresh`
+    republishes the database, whose figures the pages would otherwise compute for their next visitors; each time,
+    say so in one line, naming any page left cold and why."""
     from accuracy_db.page_visits import warm
     from accuracy_db.store.publish import publication
 

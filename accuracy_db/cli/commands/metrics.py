@@ -59,7 +59,7 @@ def settings_of(resamples: int, seed: int, confidence: float, weights: str | Non
     from accuracy_db.stats.intervals import Resampling
 
     resampling, weighed = Resampling(resamples, seed, confidence), parse_weights(weights)  # a bad option fails at once
-    from accuracy_db.stats.metric_evaluation import Settings
+    from accuracy_db.metric_validity.table import Settings
 
     return Settings(resampling, weighed, per_token, trials)
 
@@ -109,7 +109,7 @@ def metrics(
     if ctx.invoked_subcommand is not None:
         return
     settings = settings_of(resamples, seed, confidence, weights, per_token, trials)
-    from accuracy_db.stats.metric_evaluation import metric_table
+    from accuracy_db.metric_validity.table import metric_table
     from accuracy_db.store import database
 
     con = database.open_existing(db)
@@ -211,7 +211,7 @@ def compare(
     one-sided p-value that A is better: PERM-BOTH (both metrics z-scored, each text's pair of scores swapped at
     random) or Williams' test of two dependent Pearson correlations."""
     settings = settings_of(1000, seed, 0.95, weights, per_token, trials)
-    from accuracy_db.stats.metric_evaluation import compare_metrics
+    from accuracy_db.metric_validity.table import compare_metrics
     from accuracy_db.store import database
 
     con = database.open_existing(db)

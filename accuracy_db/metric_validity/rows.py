@@ -3,7 +3,7 @@ resample) against a gold row or vector, NaN where a row is constant. The permuta
 thousands of small vectors (30 texts, a few systems), where a call per vector costs more in numpy's overhead than
 in arithmetic; these do one whole-array computation per block of rows.
 
-Kendall's τ-b here counts every pair's signs (O(n²) a row), which beats the O(n log n) sort of metric_measures for
+Kendall's τ-b here counts every pair's signs (O(n²) a row), which beats the O(n log n) sort of measures for
 small n only: it is used up to PAIRWISE_TEXTS texts.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from accuracy_db.stats.metric_measures import standardised
+from accuracy_db.metric_validity.measures import standardised
 
 PAIRWISE_TEXTS = 1_000  # up to this many texts, τ-b from every pair's signs
 BLOCK_CELLS = 4_000_000  # rows × pairs (or texts) computed at a time
@@ -60,7 +60,7 @@ def kendall_rows(x, y) -> np.ndarray:
 
 def pairwise_accuracy_rows(x, y) -> np.ndarray:
     """The share of pairs ordered alike (a pair tied on both sides agrees) in each row; NaN where a side of the row
-    is constant, as metric_systems.pairwise_accuracy."""
+    is constant, as systems.pairwise_accuracy."""
     x = np.asarray(x, dtype=np.float64)
     y = rows_of(y, len(x))
     first, second = np.triu_indices(x.shape[1], 1)
@@ -70,7 +70,7 @@ def pairwise_accuracy_rows(x, y) -> np.ndarray:
 
 
 def acc_eq_rows(x, y) -> np.ndarray:
-    """acc_eq of each row (metric_ties.acc_eq, exact), without its threshold: a pair is counted right when the gold
+    """acc_eq of each row (ties.acc_eq, exact), without its threshold: a pair is counted right when the gold
     ties it and the metric's difference is within the threshold ε, or when both order it alike and the metric's
     difference exceeds ε; the best ε is found by walking each row's sorted differences, where the gold-tied pairs
     turn right and the concordant ones wrong (ε = 0 when no difference is 0). NaN where a side is constant."""

@@ -1,6 +1,6 @@
 """System-level meta-evaluation of a metric: do the metric's and the gold's means per system order the systems alike?
 
-* pearson, spearman, kendall of the systems' mean scores (metric_measures, unit "system");
+* pearson, spearman, kendall of the systems' mean scores (measures, unit "system");
 * pairwise_accuracy (Kocmi et al. 2021; mt-metrics-eval's stats.Agreement): the share of system pairs whose
   metric difference and gold difference have the same sign. A pair tied on both sides agrees; tied on one side
   only, it disagrees;
@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from accuracy_db.metric_validity.measures import Measure, as_floats
 from accuracy_db.stats import resampling
-from accuracy_db.stats.metric_measures import Measure, as_floats, correlation_reason
+from accuracy_db.stats.validity import correlation_reason
 
 MIN_SYSTEMS = 2  # one pair
 

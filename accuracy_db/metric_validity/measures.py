@@ -5,7 +5,7 @@ count of mistakes per text, so a metric that tracks the gold scores +1 on every 
 
 Every measure is one definition over weighted texts: weights W (resamples × n) say how many times each resample
 draws each text, and the measure of the data itself is the one with unit weights. The bootstrap
-(metric_bootstrap.py) thus computes all its resamples at once, with the very code that gives the value:
+(bootstrap.py) thus computes all its resamples at once, with the very code that gives the value:
 
 * pearson: from the weighted sums of x, y, x², y², xy, one matrix product over all resamples, of both vectors
   standardised first (centred and brought to magnitudes of at most 1, as scipy.stats.pearsonr does): a large offset
@@ -32,7 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-MIN_POINTS = 3  # a correlation of two points is always ±1
+from accuracy_db.stats.validity import correlation_reason
+
 MIN_PARTIAL_POINTS = 4
 
 
@@ -101,23 +102,6 @@ def standardised(values: np.ndarray, codes: np.ndarray | None = None) -> np.ndar
     values = scaled(values)
     mean = (values if codes is None else values[..., codes]).mean(axis=-1, keepdims=True)
     return scaled(values - mean)
-
-
-def correlation_reason(
-    x: np.ndarray,
-    y: np.ndarray,
-    minimum: int = MIN_POINTS,
-    unit: str = "text",
-    names: tuple[str, str] = ("the metric's score", "the gold count"),
-) -> str | None:
-    """Why no correlation of x and y can be computed, or None: too few points, or a series that does not vary
-    (named by names, y's first: 'the gold count is the same (2) for every text')."""
-    if len(x) < minimum:
-        return f"fewer than {minimum} {unit}s ({len(x)})"
-    for series, name in ((y, names[1]), (x, names[0])):
-        if series.min() == series.max():
-            return f"{name} is the same ({series[0]:g}) for every {unit}"
-    return None
 
 
 def detection_reason(y: np.ndarray) -> str | None:
@@ -208,7 +192,7 @@ def pearson(x, y, unit: str = "text") -> Measure:
     return Measure(None, reason) if reason else measured(weighted_pearson(unit_weights(len(x)), x, y))
 
 
-# groups: x's and y's Groups, when the caller has them (metric_evaluation sorts each metric once for every measure).
+# groups: x's and y's Groups, when the caller has them (table sorts each metric once for every measure).
 
 
 def spearman(x, y, unit: str = "text", groups: tuple[Groups, Groups] | None = None) -> Measure:

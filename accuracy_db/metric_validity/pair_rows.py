@@ -1,5 +1,5 @@
 """The pairwise measures (acc_eq, Kendall's τ-b) of many PERM-BOTH trials or bootstrap resamples at once, from what
-the rows share instead of each row's pairs listed and sorted anew (metric_rows: equal, row by row, to its
+the rows share instead of each row's pairs listed and sorted anew (rows: equal, row by row, to its
 acc_eq_rows and kendall_rows of the rows written out; tests/test_metric_pair_rows.py checks it).
 
 * A PERM-BOTH trial takes, for each text, the score of metric A or of metric B (A' = where(swaps, zb, za)), so each
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from accuracy_db.stats import metric_measures as mm
-from accuracy_db.stats.metric_measures import as_floats
+from accuracy_db.metric_validity import measures as mm
+from accuracy_db.metric_validity.measures import as_floats
 
 # Rows × pairs of a block: its indices and counts stay in the cache (4 million took twice the time at 60 texts).
 CACHED_CELLS = 125_000

@@ -22,8 +22,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
+from accuracy_db.metric_validity.measures import Measure, as_floats, standardised
 from accuracy_db.stats import resampling
-from accuracy_db.stats.metric_measures import Measure, as_floats, standardised
 
 SIGNIFICANCE_LEVEL = 0.05
 # Two measures (within [-1, 1]) closer than this are equal: a trial that swaps nothing but scores two metrics rank
@@ -37,7 +37,7 @@ Z_DECIMALS = 10
 
 def zscore(v: np.ndarray) -> np.ndarray:
     """v's z-scores, to Z_DECIMALS; a constant v (which some measures, ROC AUC among them, still measure) as zeros.
-    From v standardised first (metric_measures.standardised), so that the spread of scores of 1e200 does not
+    From v standardised first (measures.standardised), so that the spread of scores of 1e200 does not
     overflow."""
     v = standardised(v)
     spread = v.std()
@@ -58,9 +58,9 @@ def perm_both(
     """PERM-BOTH of metric a against metric b (error-like, on the same texts) against gold y: a_value, b_value and
     difference (of the z-scored scores, which no measure here distinguishes from the raw ones), p_value, trials;
     p_value None with a reason when the measure of either metric is undefined. rows, when given, computes the
-    measure of every row of a matrix at once (metric_rows): every trial of a block in one go. swaps: the trials'
+    measure of every row of a matrix at once (rows): every trial of a block in one go. swaps: the trials'
     swaps (trials × n, 0 and 1) when the caller has drawn them (resampling.permutation_swaps of this seed).
-    swapped_rows, as rows, from the two metrics and the swaps (metric_rows.SWAPPED_ROWS)."""
+    swapped_rows, as rows, from the two metrics and the swaps (pair_rows.SWAPPED_ROWS)."""
     a, b, y = as_floats(a, b, y)
     first, second = measure(a, y), measure(b, y)
     result = {"a_value": first.value, "b_value": second.value, "trials": trials}

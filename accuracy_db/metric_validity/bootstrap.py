@@ -19,7 +19,7 @@ by side. Costs for n texts and R resamples:
 * kendall of a metric of many scores: from its counts in score order, per gold value but the highest, a cumulative
   count of the texts of higher gold values (the discordant pairs), and the ties by score, gold value and both;
 * partial_pearson, partial_spearman: the weighted partial correlation of the vectors or of their mid-ranks;
-* acc_eq: per resample, every pair's signs as rows of one matrix (up to metric_rows.PAIRWISE_TEXTS texts, the
+* acc_eq: per resample, every pair's signs as rows of one matrix (up to rows.PAIRWISE_TEXTS texts, the
   dearest by far), the threshold searched anew.
 At the system level the texts are drawn within each system (every system stays), the systems' means recomputed,
 and the measures computed per resample over the few systems.
@@ -36,11 +36,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from accuracy_db.stats import metric_measures as mm
+from accuracy_db.metric_validity import measures as mm
+from accuracy_db.metric_validity.pair_rows import acc_eq_weighted_rows
+from accuracy_db.metric_validity.rows import PAIRWISE_TEXTS, ROW_MEASURES
+from accuracy_db.metric_validity.ties import acc_eq, sampled_pair_texts
 from accuracy_db.stats import resampling
-from accuracy_db.stats.metric_pair_rows import acc_eq_weighted_rows
-from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
-from accuracy_db.stats.metric_ties import acc_eq, sampled_pair_texts
 from accuracy_db.stats.validity import percentile_interval
 
 TEXT_MEASURES = ("pearson", "spearman", "kendall", "acc_eq", "roc_auc", "average_precision", "best_f1")

@@ -3,7 +3,7 @@
 The scores come from SQL (queries/stats/scoped_metric_scores.sql: imported and built-in metrics, and every
 submission as the number of its mistakes of the scope), the targets too (queries/stats/metric_targets.sql: the gold
 list's mistakes of the scope per text, the text's length, system and input); this module orients and weighs them
-and hands them to the measures (metric_measures, metric_ties, metric_systems, metric_bootstrap, metric_tests).
+and hands them to the measures (measures, ties, systems, bootstrap, tests).
 
 Orientation: a metric is taken as error-like (a higher-is-better metric negated) and set against the gold count, so
 that a metric that tracks the gold scores +1 whatever its direction; a threshold is given in the metric's own scale.
@@ -21,10 +21,8 @@ import pyarrow.compute as pc
 
 from accuracy_db.defaults import VERSION
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.scoring.scores import check_corpus_choice, check_scopes, resolve_split
-from accuracy_db.stats import metric_measures as mm
-from accuracy_db.stats.intervals import Resampling
-from accuracy_db.stats.metric_bootstrap import (
+from accuracy_db.metric_validity import measures as mm
+from accuracy_db.metric_validity.bootstrap import (
     PARTIAL_MEASURES,
     SYSTEM_MEASURES,
     TEXT_MEASURES,
@@ -36,25 +34,27 @@ from accuracy_db.stats.metric_bootstrap import (
     resampled_measures,
     system_intervals,
 )
-from accuracy_db.stats.metric_pair_rows import SWAPPED_ROWS
-from accuracy_db.stats.metric_rows import PAIRWISE_TEXTS, ROW_MEASURES
-from accuracy_db.stats.metric_systems import pairwise_accuracy, spa, system_means
-from accuracy_db.stats.metric_tests import PearsonPermBoth, assign_ranks, paired_bootstrap, perm_both, williams
-from accuracy_db.stats.metric_ties import EXACT_TEXTS, SAMPLED_PAIRS, acc_eq
+from accuracy_db.metric_validity.pair_rows import SWAPPED_ROWS
+from accuracy_db.metric_validity.rows import PAIRWISE_TEXTS, ROW_MEASURES
+from accuracy_db.metric_validity.systems import pairwise_accuracy, spa, system_means
+from accuracy_db.metric_validity.tests import PearsonPermBoth, assign_ranks, paired_bootstrap, perm_both, williams
+from accuracy_db.metric_validity.ties import EXACT_TEXTS, SAMPLED_PAIRS, acc_eq
+from accuracy_db.scoring.scores import check_corpus_choice, check_scopes, resolve_split
+from accuracy_db.stats.intervals import Resampling
 
 LEVELS = ("text", "system")
 TESTS = ("perm-both", "williams")
 PER_TOKENS = 100  # per_token: mistakes per this many tokens of the text
 # Texts up to which a measure is resampled (intervals, and the clusters of the paired bootstrap): acc_eq searches its
-# threshold anew in each resample, over every pair (the pairs weighed in all resamples at once: metric_pair_rows), and
+# threshold anew in each resample, over every pair (the pairs weighed in all resamples at once: pair_rows), and
 # Kendall's τ of a metric of many scores takes a cumulative count per gold value, passes over every resample.
 INTERVAL_TEXTS = {"acc_eq": PAIRWISE_TEXTS, "kendall": 10 * PAIRWISE_TEXTS}
 # Above this many texts the clusters of the rank-based measures come from the paired bootstrap on the intervals'
 # resamples, not from PERM-BOTH, whose every trial sorts the texts anew (or, for acc_eq, counts every pair:
-# metric_pair_rows). Measured, 1000 trials, the six measures' p-values of one pair of metrics: 0.05 s of CPU at 30
+# pair_rows). Measured, 1000 trials, the six measures' p-values of one pair of metrics: 0.05 s of CPU at 30
 # texts, 0.2 s at 60, 0.4 s at 120, 2.2 s at 250, 5.6 s at 500 (acc_eq's O(n²) trials most of it); a table makes
 # about 22 such comparisons per scope and split. The shared task's splits (30 and 60 texts) stay on PERM-BOTH.
-# Pearson's is matrix products at every size (PearsonPermBoth), and so is Kendall's (metric_pair_rows).
+# Pearson's is matrix products at every size (PearsonPermBoth), and so is Kendall's (pair_rows).
 PERMUTED_TEXTS = 100
 RANK_MEASURES = ("spearman", "kendall", "roc_auc", "average_precision", "best_f1", "acc_eq")
 SORTED_MEASURES = RANK_MEASURES[:-1]  # their functions take the metric's and the gold's Groups
