@@ -13,9 +13,12 @@ from collections import defaultdict
 import numpy as np
 import pytest
 import sacrebleu
+from accuracy_db.dashboard import DB_ENV
 from mqm_oracle import clean, rows, segment_scores
 from scipy import stats
-from test_mqm import CORPUS, mqm_db  # noqa: F401 (the fixture)
+from streamlit.testing.v1 import AppTest
+from test_dashboard import APP, fresh_caches, labelled  # noqa: F401 (fresh_caches: autouse)
+from test_mqm import CORPUS, HEADER, mqm_db  # noqa: F401 (the fixture)
 
 from accuracy_db.cli.main import run
 from accuracy_db.stats import resampling
@@ -177,3 +180,23 @@ def test_options_of_the_other_kind_of_corpus_are_refused_in_one_line(mqm_db, cap
     assert run(["metrics", "--db", str(mqm_db), *FAST, *args]) == 1
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_metrics_page_measures_an_mqm_corpus_in_scope_all(db, tmp_path, monkeypatch):
+    """The Metrics page offers ALL alone for a corpus measured against its MQM scores (a category's scope is
+    refused there), and shows its table."""
+    lines = [HEADER]
+    for system, seg in itertools.product("ABC", range(1, 6)):
+        severity = ("Major", "Minor")[(ord(system) + seg) % 2]
+        row = f"{system}\td\t1\t{seg}\tr1\t源{seg}\tThe <v>cat</v> {'sat ' * seg}{system}"
+        lines.append(f"{row}\t{('Accuracy/Mistranslation', 'Fluency/Grammar')[seg % 2]}\t{severity}")
+    path = tmp_path / "tiny.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert run(["import", "mqm", "--db", str(db), "--corpus", "tiny", str(path)]) == 0
+    monkeypatch.setenv(DB_ENV, str(db))
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params["corpus"] = "tiny"
+    at.switch_page("app_pages/metrics.py").run()
+    assert not at.exception and not at.error, (at.exception, at.error)
+    assert labelled(at.selectbox, "Corpus").value == "tiny"
+    assert labelled(at.selectbox, "Scope").options == ["ALL"]
