@@ -34,7 +34,7 @@ def items() -> dict:
     """(system, doc, seg_id) -> (target without markers, MQM score to 9 decimals) of every rated item, from the
     file (rounded: the same weights summed in another order tie, as the ranks need)."""
     targets = {(r["system"], r["doc"], r["seg_id"]): clean(r["target"]) for r in rows()}
-    return {key: (targets[key], round(score, 9)) for key, score in segment_scores().items()}
+    return {key: (targets[key], round(score * 1e9) / 1e9) for key, score in segment_scores().items()}
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +161,16 @@ def test_system_level_sets_corpus_scores_against_the_mean_mqm(tables, items):
         assert accuracy["value"] == pytest.approx(np.mean(agree), abs=1e-12)
         assert accuracy["reason"] == "a corpus-level score: no interval"
         assert row_of(table, metric, "spa", "system")["value"] is not None  # the systems share their segments
+
+
+def test_compare_sets_two_metrics_against_the_mqm_scores(mqm_db, scored, capsys):  # noqa: F811
+    args = ["metrics", "compare", "chrf", "bleu", "--measure", "pearson", "--db", str(mqm_db), "--corpus", CORPUS]
+    assert run([*args, "--reference", REFERENCE, "--trials", "50", "--format", "json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)
+    for side, metric in (("a_value", "chrf"), ("b_value", "bleu")):
+        _, _, x, y = np.array(scored[metric], dtype=object).T
+        assert result[side] == pytest.approx(stats.pearsonr(x.astype(float), y.astype(float))[0], abs=1e-9)
+    assert "|reference:ref|" in result["signature"]
 
 
 def test_the_raters_lists_are_the_golds_parts_and_no_metric(tables):

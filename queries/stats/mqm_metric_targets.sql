@@ -12,7 +12,8 @@
 --   input_id: Its segment, doc|seg_id: what the texts of the systems translating the same source share.
 --   token_count: The text's number of tokens (texts.token_count).
 --   mqm_score: Its MQM score (mqm_segments.score): the weighted errors, averaged over its raters; 0 for none. Rounded
---     to 9 decimals: sums of the same weights added in another order (0.1 + 1 + 0.1) tie, as the ranks need.
+--     to 9 decimals (round(score * 1e9) / 1e9, as PostgreSQL rounds a double too): sums of the same weights added
+--     in another order (0.1 + 1 + 0.1) tie, as the ranks need.
 SELECT
     segments.corpus,
     segments.split,
@@ -21,7 +22,7 @@ SELECT
     systems.human,
     concat_ws('|', segments.doc, segments.seg_id) AS input_id,
     texts.token_count,
-    round(segments.score, 9) AS mqm_score
+    round(segments.score * 1000000000) / 1000000000 AS mqm_score
 FROM mqm_segments AS segments
 JOIN text_systems AS systems USING (text_id)
 JOIN texts USING (text_id)
