@@ -309,6 +309,17 @@ def metric_table(split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict
     return _current(_metric_table, split, scope, corpus)
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def _measured_against_mqm(file: FileIdentity, corpus: str) -> bool:
+    return _on_file(file, lambda con: metric_validity.is_mqm(con, corpus))
+
+
+def metric_scopes(corpus: str) -> list[str]:
+    """The scopes the metrics of a corpus are measured in: ALL alone for a corpus measured against its MQM scores
+    (metric_validity.is_mqm), else every scope."""
+    return ["ALL"] if _current(_measured_against_mqm, corpus) else scopes(corpus)
+
+
 def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:
     return read(result=(sql, params or {}))["result"]
 

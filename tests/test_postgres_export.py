@@ -253,13 +253,15 @@ MQM_MODELS = {  # the MQM and esa models, ordered by their key
     "system_text_scores": "text_id",
     "esa_text_statistics": "submission_id, text_id",
     "esa_scores": "submission_id",
+    "mqm_metric_targets": "text_id",
+    "segment_references": "text_id, reference_system",
 }
 
 
 def test_the_mqm_and_esa_figures_of_the_ted_file_equal_duckdb_row_for_row(esa_db, postgres_server):  # noqa: F811
     """The TED zh→en MQM file (read in place) with generated predictions scored by esa (tests/test_esa.py): the
-    errors' weights, the segments' MQM scores, the texts the systems are ranked by (accuracy-db systems), and the esa
-    counts and figures."""
+    errors' weights, the segments' MQM scores, the texts the systems are ranked by (accuracy-db systems), the esa
+    counts and figures, and what metrics sets a metric against (the MQM targets, the texts beside their references)."""
     db, *_ = esa_db
     dsn = exported_into(postgres_server, "mqm", db)
     duck = database.open_existing(db)

@@ -47,6 +47,15 @@ def pair_scores(text: str, reference: str) -> tuple[float, float]:
     return sacrebleu.sentence_bleu(text, [reference]).score, sacrebleu.sentence_chrf(text, [reference]).score
 
 
+def corpus_scores(pairs: list[tuple[str, str]]) -> tuple[float, float]:
+    """sacrebleu's corpus_bleu and corpus_chrf (defaults) of the (text, reference) pairs: a system's score at the
+    system level, as mt-metrics-eval's corpus-level BLEU and chrF (statistics summed over the texts, not a mean)."""
+    import sacrebleu
+
+    texts, references = [text for text, _ in pairs], [[reference for _, reference in pairs]]
+    return sacrebleu.corpus_bleu(texts, references).score, sacrebleu.corpus_chrf(texts, references).score
+
+
 def scored_pairs(texts: list[tuple]) -> list[tuple[float, float]]:
     """The scores of the texts' (text, reference) pairs, in the texts' order: in this process, or spread over
     processes (spawned: this one holds threads and a database) when there are many."""

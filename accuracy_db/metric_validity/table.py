@@ -7,6 +7,11 @@ and hands them to the measures (measures, ties, systems, bootstrap, tests).
 
 Orientation: a metric is taken as error-like (a higher-is-better metric negated) and set against the gold count, so
 that a metric that tracks the gold scores +1 whatever its direction; a threshold is given in the metric's own scale.
+
+A corpus whose gold was read from an MQM file (issue 49) is measured against the MQM score of each text instead
+(queries/stats/mqm_metric_targets.sql: positive, lower is better, as error-like as the gold count), in scope ALL; its
+segment-level correlations may be averaged by segment or by system (groups), and chrF and BLEU score its texts
+against one of its human references (queries/stats/segment_references.sql), that reference's texts left out.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import pyarrow.compute as pc
 
 from accuracy_db.defaults import VERSION
 from accuracy_db.errors import AccuracyDbError
+from accuracy_db.ingest.builtin_metrics import corpus_scores, scored_pairs
 from accuracy_db.metric_validity import measures as mm
 from accuracy_db.metric_validity.bootstrap import (
     PARTIAL_MEASURES,
@@ -33,6 +39,15 @@ from accuracy_db.metric_validity.bootstrap import (
     interval,
     resampled_measures,
     system_intervals,
+)
+from accuracy_db.metric_validity.groups import (
+    GROUPED_MEASURES,
+    Grouping,
+    by_group,
+    group_labels,
+    grouped_pearson,
+    mean_of_groups,
+    resampled_means,
 )
 from accuracy_db.metric_validity.pair_rows import SWAPPED_ROWS
 from accuracy_db.metric_validity.rows import PAIRWISE_TEXTS, ROW_MEASURES
@@ -69,9 +84,13 @@ class Settings:
     weights: dict[str, float] = field(default_factory=dict)
     per_token: bool = False
     trials: int = 1000
+    average_by: str = "none"  # an MQM corpus's segment level: none, item or sys (groups)
+    reference: str | None = None  # an MQM corpus's human reference that chrF and BLEU score against
 
     def signed(self) -> dict:
         signed = {**self.resampling.signed(), "trials": self.trials}
+        if self.reference is not None:
+            signed["reference"] = self.reference
         if self.weights:
             signed["weights"] = ",".join(f"{category}={weight:g}" for category, weight in sorted(self.weights.items()))
         if self.per_token:
@@ -92,6 +111,8 @@ class Scored:
     systems: np.ndarray
     inputs: np.ndarray
     stamp: str  # the metric's part of the signature
+    # an MQM corpus's chrF and BLEU: each system's corpus-level score (error-like), its score at the system level
+    system_scores: dict[str, float] | None = None
 
     def on_texts_scored(self) -> Scored:
         """The same on the texts the metric scores (a built-in scores only texts with a reference); itself when it
@@ -106,6 +127,7 @@ class Scored:
             self.higher_is_better,
             *(vector[kept] for vector in (self.x, self.y, self.length, self.systems, self.inputs)),
             self.stamp,
+            self.system_scores,
         )
 
 
@@ -228,6 +250,100 @@ def scored_by_scope(
         scope: scope_metrics(scores, f"score_{i}", found_targets[scope], settings, stamps)
         for i, scope in enumerate(scopes)
     }
+
+
+def is_mqm(con, corpus: str) -> bool:
+    """Whether the corpus's gold was read from an MQM file: its metrics are set against the MQM scores."""
+    query = "SELECT EXISTS (SELECT 1 FROM mqm_metric_targets WHERE corpus = ?)"
+    return bool(con.execute(query, [corpus]).fetchall()[0][0])
+
+
+def checked_scopes(con, corpus: str, mqm: bool, scopes: list[str], settings: Settings) -> list[str]:
+    """The scopes measured: ALL alone for an MQM corpus, whose score is the whole text's; the options of one kind
+    of corpus refused on the other, and the reference checked to be a human reference of the corpus."""
+    if not mqm:
+        if settings.average_by != "none" or settings.reference is not None:
+            raise AccuracyDbError(
+                f"--average-by and --reference are for a corpus with an MQM gold (import mqm); corpus {corpus} has none"
+            )
+        return check_scopes(con, corpus, scopes)
+    if settings.weights or settings.per_token:
+        raise AccuracyDbError(
+            f"--weights and --per-token weigh a gold list's mistakes; corpus {corpus} is measured against its MQM"
+            " scores (mqm_segments)"
+        )
+    if any(scope != "ALL" for scope in scopes):
+        raise AccuracyDbError(f"corpus {corpus} is measured against its MQM scores, of whole texts: its scope is ALL")
+    if settings.reference is not None:
+        humans = [
+            system
+            for (system,) in con.execute(
+                "SELECT DISTINCT system FROM mqm_metric_targets WHERE corpus = ? AND human ORDER BY system", [corpus]
+            ).fetchall()
+        ]
+        if settings.reference not in humans:
+            raise AccuracyDbError(
+                f"--reference {settings.reference!r} is not a human reference of corpus {corpus}"
+                f" ({', '.join(humans) or 'it has none'})"
+            )
+    return ["ALL"]
+
+
+def mqm_scored(con, corpus: str, split: str, settings: Settings, names: list[str] | None = None) -> list[Scored]:
+    """The metrics of an MQM corpus's split (or those named) against each text's MQM score, the reference's texts
+    left out; chrF and BLEU against the reference when one is given."""
+    rows = con.sql(
+        "SELECT text_id, mqm_score, token_count::DOUBLE AS token_count, system, input_id FROM mqm_metric_targets"
+        " WHERE corpus = $corpus AND split = $split AND system IS DISTINCT FROM $reference ORDER BY text_id",
+        params={"corpus": corpus, "split": split, "reference": settings.reference},
+    ).to_arrow_table()
+    found_targets = (
+        rows["text_id"].combine_chunks(),
+        *(rows[name].to_numpy() for name in ("mqm_score", "token_count")),
+        *(rows[name].to_numpy(zero_copy_only=False) for name in ("system", "input_id")),
+    )
+    scores = split_scores(con, corpus, split, ["ALL"], settings, names)
+    raters = {  # each rater's own list (rater/NAME) is a part of the gold, not a metric of it
+        name
+        for (name,) in con.execute(
+            "SELECT name FROM annotation_sets WHERE corpus = ? AND split = ? AND kind = 'submission'"
+            " AND annotator IS NOT NULL",
+            [corpus, split],
+        ).fetchall()
+    }
+    found = scope_metrics(scores, "score_0", found_targets, settings, metric_stamps(con, corpus, split))
+    scored = [metric for metric in found if metric.metric not in raters]
+    if settings.reference is not None:
+        wanted = reference_metrics(con, corpus, split, settings.reference, found_targets)
+        scored += [metric for metric in wanted if names is None or metric.metric in names]
+    return scored
+
+
+def reference_metrics(con, corpus: str, split: str, reference: str, found_targets: tuple) -> list[Scored]:
+    """bleu and chrf of the targets' texts against the reference's text of their segment (segment_references):
+    sacrebleu's sentence scores per text, its corpus scores per system (the system level)."""
+    import sacrebleu
+
+    text_ids, gold, length, systems, inputs = found_targets
+    pairs = con.execute(
+        "SELECT text_id, system, hypothesis, reference FROM segment_references"
+        " WHERE corpus = ? AND split = ? AND reference_system = ? ORDER BY text_id",
+        [corpus, split, reference],
+    ).fetchall()
+    at = pc.index_in(pa.array([pair[0] for pair in pairs], pa.string()), value_set=text_ids).fill_null(-1)
+    kept = [(i, pair) for i, pair in zip(at.to_numpy().astype(np.int64), pairs) if i >= 0]
+    sentence = scored_pairs([(hypothesis, text) for _, (_, _, hypothesis, text) in kept])
+    by_system: dict[str, list[tuple[str, str]]] = {}
+    for _, (_, system, hypothesis, text) in kept:
+        by_system.setdefault(system, []).append((hypothesis, text))
+    system_level = {system: corpus_scores(texts) for system, texts in by_system.items()}
+    found = []
+    for number, metric in enumerate(("bleu", "chrf")):
+        x = np.full(len(text_ids), np.nan)
+        x[[i for i, _ in kept]] = [-scores[number] for scores in sentence]  # error-like
+        stamp, by_sys = f"{metric}-sacrebleu{sacrebleu.__version__}", {s: -v[number] for s, v in system_level.items()}
+        found.append(Scored(metric, "builtin", True, x, gold, length, systems, inputs, stamp, by_sys))
+    return [scored.on_texts_scored() for scored in found]
 
 
 def split_scores(
@@ -376,6 +492,11 @@ def cluster_test(measure: str, texts: int) -> str | None:
     return "paired-bootstrap" if measure in RANK_MEASURES and texts > PERMUTED_TEXTS else "perm-both"
 
 
+def grouped_cluster_test(measure: str) -> str:
+    """The test that makes the clusters of a measure averaged by item or sys."""
+    return "perm-both" if measure == "pearson" else "paired-bootstrap"
+
+
 def measure_values(
     scored: Scored, settings: Settings, resamples: Resamples, kept: MadeOnce | None = None
 ) -> dict[str, mm.Measure]:
@@ -458,11 +579,44 @@ def text_rows_of(
     return rows, resampled
 
 
+def grouped_rows(metrics: list[Scored], settings: Settings) -> tuple[list[list[dict]], list[dict[str, np.ndarray]]]:
+    """text_rows_of for --average-by item or sys: Pearson, Spearman and Kendall averaged over the groups
+    (groups), each with the interval of the groups resampled, and those resamples' values (the paired
+    bootstrap's clusters of Spearman and Kendall; Pearson's are PERM-BOTH's, grouped_perm_both_p)."""
+    resampling, rows, resampled = settings.resampling, [], []
+    for scored in metrics:
+        grouping = Grouping.of(group_labels(settings.average_by, scored.systems, scored.inputs))
+        found_rows, found = [], {}
+        for name in GROUPED_MEASURES:
+            values = by_group(name, scored.x, scored.y, grouping)
+            result = mean_of_groups(values, settings.average_by)
+            if result.value is not None:
+                found[name] = resampled_means(values, resampling.resamples, resampling.seed)
+            found_rows.append(
+                {
+                    "measure": name,
+                    "value": result.value,
+                    "ci": interval(found[name], resampling.confidence).ci if name in found else None,
+                    "n": len(scored.x),
+                    "threshold": None,
+                    "reason": result.reason,
+                    "method": None,
+                    "clusters": grouped_cluster_test(name),
+                }
+            )
+        rows.append(found_rows)
+        resampled.append(found)
+    return rows, resampled
+
+
 def system_rows(scored: Scored, settings: Settings) -> list[dict]:
     known = np.array([system is not None for system in scored.systems], dtype=bool)
     x, y, systems, inputs = scored.x[known], scored.y[known], scored.systems[known], scored.inputs[known]
     names, x_means = system_means(x, systems) if known.any() else (np.array([]), np.array([]))
     _, y_means = system_means(y, systems) if known.any() else (None, np.array([]))
+    corpus_level = scored.system_scores is not None
+    if corpus_level:  # chrF and BLEU of an MQM corpus: each system's corpus score, not its texts' mean
+        x_means = np.array([scored.system_scores[name] for name in names])
     values = {
         "pearson": mm.pearson(x_means, y_means, unit="system"),
         "spearman": mm.spearman(x_means, y_means, unit="system"),
@@ -481,7 +635,7 @@ def system_rows(scored: Scored, settings: Settings) -> list[dict]:
     resampling = settings.resampling
     intervals = (
         system_intervals(x, y, systems, defined, resampling.resamples, resampling.seed, resampling.confidence)
-        if defined
+        if defined and not corpus_level
         else {}
     )
     return [
@@ -491,28 +645,33 @@ def system_rows(scored: Scored, settings: Settings) -> list[dict]:
             "ci": intervals[name].ci if name in intervals else None,
             "n": len(names),
             "threshold": None,
-            "reason": values[name].reason,
+            "reason": values[name].reason
+            or ("a corpus-level score: no interval" if corpus_level and name in defined else None),
             "method": None,
         }
         for name in (*SYSTEM_MEASURES, "spa")
     ]
 
 
-def ranks_of(rows: list[dict], metrics: dict[str, Scored], resampled: dict, resamples: Resamples) -> None:
+def ranks_of(
+    rows: list[dict], metrics: dict[str, Scored], resampled: dict, resamples: Resamples, average_by: str = "none"
+) -> None:
     """The metrics' significance clusters per (split, scope, level, measure) at the text level, by the test
     cluster_test names: PERM-BOTH (Pearson's by PearsonPermBoth's matrix products), or the paired bootstrap on the
     values in the intervals' resamples (resampled: per (split, scope, metric, measure)). A measure the bootstrap
-    alone can tell apart at the system level gets no rank there."""
+    alone can tell apart at the system level gets no rank there. Averaged by item or sys, Pearson's by PERM-BOTH of
+    the grouped mean (grouped_perm_both_p), the others' by the paired bootstrap on the groups' resamples."""
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
         groups.setdefault((row["split"], row["scope"], row["level"], row["measure"]), []).append(row)
     clustered: dict[tuple, tuple[str, int, list[dict]]] = {}  # (test, texts, the rows on those texts)
     for (split, scope, level, measure), group in groups.items():
         texts = max(row["n"] for row in group)  # metrics of fewer texts (a built-in without references) are not paired
-        test = cluster_test(measure, texts) if level == "text" else None
+        test = cluster_test(measure, texts) if average_by == "none" else grouped_cluster_test(measure)
+        test = test if level == "text" else None
         if test is not None:  # else the reason of each row says so
             clustered[split, scope, level, measure] = test, texts, [row for row in group if row["n"] == texts]
-    permutations = pearson_permutations(clustered, metrics, resamples)
+    permutations = pearson_permutations(clustered, metrics, resamples) if average_by == "none" else {}
     for (split, scope, level, measure), (test, _, group) in clustered.items():
         scored = {row["metric"]: metrics[split, scope, row["metric"]] for row in group}
         y = next(iter(scored.values())).y
@@ -523,6 +682,8 @@ def ranks_of(rows: list[dict], metrics: dict[str, Scored], resampled: dict, resa
             def p_value(better, worse, found=found):
                 return paired_bootstrap(found[better], found[worse])
 
+        elif measure == "pearson" and average_by != "none":
+            p_value = functools.partial(grouped_perm_both_p, scored, y, average_by, resamples)
         elif measure == "pearson":
             permuted = permutations.get((split, scope, level, measure))
             p_value = permuted.p_value if permuted else None  # None: no metric has a value to rank
@@ -550,6 +711,16 @@ def pearson_permutations(clustered: dict, metrics: dict, resamples: Resamples) -
     for texts, groups in wanted.items():
         found |= dict(zip(groups, PearsonPermBoth.many(list(groups.values()), resamples.swaps(texts))))
     return found
+
+
+def grouped_perm_both_p(
+    scored: dict[str, Scored], y, average_by: str, resamples: Resamples, better: str, worse: str
+) -> float:
+    """PERM-BOTH's p-value that metric better's grouped mean Pearson beats metric worse's (on the same texts)."""
+    first = scored[better]
+    measure, rows = grouped_pearson(Grouping.of(group_labels(average_by, first.systems, first.inputs)))
+    swaps = resamples.swaps(len(y))
+    return perm_both(first.x, scored[worse].x, y, measure, resamples.trials, resamples.seed, rows, swaps)["p_value"]
 
 
 def perm_both_p(scored: dict[str, Scored], y, measure: str, resamples: Resamples, better: str, worse: str) -> float:
@@ -582,19 +753,29 @@ def metric_table(
     corpus = choose_corpus(lists, corpus)
     check_corpus_choice(con, corpus, split)
     check_weights(con, corpus, settings.weights)
-    scopes = check_scopes(con, corpus, scopes or [])
+    mqm = is_mqm(con, corpus)
+    scopes = checked_scopes(con, corpus, mqm, scopes or [], settings)
     splits = lists[corpus]
     if split is not None:
         splits = [checked_split(con, corpus, split, splits)]
     rows, metrics, resampled = [], {}, {}
+    average = {"average-by": settings.average_by} if settings.average_by != "none" else {}
     resamples = settings_resamples(settings)  # this table's draws, dropped when it returns
     for split_name in splits:
         gold = gold_stamp(con, corpus, split_name)
-        by_scope = scored_by_scope(con, corpus, split_name, scopes, settings)
+        if mqm:
+            by_scope = {"ALL": mqm_scored(con, corpus, split_name, settings)}
+        else:
+            by_scope = scored_by_scope(con, corpus, split_name, scopes, settings)
         scoped = [(scope, scored) for scope in scopes for scored in by_scope[scope]]
         measured: dict[tuple[int, str], list[dict]] = {}
         if "text" in (levels or LEVELS):
-            text_found, values = text_rows_of([scored for _, scored in scoped], settings, resamples)
+            scored_texts = [scored for _, scored in scoped]
+            text_found, values = (
+                text_rows_of(scored_texts, settings, resamples)
+                if settings.average_by == "none"
+                else grouped_rows(scored_texts, settings)
+            )
             for number, ((scope, scored), found) in enumerate(zip(scoped, values)):
                 measured[number, "text"] = text_found[number]
                 for measure, in_resamples in found.items():
@@ -606,6 +787,7 @@ def metric_table(
                 for row in found:
                     method, clusters = row.pop("method"), row.pop("clusters", None)
                     more = {"acc_eq": method} if method else {}
+                    more |= average if level == "text" else {}
                     more |= {"clusters": clusters} if clusters else {}
                     rows.append(
                         {
@@ -619,7 +801,7 @@ def metric_table(
                             "signature": signature(gold, scored.stamp, scope, level, settings, **more),
                         }
                     )
-    ranks_of(rows, metrics, resampled, resamples)
+    ranks_of(rows, metrics, resampled, resamples, settings.average_by)
     order = {
         name: i for i, name in enumerate(dict.fromkeys((*TEXT_MEASURES, *PARTIAL_MEASURES, *SYSTEM_MEASURES, "spa")))
     }
@@ -679,12 +861,17 @@ def compare_metrics(
     corpus = choose_corpus(lists, corpus)
     check_corpus_choice(con, corpus, split)
     check_weights(con, corpus, settings.weights)
-    (scope,) = check_scopes(con, corpus, [scope])
+    mqm = is_mqm(con, corpus)
+    (scope,) = checked_scopes(con, corpus, mqm, [scope], settings)
     splits = lists[corpus]
     if split is None and len(splits) != 1:
         raise AccuracyDbError(f"give --split: corpus {corpus} has gold lists of {', '.join(splits)}")
     split = splits[0] if split is None else checked_split(con, corpus, split, splits)
-    found = {scored.metric: scored for scored in scored_metrics(con, corpus, split, scope, settings, [a, b])}
+    if mqm:
+        candidates = mqm_scored(con, corpus, split, settings, [a, b])
+    else:
+        candidates = scored_metrics(con, corpus, split, scope, settings, [a, b])
+    found = {scored.metric: scored for scored in candidates}
     for name in (a, b):
         if name not in found:
             raise AccuracyDbError(f"no metric named {name!r} scores every text of split {split} of corpus {corpus}")

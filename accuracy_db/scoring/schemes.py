@@ -20,13 +20,17 @@ MUSHROOM = "mushroom"
 # of its corpus, overlapping spans counted: not a match scheme of two span lists either.
 ESA = "esa"
 RANKING_SCHEMES = (*SCHEMES, MUSHROOM, ESA)  # those evaluate, leaderboard and compare take
+PAIR_SCHEMES = (*SCHEMES, ESA)  # those agreement takes: esa scores one rater's list against another's too
 ONE_SCOPE_SCHEMES = (MUSHROOM, ESA)  # they score every span whatever its category: their one scope is ALL
 MUSHROOM_KEYS = ["texts", "iou", "cor", "iou_loo", "cor_loo"]
 ESA_KEYS = ["texts", "precision", "recall", "f1", "matched", "gold_total", "submitted_total"]
+ESA_DESCRIPTION = (
+    "esa: WMT25's character F1 with severities (major, minor; half a credit for the wrong one), overlapping spans"
+    " counted."
+)
 MUSHROOM_DESCRIPTION = (
     "mushroom: Mu-SHROOM's iou and cor (means over texts) of the lists read with character labels (import mushroom;"
-    " evaluate: --gsml the labelled JSON Lines file, --submitted the predictions). esa: WMT25's character F1 with"
-    " severities (major, minor; half a credit for the wrong one), overlapping spans counted."
+    f" evaluate: --gsml the labelled JSON Lines file, --submitted the predictions). {ESA_DESCRIPTION}"
 )
 
 # The keys of a scheme's report, after the scope: the figures, their counts, and nervaluate's counts.

@@ -15,7 +15,7 @@ import duckdb
 
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.etl.annotation_sets import cover_texts
-from accuracy_db.scoring.schemes import report_keys, whole_counts
+from accuracy_db.scoring.schemes import ESA, report_keys, whole_counts
 from accuracy_db.scoring.scores import ambiguity, fetch_dicts, resolve_split, unknown_name
 from accuracy_db.scoring.signature import SCHEME
 from accuracy_db.store import database
@@ -155,19 +155,37 @@ def score_pairs(
         submission_ids.append(submission_id)
     con.execute("CREATE TEMP TABLE copies (source_set_id INTEGER, set_id INTEGER)")
     con.executemany("INSERT INTO copies VALUES (?, ?)", copies)
+    # a copy's mistake_id is its number among the copies: an MQM span's characters (mqm_errors) follow it there
     copy_rows(
         source,
-        "SELECT set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start,"
-        " doc_token_end, category, previous_end, next_start FROM mistakes WHERE set_id = ANY($ids)"
-        " AND ($texts IS NULL OR list_contains($texts, text_id))",
+        "SELECT mistake_id, set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end,"
+        " doc_token_start, doc_token_end, category, previous_end, next_start, severity FROM mistakes"
+        " WHERE set_id = ANY($ids) AND ($texts IS NULL OR list_contains($texts, text_id))",
         chosen,
         con,
-        "INSERT INTO mistakes (set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end,"
-        " doc_token_start, doc_token_end, category, previous_end, next_start)"
-        " SELECT copies.set_id, line_number, text_id, sentence_id, sent_token_start, sent_token_end, doc_token_start,"
-        " doc_token_end, category, previous_end, next_start"
+        "CREATE TEMP TABLE copied_mistakes AS SELECT row_number() OVER () AS mistake_id, copies.set_id,"
+        " source_rows.mistake_id AS source_mistake_id, line_number, text_id, sentence_id, sent_token_start,"
+        " sent_token_end, doc_token_start, doc_token_end, category, previous_end, next_start, severity"
         " FROM source_rows JOIN copies ON copies.source_set_id = source_rows.set_id",
     )
+    con.execute(
+        "INSERT INTO mistakes (mistake_id, set_id, line_number, text_id, sentence_id, sent_token_start,"
+        " sent_token_end, doc_token_start, doc_token_end, category, previous_end, next_start, severity)"
+        " SELECT * EXCLUDE (source_mistake_id) FROM copied_mistakes"
+    )
+    if with_tokens:
+        copy_rows(
+            source,
+            "SELECT mistake_id, text_id, rater, line_number, error_index, category, severity, side, char_start,"
+            " char_end FROM mqm_errors WHERE set_id = ANY($ids) AND mistake_id IS NOT NULL",
+            {"ids": chosen["ids"]},
+            con,
+            "INSERT INTO mqm_errors (set_id, text_id, rater, line_number, error_index, category, severity, side,"
+            " char_start, char_end, mistake_id)"
+            " SELECT copied.set_id, source_rows.text_id, rater, source_rows.line_number, error_index,"
+            " source_rows.category, source_rows.severity, side, char_start, char_end, copied.mistake_id"
+            " FROM source_rows JOIN copied_mistakes AS copied ON copied.source_mistake_id = source_rows.mistake_id",
+        )
     if with_tokens:
         copy_rows(
             source,
@@ -253,9 +271,22 @@ ORDER BY figures.submission_id, figures.position
 """
 
 
+ESA_FIGURES = """
+SELECT
+    figures.submission_id, figures.scope, figures.position, figures.texts, figures.recall, figures.precision,
+    figures.f1, figures.matched, figures.gold_total AS reference_total, figures.submitted_total AS compared_total,
+    agreement.pairs AS kappa_pairs, agreement.kappa
+FROM esa_scores AS figures
+JOIN category_agreement AS agreement USING (submission_id, scope)
+WHERE figures.submission_id = ANY($ids)
+ORDER BY figures.submission_id
+"""
+
+
 def figure_models(scheme: str = SCHEME) -> list[str]:
     """What pair_figures reads under a scheme: score_pairs(…, figure_models(scheme)) makes only those."""
-    return ["scores" if scheme == SCHEME else "scheme_scores", "category_agreement"]
+    figures = {SCHEME: "scores", ESA: "esa_scores"}.get(scheme, "scheme_scores")
+    return [figures, "category_agreement"]
 
 
 def pair_figures(scoring: PairScoring, scheme: str = SCHEME) -> list[dict]:
@@ -265,6 +296,11 @@ def pair_figures(scoring: PairScoring, scheme: str = SCHEME) -> list[dict]:
     from the view category_agreement."""
     if scheme == SCHEME:
         rows = fetch_dicts(scoring.con, FIGURES, {"ids": scoring.submission_ids})
+    elif scheme == ESA:  # two raters who share no item have no figure (the task's 1 would read as agreement)
+        rows = [
+            whole_counts(row | (dict.fromkeys(("recall", "precision", "f1")) if row["texts"] == 0 else {}))
+            for row in fetch_dicts(scoring.con, ESA_FIGURES, {"ids": scoring.submission_ids})
+        ]
     else:
         kept = {"submission_id", "scope", "position", "reference_total", "compared_total", "kappa_pairs", "kappa"}
         kept |= set(report_keys(scheme))
@@ -280,8 +316,9 @@ def pair_figures(scoring: PairScoring, scheme: str = SCHEME) -> list[dict]:
 
 
 def counts_characters(scheme: str) -> bool:
-    """Whether a scheme counts characters (char-hard, char-soft), which score_pairs then needs the tokens for."""
-    return scheme.startswith("char-")
+    """Whether a scheme counts characters (char-hard, char-soft, esa), which score_pairs then needs the tokens (and
+    an MQM span's own characters, mqm_errors) for."""
+    return scheme.startswith("char-") or scheme == ESA
 
 
 def outcomes(scoring: PairScoring, number: int, text_id: str | None = None) -> list[dict]:

@@ -169,7 +169,7 @@ if not splits:
 # The choices live in the address (st.query_params), so a view of the metrics can be shared as a link.
 split = links.select(top[0], "Split", "split", splits)
 scope = links.select(
-    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
+    top[1], "Scope", "scope", data.metric_scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
 )
 settings = data.METRIC_SETTINGS
 with st.spinner("Measuring the metrics: some seconds, the first time a split and scope are asked for"):

@@ -92,11 +92,17 @@ force_option = click.option(
 
 def scheme_option(command, mushroom: bool = False, of_corpus: bool = False):
     """--scheme: the match scheme the figures are computed under (accuracy_db/scoring/schemes.py); evaluate,
-    leaderboard and compare take the mushroom scheme too. of_corpus: by default the scheme the lists' corpus opens
-    on (schemes.opening_scheme), not the shared task's."""
-    from accuracy_db.scoring.schemes import DESCRIPTION, MUSHROOM_DESCRIPTION, RANKING_SCHEMES, SCHEMES
+    leaderboard and compare take the mushroom and esa schemes too, agreement esa (mushroom=False). of_corpus: by
+    default the scheme the lists' corpus opens on (schemes.opening_scheme), not the shared task's."""
+    from accuracy_db.scoring.schemes import (
+        DESCRIPTION,
+        ESA_DESCRIPTION,
+        MUSHROOM_DESCRIPTION,
+        PAIR_SCHEMES,
+        RANKING_SCHEMES,
+    )
 
-    help = f"{DESCRIPTION} {MUSHROOM_DESCRIPTION}" if mushroom else DESCRIPTION
+    help = f"{DESCRIPTION} {MUSHROOM_DESCRIPTION if mushroom else ESA_DESCRIPTION}"
     if of_corpus:
         help += (
             " Default: mushroom for a corpus whose gold list is read with character labels (and whose lists it"
@@ -104,8 +110,8 @@ def scheme_option(command, mushroom: bool = False, of_corpus: bool = False):
         )
     return click.option(
         "--scheme",
-        type=click.Choice(RANKING_SCHEMES if mushroom else SCHEMES),
-        default=None if of_corpus else SCHEMES[0],
+        type=click.Choice(RANKING_SCHEMES if mushroom else PAIR_SCHEMES),
+        default=None if of_corpus else PAIR_SCHEMES[0],
         show_default=not of_corpus,
         help=help,
     )(command)

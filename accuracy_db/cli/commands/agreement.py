@@ -51,8 +51,9 @@ def agreement(
 
 
 AGREEMENT_TABLES = {
-    "pairs": ["reference", "compared", "scope", "recall", "precision", "f1", "token_f1", "matched", "reference_total",
-              "compared_total", "correct", "incorrect", "partial", "missed", "spurious", "kappa", "kappa_pairs"],
+    "pairs": ["reference", "compared", "scope", "texts", "recall", "precision", "f1", "token_f1", "matched",
+              "reference_total", "compared_total", "correct", "incorrect", "partial", "missed", "spurious", "kappa",
+              "kappa_pairs"],
     "correlations": ["a", "b", "scope", "measure", "value", "p_value", "n", "reason"],
     "categories": ["measure", "value", "units", "min_votes", "reason"],
 }  # fmt: skip

@@ -34,6 +34,21 @@ per_token_option = click.option(
     help="Set the gold count, and a submission's, as mistakes per 100 tokens of the text, and add the partial "
     "correlations of metric and gold controlling for length (does the metric beat length?).",
 )
+average_by_option = click.option(
+    "--average-by",
+    type=click.Choice(["none", "item", "sys"]),
+    default="none",
+    show_default=True,
+    help="For a corpus with an MQM gold, the text level's grouping, as mt-metrics-eval's: none (one correlation over "
+    "every text), item (the systems' texts of each segment correlated, then averaged over the segments) or sys (each "
+    "system's texts correlated, then averaged over the systems).",
+)
+reference_option = click.option(
+    "--reference",
+    metavar="SYSTEM",
+    help="For a corpus with an MQM gold, the human reference (a system of the corpus) that chrf and bleu score the "
+    "texts against; its texts are left out of every metric's.",
+)
 
 
 def parse_weights(text: str | None) -> dict[str, float]:
@@ -55,13 +70,22 @@ def parse_weights(text: str | None) -> dict[str, float]:
     return weights
 
 
-def settings_of(resamples: int, seed: int, confidence: float, weights: str | None, per_token: bool, trials: int):
+def settings_of(
+    resamples: int,
+    seed: int,
+    confidence: float,
+    weights: str | None,
+    per_token: bool,
+    trials: int,
+    average_by: str = "none",
+    reference: str | None = None,
+):
     from accuracy_db.stats.intervals import Resampling
 
     resampling, weighed = Resampling(resamples, seed, confidence), parse_weights(weights)  # a bad option fails at once
     from accuracy_db.metric_validity.table import Settings
 
-    return Settings(resampling, weighed, per_token, trials)
+    return Settings(resampling, weighed, per_token, trials, average_by, reference)
 
 
 @click.group(invoke_without_command=True)
@@ -78,6 +102,8 @@ def settings_of(resamples: int, seed: int, confidence: float, weights: str | Non
 )
 @weights_option
 @per_token_option
+@average_by_option
+@reference_option
 @resampling_options
 @trials_option
 @format_option
@@ -91,6 +117,8 @@ def metrics(
     levels: tuple[str, ...],
     weights: str | None,
     per_token: bool,
+    average_by: str,
+    reference: str | None,
     resamples: int,
     seed: int,
     confidence: float,
@@ -105,10 +133,14 @@ def metrics(
     The resamples are worked through in blocks of bounded size: the most accepted, 100,000, take about 1 GB of
     memory on the shared task's 90 texts, whatever the number of resamples.
 
+    A corpus whose gold was read from an MQM file is measured against each text's MQM score (lower is better), in
+    scope ALL: --average-by groups its text level as mt-metrics-eval does, and chrf and bleu score against the
+    human reference --reference names (sentence scores per text, corpus scores per system).
+
     `accuracy-db metrics compare A B --measure M` tests whether metric A beats metric B."""
     if ctx.invoked_subcommand is not None:
         return
-    settings = settings_of(resamples, seed, confidence, weights, per_token, trials)
+    settings = settings_of(resamples, seed, confidence, weights, per_token, trials, average_by, reference)
     from accuracy_db.metric_validity.table import metric_table
     from accuracy_db.store import database
 
@@ -188,6 +220,7 @@ def print_metrics(results: list[dict], fmt: str) -> None:
 )
 @weights_option
 @per_token_option
+@reference_option
 @trials_option
 @click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the permutations.")
 @format_option
@@ -203,6 +236,7 @@ def compare(
     test: str,
     weights: str | None,
     per_token: bool,
+    reference: str | None,
     trials: int,
     seed: int,
     fmt: str,
@@ -210,7 +244,7 @@ def compare(
     """Is metric A better than metric B on the same texts? The difference of their measure (A − B) and the
     one-sided p-value that A is better: PERM-BOTH (both metrics z-scored, each text's pair of scores swapped at
     random) or Williams' test of two dependent Pearson correlations."""
-    settings = settings_of(1000, seed, 0.95, weights, per_token, trials)
+    settings = settings_of(1000, seed, 0.95, weights, per_token, trials, reference=reference)
     from accuracy_db.metric_validity.table import compare_metrics
     from accuracy_db.store import database
 
