@@ -127,7 +127,10 @@ def stage_rows_fast(con: duckdb.DuckDBPyConnection, read: ReadList) -> bool:
         return False
     finally:
         con.execute("DROP VIEW IF EXISTS csv_source")
-    lines = read.data.count(b"\n") + (0 if read.data.endswith(b"\n") else 1)
+    # Lines as the csv module numbers them (csv_records): a bare CR ends a line too, as \n and \r\n do.
+    data = read.data
+    breaks = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+    lines = breaks + (0 if data.endswith((b"\n", b"\r")) else 1)
     if con.execute("SELECT count(*) FROM csv_rows").fetchall()[0][0] != lines - 1:
         con.execute("DROP TABLE csv_rows")
         return False

@@ -29,7 +29,7 @@ from accuracy_db.etl.mistake_lists import (
     stage_rows_numbered,
 )
 from accuracy_db.etl.texts import load_texts
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from shared_data import DATA, EXAMPLES
 
@@ -370,6 +370,7 @@ def written_list(folder, rows: list[list[str]], quoting: int, line_end: str):
     st.sampled_from([csv.QUOTE_MINIMAL, csv.QUOTE_ALL]),
     st.sampled_from(["\n", "\r\n"]),
 )
+@example([[""] * 11 + ["\r"], [""] * 12], csv.QUOTE_MINIMAL, "\r\n")  # a quoted bare CR: the csv module's line 3 ends
 def test_the_fast_reader_reads_what_the_csv_module_reads(tmp_path_factory, rows, quoting, line_end):
     read = written_list(tmp_path_factory.mktemp("csv"), rows, quoting, line_end)
     con = duckdb.connect()

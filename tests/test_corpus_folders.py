@@ -122,8 +122,8 @@ def test_a_csv_list_gives_the_spans_and_scores_its_jsonl_twin_gives_with_its_sid
     assert "; corpora: 1 reloaded, 0 unchanged, 0 file(s) refused; spans adjusted: 2 relocated, 2 widened" in (
         report.summary()
     )
-    # the shared task is untouched
-    assert rows(db, "SELECT count(*) FROM scores WHERE corpus = 'shared-task'")[0][0] == 35
+    # the shared task is untouched: 7 lists (the examples' 5 and the checker's, one per split), 7 rows each
+    assert rows(db, "SELECT count(*) FROM scores WHERE corpus = 'shared-task'")[0][0] == 49
 
 
 BAD_ROWS = [
@@ -228,7 +228,7 @@ def test_a_bad_texts_or_categories_file_refuses_the_corpus_and_nothing_else(db, 
     report = refreshed(db, folder)
     assert [message in p.message for p in report.corpus_refusals[str(folder / file)]] == [True]
     assert rows(db, "SELECT count(*) FROM texts WHERE corpus = 'weather'") == [(0,)] and lists(db) == []
-    assert rows(db, "SELECT count(*) FROM scores WHERE corpus = 'shared-task'")[0][0] == 35
+    assert rows(db, "SELECT count(*) FROM scores WHERE corpus = 'shared-task'")[0][0] == 49
 
 
 def test_build_takes_corpus_dirs_and_keeps_registered_folders_through_a_rebuild(tmp_path, capsys):

@@ -350,7 +350,7 @@ def test_a_name_is_claimed_once_and_the_newcomer_waits_for_it(db, tmp_path, caps
     (scores / "held.json").unlink()
     report = refresh(db, DATA, submissions, scores_dir=scores)
     assert (report.scores_retired, report.changed, list(report.refused)) == (["held.csv"], ["held"], ["foo"])
-    assert sorted(submissions_of(db)) == ["held"] and {metric for metric, _ in imported(db)} == {"foo"}
+    assert sorted(submissions_of(db)) == ["boxscore", "held"] and {metric for metric, _ in imported(db)} == {"foo"}
 
     write_scores(scores, "held", TEST, 2, {"higher_is_better": True})  # now the metric is the newcomer
     report = refresh(db, DATA, submissions, scores_dir=scores)
