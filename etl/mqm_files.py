@@ -293,82 +293,76 @@ def categories_of(mqm: MqmFile) -> list[Category]:
 
 @dataclass
 class Loaded:
-    """What a file gives a corpus whose texts are known: each item's text id and token index, and each target
-    error's tokens once placed (the gold list and its rater's list place every error alike)."""
+    """What a file gives a corpus whose texts are known: each item's text id and token index, and each item's target
+    errors, with their raters, each placed on the item's tokens once (the gold list and its rater's list share it)."""
 
     mqm: MqmFile
     text_ids: list[str]
     indexes: dict[str, TokenIndex]
-    placed: dict[tuple[str, int, int], object] = field(default_factory=dict)
+    spans: list[list[tuple[str, Error, Span]]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.spans = [spans_of(self, index) for index in range(len(self.mqm.items))]
 
 
-def spans_of(loaded: Loaded, index: int, raters: list[str] | None) -> list[tuple[Error, Span]]:
-    """The target errors of an item (of the raters named; None: of all), each with its span placed on the item's
-    tokens; an error whose marked characters are only white space or empty is left out (it stays in mqm_errors)."""
+def spans_of(loaded: Loaded, index: int) -> list[tuple[str, Error, Span]]:
+    """The target errors of an item, each with its rater and its span placed on the item's tokens; an error whose
+    marked characters are only white space or empty is left out (it stays in mqm_errors)."""
     item, text = loaded.mqm.items[index], loaded.text_ids[index]
     token_index = loaded.indexes[text]
+    path = str(loaded.mqm.path)
     spans = []
     for rater, errors in item.errors.items():
-        if raters is not None and rater not in raters:
-            continue
         for error in errors:
             if error.side != "target":
                 continue
             start, end = error.span
-            placed = loaded.placed.get((text, start, end))
-            if placed is None:
-                placed = loaded.placed[text, start, end] = token_index.locate(start, token_index.text[start:end])
+            given = token_index.text[start:end]
+            placed = token_index.locate(start, given)
             if not isinstance(placed, str):
-                given = token_index.text[start:end]
-                spans.append(
-                    (
-                        error,
-                        Span(
-                            str(loaded.mqm.path),
-                            error.line,
-                            start,
-                            given,
-                            error.category,
-                            None,
-                            placed,
-                            None,
-                            error.severity,
-                        ),
-                    )
-                )
+                span = Span(path, error.line, start, given, error.category, None, placed, None, error.severity)
+                spans.append((rater, error, span))
     return spans
 
 
-def new_list(loaded: Loaded, kind: str, name: str, raters: list[str] | None) -> tuple[NewList, list[tuple[int, int]]]:
-    """The list of the raters named (None: of all, the gold): a rater's covers the items it rated alone (list_texts),
+def new_list(loaded: Loaded, kind: str, name: str, rater: str | None) -> tuple[NewList, list[tuple[int, int]]]:
+    """The list of the rater named (None: of all, the gold): a rater's covers the items it rated alone (list_texts),
     and is one person's (annotation_sets.annotator); with the (line, index) of the error each of its spans is, in
     the order of the spans (their mistake ids')."""
     records, placed = [], []
-    for index, item in enumerate(loaded.mqm.items):
-        if raters is not None and not set(raters) & item.raters.keys():
+    for item, text, spans in zip(loaded.mqm.items, loaded.text_ids, loaded.spans, strict=True):
+        if rater is not None and rater not in item.raters:
             continue
-        errors_and_spans = spans_of(loaded, index, raters)
-        placed += [(error.line, error.index) for error, _ in errors_and_spans]
-        spans = [span for _, span in errors_and_spans]
-        text = loaded.text_ids[index]
+        kept = [(error, span) for by, error, span in spans if rater is None or by == rater]
+        placed += [(error.line, error.index) for error, _ in kept]
         records.append(
-            Record(str(loaded.mqm.path), item.line, text, DEFAULT_SPLIT, loaded.indexes[text].text, "", spans)
+            Record(
+                str(loaded.mqm.path),
+                item.line,
+                text,
+                DEFAULT_SPLIT,
+                loaded.indexes[text].text,
+                "",
+                [span for _, span in kept],
+            )
         )
-    if raters is None:
+    if rater is None:
         return NewList(kind, name, DEFAULT_SPLIT, records), placed
     texts = [record.text_id for record in records]
-    return NewList(kind, name, DEFAULT_SPLIT, records, texts, raters[0] if len(raters) == 1 else None), placed
+    return NewList(kind, name, DEFAULT_SPLIT, records, texts, rater), placed
 
 
 def insert_ratings(
     con: duckdb.DuckDBPyConnection,
     set_id: int,
     loaded: Loaded,
-    raters: list[str] | None,
     placed: list[tuple[int, int]],
+    rater_sets: dict[str, int] | None = None,
 ) -> None:
-    """The list's rated items and errors (mqm_ratings, mqm_errors; of the raters named, None: of all), each error
-    linked to the span it became (placed: the (line, index) of the error of each of the list's spans, in order)."""
+    """The list's rated items and errors (mqm_ratings, mqm_errors; every rater's), each error linked to the span it
+    became (placed: the (line, index) of the error of each of the list's spans, in order). rater_sets: the list of
+    each rater of a gold file, given the gold's items and errors of its rater, each error linked to the span of the
+    rater's list it became: the rater's spans are the gold's of the rater, in the same order."""
     mistake_ids = [
         row[0]
         for row in con.execute(
@@ -379,8 +373,6 @@ def insert_ratings(
     ratings, errors = [], []
     for item, text in zip(loaded.mqm.items, loaded.text_ids, strict=True):
         for rater, line in item.raters.items():
-            if raters is not None and rater not in raters:
-                continue
             ratings.append((set_id, text, rater, line))
             for error in item.errors[rater]:
                 start, end = error.span if error.span is not None else (None, None)
@@ -422,6 +414,45 @@ def insert_ratings(
             "char_end": pl.Int32,
             "mistake_id": pl.Int64,
         },
+    )
+    if not rater_sets:
+        return
+    raters = {"gold": set_id, "raters": list(rater_sets), "sets": list(rater_sets.values())}
+    con.execute(
+        """
+        INSERT INTO mqm_ratings
+        SELECT lists.set_id, gold.text_id, gold.rater, gold.line_number
+        FROM mqm_ratings AS gold
+        JOIN (SELECT unnest($raters) AS rater, unnest($sets) AS set_id) AS lists USING (rater)
+        WHERE gold.set_id = $gold
+        ORDER BY lists.set_id, gold.line_number
+        """,
+        raters,
+    )
+    # the n-th span of a rater's list is the n-th of the gold's spans of that rater
+    con.execute(
+        """
+        INSERT INTO mqm_errors
+        WITH gold_spans AS (
+            SELECT mistake_id, row_number() OVER (PARTITION BY rater ORDER BY mistake_id) AS number
+            FROM mqm_errors
+            WHERE set_id = $gold AND mistake_id IS NOT NULL
+        ),
+        rater_spans AS (
+            SELECT set_id, mistake_id, row_number() OVER (PARTITION BY set_id ORDER BY mistake_id) AS number
+            FROM mistakes
+            WHERE set_id = ANY($sets)
+        )
+        SELECT lists.set_id, gold.text_id, gold.rater, gold.line_number, gold.error_index, gold.category,
+            gold.severity, gold.side, gold.char_start, gold.char_end, rater_spans.mistake_id
+        FROM mqm_errors AS gold
+        JOIN (SELECT unnest($raters) AS rater, unnest($sets) AS set_id) AS lists USING (rater)
+        LEFT JOIN gold_spans USING (mistake_id)
+        LEFT JOIN rater_spans ON rater_spans.set_id = lists.set_id AND rater_spans.number = gold_spans.number
+        WHERE gold.set_id = $gold
+        ORDER BY lists.set_id, gold.line_number, gold.error_index
+        """,
+        raters,
     )
 
 
@@ -474,11 +505,10 @@ def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, humans: l
     )
     loaded = Loaded(mqm, text_ids, {text.text_id: TokenIndex(text.text) for text in texts})
     raters = sorted({rater for item in mqm.items for rater in item.raters})
-    made = [new_list(loaded, "gold", "gold", None)]
-    made += [new_list(loaded, "submission", f"rater/{rater}", [rater]) for rater in raters]
-    set_ids = insert_lists(con, path, mqm.sha256, corpus, [new for new, _ in made], report)
-    for set_id, raters_of_list, (_, placed) in zip(set_ids, [None, *[[rater] for rater in raters]], made, strict=True):
-        insert_ratings(con, set_id, loaded, raters_of_list, placed)
+    gold, placed = new_list(loaded, "gold", "gold", None)
+    made = [gold, *(new_list(loaded, "submission", f"rater/{rater}", rater)[0] for rater in raters)]
+    set_ids = insert_lists(con, path, mqm.sha256, corpus, made, report)
+    insert_ratings(con, set_ids[0], loaded, placed, dict(zip(raters, set_ids[1:], strict=True)))
     unknown = [system for system in humans or [] if system not in {item.system for item in mqm.items}]
     if unknown:
         report.warnings.append(Problem(str(path), None, f"--human names no system of the file: {', '.join(unknown)}"))
@@ -518,5 +548,5 @@ def load_submission(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, nam
     loaded = Loaded(mqm, text_ids, {text: TokenIndex(known[text]) for text in text_ids})
     new, placed = new_list(loaded, "submission", name, None)
     set_ids = insert_lists(con, path, mqm.sha256, corpus, [new], report)
-    insert_ratings(con, set_ids[0], loaded, None, placed)
+    insert_ratings(con, set_ids[0], loaded, placed)
     return report
