@@ -4,6 +4,7 @@ the games' JSON records (shared_task.jsonl) in plain Python; the list it puts in
 
 from __future__ import annotations
 
+import csv
 import json
 from datetime import date
 
@@ -358,6 +359,32 @@ def test_build_scores_the_checker_as_a_submission(built):
         " WHERE annotation_sets.name = 'boxscore'"
     ).fetchall()[0][0]
     assert mistakes == sum(findings.values())
+
+
+def test_the_checker_s_list_is_fingerprinted_as_a_file_s_list_of_its_spans(built, tmp_path):
+    """The list is sealed by its content, as a loaded file's is (the signature of `leaderboard --ci` names it):
+    its content_sha256 is that of a CSV of the same spans loaded from a file."""
+    rows = built.execute(
+        "SELECT text_id, tokens, doc_token_start, doc_token_end, category FROM mistakes JOIN annotation_sets"
+        " USING (set_id) WHERE name = 'boxscore' AND split = 'test' ORDER BY line_number"
+    ).fetchall()
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    with (folder / "copy.csv").open("w", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file)
+        writer.writerow(["TEXT_ID", "TOKENS", "DOC_TOKEN_START", "DOC_TOKEN_END", "TYPE"])
+        writer.writerows(rows)
+    db = tmp_path / "accuracy.duckdb"
+    build(DATA, db, folder)
+    con = database.open_existing(db)
+    sha256 = dict(
+        con.execute(
+            "SELECT name, content_sha256 FROM annotation_sets WHERE split = 'test' AND kind = 'submission'"
+        ).fetchall()
+    )
+    con.close()
+    assert sha256["boxscore"] is not None
+    assert sha256["boxscore"] == sha256["copy"]
 
 
 def test_no_check_leaves_it_out_and_check_puts_it_in(tmp_path, capsys):

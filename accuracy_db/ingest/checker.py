@@ -9,7 +9,7 @@ import hashlib
 import duckdb
 
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.etl.annotation_sets import insert_annotation_sets, reserve_mistake_ids
+from accuracy_db.etl.annotation_sets import insert_annotation_sets, reserve_mistake_ids, seal_lists
 from accuracy_db.names import name_problem
 from accuracy_db.store import database
 
@@ -87,6 +87,7 @@ def put_in(con: duckdb.DuckDBPyConnection, name: str = NAME, split: str | None =
             )
             for split_name, set_id in zip(splits, set_ids, strict=True):
                 insert_findings(con, set_id, split_name, counts.get(split_name, 0))
+            seal_lists(con, set_ids)  # the content_sha256 a signature names the list by
             con.commit()
         except BaseException:
             con.rollback()
