@@ -116,3 +116,12 @@ def test_no_page_states_a_test_count():
         for match in re.finditer(r"\b\d[\d,]*\s+(?:tests?|passed)\b", page.read_text(encoding="utf-8"))
     ]
     assert stated == []
+
+
+def test_the_docs_home_lists_every_guide_and_every_dashboard_page():
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    pages = {page.name for page in DOCS.glob("*.md")} - {"index.md", "cli.md", "performance.md", "contributing.md"}
+    assert [page for page in sorted(pages) if f"]({page})" not in home] == []
+    titles = re.findall(r'st\.Page\("[^"]+", title="([^"]+)"', (REPO / "dashboard" / "app.py").read_text())
+    assert len(titles) >= 12
+    assert [title for title in titles if f"**{title}**" not in home] == []
