@@ -18,7 +18,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from benchmarks.evaluate_speed import timed
+from benchmarks.evaluate_speed import rounds
 
 REPO = Path(__file__).resolve().parents[1]
 TOOL = Path(sys.executable).with_name("accuracy-db")
@@ -41,13 +41,7 @@ def main() -> None:
     args = parser.parse_args()
     runs = commands(args.db)
     load_before = os.getloadavg()
-    wall: dict[str, list[float]] = {name: [] for name in runs}
-    cpu: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(args.repeat):
-        for name, command in runs.items():
-            seconds, used = timed(command)
-            wall[name].append(seconds)
-            cpu[name].append(used)
+    wall, cpu = rounds(runs, args.repeat)
     floor = statistics.median(wall["import duckdb"])
     result = {
         "repeat": args.repeat,
@@ -58,7 +52,7 @@ def main() -> None:
                 "median_wall_s": round(statistics.median(wall[name]), 3),
                 "median_cpu_s": round(statistics.median(cpu[name]), 3),
                 "ratio_to_import_duckdb": round(statistics.median(wall[name]) / floor, 2),
-                "wall_s": [round(value, 3) for value in wall[name]],
+                "wall_s": wall[name],
             }
             for name in runs
         },
