@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -199,3 +200,15 @@ def test_the_command_builds_it_and_names_what_it_left_out(tmp_path, monkeypatch,
         [f"{how.name}.csv" for how in demo.DEGRADATIONS] + [f"{name}.csv" for name in demo.EXAMPLES]
     )
     assert (tmp_path / "demo-lists" / "submission.csv").resolve() == (EXAMPLES / "submission.csv").resolve()
+
+
+def test_a_second_run_keeps_the_corpora_without_importing_them_again(demo_db, tmp_path):
+    """The build keeps the corpora registered with the database it replaces; the demo imports them only once."""
+    db = tmp_path / "demo.duckdb"
+    shutil.copy(demo_db[0], db)
+    report = demo.build_demo(DATA, db, tmp_path / "lists", tmp_path / "no-participants")
+    assert report.corpora == ["mu-en", "ted"] and report.missing == []
+    con = database.open_existing(db)
+    counts = con.execute("SELECT corpus, count(*) FROM annotation_sets WHERE kind = 'gold' GROUP BY ALL ORDER BY 1")
+    assert counts.fetchall() == [("mu-en", 1), ("shared-task", 2), ("ted", 1)]
+    con.close()
