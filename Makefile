@@ -32,10 +32,13 @@ install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
 
-# Build the database from the shared-task data with the example submissions, then show the leaderboard.
+# Build the demo database (docs/demo.md): the shared-task data, lists generated from the gold list into the
+# scratch folder $(DEMO_LISTS), the example submissions, the box-score checker's list, the participants' submissions
+# when fetched, and a Mu-SHROOM and an MQM corpus from beside the data folder; then show the train leaderboard.
+DEMO_LISTS ?= demo-lists
 demo: install
-	$(BIN)/accuracy-db build --data $(DATA) --submissions $(DATA)/example_submissions --db $(DB)
-	$(BIN)/accuracy-db leaderboard --db $(DB)
+	$(BIN)/accuracy-db demo --data $(DATA) --db $(DB) --lists $(DEMO_LISTS)
+	$(BIN)/accuracy-db leaderboard --db $(DB) --split train --ci
 
 # The dashboard's browser test drives Debian's chromium: installed when missing (as root), else the command to run.
 chromium:
@@ -59,4 +62,4 @@ docs: install-dev
 	$(BIN)/mkdocs build --strict
 
 clean:
-	rm -rf $(VENV) build dist site *.egg-info $(DB)
+	rm -rf $(VENV) build dist site *.egg-info $(DB) $(DEMO_LISTS)

@@ -47,6 +47,19 @@ def timed(command: list[str]) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
+def rounds(runs: dict[str, list[str]], repeat: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Each command run in turn, `repeat` times (the load of a shared machine falls on all alike): the wall times
+    and the CPU times of each, in seconds, rounded to the millisecond."""
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    cpu: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, command in runs.items():
+            wall, used = timed(command)
+            times[name].append(round(wall, 3))
+            cpu[name].append(round(used, 3))
+    return times, cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--official", type=Path, required=True, help="the shared task's evaluate.py")
@@ -55,13 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     runs = commands(args.official, args.data)
     load_before = os.getloadavg()
-    times: dict[str, list[float]] = {name: [] for name in runs}
-    cpu: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(args.repeat):
-        for name, command in runs.items():
-            wall, used = timed(command)
-            times[name].append(round(wall, 3))
-            cpu[name].append(round(used, 3))
+    times, cpu = rounds(runs, args.repeat)
     medians = {name: statistics.median(seconds) for name, seconds in times.items()}
     cpu_medians = {name: statistics.median(seconds) for name, seconds in cpu.items()}
     ours = ("token_lookup", "text_dir")

@@ -148,3 +148,12 @@ def test_the_layout_names_every_module_and_layer_of_the_package():
         if re.match(r"^ *[a-z_]+( *│ *[a-z_]+)?  ", line)
     ]
     assert drawn == [[name.strip() for name in layer.split("|")] for layer in layers]
+
+
+def test_the_docs_home_lists_every_guide_and_every_dashboard_page():
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    pages = {page.name for page in DOCS.glob("*.md")} - {"index.md", "cli.md", "performance.md", "contributing.md"}
+    assert [page for page in sorted(pages) if f"]({page})" not in home] == []
+    titles = re.findall(r'st\.Page\("[^"]+", title="([^"]+)"', (REPO / "dashboard" / "app.py").read_text())
+    assert len(titles) >= 12
+    assert [title for title in titles if f"**{title}**" not in home] == []

@@ -546,3 +546,84 @@ def test_a_missing_explicit_or_env_folder_is_an_error_not_a_fallback(layout, mon
     monkeypatch.setenv("ACCURACY_DB_DATA", str(layout / "nowhere"))
     with pytest.raises(AccuracyDbError, match="from ACCURACY_DB_DATA"):
         resolve_data_dir()
+
+
+# --- fetch_participants -------------------------------------------------------------------------
+
+# Two constructed submissions, served as the archives of their repositories at their commits.
+PARTICIPANT_FILES = {
+    "laval-human": "TEXT_ID,TOKENS,DOC_TOKEN_START,DOC_TOKEN_END,TYPE\nT001.txt,Wednesday,22,22,NAME\n",
+    "charles-upf-metric": "TEXT_ID,TOKENS,DOC_TOKEN_START,DOC_TOKEN_END,TYPE\nT001.txt,28,49,49,NUMBER\n",
+}
+
+
+@pytest.fixture
+def participants(site, monkeypatch):
+    """PARTICIPANTS pinned to the constructed files (their SHA-256), served by the site as GitHub serves archives;
+    returns the archives' paths on the site by name."""
+    pinned, archives = [], {}
+    for real in fetch_module.PARTICIPANTS:
+        text = PARTICIPANT_FILES[real.name]
+        participant = fetch_module.Participant(
+            real.name, real.repository, real.commit, real.path, hashlib.sha256(text.encode()).hexdigest()
+        )
+        pinned.append(participant)
+        archives[real.name] = f"/{real.repository}/archive/{real.commit}.tar.gz"
+        site.pages[archives[real.name]] = make_archive({real.path: text, "README.md": "# a team\n"}, top="repo-1")
+    monkeypatch.setattr(fetch_module, "PARTICIPANTS", tuple(pinned))
+    monkeypatch.setattr(fetch_module, "GITHUB", site.url(""))
+    return archives
+
+
+def test_the_participants_are_pinned_to_commits_of_their_teams_repositories():
+    assert {(p.name, p.repository) for p in fetch_module.PARTICIPANTS} == {
+        ("laval-human", "ngarneau/accuracySharedTask"),
+        ("charles-upf-metric", "kasnerz/accuracySharedTask_CUNI-UPF"),
+    }
+    for participant in fetch_module.PARTICIPANTS:
+        assert re.fullmatch(r"[0-9a-f]{40}", participant.commit)
+        assert re.fullmatch(r"[0-9a-f]{64}", participant.sha256)
+    assert fetch_module.GITHUB == "https://github.com"
+
+
+def test_the_participants_files_are_written_by_name(participants, tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    written = fetch_module.fetch_participants()
+    folder = tmp_path / "xdg" / "accuracy-db" / "participants"
+    assert folder == fetch_module.participants_dir()
+    assert written == [folder / f"{name}.csv" for name in PARTICIPANT_FILES]
+    assert {p.name: p.read_text() for p in folder.iterdir()} == {f"{n}.csv": t for n, t in PARTICIPANT_FILES.items()}
+
+
+def test_a_participant_s_file_of_another_sha256_is_refused_and_nothing_written(site, participants, tmp_path, capsys):
+    dest = tmp_path / "participants"
+    dest.mkdir()
+    (dest / "laval-human.csv").write_text("earlier\n")
+    real = next(p for p in fetch_module.PARTICIPANTS if p.name == "charles-upf-metric")
+    site.pages[participants["charles-upf-metric"]] = make_archive({real.path: "changed\n"}, top="repo-1")
+    assert run(["fetch-data", "--participants", "--dest", str(dest)]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    url = site.url(participants["charles-upf-metric"])
+    changed = hashlib.sha256(b"changed\n").hexdigest()
+    assert line.startswith(f"error: {url}: submission.csv has the SHA-256 {changed}")
+    assert f"not the {real.sha256} expected: refused" in line
+    assert everything_under(dest) == {"laval-human.csv": b"earlier\n"}  # the first one, checked, is not written either
+
+
+def test_an_archive_without_the_participant_s_file_is_refused(site, participants, tmp_path, capsys):
+    site.pages[participants["laval-human"]] = make_archive({"README.md": "# moved\n"}, top="repo-1")
+    assert run(["fetch-data", "--participants", "--dest", str(tmp_path / "p")]) == 1
+    url = site.url(participants["laval-human"])
+    expected = (
+        f"error: {url} has no data/submissions/database/submission.csv: not the archive of the repository expected"
+    )
+    assert capsys.readouterr().err.splitlines() == [expected]
+    assert everything_under(tmp_path / "p") == {}
+
+
+def test_the_command_says_where_the_participants_are(participants, tmp_path, capsys):
+    assert run(["fetch-data", "--participants", "--dest", str(tmp_path / "p")]) == 0
+    out = capsys.readouterr().out
+    assert out == f"The participants' submissions in {tmp_path / 'p'}: laval-human.csv, charles-upf-metric.csv\n"
+    assert run(["fetch-data", "--participants", "--url", "http://127.0.0.1/x.tar.gz"]) == 1
+    assert capsys.readouterr().err == "error: --participants downloads pinned files: it takes no --url or --sha256\n"

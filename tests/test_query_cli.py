@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import pickle
 import subprocess
 import sys
 
@@ -228,3 +229,45 @@ def test_one_variable_names_the_database_for_every_command_and_the_api(built_db,
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
     )
     assert api.stdout.strip() == "90", api.stderr
+
+
+# What a plain query needs, in each of its processes; the rest is imported only by what asks for it. The command
+# (the parent) reads the answer with polars and pyarrow and runs no SQL itself; the query's process reads the
+# database with DuckDB, checks the SQL with sqlglot and sends Arrow.
+NEVER = {"streamlit", "scipy", "pandas", "sklearn", "altair", "statsmodels", "orjson", "yaml"}
+COMMAND_NEVER = NEVER | {"duckdb", "sqlglot", "accuracy_db.store", "accuracy_db.ingest", "accuracy_db.etl"}
+CHILD_NEVER = NEVER | {"polars", "rich", "click", "accuracy_db.ingest", "accuracy_db.etl"}
+
+MODULES_AFTER = """
+import json, sys
+{run}
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def imported(code: str, stdin: bytes = b"") -> set[str]:
+    """The modules a Python process running `code` had imported when it ended (top-level packages, and the
+    project's subpackages)."""
+    result = subprocess.run(
+        [sys.executable, "-c", MODULES_AFTER.format(run=code)], input=stdin, capture_output=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    modules = json.loads(result.stderr.decode().strip().splitlines()[-1])
+    return {module.split(".")[0] for module in modules} | {
+        ".".join(module.split(".")[:2]) for module in modules if module.startswith("accuracy_db.")
+    }
+
+
+def test_a_plain_query_imports_only_what_it_needs_in_each_process(built_db):
+    """`accuracy-db query "SELECT 1"`: the command imports no DuckDB, sqlglot, store or loader (the query's process
+    does the SQL), nor the dashboard's or the statistics' libraries; the query's process no polars or rich."""
+    from accuracy_db.sqlbox.guard import Limits
+    from accuracy_db.sqlbox.sandbox import request_for
+
+    command = imported(f"from accuracy_db.cli.main import run; run(['query', '--db', {str(built_db)!r}, 'SELECT 1'])")
+    assert {"polars", "pyarrow", "accuracy_db.sqlbox", "accuracy_db.cli"} <= command
+    assert command & COMMAND_NEVER == set()
+    request = pickle.dumps(request_for(built_db, "SELECT 1", None, None, Limits()))
+    child = imported("from accuracy_db.sqlbox.sandbox import child_main; child_main()", stdin=request)
+    assert {"duckdb", "pyarrow", "sqlglot", "accuracy_db.sqlbox"} <= child
+    assert child & CHILD_NEVER == set()

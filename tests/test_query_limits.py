@@ -231,8 +231,8 @@ def started_children(monkeypatch):
     started = []
     sandbox.end_spare()  # one an earlier test left (the dashboard's tests run the SQL page)
 
-    def start_child():
-        child = original()
+    def start_child(**options):
+        child = original(**options)
         started.append(child.pid)
         return child
 

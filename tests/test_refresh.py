@@ -129,6 +129,32 @@ def test_a_bad_submission_is_recorded_with_its_reasons_and_the_good_ones_are_sco
     ).fetchall() == [("good", 350)]
 
 
+def test_after_a_refresh_from_another_folder_the_refusals_name_its_files(tmp_path, inbox):
+    """refresh --submissions DIR retires what is not in DIR; a file of the same name and bytes in DIR is read from
+    there: its refusal, and its list's source, name the file in DIR, not the old folder's."""
+    db = tmp_path / "accuracy.duckdb"
+    build(DATA, db, EXAMPLES)
+    for name in ("submission_overlapping.csv", "submission.csv"):
+        shutil.copy(EXAMPLES / name, inbox / name)
+    report = refresh(db, DATA, inbox)
+    assert len(report.retired) == 6
+    con = database.open_existing(db)
+    assert con.execute("SELECT DISTINCT submission, file FROM rejections").fetchall() == [
+        ("submission_overlapping", str(inbox / "submission_overlapping.csv"))
+    ]
+    assert con.execute("SELECT source_file FROM annotation_sets WHERE name = 'submission'").fetchall() == [
+        (str(inbox / "submission.csv"),)
+    ]
+    con.close()
+    assert snapshot(db) == fresh_build(tmp_path, inbox)
+    report = refresh(db, DATA, inbox)
+    assert (report.published, report.unchanged, list(report.refused)) == (
+        False,
+        ["submission"],
+        ["submission_overlapping"],
+    )
+
+
 def test_when_nothing_changed_nothing_is_published(tmp_path, inbox):
     db = tmp_path / "accuracy.duckdb"
     shutil.copy(EXAMPLES / "submission.csv", inbox / "alpha.csv")

@@ -238,8 +238,14 @@ def _check_limits(url: str, member: tarfile.TarInfo, total: int, files: int, lim
 
 
 def _wanted_path(url: str, member: tarfile.TarInfo) -> PurePosixPath | None:
-    """The member's path without the archive's top folder, if it is a data file; else None. A member that could
-    write outside the destination, or anything but a file or folder, refuses the archive: GitHub makes neither."""
+    """The member's path without the archive's top folder, if it is a data file; else None."""
+    relative = _file_path(url, member)
+    return relative if relative is not None and WANTED_PATH.fullmatch(str(relative)) else None
+
+
+def _file_path(url: str, member: tarfile.TarInfo) -> PurePosixPath | None:
+    """The member's path without the archive's top folder, if it is a file; else None. A member that could write
+    outside the destination, or anything but a file or folder, refuses the archive: GitHub makes neither."""
     path = PurePosixPath(member.name)
     if path.is_absolute() or ".." in path.parts:
         raise AccuracyDbError(f"{url}: {quoted(member.name)} points outside the archive's folder: refused")
@@ -247,8 +253,7 @@ def _wanted_path(url: str, member: tarfile.TarInfo) -> PurePosixPath | None:
         raise AccuracyDbError(f"{url}: {quoted(member.name)} is {_kind(member)}, not a file or folder: refused")
     if member.isdir() or len(path.parts) < 2:
         return None
-    relative = PurePosixPath(*path.parts[1:])
-    return relative if WANTED_PATH.fullmatch(str(relative)) else None
+    return PurePosixPath(*path.parts[1:])
 
 
 def _kind(member: tarfile.TarInfo) -> str:
@@ -263,3 +268,93 @@ def _glob_regex(pattern: str) -> str:
 
 
 WANTED_PATH = re.compile("|".join(_glob_regex(pattern) for pattern in WANTED))
+
+
+@dataclass(frozen=True)
+class Participant:
+    """A participant's public test submission: a file of its team's repository at a commit, and its SHA-256."""
+
+    name: str  # the submission's name: its file's stem in the folder
+    repository: str  # owner/name on GitHub
+    commit: str
+    path: str  # the file's path in the repository
+    sha256: str  # of the file's bytes
+
+
+# The two test submissions the teams published, each the file their paper's figures come from (evaluate gives the
+# published recall / precision exactly: 0.841 / 0.879 and 0.691 / 0.756). Laval's human protocol is in the
+# repository's data/submissions/database/ (its data/submissions/algorithm/ list is of the train split).
+PARTICIPANTS = (
+    Participant(
+        "laval-human",
+        "ngarneau/accuracySharedTask",
+        "21b253f9610c13376fcf79f8372f36d801a9eee4",
+        "data/submissions/database/submission.csv",
+        "0be88c1e07895d2ef5df944a612822d5d455215ea4b2f9678b5bcca2435e63ed",
+    ),
+    Participant(
+        "charles-upf-metric",
+        "kasnerz/accuracySharedTask_CUNI-UPF",
+        "1c60d6f01148af48ada9b942e2673644b9c2f0c0",
+        "submission.csv",
+        "27a581e29e4ed4644e39c1d00ece7c1fff8454ae1fcdef90dfe67030013d8353",
+    ),
+)
+GITHUB = "https://github.com"
+
+
+def participants_dir() -> Path:
+    """The per-user folder that `accuracy-db fetch-data --participants` fills (beside the data's)."""
+    return cache_dir().parent / "participants"
+
+
+def fetch_participants(
+    dest: Path | None = None,
+    site: str | None = None,
+    progress: Progress | None = None,
+    limits: Limits = Limits(),
+) -> list[Path]:
+    """Download each of PARTICIPANTS from the archive of its repository at its commit (from `site`, GitHub's
+    address unless a test gives another) into `dest` (default: participants_dir()), as NAME.csv: its SHA-256 is
+    checked before it is written, and it replaces only a file of that name. A failure leaves what was there."""
+    dest = Path(os.path.abspath(dest if dest is not None else participants_dir()))
+    if dest.exists() and not dest.is_dir():
+        raise AccuracyDbError(f"{dest} is not a folder: give a folder as --dest")
+    written = []
+    try:
+        dest.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix=".participants-", dir=dest) as tmp:
+            for participant in PARTICIPANTS:
+                url = f"{site or GITHUB}/{participant.repository}/archive/{participant.commit}.tar.gz"
+                archive = Path(tmp) / f"{participant.name}.tar.gz"
+                _download(url, archive, progress)
+                data = _member_bytes(url, archive, participant.path, limits)
+                digest = hashlib.sha256(data).hexdigest()
+                if digest != participant.sha256:
+                    raise AccuracyDbError(
+                        f"{url}: {participant.path} has the SHA-256 {digest}, not the {participant.sha256} expected:"
+                        " refused (another version of the file, or an archive changed on the way)"
+                    )
+                (Path(tmp) / f"{participant.name}.csv").write_bytes(data)
+            for participant in PARTICIPANTS:  # only once every file is checked: all of them or none
+                target = dest / f"{participant.name}.csv"
+                (Path(tmp) / target.name).replace(target)
+                written.append(target)
+    except OSError as error:
+        raise AccuracyDbError(f"could not write the submissions to {dest}: {error.strerror or error}") from None
+    return written
+
+
+def _member_bytes(url: str, archive: Path, wanted: str, limits: Limits) -> bytes:
+    """The bytes of the file at `wanted` (without the archive's top folder) in the archive, its size checked
+    against the limits before it is read."""
+    try:
+        with tarfile.open(archive, "r:gz") as tar:
+            for member in tar:
+                if _file_path(url, member) == PurePosixPath(wanted):
+                    _check_limits(url, member, member.size, 1, limits)
+                    with tar.extractfile(member) as source:
+                        return source.read()
+    except (tarfile.TarError, EOFError, zlib.error) as error:
+        raise AccuracyDbError(f"{url} is not a readable .tar.gz archive: {error}") from None
+    raise AccuracyDbError(f"{url} has no {wanted}: not the archive of the repository expected")

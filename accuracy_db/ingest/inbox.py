@@ -78,6 +78,18 @@ def entry_source(role: str, name: str, path: Path, known: dict | None, corpus: s
     return Source(role, name, str(path), 0, 0, "", corpus)
 
 
+def current_state(submission: Submission) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """The submission's files (its CSV, its sidecar if any) by key: their SHA-256 and path."""
+    return {source.key: (source.sha256, source.path) for source in submission.sources()}
+
+
+def recorded_state(known: dict, name: str) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """The files of the submission `name` as the database recorded them, as current_state gives them: a file is
+    changed when its bytes are, or when it was moved (its refusal then names the file where it is now)."""
+    keys = (("submission", "", name), ("metadata", "", name))
+    return {key: (known[key].sha256, known[key].path) for key in keys if key in known}
+
+
 @dataclass
 class PreparedSubmission:
     """What loading a submission will write: its CSV, when new or changed, prepared (read, checked and resolved on
@@ -95,14 +107,12 @@ def prepare_submission(
 ) -> PreparedSubmission:
     """Prepare what is new of a submission since the sources known, writing nothing to the database's tables (its
     mistakes are resolved into a temporary table of con): commit_submission writes it."""
-    known = known or {}
-    keys = (("submission", "", submission.name), ("metadata", "", submission.name))
-    before = {key: known[key].sha256 for key in keys if key in known}
-    sidecar_sha256 = submission.sidecar.sha256 if submission.sidecar else None
+    before, now = recorded_state(known or {}, submission.name), current_state(submission)
+    metadata = ("metadata", "", submission.name)
     prepared = PreparedSubmission(
         submission,
-        csv_changed=before.get(submission.csv.key) != submission.csv.sha256,
-        sidecar_changed=submission.csv.key not in before or before.get(keys[1]) != sidecar_sha256,
+        csv_changed=before.get(submission.csv.key) != now[submission.csv.key],
+        sidecar_changed=submission.csv.key not in before or before.get(metadata) != now.get(metadata),
     )
     if wrong := name_problem(submission.name, "list"):  # the CSV refused, and the sidecar left unread
         prepared.sidecar_changed = False

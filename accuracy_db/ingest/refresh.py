@@ -1,11 +1,11 @@
 """Refresh: bring the published database up to date with the submissions folder, loading only what changed.
 
-A submission is new, changed (its CSV or its sidecar has other bytes), unchanged, or retired (its file is
-gone); only what changed of it is read again (a changed sidecar alone is not scored again). A submission whose CSV
-is refused is counted as refused on every run. A corpus of registered folders (corpus_folders.py) is loaded again
-when a file of its folders was added, changed or removed. When the data folder or the table DDL changed, everything
-is rebuilt, since every score may move, the registered folders included. The new state is written to a copy of the
-published file and renamed over it (see publish.py).
+A submission is new, changed (its CSV or its sidecar has other bytes, or is read from another path), unchanged, or
+retired (its file is gone); only what changed of it is read again (a changed sidecar alone is not scored again). A
+submission whose CSV is refused is counted as refused on every run. A corpus of registered folders
+(corpus_folders.py) is loaded again when a file of its folders was added, changed or removed. When the data folder
+or the table DDL changed, everything is rebuilt, since every score may move, the registered folders included. The
+new state is written to a copy of the published file and renamed over it (see publish.py).
 """
 
 from __future__ import annotations
@@ -81,9 +81,7 @@ def refresh(
         for name, submission in submissions.items():
             if name not in before:
                 report.added.append(name)
-            elif fingerprints({s.key: s for s in submission.sources()}, ("submission", "metadata")) != {
-                key: known[key].sha256 for key in (("submission", "", name), ("metadata", "", name)) if key in known
-            }:
+            elif inbox.current_state(submission) != inbox.recorded_state(known, name):
                 report.changed.append(name)
             else:
                 report.unchanged.append(name)

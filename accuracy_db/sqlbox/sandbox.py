@@ -14,10 +14,12 @@ long strings). So the guard's parse, the checks and the query all run in a child
 The parent sends the request (pickled) on the child's stdin; the child answers on its stdout with one byte when
 it is ready, a line of JSON (the outcome), and for a result the Arrow IPC stream of its batches.
 
-A child imports and warms up the guard before it reads its request. The dashboard keeps one such child started
-ahead (keep_spare): a visitor's query then waits for no Python start, no imports and no first parse (most of
-the time of a small query of the SQL page). A spare answers one request, as any child, and ends with the process that
-started it.
+A child imports what every query needs (DuckDB, pyarrow, sqlglot) before it reads its request. The dashboard keeps
+one child started ahead (keep_spare), which also warms up the guard (its parser, DuckDB's lists of functions and
+views): a visitor's query then waits for no Python start, no imports and no first parse (most of the time of a small
+query of the SQL page). A child started for one query (the query command, the Python API) reads its request at once,
+and the guard works out only what that query needs; meanwhile its parent imports what it reads the answer with. A
+spare answers one request, as any child, and ends with the process that started it.
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ STARTUP_SECONDS = 60.0  # for the child to start and import on a busy machine; t
 POLL_SECONDS = 0.1  # how often the parent looks at the clock (and calls tick) while it waits
 BATCH_ROWS = 1024  # rows of a record batch: the result is counted batch by batch
 READY = b"R"
+WARM = "--warm"  # the argument that makes a child a spare, which warms up the guard while it waits
 HEADER_OVERHEAD = 1_000_000  # bytes of JSON and Arrow framing the parent reads beyond the result bound
 MEMORY_STOP = f"the query needed more than {guard.MEMORY_LIMIT} of memory and was stopped"
 
@@ -94,6 +97,9 @@ def run(
             child.stdin.close()
         except BrokenPipeError:
             pass  # the child died at once; what it said is read below
+        import polars  # noqa: F401  (decode's imports, made while the child starts: on two cores they overlap)
+        import pyarrow  # noqa: F401
+
         output, errors = collect(child, limits, tick)
     finally:
         if child.poll() is None:
@@ -104,9 +110,10 @@ def run(
     return decode(output, errors, child.returncode)
 
 
-def start_child() -> subprocess.Popen:
+def start_child(warm: bool = False) -> subprocess.Popen:
+    """A child process for one query; warm: a spare's, which warms up the guard while it waits for its request."""
     return subprocess.Popen(
-        [sys.executable, "-m", "accuracy_db.sqlbox.sandbox"],
+        [sys.executable, "-m", "accuracy_db.sqlbox.sandbox", *([WARM] if warm else [])],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -141,7 +148,7 @@ def start_spares(requests: queue.SimpleQueue) -> None:
     global _spare
     while True:
         requests.get()
-        child = start_child()
+        child = start_child(warm=True)
         with _spare_lock:
             child, _spare = _spare, child
         if child is not None:
@@ -319,18 +326,26 @@ def fetch(request: dict) -> tuple[dict, list]:
         con.close()
 
 
-def warm_up() -> None:
-    """What every query needs before it is read: the imports, and the guard's parser and lists of functions (its
-    first check of a query builds them)."""
+def import_for_queries() -> None:
+    """What every query needs, imported before the request is read (the time limit starts after)."""
     import duckdb  # noqa: F401
     import pyarrow  # noqa: F401
+    import sqlglot  # noqa: F401
 
+
+def warm_up() -> None:
+    """What a spare makes while it waits, so that a query is checked at once: the guard's parser (its first check
+    of a query builds it) and DuckDB's lists of functions and views, which the guard reads when a query needs them."""
     guard.check_query("SELECT 1", None, None)
+    guard.duckdb_functions()
+    guard.engine_views()
 
 
 def child_main() -> None:
     die_with_parent()
-    warm_up()
+    import_for_queries()
+    if WARM in sys.argv[1:]:
+        warm_up()
     try:
         request = pickle.load(sys.stdin.buffer)
     except EOFError:

@@ -26,19 +26,32 @@ from accuracy_db.cli.commands import stderr
     help="Where to unpack the data files (default: the per-user cache): a new or empty folder, or one that "
     "fetch-data filled before, which is replaced.",
 )
-def fetch_data(url: str | None, sha256: str | None, dest: Path | None) -> None:
-    """Download the shared task's public data (only its data files)."""
+@click.option(
+    "--participants",
+    is_flag=True,
+    help="Download the participants' public test submissions instead (Laval's human protocol, Charles-UPF's "
+    "metric), each from its team's repository at a pinned commit, its SHA-256 checked, into --dest (default: the "
+    "per-user folder `demo` reads them from).",
+)
+def fetch_data(url: str | None, sha256: str | None, dest: Path | None, participants: bool) -> None:
+    """Download the shared task's public data (only its data files), or the participants' submissions."""
     from rich.progress import DownloadColumn, Progress, TransferSpeedColumn
 
+    from accuracy_db.errors import AccuracyDbError
     from accuracy_db.ingest.fetch_data import fetch_data as fetch
+    from accuracy_db.ingest.fetch_data import fetch_participants
 
+    if participants and (url or sha256):
+        raise AccuracyDbError("--participants downloads pinned files: it takes no --url or --sha256")
     columns = (*Progress.get_default_columns(), DownloadColumn(), TransferSpeedColumn())
     with Progress(*columns, console=stderr, disable=not stderr.is_terminal) as progress:
         task = progress.add_task("Downloading", total=None)
-        folder = fetch(
-            url,
-            dest,
-            progress=lambda done, total: progress.update(task, completed=done, total=total),
-            sha256=sha256,
-        )
-    click.echo(f"Shared-task data in {folder}")
+        shown = lambda done, total: progress.update(task, completed=done, total=total)  # noqa: E731
+        if participants:
+            files = fetch_participants(dest, progress=shown)
+        else:
+            folder = fetch(url, dest, progress=shown, sha256=sha256)
+    if participants:
+        click.echo(f"The participants' submissions in {files[0].parent}: {', '.join(f.name for f in files)}")
+    else:
+        click.echo(f"Shared-task data in {folder}")

@@ -111,25 +111,30 @@ def query(
     Only a single query that reads runs: anything that would write, change settings, or reach files, other
     databases or extensions is refused. It runs in a process of its own, stopped at the time limit or when it
     needs more memory than it is given; a result larger than --max-bytes is refused."""
-    import polars as pl
-
+    # Imported as needed (each import is a cost of every query: tests/test_query_cli.py checks what a plain one
+    # imports); the process the query runs in is started before polars and pyarrow are imported here.
     from accuracy_db.cli import render as out
     from accuracy_db.errors import AccuracyDbError
-    from accuracy_db.ingest.sources import registered_inputs
     from accuracy_db.output_files import NO_INPUTS, check
     from accuracy_db.sqlbox.guard import ResultTooLarge
     from accuracy_db.sqlbox.sandbox import run_query
-    from accuracy_db.store.analyses import saved_analyses, saved_analysis
 
     if fmt == "parquet" and output is None:
         raise click.UsageError("--format parquet needs --output FILE")
     if fmt == "table" and output is not None:
         raise click.UsageError("--output needs --format csv, json, markdown, latex or parquet")
-    inputs = NO_INPUTS if output is None else registered_inputs(db)
+    inputs = NO_INPUTS
     if output is not None:
+        from accuracy_db.ingest.sources import registered_inputs
+
+        inputs = registered_inputs(db)
         check(output, force, inputs)  # before the query runs
     write = functools.partial(out.write_frame, output=output, force=force, inputs=inputs)
     if list_saved:
+        import polars as pl
+
+        from accuracy_db.store.analyses import saved_analyses
+
         rows = [
             {"name": a.name, "parameters": " ".join(a.parameters), "question": a.question} for a in saved_analyses()
         ]
@@ -139,6 +144,8 @@ def query(
         raise click.UsageError("give one query: as an argument, with -f FILE, or with --saved NAME")
     title = None
     if saved is not None:
+        from accuracy_db.store.analyses import saved_analysis
+
         if dialect not in (None, "duckdb"):
             raise click.UsageError("saved analyses are DuckDB SQL: --dialect is for your own queries")
         analysis = saved_analysis(saved)
