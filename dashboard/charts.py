@@ -41,3 +41,18 @@ def draw(where, build: Callable[..., alt.TopLevelMixin], *args, **options):
     code = build.__code__  # pages run as __main__: their functions are told apart by file
     spec = _spec(f"{code.co_filename}:{build.__qualname__}", build, args)
     return (where or st).vega_lite_chart(spec, **options)
+
+
+def count_axis(**options) -> alt.Axis:
+    """An axis of counts: ticks at whole numbers only (not at 0.5), written without decimals."""
+    return alt.Axis(tickMinStep=1, format="d", **options)
+
+
+def sized_by_count(points: alt.Chart, fields: list[str]) -> alt.Chart:
+    """Points sized by how many rows share their position (fields: what places a point, and what else tells
+    points apart), so that points on top of each other read as the count they are ("texts here" in the
+    tooltip): the largest point is drawn first, under the smaller ones."""
+    return points.transform_joinaggregate(texts_here="count()", groupby=fields).encode(
+        size=alt.Size("texts_here:Q", title="texts at the point", scale=alt.Scale(range=[40, 480])),
+        order=alt.Order("texts_here:Q", sort="descending"),
+    )

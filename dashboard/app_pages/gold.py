@@ -6,7 +6,7 @@ mistakes per text of another corpus, whose categories are not the analysis's col
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import charts, data, links, palette, tables
+from accuracy_db.dashboard import charts, choices, data, links, palette, tables
 from accuracy_db.dashboard.literal import literal
 
 BY_CATEGORY = """
@@ -108,7 +108,7 @@ splits = data.read_one(GOLD_SPLITS, {"corpus": corpus})
 if splits.is_empty():
     st.info("The corpus has no gold list.")
     st.stop()
-split = links.select(top[0], "Split", "split", splits["split"].to_list())
+split = choices.split(top[0], corpus, splits["split"].to_list())
 params = {"corpus": corpus, "split": split}
 frames = data.read(
     by_category=(BY_CATEGORY, params),
