@@ -22,6 +22,8 @@ import altair as alt
 import streamlit as st
 from streamlit.dataframe_util import convert_anything_to_arrow_bytes
 
+from accuracy_db.formatting import UNDEFINED
+
 _SETTINGS = threading.Lock()  # Altair's theme and data transformer are the process's
 
 
@@ -56,3 +58,19 @@ def sized_by_count(points: alt.Chart, fields: list[str]) -> alt.Chart:
         size=alt.Size("texts_here:Q", title="texts at the point", scale=alt.Scale(range=[40, 480])),
         order=alt.Order("texts_here:Q", sort="descending"),
     )
+
+
+def dot_and_whisker(base: alt.Chart, value: str, low: str, high: str, title: str, selection=None) -> list[alt.Chart]:
+    """The layers of dots at value with whiskers from low to high, on an axis that fits them (not 0 to 1: the
+    differences are what is read); a figure with nothing to divide by says undefined at the axis's start. A click
+    on a dot makes the selection, when one is given (the leaderboard's; the Metrics page's forest has none)."""
+    fitted = alt.Scale(zero=False, nice=False, padding=12)
+    whiskers = base.mark_rule(strokeWidth=2).encode(x=alt.X(f"{low}:Q", title=title, scale=fitted), x2=f"{high}:Q")
+    dots = base.mark_circle(size=110, opacity=1).encode(x=alt.X(f"{value}:Q", scale=fitted))
+    dots = dots if selection is None else dots.add_params(selection)
+    undefined = (
+        base.mark_text(text=UNDEFINED, align="left", dx=4, fontSize=11, color="#555")
+        .encode(x=alt.value(0), color=alt.value("#555"))
+        .transform_filter(f"!isValid(datum['{value}'])")
+    )
+    return [whiskers, dots, undefined]

@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import streamlit as st
 from accuracy_db.dashboard import DB_ENV
 from shared_data import DATA, EXAMPLES
 from streamlit.testing.v1 import AppTest
-from test_dashboard import APP, chart, click_chart, labelled, open_page, table
+from test_dashboard import APP, chart, click_chart, fresh_caches, labelled, open_page, table  # noqa: F401
 
-from accuracy_db.cli.main import run
+from accuracy_db.cli.main import cli, run
 from accuracy_db.ingest.build import build
 
 PAGES = [
@@ -36,16 +35,6 @@ PAGES = [
     "refresh",
     "sql",
 ]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def fresh_caches():
-    """The dashboard's caches are the process's: this module starts without another module's (as test_dashboard)."""
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
-    st.cache_data.clear()
-    st.cache_resource.clear()
 
 
 @pytest.fixture(scope="module")
@@ -127,6 +116,21 @@ COMMANDS = [
     ["difficulty"],
     ["calibration"],
 ]
+# The other commands write no p-value: what they print instead.
+WITHOUT_P = {
+    "adjudicate": "a majority list",
+    "build": "what was loaded",
+    "dashboard": "the server's address",
+    "evaluate": "the official scorer's report, in its JSON",
+    "export": "files",
+    "fetch-data": "what was fetched",
+    "import": "what was loaded",
+    "query": "the query's own columns",
+    "refresh": "what was loaded",
+    "rejections": "the refused lines",
+    "schema": "the tables' descriptions",
+    "systems": "MQM systems' scores, ranked without a test",
+}
 # Where a table for people writes a p-value: after "p " (validity), in the compare table's p-value row, in the
 # cells of a p column (agreement, metrics compare).
 P_IN_TEXT = re.compile(r"(?:\bp |p-value \([^)]*\) +│ +)(< [0-9.]+|[0-9.e+-]+|undefined)")
@@ -147,6 +151,14 @@ def test_every_command_writes_its_p_values_as_the_leaderboard(built_db, capsys):
             seen += [row[column].strip() for row in cells if len(row) == len(heads) and row[column].strip()]
     assert "< 0.0001" in seen  # validity's and agreement's analytic p-values of 4.04e-06 and less
     assert [p for p in seen if not written_as_p(p)] == []
+
+
+def test_the_walk_covers_every_command():
+    """A new command is walked above, or said here to write no p-value."""
+    commands = set(cli.list_commands(None))
+    assert commands == {command[0] for command in COMMANDS} | set(WITHOUT_P)
+    for name in WITHOUT_P:  # none of them formats a p-value
+        assert "p_value_text" not in Path(cli.get_command(None, name).callback.__code__.co_filename).read_text()
 
 
 # Numbers sort as numbers, every table sorted by its figure
@@ -303,7 +315,7 @@ def test_metrics_forest_plot_has_each_metric_with_its_interval_and_the_baseline(
     assert list(points["low"]) == [row["ci"][0] for row in expected]
     assert list(points["high"]) == [row["ci"][1] for row in expected]
     assert list(points["cluster"]) == [f"cluster {row['rank']}" for row in expected]
-    baseline, whiskers, dots = spec["layer"]
+    baseline, whiskers, dots, _ = spec["layer"]  # (and "undefined", for a figure without a value: none here)
     assert baseline["mark"]["strokeDash"] and baseline["transform"] == [{"filter": "datum.baseline"}]
     assert list(points[points["baseline"]]["metric"]) == ["length"]
     assert whiskers["encoding"]["x"]["field"] == "low" and whiskers["encoding"]["x2"]["field"] == "high"

@@ -14,7 +14,7 @@ from accuracy_db.dashboard import bars, charts, choices, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
-from accuracy_db.formatting import UNDEFINED, p_value_text
+from accuracy_db.formatting import p_value_text
 
 CATEGORY_SCORES = """
 SELECT submission_id, submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
@@ -86,20 +86,6 @@ def chart_points(ranked: list[dict], figure: str, differences: list[dict]) -> pl
     )
 
 
-def dot_and_whisker(base: alt.Chart, value: str, low: str, high: str, title: str, selection) -> list[alt.Chart]:
-    """The layers of dots at value with whiskers from low to high, on an axis that fits them (not 0 to 1: the
-    differences are what is read); a figure with nothing to divide by says undefined at the axis's start."""
-    fitted = alt.Scale(zero=False, nice=False, padding=12)
-    whiskers = base.mark_rule(strokeWidth=2).encode(x=alt.X(f"{low}:Q", title=title, scale=fitted), x2=f"{high}:Q")
-    dots = base.mark_circle(size=110, opacity=1).encode(x=alt.X(f"{value}:Q", scale=fitted)).add_params(selection)
-    undefined = (
-        base.mark_text(text=UNDEFINED, align="left", dx=4, fontSize=11, color="#555")
-        .encode(x=alt.value(0), color=alt.value("#555"))
-        .transform_filter(f"!isValid(datum['{value}'])")
-    )
-    return [whiskers, dots, undefined]
-
-
 CLICKABLE = ("submission", "from_best")  # the interval chart's selections, on its two charts
 
 
@@ -137,11 +123,11 @@ def interval_chart(points: pl.DataFrame, figure: str) -> alt.HConcatChart:
     )
     # A selection a chart (one shared by both is deduplicated with a warning): CLICKABLE names them.
     figure_click, difference_click = (alt.selection_point(name=n, fields=["submission"]) for n in CLICKABLE)
-    figures = alt.layer(*dot_and_whisker(base, "value", "low", "high", label, figure_click))
+    figures = alt.layer(*charts.dot_and_whisker(base, "value", "low", "high", label, figure_click))
     no_difference = alt.Chart(points).mark_rule(color="#999", strokeDash=[4, 4]).encode(x=alt.datum(0))
     differences = alt.layer(
         no_difference,
-        *dot_and_whisker(
+        *charts.dot_and_whisker(
             base.encode(y=alt.Y("submission:N", sort=names, axis=None)),
             "difference",
             "difference_low",

@@ -194,9 +194,6 @@ def forest(points: pl.DataFrame, measure: str) -> alt.LayerChart:
             alt.Tooltip("high:Q", title="interval to", format=formatting.FIGURE_D3),
         ],
     )
-    scale = alt.Scale(zero=False, nice=False, padding=12)
-    whiskers = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title=measure, scale=scale), x2="high:Q")
-    dots = base.mark_circle(size=110, opacity=1).encode(x=alt.X("value:Q", scale=scale))
     baseline = (
         alt.Chart(points)
         .transform_filter(alt.datum.baseline)
@@ -206,7 +203,9 @@ def forest(points: pl.DataFrame, measure: str) -> alt.LayerChart:
             tooltip=[alt.Tooltip("value:Q", title=f"{BASELINE} (the baseline)", format=formatting.FIGURE_D3)],
         )
     )
-    return alt.layer(baseline, whiskers, dots).properties(height=alt.Step(24))
+    return alt.layer(baseline, *charts.dot_and_whisker(base, "value", "low", "high", measure)).properties(
+        height=alt.Step(24)
+    )
 
 
 def roc_chart(curve: pl.DataFrame) -> alt.LayerChart:
