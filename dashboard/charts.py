@@ -60,6 +60,11 @@ def sized_by_count(points: alt.Chart, fields: list[str]) -> alt.Chart:
     )
 
 
+def named_rows(field: str, names: list[str], **axis) -> alt.Y:
+    """A row a name, in the order given, each name whole (labelLimit 320 px), without an axis title."""
+    return alt.Y(f"{field}:N", sort=names, title=None, axis=alt.Axis(labelLimit=320, **axis))
+
+
 def dot_and_whisker(base: alt.Chart, value: str, low: str, high: str, title: str, selection=None) -> list[alt.Chart]:
     """The layers of dots at value with whiskers from low to high, on an axis that fits them (not 0 to 1: the
     differences are what is read); a figure with nothing to divide by says undefined at the axis's start. A click

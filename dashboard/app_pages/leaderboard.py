@@ -96,12 +96,7 @@ def interval_chart(points: pl.DataFrame, figure: str) -> alt.HConcatChart:
     label = tables.RATIOS[figure]
     names = points["submission"].to_list()
     base = alt.Chart(points).encode(
-        y=alt.Y(
-            "submission:N",
-            sort=names,
-            title=None,
-            axis=alt.Axis(labelLimit=320, labelFontSize=12),  # whole names, read across
-        ),
+        y=charts.named_rows("submission", names, labelFontSize=12),  # whole names, read across
         color=alt.Color(
             "cluster:N",
             title="significance cluster",

@@ -176,14 +176,8 @@ def forest(points: pl.DataFrame, measure: str) -> alt.LayerChart:
     name in bold."""
     names = points["metric"].to_list()
     base = alt.Chart(points).encode(
-        y=alt.Y(
-            "metric:N",
-            sort=names,
-            title=None,
-            axis=alt.Axis(
-                labelLimit=320,
-                labelFontWeight=alt.ExprRef(f"datum.value === '{BASELINE}' ? 'bold' : 'normal'"),
-            ),
+        y=charts.named_rows(
+            "metric", names, labelFontWeight=alt.ExprRef(f"datum.value === '{BASELINE}' ? 'bold' : 'normal'")
         ),
         color=alt.Color("cluster:N", title="significance cluster", scale=alt.Scale(scheme="dark2")),
         tooltip=[
