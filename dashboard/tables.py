@@ -64,6 +64,12 @@ def bounded(names: list[str]) -> list[str]:
     return [column for name in names for column in (name, f"{name}_low", f"{name}_high")]
 
 
+# A figure's column and its bounds', narrow: with the names beside them, every column of a table is in view at
+# 1440 px (tests/test_dashboard_browser.py).
+FIGURE_PIXELS = 70
+BOUND_PIXELS = 48
+
+
 def interval_columns(labels: dict[str, str], interval: str, signed: bool = False) -> dict:
     """Column settings for figures with their intervals (with_bounds): each a number column at the figures'
     decimals, followed by its interval's bounds at theirs (formatting.py decides both), and the counts. Numbers
@@ -72,13 +78,17 @@ def interval_columns(labels: dict[str, str], interval: str, signed: bool = False
     config = {}
     for key, label in labels.items():
         config[key] = st.column_config.NumberColumn(
-            label, format=formatting.FIGURE_PRINTF.replace("%", f"%{sign}"), help=f"The {label}; empty: undefined"
+            label,
+            format=formatting.FIGURE_PRINTF.replace("%", f"%{sign}"),
+            help=f"The {label}; empty: undefined",
+            width=FIGURE_PIXELS,
         )
         for bound, word in (("low", "from"), ("high", "to")):
             config[f"{key}_{bound}"] = st.column_config.NumberColumn(
                 bound,
                 format=formatting.INTERVAL_PRINTF.replace("%", f"%{sign}"),
                 help=f"The {label}'s {interval}: {word}",
+                width=BOUND_PIXELS,
             )
     config |= {
         key: st.column_config.NumberColumn(label, format=formatting.COUNT_PRINTF) for key, label in COUNTS.items()

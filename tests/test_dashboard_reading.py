@@ -336,6 +336,17 @@ def test_the_text_by_text_chart_opens_on_a_real_metric(built_db, monkeypatch):
     ]
 
 
+def test_the_gold_explorer_counts_on_whole_numbers_and_lists_its_categories_by_count(built_db, monkeypatch):
+    at = open_page(built_db, "gold", monkeypatch)
+    by_category = table(at, "gold_by_category")
+    assert descending(by_category["mistakes"]) and by_category["mistakes"].nunique() > 1
+    axes = []
+    for element in at.get("vega_lite_chart"):
+        encoding = json.loads(element.proto.spec)["encoding"]
+        axes += [encoding[axis]["axis"] for axis in ("x", "y") if encoding[axis]["field"] in ("mistakes", "count")]
+    assert axes == [{"format": "d", "tickMinStep": 1}] * 2  # the bars by category, and by text
+
+
 def test_validity_points_are_sized_by_the_texts_they_stand_for(built_db, monkeypatch):
     monkeypatch.setenv(DB_ENV, str(built_db))
     at = AppTest.from_file(str(APP), default_timeout=60)

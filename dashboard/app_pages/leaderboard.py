@@ -306,14 +306,14 @@ st.caption(
     f"submission's recall is significantly lower (paired permutation test, {data.TRIALS:,} trials, p < 0.05) "
     "than that of a submission of the cluster above, as `accuracy-db leaderboard --ci` draws them."
 )
-# One level of figures at a time, so that every column is in view on a 1440 px screen; the counts are the
-# mistake level's. The table holds both levels (and the CSV download of the grid too).
-level = st.radio("Figures", ["mistake level", "token level"], horizontal=True, key="board_level")
+# One level of figures at a time (each with its interval's bounds), or the mistake level's counts, so that every
+# column is in view on a 1440 px screen. The table holds them all (and the CSV download of the grid too).
+level = st.radio("Figures", ["mistake level", "token level", "mistake counts"], horizontal=True, key="board_level")
 board = board_table(ranked, frames["metadata"])
-figures = [figure for figure in tables.RATIOS if figure.startswith("token_") == (level == "token level")]
+figures = [f for f in tables.RATIOS if level != "mistake counts" and f.startswith("token_") == (level == "token level")]
 every_figure = tables.bounded(list(tables.RATIOS))
 shown = [column for column in board.columns if column not in every_figure and column not in tables.COUNTS]
-shown += tables.bounded(figures) + (list(tables.COUNTS) if level == "mistake level" else [])
+shown += tables.bounded(figures) + (list(tables.COUNTS) if level == "mistake counts" else [])
 clicked = clicked_submissions("interval_dots")
 if clicked:
     board = board.filter(pl.col("submission").is_in(clicked))

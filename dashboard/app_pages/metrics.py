@@ -100,7 +100,7 @@ MEASURE_COLUMNS = {
     "metric": st.column_config.TextColumn("metric", width=170),
     "measure": st.column_config.TextColumn("measure", width=140),
     **{
-        column: setting | {"width": 60 if column != "value" else 70}
+        column: setting
         for column, setting in tables.interval_columns({"value": "value"}, INTERVAL).items()
         if column not in tables.COUNTS
     },
@@ -111,7 +111,7 @@ MEASURE_COLUMNS = {
     "n": st.column_config.NumberColumn(
         "n", format=formatting.COUNT_PRINTF, width=45, help="Texts (text level) or systems (system level)"
     ),
-    "note": st.column_config.TextColumn("note", width=320, help="Why the value is undefined"),
+    "note": st.column_config.TextColumn("note", width=310, help="Why the value is undefined"),
 }
 
 
