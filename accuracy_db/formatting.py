@@ -59,40 +59,69 @@ UNDEFINED = "undefined"  # the one word for a figure with nothing to divide by, 
 NULL = "–"  # any other missing value (a query's NULL, a team not given)
 
 
+# The one place that decides how a figure is written, on the command line and on every page: a figure at DECIMALS
+# decimals, its interval's bounds at INTERVAL_DECIMALS (0.691 [0.64, 0.74]); the same as formats for Streamlit's
+# number columns (printf) and for the charts' tooltips and labels (d3).
+DECIMALS = 3
+INTERVAL_DECIMALS = 2
+FIGURE_PRINTF = f"%.{DECIMALS}f"
+INTERVAL_PRINTF = f"%.{INTERVAL_DECIMALS}f"
+COUNT_PRINTF = "%d"
+FIGURE_D3 = f".{DECIMALS}f"
+DIFFERENCE_D3 = f"+.{DECIMALS}f"
+# The smallest p-value written as a number: below it, "< 0.0001", as the leaderboard writes the floor of its
+# 9,999 trials; a p-value is never written in exponent notation (4.04e-06) nor as 0.00.
+SMALLEST_P = 0.0001
+
+
 def cell(value) -> str:
-    """A value as people read it: 3 decimals, – for NULL, text printable."""
+    """A value as people read it: a figure at DECIMALS decimals, – for NULL, text printable."""
     if value is None:
         return NULL
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return f"{value:.{DECIMALS}f}"
     return printable(str(value))
 
 
-def figure_text(value: float | None) -> str:
-    """A figure as people read it: 3 decimals, or undefined."""
-    return UNDEFINED if value is None else f"{value:.3f}"
+def figure_text(value: float | None, signed: bool = False) -> str:
+    """A figure as people read it: DECIMALS decimals (with its sign, when signed: a difference), or undefined."""
+    if value is None:
+        return UNDEFINED
+    return f"{value:+.{DECIMALS}f}" if signed else f"{value:.{DECIMALS}f}"
 
 
-def with_interval(row: dict, key: str) -> str:
-    """A figure for people, with its interval when it has one: 0.691 [0.64, 0.74]; undefined when it is."""
+def interval_text(bounds, signed: bool = False) -> str:
+    """An interval as people read it: [0.64, 0.74] (signed: [−0.01, +0.06]); – when there is none."""
+    if bounds is None or None in bounds:
+        return NULL
+    sign = "+" if signed else ""
+    return f"[{bounds[0]:{sign}.{INTERVAL_DECIMALS}f}, {bounds[1]:{sign}.{INTERVAL_DECIMALS}f}]"
+
+
+def with_interval(row: dict, key: str, signed: bool = False) -> str:
+    """A figure for people, with its interval when it has one: 0.691 [0.64, 0.74] (signed, a difference: +0.024
+    [−0.01, +0.06]); undefined when it is."""
     bounds = row.get(f"{key}_ci")
     if bounds is None or None in bounds or row[key] is None:
-        return figure_text(row[key])
-    return f"{figure_text(row[key])} [{bounds[0]:.2f}, {bounds[1]:.2f}]"
+        return figure_text(row[key], signed)
+    return f"{figure_text(row[key], signed)} {interval_text(bounds, signed)}"
 
 
 def p_value_text(p: float | None, trials: int | None = None) -> str:
-    """A p-value as people read it, the one way the command line and the dashboard write it.
+    """A p-value as people read it, the one way the command line and every page write it.
 
     Of a test by random trials (trials: how many counted), a p-value at the test's floor (no trial as extreme as
     the observed difference: p = 1/(trials + 1) as queries/stats/paired_tests.sql counts, or 0 as PERM-BOTH counts)
     says only that p is below the test's resolution: "< 1/(trials + 1)", the bound rounded up to 3 significant
-    digits so that it stays a bound: "< 0.0001" for 9,999 trials, and for 10,000 (1/10,001). Any other p-value at 3
-    significant digits: 0.0312, 0.550, 7.90e-09; undefined when there is none."""
+    digits so that it stays a bound: "< 0.0001" for 9,999 trials, and for 10,000 (1/10,001). Any p-value below
+    SMALLEST_P (a test's by formula, such as Pearson's, or of more trials) is "< 0.0001" too; any other at 3
+    significant digits: 0.0312, 0.550, 0.000123; undefined when there is none."""
     if p is None:
         return UNDEFINED
     if trials and p <= (1 + 1e-9) / (trials + 1):
-        return f"< {rounded_up(1 / (trials + 1)):.3g}"
+        return f"< {max(rounded_up(1 / (trials + 1)), SMALLEST_P):.3g}"
+    if p < SMALLEST_P:
+        return f"< {SMALLEST_P:.3g}"
     return f"{p:#.3g}"
 
 
@@ -220,7 +249,7 @@ def figures_latex(rows: list[dict], hide: tuple[str, ...] = ()) -> str:
         bounds = row.get(f"{key}_ci")
         if bounds is None or None in bounds:
             return latex_escape(cell(row[key]))
-        return f"{cell(row[key])} {{\\small [{bounds[0]:.2f}, {bounds[1]:.2f}]}}"
+        return f"{cell(row[key])} {{\\small {interval_text(bounds)}}}"
 
     spec = "".join("l" if key in ("submission", "split", "categories") else "r" for key in columns)
     lines = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]

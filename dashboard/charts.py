@@ -21,6 +21,8 @@ import altair as alt
 import pyarrow as pa
 import streamlit as st
 
+from accuracy_db.formatting import UNDEFINED
+
 _SETTINGS = threading.Lock()  # Altair's theme and data transformer are the process's
 
 
@@ -51,3 +53,39 @@ def draw(where, build: Callable[..., alt.TopLevelMixin], *args, **options):
     code = build.__code__  # pages run as __main__: their functions are told apart by file
     spec = _spec(f"{code.co_filename}:{build.__qualname__}", build, args)
     return (where or st).vega_lite_chart(spec, **options)
+
+
+def count_axis(**options) -> alt.Axis:
+    """An axis of counts: ticks at whole numbers only (not at 0.5), written without decimals."""
+    return alt.Axis(tickMinStep=1, format="d", **options)
+
+
+def sized_by_count(points: alt.Chart, fields: list[str]) -> alt.Chart:
+    """Points sized by how many rows share their position (fields: what places a point, and what else tells
+    points apart), so that points on top of each other read as the count they are ("texts here" in the
+    tooltip): the largest point is drawn first, under the smaller ones."""
+    return points.transform_joinaggregate(texts_here="count()", groupby=fields).encode(
+        size=alt.Size("texts_here:Q", title="texts at the point", scale=alt.Scale(range=[40, 480])),
+        order=alt.Order("texts_here:Q", sort="descending"),
+    )
+
+
+def named_rows(field: str, names: list[str], **axis) -> alt.Y:
+    """A row a name, in the order given, each name whole (labelLimit 320 px), without an axis title."""
+    return alt.Y(f"{field}:N", sort=names, title=None, axis=alt.Axis(labelLimit=320, **axis))
+
+
+def dot_and_whisker(base: alt.Chart, value: str, low: str, high: str, title: str, selection=None) -> list[alt.Chart]:
+    """The layers of dots at value with whiskers from low to high, on an axis that fits them (not 0 to 1: the
+    differences are what is read); a figure with nothing to divide by says undefined at the axis's start. A click
+    on a dot makes the selection, when one is given (the leaderboard's; the Metrics page's forest has none)."""
+    fitted = alt.Scale(zero=False, nice=False, padding=12)
+    whiskers = base.mark_rule(strokeWidth=2).encode(x=alt.X(f"{low}:Q", title=title, scale=fitted), x2=f"{high}:Q")
+    dots = base.mark_circle(size=110, opacity=1).encode(x=alt.X(f"{value}:Q", scale=fitted))
+    dots = dots if selection is None else dots.add_params(selection)
+    undefined = (
+        base.mark_text(text=UNDEFINED, align="left", dx=4, fontSize=11, color="#555")
+        .encode(x=alt.value(0), color=alt.value("#555"))
+        .transform_filter(f"!isValid(datum['{value}'])")
+    )
+    return [whiskers, dots, undefined]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from .literal import literal
+
 NO_SUBMISSION = "(gold mistakes only)"  # the document view's choice of no submission
 SHARED = ("corpus", "split", "submission", "scope", "scheme")  # the choices kept from page to page
 KEPT = "kept-"  # the session's key of a shared choice: KEPT + its name (a widget's own state is its page's)
@@ -36,16 +38,35 @@ def keep(name: str, value) -> None:
 
 def shared(name: str, choices: list, default=None):
     """A shared choice's value on this run of a page: the address's when it is one of the choices, else the one
-    kept from another page, else the default (or the first choice). It is kept, and written in the address."""
+    kept from another page, else the default (or the first choice). It is kept, and written in the address.
+    A value the page cannot honour (given in the address, or kept from another page, but not among its choices)
+    is never silently replaced: the page says so (unhonoured), and the kept value stays for the pages that can
+    show it."""
     given = st.query_params.get(name)
+    wanted = next((value for value in (given, kept(name)) if value is not None), None)
     value = next(
         (value for value in (given, kept(name), default) if value is not None and value in choices),
         choices[0] if choices else None,
     )
+    if wanted is not None and wanted not in choices:
+        unhonoured(name, wanted, value)
+        if given is not None and given not in choices:
+            del st.query_params[name]
+        return value
     keep(name, value)
     if value is not None and given != value:
         st.query_params[name] = value
     return value
+
+
+def unhonoured(name: str, wanted, shown) -> None:
+    """Say on the page that a shared choice made elsewhere (or in the address) is not among its choices, and what
+    it shows instead."""
+    instead = "nothing" if shown is None else f"the {name} {literal(str(shown))}"
+    st.caption(
+        f":material/info: This page has no {name} {literal(str(wanted))} (chosen earlier) to show: it shows "
+        f"{instead}. The other pages keep {literal(str(wanted))}."
+    )
 
 
 def _chosen(name: str, key: str) -> None:

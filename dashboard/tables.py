@@ -6,6 +6,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from accuracy_db import formatting
 from accuracy_db.formatting import (
     DISPLAY_CHARS,  # a cell shows at most so many characters of a text, or items of a list
     NULL,
@@ -40,30 +41,75 @@ def measure_name(measure: str) -> str:
 
 def score_columns() -> dict:
     """Column settings for the figures of the scores view (and of the mushroom scheme's)."""
-    config = {key: st.column_config.NumberColumn(label, format="%.3f") for key, label in (RATIOS | MEANS).items()}
-    config |= {key: st.column_config.NumberColumn(label, format="%d") for key, label in COUNTS.items()}
-    return config
-
-
-def interval_columns(interval: str) -> dict:
-    """Column settings for figures shown with their intervals as text ("0.288 [0.26, 0.32]"), and the counts."""
     config = {
-        key: st.column_config.TextColumn(label, help=f"The {label} and its {interval}") for key, label in RATIOS.items()
+        key: st.column_config.NumberColumn(label, format=formatting.FIGURE_PRINTF)
+        for key, label in (RATIOS | MEANS).items()
     }
-    config |= {key: st.column_config.NumberColumn(label, format="%d") for key, label in COUNTS.items()}
+    config |= {
+        key: st.column_config.NumberColumn(label, format=formatting.COUNT_PRINTF) for key, label in COUNTS.items()
+    }
     return config
 
 
-def with_nulls_shown(frame: pl.DataFrame, config: dict) -> tuple[pl.DataFrame, dict]:
+def with_bounds(row: dict, key: str, name: str | None = None) -> dict:
+    """A figure of a row (key, its interval key_ci) as three numbers, so that the table sorts it as a number: name
+    (key by default), name_low and name_high (None where there is no interval)."""
+    name = name or key
+    low, high = row.get(f"{key}_ci") or (None, None)
+    return {name: row[key], f"{name}_low": low, f"{name}_high": high}
+
+
+def bounded(names: list[str]) -> list[str]:
+    """The columns with_bounds makes of these figures, each figure followed by its interval's bounds."""
+    return [column for name in names for column in (name, f"{name}_low", f"{name}_high")]
+
+
+# A figure's column and its bounds', narrow: with the names beside them, every column of a table is in view at
+# 1440 px (tests/test_dashboard_browser.py).
+FIGURE_PIXELS = 70
+BOUND_PIXELS = 48
+
+
+def interval_columns(labels: dict[str, str], interval: str, signed: bool = False) -> dict:
+    """Column settings for figures with their intervals (with_bounds): each a number column at the figures'
+    decimals, followed by its interval's bounds at theirs (formatting.py decides both), and the counts. Numbers
+    sort as numbers, where "0.288 [0.26, 0.32]" as text sorted −0.040 before −0.145 (issue 51)."""
+    sign = "+" if signed else ""
+    config = {}
+    for key, label in labels.items():
+        config[key] = st.column_config.NumberColumn(
+            label,
+            format=formatting.FIGURE_PRINTF.replace("%", f"%{sign}"),
+            help=f"The {label}; empty: undefined",
+            width=FIGURE_PIXELS,
+        )
+        for bound, word in (("low", "from"), ("high", "to")):
+            config[f"{key}_{bound}"] = st.column_config.NumberColumn(
+                bound,
+                format=formatting.INTERVAL_PRINTF.replace("%", f"%{sign}"),
+                help=f"The {label}'s {interval}: {word}",
+                width=BOUND_PIXELS,
+            )
+    config |= {
+        key: st.column_config.NumberColumn(label, format=formatting.COUNT_PRINTF) for key, label in COUNTS.items()
+    }
+    return config
+
+
+def with_nulls_shown(frame: pl.DataFrame, config: dict, numbers: tuple[str, ...] = ()) -> tuple[pl.DataFrame, dict]:
     """The frame with every NULL of a text or number column as – (a figure's as undefined), and the column settings
     to match: a number column with a NULL becomes text, in its format (%.3f, %d) where its settings give one, so it
-    still sorts as the figures do when they have as many digits (as the dashboard's 0–1 figures do)."""
+    still sorts as the figures do when they have as many digits (as the dashboard's 0–1 figures do); but the
+    columns of numbers stay numbers, sorted as numbers, a NULL an empty cell (a signed figure as text sorts −0.040
+    before −0.145)."""
     config = dict(config)
     columns = []
     for name, dtype in frame.schema.items():
         setting = config.get(name)
         if isinstance(setting, dict) and setting.get("type_config", {}).get("type") == "link":
             continue  # a link column shows an empty cell: a – would be a link
+        if name in numbers:
+            continue
         if dtype == pl.String:
             columns.append(pl.col(name).fill_null(NULL))
         elif dtype.is_numeric() and frame[name].null_count():
@@ -88,13 +134,14 @@ def shown_numbers(values: list, number_format: str | None, missing: str = NULL) 
     return [missing if value is None else number_format % value if number_format else str(value) for value in values]
 
 
-def table(frame, key: str, column_config: dict | None = None, **options):
-    """A table without its row index, NULL shown as –, in a container named by key: the name a test finds it by
-    (AppTest.get_by_key), and a CSS class (st-key-KEY) in the browser. st.dataframe keeps a key only for
-    selections. What st.dataframe returns: the selection, with on_select."""
+def table(frame, key: str, column_config: dict | None = None, numbers: tuple[str, ...] = (), **options):
+    """A table without its row index, NULL shown as – (but in the columns of numbers, which stay numbers), in a
+    container named by key: the name a test finds it by (AppTest.get_by_key), and a CSS class (st-key-KEY) in the
+    browser. st.dataframe keeps a key only for selections. What st.dataframe returns: the selection, with
+    on_select."""
     config = column_config or {}
     if isinstance(frame, pl.DataFrame):
-        frame, config = with_nulls_shown(frame, config)
+        frame, config = with_nulls_shown(frame, config, numbers)
     with st.container(key=key):
         return st.dataframe(frame, hide_index=True, column_config=config or None, **options)
 

@@ -51,18 +51,24 @@ def test_the_floor_is_written_as_a_bound_at_three_significant_digits(trials):
     digits = re.sub(r"e.*|^0\.0*|\.", "", text[2:])  # the significant digits as written
     assert len(digits.rstrip("0")) <= 3
     assert floor <= bound * (1 + 1e-12)  # a bound, never below the floor
-    assert bound <= floor * 1.01  # and as tight as 3 digits allow
+    assert bound <= max(floor * 1.01, 0.0001)  # and as tight as 3 digits allow, down to 0.0001
 
 
 @pytest.mark.parametrize(
     "p, written",
-    [(7.9e-09, "7.90e-09"), (0.0312, "0.0312"), (0.55, "0.550"), (1.0, "1.00"), (0.000123, "0.000123")],
+    [(0.0312, "0.0312"), (0.55, "0.550"), (1.0, "1.00"), (0.000123, "0.000123"), (0.0001, "0.000100")],
 )
 def test_an_analytic_p_value_has_three_significant_digits(p, written):
     assert p_value_text(p) == written
 
 
-@given(st.floats(1e-300, 1.0))
+@given(st.one_of(st.just(0.0), st.floats(0.0, 0.0001, exclude_max=True)), st.sampled_from([None, 100_000, 10**7]))
+def test_a_p_value_below_one_in_ten_thousand_is_written_as_the_leaderboard_writes_it(p, trials):
+    """Not 4.04e-06 on one page and 0.00 on another (issue 51): below 0.0001, by formula or by many trials."""
+    assert p_value_text(p, trials) == "< 0.0001"
+
+
+@given(st.floats(0.0001, 1.0))
 def test_any_other_p_value_is_within_half_a_unit_of_its_third_significant_digit(p):
     text = p_value_text(p)
     unit = 10 ** (math.floor(math.log10(p)) - 2)
@@ -263,12 +269,14 @@ def test_agreement_writes_its_analytic_p_values_as_everywhere(built_db, capsys, 
     text = printed(capsys, *args)
     assert_fits(text)
     correlations = json.loads(printed(capsys, *args, "--format", "json"))["correlations"]
-    rows = re.findall(r"^│ gold +│ submission +│ (\w+) +│ (\w+) +│ +(\S+) │ (\S+) +│", text, flags=re.MULTILINE)
+    rows = re.findall(
+        r"^│ gold +│ submission +│ (\w+) +│ (\w+) +│ +(\S+) │ (\S+(?: \S+)?) +│", text, flags=re.MULTILINE
+    )
     assert rows == [
         (r["scope"], r["measure"], UNDEFINED if r["value"] is None else f"{r['value']:.3f}", p_value_text(r["p_value"]))
         for r in correlations
     ]
-    assert ("ALL", "pearson", "0.556", "4.04e-06") in rows and ("WORD", "pearson", UNDEFINED, UNDEFINED) in rows
+    assert ("ALL", "pearson", "0.556", "< 0.0001") in rows and ("WORD", "pearson", UNDEFINED, UNDEFINED) in rows
 
 
 def test_metrics_compare_writes_its_permutation_p_value_as_everywhere(built_db, capsys, terminal):

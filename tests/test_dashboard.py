@@ -197,9 +197,9 @@ def test_leaderboard_ranks_the_gold_copies_above_the_example_submission(built_db
         "submission_sent_based",
     ]
     assert list(board["rank"]) == [1, 1, 3, 3, 3]
-    assert [cell[:5] for cell in board["recall"]] == ["1.000", "1.000", "0.288", "0.288", "0.288"]
-    assert [cell[:5] for cell in board["precision"]] == ["1.000", "1.000", "0.613", "0.613", "0.613"]
-    assert [cell[:5] for cell in board["token_f1"]] == ["1.000", "1.000", "0.320", "0.320", "0.320"]
+    assert [f"{value:.3f}" for value in board["recall"]] == ["1.000", "1.000", "0.288", "0.288", "0.288"]
+    assert [f"{value:.3f}" for value in board["precision"]] == ["1.000", "1.000", "0.613", "0.613", "0.613"]
+    assert [f"{value:.3f}" for value in board["token_f1"]] == ["1.000", "1.000", "0.320", "0.320", "0.320"]
     # The gold copies are significantly better than the example submissions: two clusters.
     assert list(board["cluster"]) == [1, 1, 2, 2, 2]
 
@@ -211,8 +211,10 @@ def test_leaderboard_shows_the_intervals_and_clusters_of_the_command(built_db, m
     expected = ranked(built_db, "train", "NUMBER")
     assert list(board["submission"]) == [row["submission"] for row in expected]
     assert list(board["cluster"]) == [row["cluster"] for row in expected]
-    for figure in FIGURES:
-        assert list(board[figure]) == [with_interval(row[figure], row[f"{figure}_ci"]) for row in expected]
+    for figure in FIGURES:  # each figure and its interval's bounds, numbers in columns of their own
+        assert list(board[figure]) == [row[figure] for row in expected]
+        assert list(board[f"{figure}_low"]) == [row[f"{figure}_ci"][0] for row in expected]
+        assert list(board[f"{figure}_high"]) == [row[f"{figure}_ci"][1] for row in expected]
     assert all(row["signature"].split("|")[4] == "scope:NUMBER" for row in expected)
     assert list(table(at, "signatures")["signature"]) == [row["signature"] for row in expected]
 
@@ -330,8 +332,8 @@ def test_leaderboard_of_the_test_split_with_metadata(derived_db, monkeypatch):
     assert labelled(at.selectbox, "Split").options == ["test"]  # the only split with submissions
     board = table(at, "leaderboard")
     assert list(board["submission"]) == ["numbers_only", "names_only"]
-    assert [cell[:5] for cell in board["recall"]] == [f"{224 / 622:.3f}", f"{212 / 622:.3f}"]
-    assert list(board["precision"]) == ["1.000 [1.00, 1.00]"] * 2
+    assert list(board["recall"]) == pytest.approx([224 / 622, 212 / 622])
+    assert list(board["precision"]) == list(board["precision_low"]) == list(board["precision_high"]) == [1.0] * 2
     assert list(board["team"]) == ["–", "Team Names"]  # NULL shown as – , as everywhere
     assert list(board["approach"]) == ["–", "metric"]
 
@@ -356,11 +358,9 @@ def test_a_zero_is_drawn_and_an_undefined_figure_says_so(derived_db, monkeypatch
     at.radio(key="board_figure").set_value("precision").run()
     _, points = chart(at, "interval_chart")
     assert points.set_index("submission")["value"].isna().to_dict() == {"names_only": False, "numbers_only": True}
-    board = table(at, "leaderboard")
-    assert dict(zip(board["submission"], board["precision"])) == {
-        "names_only": "1.000 [1.00, 1.00]",
-        "numbers_only": UNDEFINED,
-    }
+    board = table(at, "leaderboard").set_index("submission")  # an undefined figure: an empty cell, said above it
+    assert board.loc["names_only", ["precision", "precision_low", "precision_high"]].tolist() == [1.0] * 3
+    assert board.loc["numbers_only", ["precision", "precision_low", "precision_high"]].isna().all()
 
 
 def test_a_leaderboard_row_opens_the_errors_of_that_submission_in_its_scope(built_db, monkeypatch):
@@ -444,6 +444,14 @@ def test_the_scope_and_submission_chosen_are_kept_on_another_page(built_db, monk
 # Significance
 
 
+def verdict(difference: float, p: float) -> str:
+    """A significance cell's band, worked out here on its own: who is higher (A, the row, when A − B > 0), at
+    p < 0.01 or p < 0.05, else not significant."""
+    if p >= 0.05 or difference == 0:
+        return "not significant (p ≥ 0.05)"
+    return ("A" if difference > 0 else "B") + " higher, p < " + ("0.01" if p < 0.01 else "0.05")
+
+
 def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, monkeypatch, capsys):
     at = open_page(built_db, "significance", monkeypatch)
     labelled(at.selectbox, "Figure").set_value("token_precision").run()
@@ -463,6 +471,9 @@ def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, mon
         | {
             "shown_difference": f"{row['difference']:+.3f} [{row['difference_ci'][0]:+.2f}, "
             f"{row['difference_ci'][1]:+.2f}]",
+            "difference_low": row["difference_ci"][0],
+            "difference_high": row["difference_ci"][1],
+            "verdict": verdict(row["difference"], row["p_value"]),
             "p": p_value_text(row["p_value"], row["trials"]),
         }
         for row in expected
@@ -471,11 +482,13 @@ def test_significance_matrix_has_the_p_value_of_every_ordered_pair(built_db, mon
     assert [list(bounds) for bounds in cells["difference_ci"]] == [row["difference_ci"] for row in expected]
     assert "< 0.0001" in set(cells["p"])
     rect, difference, text = spec["layer"]
-    assert (rect["mark"]["type"], rect["encoding"]["color"]["field"]) == ("rect", "p_value")
+    assert (rect["mark"]["type"], rect["encoding"]["color"]["field"]) == ("rect", "verdict")
     assert (text["mark"]["type"], text["encoding"]["text"]["field"]) == ("text", "p")
     assert difference["encoding"]["text"]["field"] == "shown_difference"
-    shown = [{k: row[k] for k in ("a", "b", "a_value", "b_value", "shown_difference", "p")} for row in written]
-    assert table(at, "pairwise").to_dict("records") == shown
+    # the table: the difference and its interval's bounds as numbers, the largest difference first
+    columns = ("a", "b", "a_value", "b_value", "difference", "difference_low", "difference_high", "p")
+    shown = sorted(([row[k] for k in columns] for row in written), key=lambda row: -row[4])
+    assert table(at, "pairwise")[list(columns)].values.tolist() == shown
     # A cell's interval is that of `compare A B` for its pair.
     args = ["compare", "submission", "gsml_doc_based", "--db", str(built_db), "--metric", "token_precision"]
     assert run(args + ["--format", "json"]) == 0
@@ -543,7 +556,13 @@ def test_validity_has_a_scatter_per_category_with_equal_axes(built_db, monkeypat
             ]
             assert [row.gold, row.submitted] == counted
         dashed, circles = scatter["layer"]
-        assert circles["transform"] == [{"filter": f"(datum.scope === '{scope}')"}]
+        assert circles["transform"] == [
+            {"filter": f"(datum.scope === '{scope}')"},
+            # texts with the same counts share a point, sized by how many they are
+            {"joinaggregate": [{"op": "count", "as": "texts_here"}], "groupby": ["submission", "gold", "submitted"]},
+        ]
+        assert circles["encoding"]["size"]["field"] == "texts_here"
+        assert circles["encoding"]["x"]["axis"] == circles["encoding"]["y"]["axis"] == {"format": "d", "tickMinStep": 1}
         assert (circles["encoding"]["x"]["field"], circles["encoding"]["y"]["field"]) == ("gold", "submitted")
         assert {"field": "gold", "title": "gold mistakes", "type": "quantitative"} in circles["encoding"]["tooltip"]
         most = max(of_scope["gold"].max(), of_scope["submitted"].max(), 1)
@@ -576,7 +595,7 @@ def test_validity_figures_write_p_values_as_the_command_line(built_db, monkeypat
     shown = table(at, "validity_figures")
     assert list(shown["p-value"]) == [p_value_text(row["p_value"]) for row in expected] == [UNDEFINED] * 3
     labelled(at.selectbox, "Scope").set_value("ALL").run()
-    assert list(table(at, "validity_figures")["p-value"]) == ["4.04e-06", "2.54e-07", "3.95e-07"]  # the CLI's
+    assert list(table(at, "validity_figures")["p-value"]) == ["< 0.0001"] * 3  # the CLI's
 
 
 def test_clicking_a_text_in_the_scatter_opens_it_in_the_document_view(built_db, monkeypatch):
@@ -639,16 +658,18 @@ def test_metrics_table_is_the_commands_for_the_split_and_scope(built_db, monkeyp
     for level in ("text", "system"):
         shown = table(at, f"metrics_{level}")
         expected = [row for row in printed if row["level"] == level]
+        # sorted by the figure: measure by measure, as the command orders them, the highest value first, an
+        # undefined one last (the system level was sorted by the metrics' names)
+        measures = list(dict.fromkeys(row["measure"] for row in expected))
+        expected.sort(key=lambda r: (measures.index(r["measure"]), r["value"] is None, -(r["value"] or 0)))
         assert list(shown["measure"]) == [row["measure"] for row in expected]
         assert list(shown["metric"]) == [row["metric"] for row in expected]
-        assert list(shown["value"]) == [
-            UNDEFINED
-            if row["value"] is None
-            else f"{row['value']:.3f}"
-            if row["ci"] is None
-            else with_interval(row["value"], row["ci"])
-            for row in expected
-        ]
+        for column, of_row in (
+            ("value", lambda row: row["value"]),
+            ("value_low", lambda row: row["ci"] and row["ci"][0]),
+            ("value_high", lambda row: row["ci"] and row["ci"][1]),
+        ):
+            assert [None if pd.isna(v) else v for v in shown[column]] == [of_row(row) for row in expected]
         assert [shown_cell(rank) for rank in shown["rank"]] == [
             "–" if r["rank"] is None else str(r["rank"]) for r in expected
         ]
@@ -713,7 +734,7 @@ def test_metrics_scatter_and_roc_curve_are_the_counts_per_text(built_db, monkeyp
 def test_metrics_say_why_there_is_no_roc_curve_and_no_system_level(built_db, monkeypatch):
     """On the test split every text has a gold mistake, and no text's system is known (nlg_systems.csv names
     train texts only)."""
-    at = metrics_page(built_db, monkeypatch)
+    at = metrics_page(built_db, monkeypatch, split="test")
     assert (labelled(at.selectbox, "Split").value, labelled(at.selectbox, "Scope").value) == ("test", "ALL")
     assert labelled(at.selectbox, "Metric").options == ["length", "bleu", "chrf"]  # in the order of their Pearson
     infos = [element.value for element in at.info]

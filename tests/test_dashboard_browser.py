@@ -163,9 +163,10 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
         "submission_sent_based",
     ]
     assert [row[3] for row in rows] == ["gold", "gold", "submission", "submission", "submission"]  # copies of the gold
-    rank, cluster, name, kind, texts, recall, precision = rows[2][:7]
+    rank, cluster, name, kind, texts, *figures = rows[2][:11]
     assert (rank, cluster, name, kind, texts) == ("3", "2", "submission", "submission", "60")
-    assert (recall, precision) == ("0.288 [0.26, 0.32]", "0.613 [0.57, 0.65]")  # each with its interval
+    # each with its interval, as numbers (the table for screen readers holds them unformatted)
+    assert [float(figure) for figure in figures] == pytest.approx([0.288, 0.26, 0.32, 0.613, 0.57, 0.65], abs=0.005)
     expect(page.locator(".st-key-interval_chart canvas, .st-key-interval_chart svg").first).to_be_visible()
     page.locator(".st-key-board_level").evaluate("radio => radio.scrollIntoView()")  # the table and its chart
     assert screenshot(page, tmp_path, "dashboard-leaderboard").stat().st_size > 0
@@ -206,8 +207,8 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     finished_running(page)
     assert parse_qs(urlsplit(page.url).query)["submission"] == ["submission"] and len(page.context.pages) == 1
 
-    # The split survives a page change: chosen on the Gold explorer (whose first split is test), it is the split of
-    # the Errors browser, and of the Gold explorer again.
+    # The split survives a page change: chosen on the Gold explorer (which opens on train, the first split with
+    # submissions, as every page does), it is the split of the Errors browser, and of the Gold explorer again.
     sidebar = page.get_by_test_id("stSidebarNav")
     sidebar.get_by_text("Gold explorer", exact=True).click()
     expect(page.get_by_role("heading", name="Gold explorer", level=1)).to_be_visible()
@@ -307,7 +308,9 @@ def test_metrics_in_the_browser(page, dashboard_url, tmp_path):
     seconds = visit(page, f"{dashboard_url}/metrics?split=train&scope=CONTEXT&metric=length")
     expect(page.get_by_role("heading", name="Metrics", level=1)).to_be_visible()
     rows = table_rows(page, "metrics_text")
-    assert rows[0][:4] == ["gsml_doc_based", "pearson", "1.000 [1.00, 1.00]", "1"]
+    metric, measure, value, low, high, rank = rows[0][:6]  # the value and its bounds, numbers of their own
+    assert (metric, measure, rank) == ("gsml_doc_based", "pearson", "1")
+    assert [float(number) for number in (value, low, high)] == pytest.approx([1.0] * 3)
     assert screenshot(page, tmp_path, "dashboard-metrics").stat().st_size > 0
     page.get_by_role("heading", name="One metric, text by text").evaluate("heading => heading.scrollIntoView()")
     for chart in ("metric_scatter", "metric_roc"):

@@ -22,7 +22,7 @@ from test_mushroom import expected, write
 from test_scheme_statistics import P_DEVIATIONS, quantile_band
 
 from accuracy_db.cli.main import run
-from accuracy_db.formatting import p_value_text, with_interval
+from accuracy_db.formatting import p_value_text
 from accuracy_db.scoring.schemes import NERVALUATE_SCHEMES, UNIT_SCHEMES
 from accuracy_db.stats.intervals import Resampling, bootstrap_intervals
 from accuracy_db.stats.significance import compare
@@ -275,8 +275,10 @@ def test_the_leaderboard_page_opens_on_the_mushroom_scheme_where_the_corpus_has_
         assert list(shown[column]) == [row[column] for row in rows]
     for column in ("iou_loo", "cor_loo"):  # an annotator's ceiling against the others; none for another list
         assert [None if value != value else value for value in shown[column]] == [row[column] for row in rows]
-    for column in ("iou", "cor"):
-        assert list(shown[column]) == [with_interval(row, column) for row in rows]
+    for column in ("iou", "cor"):  # each mean and its interval's bounds, numbers in columns of their own
+        assert list(shown[column]) == [row[column] for row in rows]
+        assert list(shown[f"{column}_low"]) == [row[f"{column}_ci"][0] for row in rows]
+        assert list(shown[f"{column}_high"]) == [row[f"{column}_ci"][1] for row in rows]
     assert list(table(at, "signatures")["signature"]) == [row["signature"] for row in rows]
     assert labelled(at.selectbox, "Match scheme").options == ["shared-task", *NERVALUATE_SCHEMES, *UNIT_SCHEMES]
     labelled(at.selectbox, "Match scheme").set_value("shared-task").run()

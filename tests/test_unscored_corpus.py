@@ -175,7 +175,9 @@ def test_the_leaderboard_page_opens_the_corpus_on_the_mushroom_scheme(chinese_db
     shown = table(at, "mushroom_leaderboard")
     assert list(shown["submission"]) == [row["submission"] for row in rows]
     assert list(shown["cluster"]) == [row["cluster"] for row in rows]
-    assert list(shown["iou"]) == [f"{row['iou']:.3f} [{row['iou_ci'][0]:.2f}, {row['iou_ci'][1]:.2f}]" for row in rows]
+    assert list(shown["iou"]) == pytest.approx([row["iou"] for row in rows], abs=1e-12)  # a mean: summed anew
+    assert list(shown["iou_low"]) == pytest.approx([row["iou_ci"][0] for row in rows], abs=1e-12)
+    assert list(shown["iou_high"]) == pytest.approx([row["iou_ci"][1] for row in rows], abs=1e-12)
     captions = [caption.value for caption in at.caption]
     assert f"Not under the match schemes: {literal(WHY.format(split=', the ZH split'))}." in captions
     assert "Match scheme" not in [widget.label for widget in at.selectbox]  # no other scheme ranks a list of it

@@ -6,10 +6,11 @@ pair_evaluations.outcomes'."""
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import charts, data, links, palette, spans, tables
+from accuracy_db.dashboard import charts, choices, data, links, palette, spans, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.formatting import UNDEFINED, figure_text, p_value_text
+from accuracy_db import formatting
+from accuracy_db.formatting import UNDEFINED, p_value_text
 
 MAX_LISTS = 8  # lists compared at once: every ordered pair is scored
 FIRST_LISTS = 4  # lists compared when the page opens (12 ordered pairs: a few seconds on the shared task's train)
@@ -42,7 +43,7 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
         tooltip=[
             alt.Tooltip("reference:N", title="reference"),
             alt.Tooltip("compared:N", title="scored"),
-            alt.Tooltip(f"{figure}:Q", title=label, format=".3f"),
+            alt.Tooltip(f"{figure}:Q", title=label, format=formatting.FIGURE_D3),
             alt.Tooltip("matched:Q", title="matched"),
             alt.Tooltip("reference_total:Q", title="reference's mistakes"),
             alt.Tooltip("compared_total:Q", title="scored list's mistakes"),
@@ -57,7 +58,9 @@ def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart
     )
     return (
         (cells + text)
-        .transform_calculate(shown=f"datum.{figure} === null ? '{UNDEFINED}' : format(datum.{figure}, '.3f')")
+        .transform_calculate(
+            shown=f"datum.{figure} === null ? '{UNDEFINED}' : format(datum.{figure}, '{formatting.FIGURE_D3}')"
+        )
         .properties(height=60 * len(names) + 40)
     )
 
@@ -89,7 +92,7 @@ splits = [split for split, count in lists.group_by("split", maintain_order=True)
 if not splits:
     st.info("No split of this corpus has two lists to compare.")
     st.stop()
-split = links.select(top[0], "Split", "split", splits)
+split = choices.split(top[0], corpus, splits)
 of_split = lists.filter(split=split)
 names = dict(zip(of_split["set_id"], of_split["list"]))
 scored = set(of_split.filter("scored")["set_id"])  # the submissions: the gold list has no errors of its own
@@ -114,7 +117,7 @@ if len(chosen) < 2:
     st.stop()
 
 middle = st.columns([1, 1, 3])
-scope = links.select(middle[0], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or one category's alone.")
+scope = choices.scope(middle[0], corpus)
 scheme = links.select(
     middle[1],
     "Match scheme",
@@ -148,9 +151,9 @@ with st.expander("The pairs as a table, with their signatures"):
         pairs.select(*columns, "signature"),
         column_config=tables.score_columns()
         | {
-            "reference_total": st.column_config.NumberColumn("reference's", format="%d"),
-            "compared_total": st.column_config.NumberColumn("scored list's", format="%d"),
-            "kappa": st.column_config.NumberColumn("κ", format="%.3f"),
+            "reference_total": st.column_config.NumberColumn("reference's", format=formatting.COUNT_PRINTF),
+            "compared_total": st.column_config.NumberColumn("scored list's", format=formatting.COUNT_PRINTF),
+            "kappa": st.column_config.NumberColumn("κ", format=formatting.FIGURE_PRINTF),
         },
         key="agreement_pairs",
     )
@@ -164,7 +167,7 @@ tables.table(
                 "a": row["a"],
                 "b": row["b"],
                 "measure": tables.measure_name(row["measure"]),
-                "value": figure_text(row["value"]),
+                "value": row["value"],
                 "p-value": p_value_text(row["p_value"]),
                 "texts": row["n"],
                 "note": row["reason"],
@@ -175,12 +178,14 @@ tables.table(
             "a": pl.String,
             "b": pl.String,
             "measure": pl.String,
-            "value": pl.String,
+            "value": pl.Float64,
             "p-value": pl.String,
             "texts": pl.Int64,
             "note": pl.String,
         },  # fmt: skip
     ),
+    column_config={"value": st.column_config.NumberColumn("value", format=formatting.FIGURE_PRINTF)},
+    numbers=("value",),
     key="agreement_correlations",
 )
 st.caption(
@@ -193,7 +198,7 @@ if result["categories"]:
             [
                 {
                     "measure": tables.measure_name(row["measure"]),
-                    "value": figure_text(row["value"]),
+                    "value": row["value"],
                     "spans": row["units"],
                     "marked by at least": row["min_votes"],
                     "note": row["reason"],
@@ -202,7 +207,7 @@ if result["categories"]:
             ],
             schema={
                 "measure": pl.String,
-                "value": pl.String,
+                "value": pl.Float64,
                 "spans": pl.Int64,
                 "marked by at least": pl.Int64,
                 "note": pl.String,
@@ -213,7 +218,9 @@ if result["categories"]:
                 "marked by at least", help="A span counts when at least so many of the lists mark it (a majority)"
             ),
             "spans": st.column_config.NumberColumn("spans", help="The spans the measure is over"),
+            "value": st.column_config.NumberColumn("value", format=formatting.FIGURE_PRINTF),
         },
+        numbers=("value",),
         key="agreement_categories",
     )
     st.caption(

@@ -6,9 +6,10 @@ average precision, and its reliability diagram with its expected calibration err
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import charts, data, links, tables
+from accuracy_db.dashboard import charts, choices, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
+from accuracy_db import formatting
 from accuracy_db.formatting import figure_text
 
 CHART_PIXELS = 380  # each chart's width and height: both axes run from 0 to 1
@@ -16,10 +17,12 @@ CHART_PIXELS = 380  # each chart's width and height: both axes run from 0 to 1
 QUALITY_COLUMNS = {
     "submission": st.column_config.TextColumn("list"),
     "read_with": st.column_config.TextColumn("read with", help="Soft labels (character labels) or spans"),
-    "characters": st.column_config.NumberColumn("characters", format="%d"),
-    "gold_characters": st.column_config.NumberColumn("gold characters", format="%d"),
-    "average_precision": st.column_config.NumberColumn("AP", format="%.3f", help="Average precision"),
-    "calibration_error": st.column_config.NumberColumn("ECE", format="%.3f", help="Expected calibration error"),
+    "characters": st.column_config.NumberColumn("characters", format=formatting.COUNT_PRINTF),
+    "gold_characters": st.column_config.NumberColumn("gold characters", format=formatting.COUNT_PRINTF),
+    "average_precision": st.column_config.NumberColumn("AP", format=formatting.FIGURE_PRINTF, help="Average precision"),
+    "calibration_error": st.column_config.NumberColumn(
+        "ECE", format=formatting.FIGURE_PRINTF, help="Expected calibration error"
+    ),
 }
 
 
@@ -79,7 +82,7 @@ if corpus not in having:
     )
     st.stop()
 quality = pl.DataFrame(data.soft_label_quality(corpus))
-split = links.select(top[0], "Split", "split", quality["split"].unique(maintain_order=True).to_list())
+split = choices.split(top[0], corpus, quality["split"].unique(maintain_order=True).to_list())
 of_split = quality.filter(split=split)
 submission = links.select(top[1], "List", "submission", of_split["submission"].to_list())
 

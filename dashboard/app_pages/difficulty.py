@@ -4,8 +4,10 @@ recall_by_annotators (of the view recall_by_difficulty), as `accuracy-db difficu
 
 import altair as alt
 import streamlit as st
-from accuracy_db.dashboard import bars, charts, data, links, tables
+from accuracy_db.dashboard import bars, charts, choices, data, links, tables
 from accuracy_db.dashboard.literal import literal
+
+from accuracy_db import formatting
 
 NOT_CURATED = "not curated"  # the gold mistakes that no mistake of the curation exports covers
 
@@ -48,7 +50,7 @@ def recall_chart(frame, title: str, levels: list[str]) -> alt.Chart:
                 "level",
                 alt.Tooltip("gold:Q", title="gold mistakes"),
                 alt.Tooltip("matched:Q", title="matched"),
-                alt.Tooltip("recall:Q", format=".3f"),
+                alt.Tooltip("recall:Q", format=formatting.FIGURE_D3),
             ],
         ),
         "recall",
@@ -82,7 +84,7 @@ if not splits:
     # why, in one line: no submission loaded, or a corpus the match schemes cannot score (mushroom's)
     st.info(f"Nothing to rank by difficulty: {literal(data.not_scored(corpus))}.")
     st.stop()
-split = links.select(top[0], "Split", "split", splits)
+split = choices.split(top[0], corpus, splits)
 params = {"corpus": corpus, "split": split}
 frames = data.read(
     found_by=(of_split("recall_by_found_by", "found_by"), params),

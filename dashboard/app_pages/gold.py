@@ -6,7 +6,7 @@ mistakes per text of another corpus, whose categories are not the analysis's col
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import charts, data, links, palette, tables
+from accuracy_db.dashboard import charts, choices, data, links, palette, tables
 from accuracy_db.dashboard.literal import literal
 
 BY_CATEGORY = """
@@ -29,7 +29,7 @@ def category_bars(by_category: pl.DataFrame, categories: palette.Categories) -> 
         .mark_bar()
         .encode(
             y=alt.Y("category:N", sort=categories.names, title=None),
-            x=alt.X("mistakes:Q"),
+            x=alt.X("mistakes:Q", axis=charts.count_axis()),
             color=alt.Color("category:N", scale=categories.scale(), legend=None),
             tooltip=["category", "mistakes"],
         )
@@ -43,7 +43,7 @@ def text_bars(long: pl.DataFrame, categories: palette.Categories) -> alt.Chart:
         .mark_bar()
         .encode(
             x=alt.X("text_id:N", title=None),
-            y=alt.Y("count:Q", title="gold mistakes"),
+            y=alt.Y("count:Q", title="gold mistakes", axis=charts.count_axis()),
             color=alt.Color("category:N", scale=categories.scale()),
             order=alt.Order("category_position:Q"),
             tooltip=["text_id", "category", "count"],
@@ -108,7 +108,7 @@ splits = data.read_one(GOLD_SPLITS, {"corpus": corpus})
 if splits.is_empty():
     st.info("The corpus has no gold list.")
     st.stop()
-split = links.select(top[0], "Split", "split", splits["split"].to_list())
+split = choices.split(top[0], corpus, splits["split"].to_list())
 params = {"corpus": corpus, "split": split}
 frames = data.read(
     by_category=(BY_CATEGORY, params),
@@ -136,7 +136,7 @@ st.subheader("By category")
 st.markdown(f"**{total}** gold mistakes in the {len(per_text)} texts of the {literal(split)} split.")
 left, right = st.columns([3, 2])
 with left:
-    tables.table(by_category, key="gold_by_category")
+    tables.table(by_category.sort("mistakes", descending=True, maintain_order=True), key="gold_by_category")
 charts.draw(right, category_bars, by_category, categories, width="stretch")
 
 st.subheader("By text")

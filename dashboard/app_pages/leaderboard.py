@@ -10,10 +10,11 @@ gold list is read with character labels opens on the mushroom scheme, as the com
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import bars, charts, data, links, tables
+from accuracy_db.dashboard import bars, charts, choices, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
-from accuracy_db.formatting import UNDEFINED, p_value_text, with_interval
+from accuracy_db import formatting
+from accuracy_db.formatting import p_value_text
 
 CATEGORY_SCORES = """
 SELECT submission_id, submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
@@ -37,19 +38,20 @@ INTERVAL = f"{data.RESAMPLING.confidence:.0%} interval"
 
 
 def board_table(ranked: list[dict], metadata: pl.DataFrame) -> pl.DataFrame:
-    """The ranked rows as the table shows them: each figure with its interval, as the command's table prints it
-    ("0.288 [0.26, 0.32]": with three decimals, the text sorts as the figure does), and who submitted it."""
+    """The ranked rows as the table shows them: each figure and its interval's bounds in columns of numbers (sorted
+    as numbers, tables.with_bounds), and who submitted it."""
     rows = [
         {"rank": row["rank"], "cluster": row["cluster"], "submission": row["submission"], "kind": row["kind"]}
         | {"texts": row["texts"]}
-        | {figure: with_interval(row, figure) for figure in tables.RATIOS}
+        | {column: value for figure in tables.RATIOS for column, value in tables.with_bounds(row, figure).items()}
         | {count: row[count] for count in tables.COUNTS}
         for row in ranked
     ]
     who = metadata.select("submission", "team", "approach")
-    board = pl.DataFrame(rows).join(who, on="submission", how="left", maintain_order="left")
+    board = pl.DataFrame(rows, infer_schema_length=None).join(who, on="submission", how="left", maintain_order="left")
     people = [c for c in ("team", "approach") if board[c].is_not_null().any()]  # the rest is in the expander
-    return board.select("rank", "cluster", "submission", "kind", *people, "texts", *tables.RATIOS, *tables.COUNTS)
+    figures = tables.bounded(list(tables.RATIOS))
+    return board.select("rank", "cluster", "submission", "kind", *people, "texts", *figures, *tables.COUNTS)
 
 
 def chart_points(ranked: list[dict], figure: str, differences: list[dict]) -> pl.DataFrame:
@@ -84,20 +86,6 @@ def chart_points(ranked: list[dict], figure: str, differences: list[dict]) -> pl
     )
 
 
-def dot_and_whisker(base: alt.Chart, value: str, low: str, high: str, title: str, selection) -> list[alt.Chart]:
-    """The layers of dots at value with whiskers from low to high, on an axis that fits them (not 0 to 1: the
-    differences are what is read); a figure with nothing to divide by says undefined at the axis's start."""
-    fitted = alt.Scale(zero=False, nice=False, padding=12)
-    whiskers = base.mark_rule(strokeWidth=2).encode(x=alt.X(f"{low}:Q", title=title, scale=fitted), x2=f"{high}:Q")
-    dots = base.mark_circle(size=110, opacity=1).encode(x=alt.X(f"{value}:Q", scale=fitted)).add_params(selection)
-    undefined = (
-        base.mark_text(text=UNDEFINED, align="left", dx=4, fontSize=11, color="#555")
-        .encode(x=alt.value(0), color=alt.value("#555"))
-        .transform_filter(f"!isValid(datum['{value}'])")
-    )
-    return [whiskers, dots, undefined]
-
-
 CLICKABLE = ("submission", "from_best")  # the interval chart's selections, on its two charts
 
 
@@ -108,12 +96,7 @@ def interval_chart(points: pl.DataFrame, figure: str) -> alt.HConcatChart:
     label = tables.RATIOS[figure]
     names = points["submission"].to_list()
     base = alt.Chart(points).encode(
-        y=alt.Y(
-            "submission:N",
-            sort=names,
-            title=None,
-            axis=alt.Axis(labelLimit=320, labelFontSize=12),  # whole names, read across
-        ),
+        y=charts.named_rows("submission", names, labelFontSize=12),  # whole names, read across
         color=alt.Color(
             "cluster:N",
             title="significance cluster",
@@ -124,22 +107,22 @@ def interval_chart(points: pl.DataFrame, figure: str) -> alt.HConcatChart:
             "submission",
             "rank",
             "cluster",
-            alt.Tooltip("value:Q", title=label, format=".3f"),
-            alt.Tooltip("low:Q", title="interval from", format=".3f"),
-            alt.Tooltip("high:Q", title="interval to", format=".3f"),
-            alt.Tooltip("difference:Q", title="difference from the best", format="+.3f"),
-            alt.Tooltip("difference_low:Q", title="its interval from", format="+.3f"),
-            alt.Tooltip("difference_high:Q", title="its interval to", format="+.3f"),
+            alt.Tooltip("value:Q", title=label, format=formatting.FIGURE_D3),
+            alt.Tooltip("low:Q", title="interval from", format=formatting.FIGURE_D3),
+            alt.Tooltip("high:Q", title="interval to", format=formatting.FIGURE_D3),
+            alt.Tooltip("difference:Q", title="difference from the best", format=formatting.DIFFERENCE_D3),
+            alt.Tooltip("difference_low:Q", title="its interval from", format=formatting.DIFFERENCE_D3),
+            alt.Tooltip("difference_high:Q", title="its interval to", format=formatting.DIFFERENCE_D3),
             alt.Tooltip("p:N", title="p (against the best)"),
         ],
     )
     # A selection a chart (one shared by both is deduplicated with a warning): CLICKABLE names them.
     figure_click, difference_click = (alt.selection_point(name=n, fields=["submission"]) for n in CLICKABLE)
-    figures = alt.layer(*dot_and_whisker(base, "value", "low", "high", label, figure_click))
+    figures = alt.layer(*charts.dot_and_whisker(base, "value", "low", "high", label, figure_click))
     no_difference = alt.Chart(points).mark_rule(color="#999", strokeDash=[4, 4]).encode(x=alt.datum(0))
     differences = alt.layer(
         no_difference,
-        *dot_and_whisker(
+        *charts.dot_and_whisker(
             base.encode(y=alt.Y("submission:N", sort=names, axis=None)),
             "difference",
             "difference_low",
@@ -192,9 +175,9 @@ def category_charts(
             "submission",
             "scope",
             "figure",
-            alt.Tooltip("value:Q", format=".3f"),
-            alt.Tooltip("low:Q", title="interval from", format=".3f"),
-            alt.Tooltip("high:Q", title="interval to", format=".3f"),
+            alt.Tooltip("value:Q", format=formatting.FIGURE_D3),
+            alt.Tooltip("low:Q", title="interval from", format=formatting.FIGURE_D3),
+            alt.Tooltip("high:Q", title="interval to", format=formatting.FIGURE_D3),
             alt.Tooltip("matched:Q", title="matched"),
             alt.Tooltip("gold_total:Q", title="gold mistakes"),
             alt.Tooltip("submitted_total:Q", title="submitted mistakes"),
@@ -261,17 +244,17 @@ def mushroom_board(split: str, corpus: str) -> None:
     board = pl.DataFrame(
         [
             {"rank": row["rank"], "cluster": row["cluster"], "submission": row["submission"], "kind": row["kind"]}
-            | {figure: with_interval(row, figure) for figure in tables.MEANS}
+            | {column: value for figure in tables.MEANS for column, value in tables.with_bounds(row, figure).items()}
             | {"texts": row["texts"], "iou_loo": row["iou_loo"], "cor_loo": row["cor_loo"]}
             for row in ranked
-        ]
+        ],
+        infer_schema_length=None,
     )
     tables.table(
         board,
-        column_config={
-            key: st.column_config.TextColumn(label, help=f"The mean {label} over the texts and its {INTERVAL}")
-            for key, label in tables.MEANS.items()
-        },
+        column_config=tables.interval_columns(tables.MEANS, f"mean over the texts' {INTERVAL}")
+        | {key: st.column_config.NumberColumn(key, format=formatting.FIGURE_PRINTF) for key in ("iou_loo", "cor_loo")},
+        numbers=tuple(tables.bounded(list(tables.MEANS))),
         key="mushroom_leaderboard",
     )
     st.caption(
@@ -302,16 +285,10 @@ if not splits:
     st.stop()
 
 SHARED_TASK_SPLITS = "train is the split the data calls dev (S001–S060); test is T001–T030."
-split = links.select(
-    top[0],
-    "Split",
-    "split",
-    splits,
-    help=SHARED_TASK_SPLITS if corpus == data.SHARED_TASK else "The corpus's own splits.",
+split = choices.split(
+    top[0], corpus, splits, help=SHARED_TASK_SPLITS if corpus == data.SHARED_TASK else "The corpus's own splits."
 )
-scope = links.select(
-    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
-)
+scope = choices.scope(top[1], corpus)
 if opening == data.MUSHROOM:
     mushroom_board(split, corpus)
     if data.SCHEME not in scoring:  # the match schemes score no list of the corpus: why, in one line
@@ -322,19 +299,21 @@ params = {"corpus": corpus, "split": split}
 frames = data.read(categories=(CATEGORY_SCORES, params), metadata=(METADATA, params))
 ranked = data.ranked_with_intervals(split, scope, corpus)
 st.caption(
-    "Ranked by mistake recall, then precision. Click a column heading to sort by it; an empty cell (–) is a figure "
-    f"with nothing to divide by. Each figure has its {INTERVAL} in brackets: {data.RESAMPLING.resamples:,} "
+    "Ranked by mistake recall, then precision. Click a column heading to sort by it (figures sort as numbers); an "
+    f"empty figure is one with nothing to divide by. Each figure is followed by its {INTERVAL}, low to high: "
+    f"{data.RESAMPLING.resamples:,} "
     f"bootstrap resamples of the texts, seed {data.RESAMPLING.seed}. A new **cluster** starts where a "
     f"submission's recall is significantly lower (paired permutation test, {data.TRIALS:,} trials, p < 0.05) "
     "than that of a submission of the cluster above, as `accuracy-db leaderboard --ci` draws them."
 )
-# One level of figures at a time, so that every column is in view on a 1440 px screen; the counts are the
-# mistake level's. The table holds both levels (and the CSV download of the grid too).
-level = st.radio("Figures", ["mistake level", "token level"], horizontal=True, key="board_level")
+# One level of figures at a time (each with its interval's bounds), or the mistake level's counts, so that every
+# column is in view on a 1440 px screen. The table holds them all (and the CSV download of the grid too).
+level = st.radio("Figures", ["mistake level", "token level", "mistake counts"], horizontal=True, key="board_level")
 board = board_table(ranked, frames["metadata"])
-figures = [figure for figure in tables.RATIOS if figure.startswith("token_") == (level == "token level")]
-shown = [column for column in board.columns if column not in tables.RATIOS and column not in tables.COUNTS]
-shown += figures + (list(tables.COUNTS) if level == "mistake level" else [])
+figures = [f for f in tables.RATIOS if level != "mistake counts" and f.startswith("token_") == (level == "token level")]
+every_figure = tables.bounded(list(tables.RATIOS))
+shown = [column for column in board.columns if column not in every_figure and column not in tables.COUNTS]
+shown += tables.bounded(figures) + (list(tables.COUNTS) if level == "mistake counts" else [])
 clicked = clicked_submissions("interval_dots")
 if clicked:
     board = board.filter(pl.col("submission").is_in(clicked))
@@ -343,7 +322,8 @@ if clicked:
     )
 picked = tables.table(
     board,
-    column_config=tables.interval_columns(INTERVAL),
+    column_config=tables.interval_columns(tables.RATIOS, INTERVAL),
+    numbers=tuple(every_figure),
     column_order=shown,
     key="leaderboard",
     on_select="rerun",

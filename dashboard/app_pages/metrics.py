@@ -7,9 +7,10 @@ scoped_metric_scores and metric_targets."""
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import charts, data, links, palette, tables
+from accuracy_db.dashboard import charts, choices, data, links, palette, tables
 from accuracy_db.dashboard.literal import literal
 
+from accuracy_db import formatting
 from accuracy_db.formatting import with_interval
 
 SPLITS = """
@@ -70,30 +71,26 @@ NOT_KNOWN = "#BBBBBB"  # the texts whose system is not known, behind the others'
 
 
 def measure_table(rows: list[dict]) -> pl.DataFrame:
-    """The rows of one level in the command's columns: the value with its interval, the cluster, the threshold a
-    measure chose, and why a value is undefined."""
+    """The rows of one level in the command's columns, sorted by their figure: measure by measure (in the command's
+    order), the highest value first (an undefined one last): the value and its interval's bounds as numbers, the
+    cluster, the threshold a measure chose, and why a value is undefined."""
+    measures = list(dict.fromkeys(row["measure"] for row in rows))
     return pl.DataFrame(
         [
-            {
-                "metric": row["metric"],
-                "measure": row["measure"],
-                "value": with_interval({"value": row["value"], "value_ci": row["ci"]}, "value"),
-                "rank": row["rank"],
-                "threshold": row["threshold"],
-                "n": row["n"],
-                "note": row["reason"],
-            }
+            {"metric": row["metric"], "measure": row["measure"]}
+            | tables.with_bounds({"value": row["value"], "value_ci": row["ci"]}, "value")
+            | {"rank": row["rank"], "threshold": row["threshold"], "n": row["n"], "note": row["reason"]}
             for row in rows
         ],
-        schema={
-            "metric": pl.String,
-            "measure": pl.String,
-            "value": pl.String,
-            "rank": pl.Int64,
-            "threshold": pl.Float64,
-            "n": pl.Int64,
-            "note": pl.String,
-        },
+        schema={"metric": pl.String, "measure": pl.String}
+        | {column: pl.Float64 for column in tables.bounded(["value"])}
+        | {"rank": pl.Int64, "threshold": pl.Float64, "n": pl.Int64, "note": pl.String},
+    ).sort(
+        pl.col("measure").replace_strict(measures, list(range(len(measures)))),
+        pl.col("value"),
+        descending=[False, True],
+        nulls_last=True,
+        maintain_order=True,
     )
 
 
@@ -102,11 +99,19 @@ def measure_table(rows: list[dict]) -> pl.DataFrame:
 MEASURE_COLUMNS = {
     "metric": st.column_config.TextColumn("metric", width=170),
     "measure": st.column_config.TextColumn("measure", width=140),
-    "value": st.column_config.TextColumn("value", width=150, help=f"The measure and its {INTERVAL}"),
-    "rank": st.column_config.NumberColumn("rank", format="%d", width=50, help="The significance cluster, 1 the best"),
-    "threshold": st.column_config.NumberColumn("threshold", format="%.3f", width=80),
-    "n": st.column_config.NumberColumn("n", format="%d", width=45, help="Texts (text level) or systems (system level)"),
-    "note": st.column_config.TextColumn("note", width=320, help="Why the value is undefined"),
+    **{
+        column: setting
+        for column, setting in tables.interval_columns({"value": "value"}, INTERVAL).items()
+        if column not in tables.COUNTS
+    },
+    "rank": st.column_config.NumberColumn(
+        "rank", format=formatting.COUNT_PRINTF, width=50, help="The significance cluster, 1 the best"
+    ),
+    "threshold": st.column_config.NumberColumn("threshold", format=formatting.FIGURE_PRINTF, width=80),
+    "n": st.column_config.NumberColumn(
+        "n", format=formatting.COUNT_PRINTF, width=45, help="Texts (text level) or systems (system level)"
+    ),
+    "note": st.column_config.TextColumn("note", width=310, help="Why the value is undefined"),
 }
 
 
@@ -117,11 +122,11 @@ def scatter(points: pl.DataFrame, metric: str) -> alt.Chart:
     colours = alt.Scale(
         domain=[*systems, "not known"], range=[*(spare[i % len(spare)] for i in range(len(systems))), NOT_KNOWN]
     )
-    return (
+    dots = (
         alt.Chart(points)
-        .mark_circle(size=80, opacity=0.7)
+        .mark_circle(opacity=0.7)
         .encode(
-            x=alt.X("gold:Q", title="gold mistakes in the text", axis=alt.Axis(tickMinStep=1)),
+            x=alt.X("gold:Q", title="gold mistakes in the text", axis=charts.count_axis()),
             y=alt.Y("score:Q", title=f"{metric}'s score", scale=alt.Scale(zero=False)),
             color=alt.Color("system:N", scale=colours, title="system"),
             tooltip=[
@@ -129,9 +134,71 @@ def scatter(points: pl.DataFrame, metric: str) -> alt.Chart:
                 alt.Tooltip("gold:Q", title="gold mistakes"),
                 alt.Tooltip("score:Q", format=".4g"),
                 "system",
+                alt.Tooltip("texts_here:Q", title="texts at this point"),
             ],
         )
         .properties(height=CHART_HEIGHT)
+    )
+    return charts.sized_by_count(dots, ["gold", "score", "system"])
+
+
+BASELINE = "length"  # the built-in metric every other must beat to add anything
+
+
+def opening_metric(rows: list[dict], names: list[str]) -> str:
+    """The metric the text-by-text chart opens on: the best-ranked one that is not a copy of the gold list (a
+    submission listing the gold mistakes: every measure 1 at the text level, a trivial diagonal), else the first."""
+    defined = [row for row in rows if row["level"] == "text" and row["value"] is not None]
+    values = {name: [row["value"] for row in defined if row["metric"] == name] for name in names}
+    copies = {name for name, of in values.items() if of and min(of) >= 1 - 1e-9}
+    return next((name for name in names if name not in copies), names[0])
+
+
+def forest_points(rows: list[dict], measure: str) -> pl.DataFrame:
+    """The text level's rows of one measure, a metric a row, the highest value first (an undefined one left out):
+    its value, its interval's bounds, its significance cluster (rank) and whether it is the baseline."""
+    return pl.DataFrame(
+        [
+            {"metric": row["metric"], "value": row["value"], "low": (row["ci"] or [None])[0]}
+            | {"high": (row["ci"] or [None, None])[1], "cluster": f"cluster {row['rank']}"}
+            | {"baseline": row["metric"] == BASELINE}
+            for row in rows
+            if row["level"] == "text" and row["measure"] == measure and row["value"] is not None
+        ],
+        schema={"metric": pl.String, "value": pl.Float64, "low": pl.Float64, "high": pl.Float64}
+        | {"cluster": pl.String, "baseline": pl.Boolean},
+    ).sort("value", descending=True, maintain_order=True)
+
+
+def forest(points: pl.DataFrame, measure: str) -> alt.LayerChart:
+    """A forest plot: a metric a row, the highest value on top, a dot at its value and a line through its
+    interval, coloured by significance cluster; the baseline (length) marked by a dashed line at its value and its
+    name in bold."""
+    names = points["metric"].to_list()
+    base = alt.Chart(points).encode(
+        y=charts.named_rows(
+            "metric", names, labelFontWeight=alt.ExprRef(f"datum.value === '{BASELINE}' ? 'bold' : 'normal'")
+        ),
+        color=alt.Color("cluster:N", title="significance cluster", scale=alt.Scale(scheme="dark2")),
+        tooltip=[
+            "metric",
+            "cluster",
+            alt.Tooltip("value:Q", title=measure, format=formatting.FIGURE_D3),
+            alt.Tooltip("low:Q", title="interval from", format=formatting.FIGURE_D3),
+            alt.Tooltip("high:Q", title="interval to", format=formatting.FIGURE_D3),
+        ],
+    )
+    baseline = (
+        alt.Chart(points)
+        .transform_filter(alt.datum.baseline)
+        .mark_rule(color="#555", strokeDash=[4, 4])
+        .encode(
+            x="value:Q",
+            tooltip=[alt.Tooltip("value:Q", title=f"{BASELINE} (the baseline)", format=formatting.FIGURE_D3)],
+        )
+    )
+    return alt.layer(baseline, *charts.dot_and_whisker(base, "value", "low", "high", measure)).properties(
+        height=alt.Step(24)
     )
 
 
@@ -151,8 +218,8 @@ def roc_chart(curve: pl.DataFrame) -> alt.LayerChart:
             order="position:Q",
             tooltip=[
                 alt.Tooltip("threshold:Q", format=".4g"),
-                alt.Tooltip("true_positive_rate:Q", format=".3f"),
-                alt.Tooltip("false_positive_rate:Q", format=".3f"),
+                alt.Tooltip("true_positive_rate:Q", format=formatting.FIGURE_D3),
+                alt.Tooltip("false_positive_rate:Q", format=formatting.FIGURE_D3),
             ],
         )
     )
@@ -167,10 +234,8 @@ if not splits:
     st.stop()
 
 # The choices live in the address (st.query_params), so a view of the metrics can be shared as a link.
-split = links.select(top[0], "Split", "split", splits)
-scope = links.select(
-    top[1], "Scope", "scope", data.metric_scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
-)
+split = choices.split(top[0], corpus, splits)
+scope = choices.scope(top[1], corpus, data.metric_scopes(corpus))
 settings = data.METRIC_SETTINGS
 with st.spinner("Measuring the metrics: some seconds, the first time a split and scope are asked for"):
     rows = data.metric_table(split, scope, corpus)
@@ -189,6 +254,17 @@ st.caption(
     f"{settings.trials:,} trials. **length** is the "
     "baseline: a metric that does no better than the texts' lengths adds nothing."
 )
+st.subheader("Each metric with its interval")
+measures = list(dict.fromkeys(row["measure"] for row in rows if row["level"] == "text" and row["value"] is not None))
+if measures:
+    measure = st.radio("Measure", measures, horizontal=True, key=f"forest_measure-{corpus}-{split}")
+    with st.container(key="metric_forest"):
+        charts.draw(None, forest, forest_points(rows, measure), measure, width="stretch")
+    st.caption(
+        f"Each metric's {measure} at the text level, the line through it its {INTERVAL}, the highest on top; the "
+        "colour is its significance cluster (the rank in the tables below). The dashed line is **length**, the "
+        "baseline: a metric left of it does worse than counting words."
+    )
 for level, title in LEVELS.items():
     st.subheader(title)
     of_level = [row for row in rows if row["level"] == level]
@@ -199,6 +275,7 @@ for level, title in LEVELS.items():
     tables.table(
         measure_table(of_level),
         column_config=MEASURE_COLUMNS,
+        numbers=tuple(tables.bounded(["value"])),
         key=f"metrics_{level}",
     )
 with st.expander("Signatures (what each figure was computed from and how)"):
@@ -206,7 +283,7 @@ with st.expander("Signatures (what each figure was computed from and how)"):
     tables.table(signatures, key="metric_signatures")
 
 st.subheader("One metric, text by text")
-links.from_address(f"metric_choice-{corpus}-{split}", "metric", names)
+links.from_address(f"metric_choice-{corpus}-{split}", "metric", names, default=opening_metric(rows, names))
 metric = st.columns(2)[0].selectbox("Metric", names, key=f"metric_choice-{corpus}-{split}")
 links.to_address(metric=metric)
 of_metric = {"corpus": corpus, "split": split, "scope": scope, "metric": metric}

@@ -8,11 +8,11 @@ import shlex
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import charts, data, links, tables
+from accuracy_db.dashboard import charts, choices, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
-from accuracy_db.formatting import UNDEFINED, p_value_text
+from accuracy_db.formatting import p_value_text
 
 RANKED = """
 SELECT submission
@@ -29,48 +29,76 @@ ORDER BY rank, submission
 """
 LABELS = tables.RATIOS | tables.MEANS  # the figures' names, the mushroom scheme's too
 
-# p-values in three bands: the colour says at a glance which differences are significant at the usual levels.
 INTERVAL = f"{data.RESAMPLING.confidence:.0%} interval"
-BANDS = alt.Scale(type="threshold", domain=[0.01, 0.05], range=["#08519c", "#6baed6", "#eff3ff"])
+# Who wins, at a glance: the sign of the difference A − B in hue (blue: A, the row, higher; orange: B, the column,
+# higher), how sure in shade (dark: p < 0.01; light: p < 0.05), grey where the test does not settle it. The caption
+# and the legend name the same bands.
+LEVELS = (0.01, 0.05)
+NOT_SETTLED = "not significant (p ≥ 0.05)"
+VERDICTS = (
+    "A higher, p < 0.01",
+    "A higher, p < 0.05",
+    NOT_SETTLED,
+    "B higher, p < 0.05",
+    "B higher, p < 0.01",
+)
+VERDICT_COLOURS = ("#08519c", "#6baed6", "#eeeeee", "#fdae6b", "#d94801")
+DARK_VERDICTS = (VERDICTS[0], VERDICTS[-1])  # white text on them
+
+
+def verdict(difference: float | None, p_value: float | None) -> str:
+    """A pair's band: which of A and B is higher, and at which level the test says so (NOT_SETTLED when it does
+    not, or when the difference is undefined or 0)."""
+    if difference is None or p_value is None or difference == 0 or p_value >= LEVELS[1]:
+        return NOT_SETTLED
+    level = LEVELS[0] if p_value < LEVELS[0] else LEVELS[1]
+    return f"{'A' if difference > 0 else 'B'} higher, p < {level}"
 
 
 def difference_text(row: dict) -> str:
     """A difference with its interval, as a cell writes it: +0.024 [−0.01, +0.06]; undefined when it is."""
-    low, high = row["difference_ci"]
-    if row["difference"] is None:
-        return UNDEFINED
-    interval = "" if low is None or high is None else f" [{low:+.2f}, {high:+.2f}]"
-    return f"{row['difference']:+.3f}{interval}"
+    return formatting.with_interval(row, "difference", signed=True)
 
 
 def matrix(pairs: pl.DataFrame, names: list[str], figure: str) -> alt.LayerChart:
-    """One cell per ordered pair (row A, column B), coloured by its p-value and labelled with the difference A − B
-    with its interval, above the p-value as the command line writes it (p: "< 0.0001" at the floor of the trials).
-    A click on a cell selects its pair."""
+    """One cell per ordered pair (row A, column B), coloured by who wins and how surely (verdict: the sign of the
+    difference in hue, p in shade), and labelled with the difference A − B with its interval, above the p-value as
+    the command line writes it (p: "< 0.0001" at the floor of the trials). A click on a cell selects its pair."""
     label = LABELS[figure]
     clicked = alt.selection_point(name="pair", fields=["a", "b"])
     base = alt.Chart(pairs).encode(
-        x=alt.X("b:N", sort=names, title="B", axis=alt.Axis(labelAngle=-30, labelLimit=320)),
-        y=alt.Y("a:N", sort=names, title="A", axis=alt.Axis(labelLimit=320)),  # whole names
+        x=alt.X(
+            "b:N",
+            sort=names,
+            title="B: the column's submission",
+            axis=alt.Axis(labelAngle=-30, labelLimit=320, orient="top", titleFontSize=13),
+        ),
+        y=alt.Y("a:N", sort=names, title="A: the row's submission", axis=alt.Axis(labelLimit=320, titleFontSize=13)),
         tooltip=[
             "a",
             "b",
-            alt.Tooltip("a_value:Q", title=f"{label} of A", format=".3f"),
-            alt.Tooltip("b_value:Q", title=f"{label} of B", format=".3f"),
+            alt.Tooltip("a_value:Q", title=f"{label} of A", format=formatting.FIGURE_D3),
+            alt.Tooltip("b_value:Q", title=f"{label} of B", format=formatting.FIGURE_D3),
             alt.Tooltip("shown_difference:N", title=f"A − B [{INTERVAL}]"),
             alt.Tooltip("p:N", title="p"),
+            alt.Tooltip("verdict:N", title="verdict"),
         ],
     )
     cells = (
         base.mark_rect()
         .encode(
             color=alt.Color(
-                "p_value:Q", scale=BANDS, title="p-value", legend=alt.Legend(orient="top", direction="horizontal")
+                "verdict:N",
+                scale=alt.Scale(domain=list(VERDICTS), range=list(VERDICT_COLOURS)),
+                title=f"{label}: who is higher",
+                legend=alt.Legend(orient="bottom", direction="horizontal", columns=5, labelLimit=260),
             )
         )
         .add_params(clicked)
     )
-    on_cell = alt.condition(alt.datum.p_value < 0.05, alt.value("white"), alt.value("black"))
+    on_cell = alt.condition(
+        alt.FieldOneOfPredicate(field="verdict", oneOf=list(DARK_VERDICTS)), alt.value("white"), alt.value("black")
+    )
     # Each cell says how large the difference is (A − B, signed, with its interval) above whether it is real (p).
     difference = base.mark_text(dy=-8).encode(text=alt.Text("shown_difference:N"), color=on_cell)
     text = base.mark_text(dy=8).encode(text=alt.Text("p:N"), color=on_cell)
@@ -88,7 +116,7 @@ if not splits:
     st.info(f"Nothing to compare: {literal(data.not_scored(corpus, None, opening))}.")
     st.stop()
 
-split = links.select(top[0], "Split", "split", splits)
+split = choices.split(top[0], corpus, splits)
 scheme = links.select(
     top[2],
     "Match scheme",
@@ -103,9 +131,7 @@ if data.SCHEME not in scoring:  # the match schemes score no list of the corpus:
 if scheme == data.MUSHROOM:  # the mushroom scheme reads every label: its one scope is ALL
     scope = top[1].selectbox("Scope", ["ALL"], help="The mushroom scheme scores every label.")
 else:
-    scope = links.select(
-        top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
-    )
+    scope = choices.scope(top[1], corpus)
 figure = top[3].selectbox("Figure", data.scheme_figures(scheme), format_func=LABELS.get)
 ranked_names = (
     (MUSHROOM_RANKED, {"corpus": corpus, "split": split})
@@ -129,6 +155,9 @@ pairs = pl.DataFrame(
 )
 pairs = pairs.with_columns(
     shown_difference=pl.Series([difference_text(row) for row in pairs.iter_rows(named=True)], dtype=pl.String),
+    difference_low=pl.col("difference_ci").list.get(0, null_on_oob=True),
+    difference_high=pl.col("difference_ci").list.get(1, null_on_oob=True),
+    verdict=pl.Series([verdict(row["difference"], row["p_value"]) for row in pairs.iter_rows(named=True)]),
     p=pl.Series([p_value_text(row["p_value"], row["trials"]) for row in pairs.iter_rows(named=True)], dtype=pl.String),
 )
 st.caption(
@@ -138,8 +167,9 @@ st.caption(
     f"({data.TRIALS:,} trials, seed {data.RESAMPLING.seed}); p is how often a swap made a difference at least as "
     f"large as the observed one, (c + 1) / (trials + 1), written {p_value_text(0, data.TRIALS)} when no swap did. "
     f"Each cell gives the difference A − B with its {INTERVAL} (over {data.RESAMPLING.resamples:,} bootstrap "
-    "resamples of the texts, the same for A and B) above p; a dark cell (p < 0.05) is a difference that chance "
-    "rarely makes. Submissions in the rank order; hover over a cell for both figures, click it for the pair."
+    "resamples of the texts, the same for A and B) above p. The colour says who is higher: blue, A (the row); "
+    "orange, B (the column); dark at p < 0.01, light at p < 0.05, grey where p ≥ 0.05 (a difference chance "
+    "often makes). Submissions in the rank order; hover over a cell for both figures, click it for the pair."
 )
 with st.container(key="significance_matrix"):
     event = charts.draw(None, matrix, pairs, names, figure, width="stretch", on_select="rerun", key="matrix_cells")
@@ -152,7 +182,11 @@ if clicked := event.selection.get("pair"):
             f"A − B {difference_text(pair)}, p {pair['p']}, as the command gives them:"
         )
         options = f"--split {split} --scope {scope} --scheme {scheme} --metric {figure}"
-        st.code(f"accuracy-db compare {shlex.quote(pair['a'])} {shlex.quote(pair['b'])} {options}", language="bash")
+        st.code(
+            f"accuracy-db compare {shlex.quote(pair['a'])} {shlex.quote(pair['b'])} {options}",
+            language="bash",
+            wrap_lines=True,  # whole at any width: the names may be long
+        )
         if scheme != data.MUSHROOM:  # the Errors browser shows mistakes: lists read with character labels are not
             links.link(
                 None,
@@ -162,12 +196,17 @@ if clicked := event.selection.get("pair"):
                 **links.errors_of([pair["a"], pair["b"]], scope, figure),
             )
 with st.expander("The pairs as a table"):
+    # Sorted by the figure, the largest difference first; numbers sort as numbers, p as written everywhere.
+    differences = tables.bounded(["difference"])
     tables.table(
-        pairs.select("a", "b", "a_value", "b_value", "shown_difference", "p"),  # p: the p-value as written everywhere
+        pairs.select("a", "b", "a_value", "b_value", *differences, "p").sort(
+            "difference", descending=True, nulls_last=True, maintain_order=True
+        ),
         column_config={
-            "a_value": st.column_config.NumberColumn("A", format="%.3f"),
-            "b_value": st.column_config.NumberColumn("B", format="%.3f"),
-            "shown_difference": st.column_config.TextColumn(f"A − B [{INTERVAL}]"),
-        },
+            "a_value": st.column_config.NumberColumn("A", format=formatting.FIGURE_PRINTF),
+            "b_value": st.column_config.NumberColumn("B", format=formatting.FIGURE_PRINTF),
+        }
+        | tables.interval_columns({"difference": "A − B"}, INTERVAL, signed=True),
+        numbers=tuple(differences),
         key="pairwise",
     )

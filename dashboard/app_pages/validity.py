@@ -6,7 +6,7 @@ in the document view."""
 import altair as alt
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import charts, data, links, tables
+from accuracy_db.dashboard import charts, choices, data, links, tables
 from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
@@ -37,9 +37,10 @@ def scatter_name(index: int) -> str:
 
 def scatters(per_text, scopes: list[str]) -> alt.ConcatChart:
     """A scatter per scope, one point per text and submission, gold mistakes across and submitted ones up, with
-    the line where they are equal, on equal axes (the same span in the same pixels: each scope's own most); the
-    submissions by colour. A click on a point selects its text and submission."""
-    charts = []
+    the line where they are equal, on equal axes (the same span in the same pixels: each scope's own most), ticks
+    at whole numbers; the submissions by colour, a point as large as the texts it stands for. A click on a point
+    selects its text and submission."""
+    drawn = []
     for index, scope in enumerate(scopes):
         of_scope = per_text.filter(scope=scope)
         most = max(of_scope["gold"].max() or 0, of_scope["submitted"].max() or 0, 1)
@@ -53,10 +54,10 @@ def scatters(per_text, scopes: list[str]) -> alt.ConcatChart:
         points = (
             alt.Chart(per_text)
             .transform_filter(alt.datum.scope == scope)
-            .mark_circle(size=60, opacity=0.6)
+            .mark_circle(opacity=0.6)
             .encode(
-                x=alt.X("gold:Q", title="gold mistakes", scale=span),
-                y=alt.Y("submitted:Q", title="submitted mistakes", scale=span),
+                x=alt.X("gold:Q", title="gold mistakes", scale=span, axis=charts.count_axis()),
+                y=alt.Y("submitted:Q", title="submitted mistakes", scale=span, axis=charts.count_axis()),
                 color=alt.Color("submission:N", legend=alt.Legend(orient="top", labelLimit=320)),
                 tooltip=[
                     "submission",
@@ -64,12 +65,14 @@ def scatters(per_text, scopes: list[str]) -> alt.ConcatChart:
                     alt.Tooltip("gold:Q", title="gold mistakes"),
                     alt.Tooltip("submitted:Q", title="submitted mistakes"),
                     alt.Tooltip("matched:Q", title="matched"),
+                    alt.Tooltip("texts_here:Q", title="texts at this point"),
                 ],
             )
             .add_params(clicked)
         )
-        charts.append((equal + points).properties(title=scope, width=SCATTER_PIXELS, height=SCATTER_PIXELS))
-    return alt.concat(*charts, columns=SCATTERS_A_ROW)
+        points = charts.sized_by_count(points, ["submission", "gold", "submitted"])
+        drawn.append((equal + points).properties(title=scope, width=SCATTER_PIXELS, height=SCATTER_PIXELS))
+    return alt.concat(*drawn, columns=SCATTERS_A_ROW)
 
 
 st.title("Validity")
@@ -80,8 +83,9 @@ if submissions.is_empty():
     st.info(f"Nothing to correlate: {literal(data.not_scored(corpus))}.")
     st.stop()
 
-# First the best submission of the split kept from another page (of the first split, when none is kept).
-first_split = links.kept("split") or submissions["split"][0]
+# First the best submission of the split kept from another page (of the default split, when none is kept).
+kept_split = links.kept("split")
+first_split = kept_split or choices.default_split(corpus) or submissions["split"][0]
 submission = links.select(
     top[0],
     "Submission",
@@ -89,28 +93,31 @@ submission = links.select(
     submissions["submission"].to_list(),
     default=data.best_submission(corpus, first_split),
 )
-scope = links.select(
-    top[1], "Scope", "scope", data.scopes(corpus), help="ALL mistakes, or the mistakes of one category alone."
-)
+scope = choices.scope(top[1], corpus)
 chosen = submissions.filter(submission=submission).row(0, named=True)
 split = chosen["split"]
-links.keep("split", split)
+if kept_split is not None and kept_split not in submissions["split"]:  # said, and kept for the other pages
+    links.unhonoured("split", kept_split, split)
+else:
+    links.keep("split", split)
 links.to_address(split=split)
 st.subheader("How closely the counts follow the gold list's")
 figures = data.correlations(submission, split, scope, corpus)
+INTERVAL = f"{data.RESAMPLING.confidence:.0%} interval"
 tables.table(
-    [
-        {
-            "measure": tables.measure_name(row["measure"]),
-            f"value [{data.RESAMPLING.signed()['ci']}% interval]": formatting.with_interval(
-                {"value": row["value"], "value_ci": row["ci"]}, "value"
-            ),
-            "p-value": formatting.p_value_text(row["p_value"]),
-            "texts": row["n"],
-            "note": row["reason"] or "",
-        }
-        for row in figures
-    ],
+    pl.DataFrame(
+        [
+            {"measure": tables.measure_name(row["measure"])}
+            | tables.with_bounds({"value": row["value"], "value_ci": row["ci"]}, "value")
+            | {"p-value": formatting.p_value_text(row["p_value"]), "texts": row["n"], "note": row["reason"] or ""}
+            for row in figures
+        ],
+        schema={"measure": pl.String}
+        | {column: pl.Float64 for column in tables.bounded(["value"])}
+        | {"p-value": pl.String, "texts": pl.Int64, "note": pl.String},
+    ),
+    column_config=tables.interval_columns({"value": "value"}, INTERVAL),
+    numbers=tuple(tables.bounded(["value"])),
     key="validity_figures",
 )
 st.caption(f"Signature: {literal(figures[0]['signature'])}" if figures else "")
@@ -131,8 +138,8 @@ st.caption(
     f"One chart per scope, one point per text of the {literal(split)} split "
     f"({per_text['text_id'].n_unique()} texts) and submission. "
     "On the dashed line the submission lists as many mistakes as the gold list has; each chart's axes are equal, "
-    "from 0 to its scope's most. Points on top of each other are texts with the same counts. Hover over a point "
-    "for its text; click it to open the text in the document view."
+    "from 0 to its scope's most. Texts with the same counts share a point, as large as how many they are (hover "
+    "for how many). Hover over a point for its text; click it to open the text in the document view."
 )
 if per_text.is_empty():
     st.info("Choose a submission to show.")

@@ -9,7 +9,16 @@ import click
 from accuracy_db.cli import render
 from accuracy_db.cli.commands import db_option, format_option, resampling_options, scopes_option
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.formatting import UNDEFINED, figure_text, p_value_text, to_csv, to_json, to_latex, to_markdown
+from accuracy_db.formatting import (
+    UNDEFINED,
+    figure_text,
+    interval_text,
+    p_value_text,
+    to_csv,
+    to_json,
+    to_latex,
+    to_markdown,
+)
 from accuracy_db.printable import printable
 
 LEVELS = ["text", "system"]
@@ -155,7 +164,7 @@ def shown_rows(results: list[dict]) -> list[dict]:
             "metric": row["metric"],
             "measure": row["measure"],
             "value": UNDEFINED if row["value"] is None else row["value"],
-            "interval": "–" if row["ci"] is None else f"[{row['ci'][0]:.2f}, {row['ci'][1]:.2f}]",
+            "interval": interval_text(row["ci"]),
             "rank": row["rank"],
             "threshold": row["threshold"],
             "n": row["n"],

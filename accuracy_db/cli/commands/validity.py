@@ -15,7 +15,16 @@ from accuracy_db.cli.commands import (
     resampling_options,
     scopes_option,
 )
-from accuracy_db.formatting import NULL, figure_text, p_value_text, to_csv, to_json, to_markdown, with_interval
+from accuracy_db.formatting import (
+    NULL,
+    figure_text,
+    interval_text,
+    p_value_text,
+    to_csv,
+    to_json,
+    to_markdown,
+    with_interval,
+)
 from accuracy_db.printable import printable
 
 LEVELS = ["text", "system", "category"]
@@ -82,7 +91,7 @@ def validity_rows(results: list[dict]) -> list[dict]:
                 "level": result["level"],
                 "measure": result["measure"],
                 "value": figure_text(result["value"]),
-                "interval": NULL if ci is None else f"[{ci[0]:.2f}, {ci[1]:.2f}]",
+                "interval": interval_text(ci),
                 "p": NULL if result["level"] == "category" else p_value_text(result["p_value"]),  # no test there
                 "n": result["n"],
                 "note": note,
