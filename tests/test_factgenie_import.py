@@ -94,8 +94,9 @@ def test_a_new_corpus_with_a_gold_list_and_an_llm_s_list_is_scored(db, tmp_path)
         ("llm", 1, "widened", 28, "Frid", 28, 35, 6, 6),
         ("llm", 2, "relocated", 0, "31", 13, 15, 3, 3),
     ]
-    # The shared task's figures are untouched by the new corpus.
-    assert rows(db, "SELECT count(*) FROM scores WHERE corpus = 'shared-task'") == [(35,)]
+    # The shared task's figures are untouched by the new corpus: 7 lists (the examples' 5 and the checker's, one per
+    # split), 7 rows each.
+    assert rows(db, "SELECT count(*) FROM scores WHERE corpus = 'shared-task'") == [(49,)]
 
 
 def test_every_mistake_has_its_own_id_and_a_list_s_ids_follow_its_lines(db, tmp_path):

@@ -122,8 +122,11 @@ def test_every_correction_and_comment_of_the_gold_files_comes_back(round_trip):
     assert back == sorted(given)
     assert sum(correction is not None for *_, correction, _ in back) == 1307
     corrections = "SELECT count(correction) FROM mistakes JOIN annotation_sets USING (set_id) WHERE name LIKE ?"
-    assert con.execute(corrections, [f"{campaign.name}/%"]).fetchall() == [(2985,)]
-    assert con.execute(corrections.replace("LIKE", "NOT LIKE"), ["%/%"]).fetchall() == [(2985,)]
+    # the box-score checker's list gives corrections of its own (the box score's values), which come back too
+    (checker,) = con.execute(corrections.replace("LIKE", "="), ["boxscore"]).fetchone()
+    assert checker > 0
+    assert con.execute(corrections, [f"{campaign.name}/%"]).fetchall() == [(2985 + checker,)]
+    assert con.execute(corrections.replace("LIKE", "NOT LIKE"), ["%/%"]).fetchall() == [(2985 + checker,)]
 
 
 def test_the_campaign_folder_is_in_factgenie_s_format(round_trip):
