@@ -18,6 +18,7 @@ PAGES = [
     st.Page("app_pages/validity.py", title="Validity", icon=":material/scatter_plot:"),
     st.Page("app_pages/calibration.py", title="Calibration", icon=":material/tune:"),
     st.Page("app_pages/metrics.py", title="Metrics", icon=":material/query_stats:"),
+    st.Page("app_pages/systems.py", title="Systems", icon=":material/format_list_numbered:"),
     st.Page("app_pages/difficulty.py", title="Difficulty", icon=":material/signal_cellular_alt:"),
     st.Page("app_pages/errors.py", title="Errors browser", icon=":material/manage_search:"),
     st.Page("app_pages/document.py", title="Document view", icon=":material/article:"),

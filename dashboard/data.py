@@ -41,6 +41,7 @@ from accuracy_db.stats import (
     pair_evaluations,
     ranking,
     significance,
+    system_ranking,
     validity,
 )
 from accuracy_db.stats.intervals import Resampling
@@ -309,6 +310,35 @@ def metric_table(split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict
     """metric_evaluation.metric_table of one split and scope, both levels, with METRIC_SETTINGS: every metric's
     measures against the gold list with intervals and clusters, as `accuracy-db metrics` prints them."""
     return _current(_metric_table, split, scope, corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _ranked_systems(file: FileIdentity, corpus: str, split: str, weights: str) -> list[dict]:
+    return _on_file(file, lambda con: system_ranking.ranked_systems(con, corpus, split, weights, RESAMPLING, TRIALS))
+
+
+def ranked_systems(corpus: str, split: str, weights: str = "google") -> list[dict]:
+    """system_ranking.ranked_systems of a corpus's split with intervals and clusters: the generating systems by their
+    mean errors per text, as `accuracy-db systems --ci` prints them (its default settings)."""
+    return _current(_ranked_systems, corpus, split, weights)
+
+
+def system_splits(corpus: str) -> list[str]:
+    """The splits of a corpus with texts whose generating system is known, test first."""
+    frame = read_one(
+        "SELECT DISTINCT split FROM text_generators WHERE corpus = $corpus ORDER BY split <> 'test', split",
+        {"corpus": corpus},
+    )
+    return frame["split"].to_list()
+
+
+def systems_of(corpus: str, split: str) -> list[str]:
+    """The generating systems of a corpus's split (text_generators), by name."""
+    frame = read_one(
+        "SELECT DISTINCT system FROM text_generators WHERE corpus = $corpus AND split = $split ORDER BY system",
+        {"corpus": corpus, "split": split},
+    )
+    return frame["system"].to_list()
 
 
 def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:
