@@ -341,6 +341,22 @@ def systems_of(corpus: str, split: str) -> list[str]:
     return frame["system"].to_list()
 
 
+SEVERITY_ORDER = ["Critical", "Major", "Minor", "Neutral"]  # an MQM file's, the gravest first
+SEVERITIES = """
+SELECT DISTINCT mistakes.severity
+FROM mistakes
+JOIN annotation_sets USING (set_id)
+WHERE annotation_sets.corpus = $corpus AND annotation_sets.split = $split AND mistakes.severity IS NOT NULL
+"""
+
+
+def severities(corpus: str, split: str) -> list[str]:
+    """The severities the lists of a corpus's split give their mistakes (none for a corpus without them), the
+    gravest first."""
+    found = read_one(SEVERITIES, {"corpus": corpus, "split": split})["severity"].to_list()
+    return sorted(found, key=lambda name: (SEVERITY_ORDER.index(name) if name in SEVERITY_ORDER else 99, name))
+
+
 def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:
     return read(result=(sql, params or {}))["result"]
 

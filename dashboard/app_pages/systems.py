@@ -37,7 +37,7 @@ rows = pl.DataFrame(
             "system": row["system"],
             "human": "human reference" if row["human"] else "",
             "texts": row["texts"],
-            "score": with_interval(row, "score"),
+            "score": with_interval(row | {"score_ci": row["ci"]}, "score"),  # as the command's table prints it
             "cluster": row["cluster"],
         }
         for row in ranked
