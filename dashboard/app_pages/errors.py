@@ -125,7 +125,8 @@ WHERE list_contains($mistake_ids, mistake_id)
 
 ROW_HEIGHT = 35  # st.dataframe's header, in pixels
 # A row's height: four lines, so that a cell wraps its text (st.dataframe wraps only in rows taller than 4rem): the
-# longest context of the shared task (115 characters) and comment (94) fit whole in their columns.
+# longest context of the shared task (115 characters) and comment (94) fit whole in their columns at 7 px a
+# character.
 WRAPPED_ROW_HEIGHT = 84
 # The chart's two bars a category: the gold mistakes (matched or missed: together, the gold list's count) and the
 # submission's false alarms, which are not gold mistakes and so are a bar of their own, not stacked on them.
@@ -367,7 +368,7 @@ SHOWN = {
     "category": st.column_config.TextColumn("category", width=100),
     "in_context": st.column_config.TextColumn("in context", width=260),
     "correction": st.column_config.TextColumn("correction", width=95),
-    "comment": st.column_config.TextColumn("comment", width=170),
+    "comment": st.column_config.TextColumn("comment", width=185),
     "matched_category": st.column_config.TextColumn("matched with", width=90, help="The category it was matched with"),
 }
 # Every row of the page in view: the table is as tall as its rows, so the page scrolls, not a box inside it.
