@@ -661,7 +661,7 @@ def test_the_dashboard_visits_every_page_once_before_its_first_visitor(built_db,
         line = wait_for_line(log, "Computed the first view of")
         pages = visited(url, "").pages
         assert len(pages) == len(app_pages()) == 12
-        assert re.fullmatch(r"Computed the first view of 12 pages in \d+\.\d s", line), log.read_text()
+        assert re.fullmatch(r"Computed the first view of 13 pages in \d+\.\d s", line), log.read_text()
         assert COSTLY_FIRST_VIEWS <= cached_functions(url)
 
 
@@ -669,11 +669,11 @@ def test_the_pages_are_visited_again_when_the_database_is_republished(built_db, 
     db, log = tmp_path / "accuracy.duckdb", tmp_path / "server.log"
     shutil.copyfile(built_db, db)
     with serving(db, log):
-        wait_for_line(log, "Computed the first view of 12 pages in ")
+        wait_for_line(log, "Computed the first view of 13 pages in ")
         republished = tmp_path / "republished.duckdb"
         shutil.copyfile(built_db, republished)
         os.replace(republished, db)  # as build and refresh publish a database: a new file at its path
-        line = wait_for_line(log, "Computed the first view of 12 pages in ", 2)
+        line = wait_for_line(log, "Computed the first view of 13 pages in ", 2)
     assert line.split(" s", 1)[1] == ", for the database as republished", log.read_text()
 
 
@@ -779,7 +779,7 @@ def test_twenty_visitors_at_once_through_the_whole_walk_are_all_answered(built_d
     the server's share of the load benchmark."""
     options = ["--client", "protocol", "--sessions", "20", "--batches", "1", "--documents", "5", "--timeout", "300"]
     run = crowd_run(built_db, tmp_path, *options, "--pages", "leaderboard,errors,document,sql")
-    assert run["warmed"].startswith("Computed the first view of 12 pages in ")
+    assert run["warmed"].startswith("Computed the first view of 13 pages in ")
     counts = {name: figures["count"] for name, figures in run["pages"].items()}
     assert counts == {"leaderboard": 20, "errors": 20, "document": 100, "sql": 20, "sql query": 20}
     # a query runs in a process of its own, four at most at once: a fifth may be told to try again
