@@ -27,7 +27,7 @@ PAGES = [
     st.Page("app_pages/sql.py", title="SQL", icon=":material/terminal:"),
 ]
 
-page = st.navigation(PAGES)
+page = st.navigation(PAGES, expanded=True)  # every page named (collapsed past twelve, it hid three)
 with st.sidebar:
     st.caption(f"Database: {literal(data.db_path().name)}")  # its name: where it lives is the server's own business
     latest = data.read_one("SELECT max(published_at) AS published_at FROM publications")["published_at"][0]

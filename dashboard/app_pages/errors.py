@@ -362,14 +362,14 @@ rows = page_rows(data.read_one(PAGE, {**params, "page_size": PAGE_SIZE, "offset"
 # The columns shown, in widths that fit a 1440 px screen beside the sidebar (the CSV has every column, the marked
 # tokens and what a mistake was matched with too).
 SHOWN = {
-    "submission": st.column_config.TextColumn("submission", width=110),
+    "submission": st.column_config.TextColumn("submission", width=100),
     "text_id": st.column_config.TextColumn("text", width=55),
     "outcome": st.column_config.TextColumn("outcome", width=80),
-    "category": st.column_config.TextColumn("category", width=100),
-    "in_context": st.column_config.TextColumn("in context", width=260),
+    "category": st.column_config.TextColumn("category", width=95),
+    "in_context": st.column_config.TextColumn("in context", width=245),
     "correction": st.column_config.TextColumn("correction", width=95),
     "comment": st.column_config.TextColumn("comment", width=185),
-    "matched_category": st.column_config.TextColumn("matched with", width=90, help="The category it was matched with"),
+    "matched_category": st.column_config.TextColumn("matched with", width=80, help="The category it was matched with"),
 }
 # Every row of the page in view: the table is as tall as its rows, so the page scrolls, not a box inside it.
 event = tables.table(

@@ -50,9 +50,11 @@ st.markdown(
     "resampled, every system's texts of an input together. Systems in one cluster are not told apart by the paired "
     "permutation tests (p ≥ 0.05)."
 )
+ROW_HEIGHT = 35  # st.dataframe's rows (and its header), in pixels
 tables.table(
     rows,
     key="systems",
+    height=ROW_HEIGHT * (len(rows) + 1) + 3,  # every system in view: the page scrolls, not a box inside it
     column_config={
         "rank": st.column_config.NumberColumn("rank", format="%d"),
         "texts": st.column_config.NumberColumn("texts", format="%d"),
