@@ -441,6 +441,21 @@ def test_the_scope_and_submission_chosen_are_kept_on_another_page(built_db, monk
     }
 
 
+def test_the_scope_chosen_elsewhere_applies_to_the_errors_browser(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    at.query_params.clear()  # as the sidebar opens another page
+    at.switch_page("app_pages/errors.py").run()
+    assert not at.exception, at.exception
+    assert labelled(at.multiselect, "Categories").value == ["NUMBER"]
+    assert labelled(at.radio, "Matching").value == "within each category"  # as the NUMBER scores count
+    [(expected,)] = sql(
+        built_db, "SELECT sum(gold_total + submitted_total - matched) FROM scores WHERE scope = 'NUMBER'"
+    )
+    assert at.subheader[0].value == f"{expected} mistakes"
+    assert set(table(at, "error_rows")["category"]) == {"NUMBER"}
+
+
 # Significance
 
 

@@ -193,6 +193,18 @@ def counts_chart(counts: pl.DataFrame, category_names: list[str]) -> alt.FacetCh
     )
 
 
+# The filters by generating system and by severity: label, address parameter, placeholder and help.
+BY_TEXT_AND_SPAN = [
+    (
+        "Generating systems",
+        "system",
+        "All texts",
+        "The mistakes of the texts these systems generated (the texts whose system is known: `text_generators`).",
+    ),
+    ("Severities", "severity", "Any severity", "The mistakes of these severities (a matched gold mistake by its own)."),
+]
+
+
 st.title("Errors browser")
 MATCHINGS = ["within each category", "across categories"]
 # The filters live in the address (st.query_params), so a view of the errors can be shared as a link.
@@ -220,7 +232,9 @@ category_names = data.categories(corpus).names
 of_corpus = f"{corpus}-{split}"  # the widgets' keys: another corpus or split has other choices
 links.from_address(f"error_submissions-{of_corpus}", "submission", submission_names, submission_names, many=True)
 links.from_address("error_matching", "matching", MATCHINGS)
-links.from_address(f"error_categories-{corpus}", "category", category_names, category_names, many=True)
+# The scope chosen on another page (kept as the sidebar opens this one): a category starts the filter on it alone.
+in_scope = [links.kept("scope")] if links.kept("scope") in category_names else category_names
+links.from_address(f"error_categories-{corpus}", "category", category_names, in_scope, many=True)
 links.from_address("error_outcomes", "outcome", palette.OUTCOMES, palette.OUTCOMES, many=True)
 links.from_address(f"error_texts-{of_corpus}", "text", text_ids, [], many=True)
 links.from_address("error_search", "search")
@@ -245,30 +259,15 @@ search = middle[3].text_input(
 # By generating system and severity, where the corpus knows them (an MQM file's systems and severities; the systems
 # of the shared task's nlg_systems.csv): none chosen keeps every one.
 system_names, severity_names = data.systems_of(corpus, split), data.severities(corpus, split)
-links.from_address(f"error_systems-{of_corpus}", "system", system_names, [], many=True)
-links.from_address(f"error_severities-{of_corpus}", "severity", severity_names, [], many=True)
-systems, severities = [], []
-if system_names or severity_names:
-    more = st.columns([5, 5])
-    if system_names:
-        systems = more[0].multiselect(
-            "Generating systems",
-            system_names,
-            placeholder="All texts",
-            key=f"error_systems-{of_corpus}",
-            wrap=True,
-            help="The mistakes of the texts these systems generated (the texts whose system is known: "
-            "`text_generators`).",
-        )
-    if severity_names:
-        severities = more[1].multiselect(
-            "Severities",
-            severity_names,
-            placeholder="Any severity",
-            key=f"error_severities-{of_corpus}",
-            wrap=True,
-            help="The mistakes of these severities (a matched gold mistake by its own).",
-        )
+more = st.columns([5, 5]) if system_names or severity_names else [None, None]
+chosen = []
+for where, names, (label, name, placeholder, explained) in zip(more, (system_names, severity_names), BY_TEXT_AND_SPAN):
+    key = f"error_{name}-{of_corpus}"
+    links.from_address(key, name, names, [], many=True)
+    chosen.append(
+        where.multiselect(label, names, placeholder=placeholder, key=key, wrap=True, help=explained) if names else []
+    )
+systems, severities = chosen
 if len(submissions) == 1:  # one submission chosen: the other pages show it too
     links.keep("submission", submissions[0])
 links.to_address(
