@@ -433,6 +433,28 @@ def test_errors_download_in_the_browser(page, dashboard_url, tmp_path):
     assert len(lines) - 1 == int(header.split()[0])
 
 
+def test_the_errors_legend_and_labels_are_whole_at_five_panels(page, dashboard_url):
+    """Every submission of train, five panels: the legend's labels and every category's label whole, inside the
+    chart (at the right of three panels the legend was cut at the page's edge: "mat", "mis", "fals")."""
+    visit(page, f"{dashboard_url}/errors")
+    chart = page.locator(".st-key-error_counts")
+    expect(chart.locator("svg text", has_text="false alarm").first).to_be_attached()
+    inside = chart.bounding_box()
+    texts = chart.locator("svg text").evaluate_all(
+        "texts => texts.map(t => { const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.right]; })"
+    )
+    shown = [
+        text
+        for text, left, right in texts
+        if left >= inside["x"] - 0.5 and right <= inside["x"] + inside["width"] + 0.5
+    ]
+    assert {"matched", "missed", "false alarm"} <= set(shown), texts
+    categories = ["NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
+    # the categories' labels, on each row of panels (their axis is shared), whole and inside the chart
+    assert [shown.count(category) for category in categories[:5]] == [2] * 5, shown
+    assert not [text for text, *_ in texts if text.endswith("…")], texts
+
+
 def test_hostile_names_are_shown_as_text_and_fetch_nothing_from_elsewhere(browser, hostile_db, tmp_path):
     """Names that Markdown would make an image of (fetched from example.com), a tag, maths, code: each shown as
     it is, and every request the browser makes goes to the dashboard."""

@@ -149,6 +149,21 @@ def unordered(rows: list[tuple]) -> list[tuple]:
     return sorted(rows, key=lambda row: tuple((v is not None, v) for v in row))
 
 
+@pytest.mark.parametrize(
+    ("model", "key"),
+    [
+        ("mistake_box_evidence", "mistake_id"),
+        ("boxscore_finding_cells", "text_id, doc_token_start, kind, side, player_index"),
+        ("text_generators", "text_id"),
+    ],
+)
+def test_the_dashboards_evidence_models_equal_duckdb_row_for_row(exported, model, key):
+    """What the Errors browser and the Document view say about the box score, and the systems they filter by."""
+    duck = rows_of(exported.duck, f"SELECT * FROM {model} ORDER BY {key}")
+    assert duck, model  # the checker's list is in both data sets, and the shared task names 21 texts' systems
+    assert rows_of(exported.pg, f"SELECT * FROM {model} ORDER BY {key}") == duck
+
+
 @pytest.mark.parametrize("view", ["scores", "leaderboard"])
 def test_views_equal_duckdb_row_for_row(exported, view):
     columns = columns_of(exported, view)
@@ -253,6 +268,8 @@ MQM_MODELS = {  # the MQM and esa models, ordered by their key
     "system_text_scores": "text_id",
     "esa_text_statistics": "submission_id, text_id",
     "esa_scores": "submission_id",
+    "text_generators": "text_id",
+    "rated_error_spans": "set_id, line_number, error_index",
 }
 
 

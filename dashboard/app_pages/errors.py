@@ -113,8 +113,8 @@ FROM mistakes
 WHERE list_contains($counterpart_ids, mistake_id)
 """
 COLUMNS = [
-    "submission", "text_id", "system", "outcome", "category", "severity", "in_context", "marked", "correction",
-    "comment", "matched_category", "matched_tokens", "mistake_id", "counterpart_id",
+    "submission", "text_id", "outcome", "category", "in_context", "marked", "correction", "comment",
+    "matched_category", "matched_tokens", "system", "severity", "mistake_id", "counterpart_id",
 ]  # fmt: skip
 # What the box score says about the mistakes of a page (queries/marts/mistake_box_evidence.sql), by their ids.
 EVIDENCE = """
