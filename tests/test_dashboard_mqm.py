@@ -242,3 +242,19 @@ def test_a_corpus_without_severities_has_no_severity_filter(mt_db, monkeypatch):
     assert "Severities" not in [widget.label for widget in at.multiselect]
     assert "Generating systems" in [widget.label for widget in at.multiselect]  # nlg_systems.csv's
     assert "severity" not in markdown(at)
+
+
+def test_an_mqm_text_without_errors_shows_its_target_and_source_plainly(mt_db, monkeypatch):
+    rated = {(r["system"], r["doc"], r["seg_id"]) for r in file_rows() if marked(r["target"]) or marked(r["source"])}
+    row = next(r for r in file_rows() if (r["system"], r["doc"], r["seg_id"]) not in rated)
+    [(text_id,)] = sql(
+        mt_db,
+        f"SELECT text_id FROM text_systems WHERE system = '{row['system']}' AND doc = '{row['doc']}'"
+        f" AND seg_id = '{row['seg_id']}'",
+    )
+    at = opened_at(mt_db, monkeypatch, "document", text=text_id)
+    for key, text in (("rated_target", clean(row["target"])), ("rated_source", clean(row["source"]))):
+        [html] = at.get_by_key(key).get("html")
+        marks = drawn(html.proto.body)
+        assert ("".join(char for char, _ in marks.chars), marks.labels) == (text, [])
+    assert table(at, "document_rated").empty

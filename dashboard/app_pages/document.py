@@ -213,8 +213,9 @@ frames = data.read(
     rated=(RATED, params),
 )
 rated = frames["rated"]
-# An MQM text: its target and its source with the raters' errors by severity, in the first layout.
-by_severity = not rated.is_empty() and layout == LAYOUTS[0]
+# A text of a corpus with severities (an MQM file's): its target and its source with the raters' errors by
+# severity, in the first layout (a text no rater found an error in, plain).
+by_severity = bool(data.severities(corpus, split)) and layout == LAYOUTS[0]
 
 
 def rated_errors(side: str) -> list[severities.RatedError]:
