@@ -38,6 +38,7 @@ STYLE = """<style>
 .adb-box th, .adb-box td { padding: 0.12rem 0.3rem; border-bottom: 1px solid #e6e6e6; white-space: nowrap; }
 .adb-box td { text-align: right; font-variant-numeric: tabular-nums; }
 .adb-box td.adb-name, .adb-box th.adb-name { text-align: left; white-space: normal; }
+.adb-box table.adb-findings th { text-align: left; }
 .adb-box thead th { text-align: right; color: #555; font-weight: 600; }
 .adb-box tr.adb-team th { text-align: left; background: #f3f3f3; }
 .adb-box td.adb-finding { outline: 3px solid #D55E00; outline-offset: -3px; font-weight: 700; }
@@ -102,6 +103,22 @@ def highlight_css(spans: list[Span], teams: pl.DataFrame, players: pl.DataFrame)
             marked = f".adb-m-{span.label}"
             rules.append(f"body:has({marked}:hover, {marked}:focus) :is({rows}) {{ background: {HIGHLIGHT}; }}")
     return "<style>\n" + "\n".join(rules) + "\n</style>" if rules else ""
+
+
+FINDING_COLUMNS = ["tokens", "category", "entity", "stat", "claimed", "actual", "rule"]
+
+
+def findings_html(findings: pl.DataFrame) -> str:
+    """The checker's findings as a table whose cells wrap (it shares the box score's half of the page)."""
+    head = "".join(f"<th>{escape(column)}</th>" for column in FINDING_COLUMNS)
+    rows = "".join(
+        "<tr>" + "".join(f'<td class="adb-name">{_cell(finding[column])}</td>' for column in FINDING_COLUMNS) + "</tr>"
+        for finding in findings.iter_rows(named=True)
+    )
+    return (
+        f'{STYLE}<div class="adb-box"><table class="adb-findings"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
+    )
 
 
 def box_score_html(

@@ -378,7 +378,13 @@ def test_a_contradicted_cell_is_highlighted_in_the_browser(page, mt_url, tmp_pat
     assert "the text says 10, the box score 7" in points.get_attribute("title")
     minutes = cells.nth(headings.index("MIN"))
     expect(minutes).to_have_css("outline-style", "none")  # a cell no finding contradicts
-    expect(page.locator(".st-key-document_findings")).to_be_visible()
+    findings = page.locator(".st-key-document_findings")
+    expect(findings.locator("tbody tr")).to_have_count(10)  # S001's ten findings, beside the box score
+    edges = findings.evaluate(
+        "box => [box.getBoundingClientRect().right, box.querySelector('table').getBoundingClientRect().left"
+        " + box.querySelector('table').scrollWidth]"
+    )
+    assert edges[1] <= edges[0] + 0.5, edges  # every column in view, its cells wrapped
     assert screenshot(page, tmp_path, "dashboard-findings").stat().st_size > 0
 
 

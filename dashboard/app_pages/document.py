@@ -330,12 +330,10 @@ with game_column:
             "thick outline, its figure bold, is one the box-score checker's findings contradict (point at it for "
             "the finding)."
         )
-        st.markdown(f"**The box-score checker's findings** ({len(frames['findings'])})")
-        tables.table(
-            frames["findings"],
-            key="document_findings",
-            column_config={"doc_token_start": "from token"},
-        )
+        if not frames["findings"].is_empty():
+            st.markdown(f"**The box-score checker's findings** ({len(frames['findings'])})")
+            with st.container(key="document_findings"):
+                st.html(box_score.findings_html(frames["findings"]))
     elif by_severity:
         st.subheader("Source")
         with st.container(key="rated_source"):
