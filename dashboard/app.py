@@ -18,6 +18,7 @@ PAGES = [
     st.Page("app_pages/validity.py", title="Validity", icon=":material/scatter_plot:"),
     st.Page("app_pages/calibration.py", title="Calibration", icon=":material/tune:"),
     st.Page("app_pages/metrics.py", title="Metrics", icon=":material/query_stats:"),
+    st.Page("app_pages/systems.py", title="Systems", icon=":material/format_list_numbered:"),
     st.Page("app_pages/difficulty.py", title="Difficulty", icon=":material/signal_cellular_alt:"),
     st.Page("app_pages/errors.py", title="Errors browser", icon=":material/manage_search:"),
     st.Page("app_pages/document.py", title="Document view", icon=":material/article:"),
@@ -26,7 +27,7 @@ PAGES = [
     st.Page("app_pages/sql.py", title="SQL", icon=":material/terminal:"),
 ]
 
-page = st.navigation(PAGES)
+page = st.navigation(PAGES, expanded=True)  # every page named (collapsed past twelve, it hid three)
 with st.sidebar:
     st.caption(f"Database: {literal(data.db_path().name)}")  # its name: where it lives is the server's own business
     latest = data.read_one("SELECT max(published_at) AS published_at FROM publications")["published_at"][0]

@@ -41,6 +41,7 @@ from accuracy_db.stats import (
     pair_evaluations,
     ranking,
     significance,
+    system_ranking,
     validity,
 )
 from accuracy_db.stats.intervals import Resampling
@@ -318,6 +319,51 @@ def metric_scopes(corpus: str) -> list[str]:
     """The scopes the metrics of a corpus are measured in: ALL alone for a corpus measured against its MQM scores
     (metric_validity.is_mqm), else every scope."""
     return ["ALL"] if _current(_measured_against_mqm, corpus) else scopes(corpus)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _ranked_systems(file: FileIdentity, corpus: str, split: str, weights: str) -> list[dict]:
+    return _on_file(file, lambda con: system_ranking.ranked_systems(con, corpus, split, weights, RESAMPLING, TRIALS))
+
+
+def ranked_systems(corpus: str, split: str, weights: str = "google") -> list[dict]:
+    """system_ranking.ranked_systems of a corpus's split with intervals and clusters: the generating systems by their
+    mean errors per text, as `accuracy-db systems --ci` prints them (its default settings)."""
+    return _current(_ranked_systems, corpus, split, weights)
+
+
+def system_splits(corpus: str) -> list[str]:
+    """The splits of a corpus with texts whose generating system is known, test first."""
+    frame = read_one(
+        "SELECT DISTINCT split FROM text_generators WHERE corpus = $corpus ORDER BY split <> 'test', split",
+        {"corpus": corpus},
+    )
+    return frame["split"].to_list()
+
+
+def systems_of(corpus: str, split: str) -> list[str]:
+    """The generating systems of a corpus's split (text_generators), by name."""
+    frame = read_one(
+        "SELECT DISTINCT system FROM text_generators WHERE corpus = $corpus AND split = $split ORDER BY system",
+        {"corpus": corpus, "split": split},
+    )
+    return frame["system"].to_list()
+
+
+SEVERITY_ORDER = ["Critical", "Major", "Minor", "Neutral"]  # an MQM file's, the gravest first
+SEVERITIES = """
+SELECT DISTINCT mistakes.severity
+FROM mistakes
+JOIN annotation_sets USING (set_id)
+WHERE annotation_sets.corpus = $corpus AND annotation_sets.split = $split AND mistakes.severity IS NOT NULL
+"""
+
+
+def severities(corpus: str, split: str) -> list[str]:
+    """The severities the lists of a corpus's split give their mistakes (none for a corpus without them), the
+    gravest first."""
+    found = read_one(SEVERITIES, {"corpus": corpus, "split": split})["severity"].to_list()
+    return sorted(found, key=lambda name: (SEVERITY_ORDER.index(name) if name in SEVERITY_ORDER else 99, name))
 
 
 def read_one(sql: str, params: dict | None = None) -> pl.DataFrame:

@@ -32,6 +32,14 @@ OUTCOME_COLOURS = {"matched": "#009E73", "missed": "#D55E00", "false_alarm": "#F
 OUTCOME_SYMBOLS = {"matched": "✓", "missed": "✗", "false_alarm": "!"}
 
 
+# An MQM error's severity (mistakes.severity), the gravest first: Okabe–Ito colours, and for reading without colour
+# a line of its own under the span and initials in its label (severities.py).
+SEVERITIES = ["Critical", "Major", "Minor", "Neutral"]
+SEVERITY_COLOURS = {"Critical": "#CC79A7", "Major": "#D55E00", "Minor": "#0072B2", "Neutral": "#999999"}
+SEVERITY_LINES = {"Critical": "double", "Major": "solid", "Minor": "dashed", "Neutral": "dotted"}
+SEVERITY_INITIALS = {"Critical": "Cr", "Major": "Ma", "Minor": "Mi", "Neutral": "Ne"}
+
+
 # The Okabe–Ito colours in the order another corpus's categories without a colour of their own take them.
 SPARE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#F0E442", "#000000"]
 # A corpus's colour is its importer's text, put into style attributes: only these forms are taken, so it never

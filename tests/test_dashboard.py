@@ -441,6 +441,21 @@ def test_the_scope_and_submission_chosen_are_kept_on_another_page(built_db, monk
     }
 
 
+def test_the_scope_chosen_elsewhere_applies_to_the_errors_browser(built_db, monkeypatch):
+    at = open_page(built_db, "leaderboard", monkeypatch)
+    labelled(at.selectbox, "Scope").set_value("NUMBER").run()
+    at.query_params.clear()  # as the sidebar opens another page
+    at.switch_page("app_pages/errors.py").run()
+    assert not at.exception, at.exception
+    assert labelled(at.multiselect, "Categories").value == ["NUMBER"]
+    assert labelled(at.radio, "Matching").value == "within each category"  # as the NUMBER scores count
+    [(expected,)] = sql(
+        built_db, "SELECT sum(gold_total + submitted_total - matched) FROM scores WHERE scope = 'NUMBER'"
+    )
+    assert at.subheader[0].value == f"{expected} mistakes"
+    assert set(table(at, "error_rows")["category"]) == {"NUMBER"}
+
+
 # Significance
 
 
@@ -923,6 +938,9 @@ def test_a_clicked_error_row_opens_its_detail_with_a_link_to_its_document_view(b
     number = next(i for i, row in enumerate(rows.itertuples()) if row.marked == "Wednesday")
     at = select_rows(at, "error_rows", [number])
     detail = at.get_by_key("error_detail")
+    # above the table, seen at once (it came under the 50 rows, some 1,700 px lower)
+    keys = [getattr(node, "key", None) for node in at._tree]
+    assert keys.index("error_detail") < keys.index("error_rows")
     shown = [element.value for element in detail.markdown]
     assert shown[1] == literal(", at TD Garden on [Wednesday] . The Celtics ( 32")  # the whole context, wrapped
     assert shown[2] == f"*Correction:* {literal('Friday')}"
@@ -940,6 +958,11 @@ def test_errors_chart_comes_first_with_false_alarms_as_bars_of_their_own(built_d
     labelled(at.multiselect, "Submissions").set_value(["submission"]).run()
     spec, counts = chart(at, "error_counts")
     assert spec["spec"]["encoding"]["yOffset"]["field"] == "bar"
+    # The legend above the panels, its labels whole, and every category's label whole, however thin its bars.
+    legend = spec["spec"]["encoding"]["color"]["legend"]
+    assert (legend["orient"], legend["labelLimit"]) == ("top", 0)
+    axis = spec["spec"]["encoding"]["y"]["axis"]
+    assert (axis["labelLimit"], axis["labelOverlap"]) == (0, False)
     by_bar = counts.groupby(["bar", "outcome"])["mistakes"].sum().to_dict()
     # Within each category, as the scores of the example's categories count them (the test above).
     [(gold, matched, submitted)] = sql(
@@ -984,6 +1007,40 @@ def test_errors_filters_are_summarised_in_one_line(built_db, monkeypatch):
         "split train · submissions: every one · categories: NAME, WORD · outcomes: missed, false alarm · every text "
         "· matched within each category"
     )
+
+
+def test_errors_rows_are_tall_enough_to_wrap_the_longest_context_and_comment(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    [frame] = at.get_by_key("error_rows").dataframe
+    # st.dataframe wraps a cell's text only in rows taller than 4rem (64 px): four lines of 21 px
+    assert frame.proto.row_height > 64 and frame.proto.row_height >= 4 * 21
+    [(context, comment)] = sql(
+        built_db,
+        "SELECT max(length(c.context_before || c.marked || c.context_after) + 4), max(length(m.comment))"
+        " FROM mistake_contexts AS c JOIN mistakes AS m USING (mistake_id)",
+    )
+    # At 7 px a character at most (the dashboard's 14 px sans-serif), four lines of the columns hold them whole.
+    config = json.loads(frame.proto.columns)
+    assert 4 * (config["in_context"]["width"] - 16) // 7 >= context
+    assert 4 * (config["comment"]["width"] - 16) // 7 >= comment
+
+
+def test_errors_filter_by_the_shared_tasks_generating_systems(built_db, monkeypatch):
+    at = open_page(built_db, "errors", monkeypatch)
+    systems = labelled(at.multiselect, "Generating systems")
+    with (DATA.parent / "nlg_systems.csv").open(newline="", encoding="utf-8") as stream:
+        by_system = {}
+        for row in csv.DictReader(stream):
+            by_system.setdefault(row["SYSTEM"], set()).add(row["TEXT_ID"])
+    assert systems.options == sorted(by_system)
+    systems.set_value(["wiseman"]).run()
+    assert not at.exception, at.exception
+    expected = [row for row in outcome_rows(built_db, "train", True) if row["text_id"] in by_system["wiseman"]]
+    assert at.subheader[0].value == f"{len(expected)} mistakes"
+    assert set(table(at, "error_rows")["text_id"]) <= by_system["wiseman"]
+    assert set(table(at, "error_rows")["system"]) == {"wiseman"}
+    assert "systems: wiseman" in at.get_by_key("error_filters").markdown[0].value
+    assert at.query_params["system"] == "wiseman"
 
 
 def test_errors_pages_through_the_rows(built_db, monkeypatch):

@@ -24,11 +24,15 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 from hostile_names import HOSTILE_NAMES, REFUSED_NAME, TAG_NAME
+from mqm_oracle import TED_ZHEN
 from playwright.sync_api import Page, expect, sync_playwright
+from shared_data import DATA, EXAMPLES
 from test_dashboard import examples_without_checker
 
 from accuracy_db import page_visits
 from accuracy_db.cli.commands.dashboard import app_file, streamlit_command
+from accuracy_db.cli.main import run
+from accuracy_db.ingest.build import build
 from benchmarks.dashboard_load import CHROMIUM, CHROMIUM_ARGS, REDUCED_MOTION  # the benchmark's Chromium and sessions
 
 REPO = Path(__file__).resolve().parents[1]
@@ -202,6 +206,13 @@ def test_leaderboard_in_the_browser(page, dashboard_url, tmp_path):
     page.mouse.click(grid["x"] + 15, grid["y"] + ROW_PIXELS + ROW_PIXELS / 2)
     detail = page.locator(".st-key-error_detail")
     expect(detail).to_contain_text("[")  # the whole context, the mistake's tokens in brackets
+    # at once: above the table, in view where the click was (it came under the 50 rows, some 1,700 px lower)
+    shown = detail.bounding_box()
+    assert shown["y"] + shown["height"] <= page.locator(".st-key-error_rows").bounding_box()["y"]
+    assert 0 <= shown["y"] and shown["y"] + shown["height"] <= 1000, shown
+    # rows four lines tall, where the grid wraps the context and the comment (50 rows under the header)
+    height = page.locator(".st-key-error_rows .dvn-scroller").evaluate("grid => grid.scrollHeight")
+    assert height >= ROW_PIXELS + 50 * 84, height
     detail.get_by_role("link", name="in the Document view").click()
     expect(page.get_by_role("heading", name="Document view", level=1)).to_be_visible()
     finished_running(page)
@@ -302,6 +313,82 @@ def test_document_view_in_the_browser(page, dashboard_url, tmp_path):
     expect(page.get_by_text("S002 (train)")).to_be_visible()
 
 
+@pytest.fixture(scope="module")
+def mt_url(tmp_path_factory):
+    """The dashboard on the shared task with the box-score checker's list (build's default) and the TED zh→en MQM
+    file imported as corpus ted-zhen."""
+    folder = tmp_path_factory.mktemp("mt")
+    path = folder / "accuracy.duckdb"
+    build(DATA, path, EXAMPLES)
+    assert run(["import", "mqm", "--db", str(path), "--corpus", "ted-zhen", str(TED_ZHEN)]) == 0
+    with serving(path, folder / "server.log", "--no-warm") as (url, _):
+        yield url
+
+
+def test_systems_page_in_the_browser(page, mt_url, tmp_path):
+    seconds = visit(page, f"{mt_url}/systems?corpus=ted-zhen")
+    expect(page.get_by_role("heading", name="Systems", level=1)).to_be_visible()
+    rows = table_rows(page, "systems")
+    # rank, system, human, texts, score [interval], cluster: the README's best and worst, refB and ref
+    assert (rows[0][:4], rows[-1][:4]) == (
+        ["1", "refB", "human reference", "529"],
+        ["15", "ref", "human reference", "529"],
+    )
+    assert all(re.fullmatch(r"\d\.\d{3} \[\d\.\d\d, \d\.\d\d\]", row[4]) for row in rows), rows
+    assert int(rows[-1][5]) > int(rows[0][5]) == 1  # clusters
+    grid = page.locator(".st-key-systems .dvn-scroller")
+    assert grid.evaluate("grid => grid.scrollWidth <= grid.clientWidth"), "a column out of view"
+    assert screenshot(page, tmp_path, "dashboard-systems").stat().st_size > 0
+    print(f"systems of ted-zhen: {seconds:.2f} s to a finished page")
+
+
+def test_mqm_severities_in_the_browser(page, mt_url, tmp_path):
+    """An item of the TED file with Major and Minor errors in its target: each drawn in its severity's line and
+    colour, told apart without colour by the line and the label."""
+    visit(page, f"{mt_url}/document?text={quote('ted-zhen/Borderline/talk.2/114', safe='')}")
+    target = page.locator(".st-key-rated_target")
+    expect(target.locator(".adb-severity").first).to_be_visible()
+    styles = target.locator(".adb-severity").evaluate_all(
+        """marks => marks.map(m => { const s = getComputedStyle(m);
+            return [m.className.split(' ').pop(), s.textDecorationLine, s.textDecorationStyle, s.textDecorationColor]; })"""
+    )
+    drawn = {severity.removeprefix("adb-severity-"): tuple(rest) for severity, *rest in styles}
+    assert drawn["Major"] == ("underline", "solid", "rgb(213, 94, 0)"), drawn
+    assert drawn["Minor"] == ("underline", "dashed", "rgb(0, 114, 178)"), drawn
+    labels = target.locator("sup").all_inner_texts()
+    assert any(label.endswith("·Ma") for label in labels) and any(label.endswith("·Mi") for label in labels)
+    expect(page.locator(".adb-legend").first).to_contain_text("Major")
+    expect(page.locator(".st-key-rated_source")).to_be_visible()  # the source beside the target
+    assert page.locator(".st-key-rated_source").bounding_box()["x"] > target.bounding_box()["x"]
+    assert screenshot(page, tmp_path, "dashboard-mqm-document").stat().st_size > 0
+
+
+def test_a_contradicted_cell_is_highlighted_in_the_browser(page, mt_url, tmp_path):
+    """S001: the checker finds Kelly Olynyk's 10 points against the box score's 7: that cell is outlined, bold."""
+    visit(page, f"{mt_url}/document?text=S001")
+    box = page.locator(".st-key-box_score")
+    olynyk = box.locator("tr", has_text="Kelly Olynyk")
+    expect(olynyk).to_be_visible()
+    headings = box.locator("table.adb-players thead th").all_inner_texts()
+    cells = olynyk.locator("td")
+    points = cells.nth(headings.index("PTS"))
+    expect(points).to_have_text("7")
+    expect(points).to_have_css("outline-style", "solid")
+    expect(points).to_have_css("outline-color", "rgb(213, 94, 0)")
+    expect(points).to_have_css("font-weight", "700")
+    assert "the text says 10, the box score 7" in points.get_attribute("title")
+    minutes = cells.nth(headings.index("MIN"))
+    expect(minutes).to_have_css("outline-style", "none")  # a cell no finding contradicts
+    findings = page.locator(".st-key-document_findings")
+    expect(findings.locator("tbody tr")).to_have_count(10)  # S001's ten findings, beside the box score
+    edges = findings.evaluate(
+        "box => [box.getBoundingClientRect().right, box.querySelector('table').getBoundingClientRect().left"
+        " + box.querySelector('table').scrollWidth]"
+    )
+    assert edges[1] <= edges[0] + 0.5, edges  # every column in view, its cells wrapped
+    assert screenshot(page, tmp_path, "dashboard-findings").stat().st_size > 0
+
+
 def test_metrics_in_the_browser(page, dashboard_url, tmp_path):
     """The Metrics page of a category where some texts have a gold mistake and others none: the table, the
     scatter and the ROC curve (docs/dashboard-metrics.png and dashboard-metrics-texts.png are its screenshots)."""
@@ -330,6 +417,7 @@ def test_metrics_in_the_browser(page, dashboard_url, tmp_path):
         "agreement",
         "metrics?split=train&scope=CONTEXT",
         "document?text=S001&submission=submission",
+        "systems",
     ],
 )
 def test_every_column_is_in_view_at_1440_px(page, dashboard_url, path):
@@ -352,6 +440,28 @@ def test_errors_download_in_the_browser(page, dashboard_url, tmp_path):
     assert lines[0].startswith("submission,text_id,outcome,category,in_context,marked,correction,comment")
     header = page.get_by_role("heading", name="mistakes", exact=False).first.inner_text()
     assert len(lines) - 1 == int(header.split()[0])
+
+
+def test_the_errors_legend_and_labels_are_whole_at_five_panels(page, dashboard_url):
+    """Every submission of train, five panels: the legend's labels and every category's label whole, inside the
+    chart (at the right of three panels the legend was cut at the page's edge: "mat", "mis", "fals")."""
+    visit(page, f"{dashboard_url}/errors")
+    chart = page.locator(".st-key-error_counts")
+    expect(chart.locator("svg text", has_text="false alarm").first).to_be_attached()
+    inside = chart.bounding_box()
+    texts = chart.locator("svg text").evaluate_all(
+        "texts => texts.map(t => { const b = t.getBoundingClientRect(); return [t.textContent, b.left, b.right]; })"
+    )
+    shown = [
+        text
+        for text, left, right in texts
+        if left >= inside["x"] - 0.5 and right <= inside["x"] + inside["width"] + 0.5
+    ]
+    assert {"matched", "missed", "false alarm"} <= set(shown), texts
+    categories = ["NAME", "NUMBER", "WORD", "CONTEXT", "NOT_CHECKABLE", "OTHER"]
+    # the categories' labels, on each row of panels (their axis is shared), whole and inside the chart
+    assert [shown.count(category) for category in categories[:5]] == [2] * 5, shown
+    assert not [text for text, *_ in texts if text.endswith("…")], texts
 
 
 def test_hostile_names_are_shown_as_text_and_fetch_nothing_from_elsewhere(browser, hostile_db, tmp_path):
@@ -664,7 +774,7 @@ def test_the_dashboard_visits_every_page_once_before_its_first_visitor(built_db,
         line = wait_for_line(log, "Computed the first view of")
         pages = visited(url, "").pages
         assert len(pages) == len(app_pages()) == 12
-        assert re.fullmatch(r"Computed the first view of 12 pages in \d+\.\d s", line), log.read_text()
+        assert re.fullmatch(r"Computed the first view of 13 pages in \d+\.\d s", line), log.read_text()
         assert COSTLY_FIRST_VIEWS <= cached_functions(url)
 
 
@@ -672,11 +782,11 @@ def test_the_pages_are_visited_again_when_the_database_is_republished(built_db, 
     db, log = tmp_path / "accuracy.duckdb", tmp_path / "server.log"
     shutil.copyfile(built_db, db)
     with serving(db, log):
-        wait_for_line(log, "Computed the first view of 12 pages in ")
+        wait_for_line(log, "Computed the first view of 13 pages in ")
         republished = tmp_path / "republished.duckdb"
         shutil.copyfile(built_db, republished)
         os.replace(republished, db)  # as build and refresh publish a database: a new file at its path
-        line = wait_for_line(log, "Computed the first view of 12 pages in ", 2)
+        line = wait_for_line(log, "Computed the first view of 13 pages in ", 2)
     assert line.split(" s", 1)[1] == ", for the database as republished", log.read_text()
 
 
@@ -782,7 +892,7 @@ def test_twenty_visitors_at_once_through_the_whole_walk_are_all_answered(built_d
     the server's share of the load benchmark."""
     options = ["--client", "protocol", "--sessions", "20", "--batches", "1", "--documents", "5", "--timeout", "300"]
     run = crowd_run(built_db, tmp_path, *options, "--pages", "leaderboard,errors,document,sql")
-    assert run["warmed"].startswith("Computed the first view of 12 pages in ")
+    assert run["warmed"].startswith("Computed the first view of 13 pages in ")
     counts = {name: figures["count"] for name, figures in run["pages"].items()}
     assert counts == {"leaderboard": 20, "errors": 20, "document": 100, "sql": 20, "sql query": 20}
     # a query runs in a process of its own, four at most at once: a fifth may be told to try again

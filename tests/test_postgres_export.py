@@ -149,6 +149,12 @@ def unordered(rows: list[tuple]) -> list[tuple]:
     return sorted(rows, key=lambda row: tuple((v is not None, v) for v in row))
 
 
+def test_the_generating_systems_the_dashboard_filters_by_equal_duckdb(exported):
+    """text_generators: the systems of the texts (the shared task's 21 of nlg_systems.csv)."""
+    duck = rows_of(exported.duck, "SELECT * FROM text_generators ORDER BY text_id")
+    assert rows_of(exported.pg, "SELECT * FROM text_generators ORDER BY text_id") == duck
+
+
 @pytest.mark.parametrize("view", ["scores", "leaderboard"])
 def test_views_equal_duckdb_row_for_row(exported, view):
     columns = columns_of(exported, view)
@@ -255,6 +261,8 @@ MQM_MODELS = {  # the MQM and esa models, ordered by their key
     "esa_scores": "submission_id",
     "mqm_metric_targets": "text_id",
     "segment_references": "text_id, reference_system",
+    "text_generators": "text_id",
+    "rated_error_spans": "set_id, line_number, error_index",
 }
 
 

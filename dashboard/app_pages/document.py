@@ -1,12 +1,14 @@
 """Document view: one text with the gold mistakes and one submission's mistakes marked on it (how each was
 scored, from the mistake_outcomes view), or with any number of lists at once (in lanes under the text, or side by
-side); beside it the box score of the game it describes, or the source data its corpus gives it."""
+side); beside it the box score of the game it describes, with the box-score checker's findings and the cells they
+contradict, or the source data its corpus gives it. A text rated as an MQM file rates it shows its source beside
+it, both with the raters' errors marked by severity (rated_error_spans)."""
 
 import re
 
 import polars as pl
 import streamlit as st
-from accuracy_db.dashboard import box_score, data, links, palette, spans, tables
+from accuracy_db.dashboard import box_score, data, links, palette, severities, spans, tables
 from accuracy_db.dashboard.links import NO_SUBMISSION
 from accuracy_db.dashboard.literal import literal
 from accuracy_db.dashboard.source_data import source_tables
@@ -14,7 +16,9 @@ from accuracy_db.dashboard.source_data import source_tables
 WEB_ADDRESS = re.compile(r"https://[A-Za-z0-9.-]+/[A-Za-z0-9._~/%-]*")  # linked only when it is one
 
 TEXT = """
-SELECT texts.text_id, texts.split, texts.source_data, list(tokens.token ORDER BY tokens.doc_token) AS tokens
+SELECT texts.text_id, texts.split, texts.source_data, texts.generated_text,
+    json_extract_string(texts.source_data, '$.source') AS source,
+    list(tokens.token ORDER BY tokens.doc_token) AS tokens
 FROM texts
 JOIN tokens USING (text_id)
 WHERE texts.text_id = $text
@@ -78,13 +82,33 @@ SELECT
     players.fg3m || '-' || players.fg3a AS "3P",
     players.ftm || '-' || players.fta AS FT,
     players.reb AS REB, players.ast AS AST, players.stl AS STL, players.blk AS BLK, players.tov AS TOV,
-    players.pf AS PF
+    players.pf AS PF,
+    players.side,
+    players.player_index
 FROM player_games AS players
 LEFT JOIN team_games AS teams USING (text_id, side)
 WHERE players.text_id = $text
 ORDER BY players.side DESC NULLS LAST, players.starter DESC, players.minutes DESC NULLS LAST, players.player_index
 """
 
+# The box-score checker's findings on the text, and the cells of the box score they contradict.
+FINDINGS = """
+SELECT doc_token_start, tokens, category, entity, stat, claimed, actual, rule
+FROM boxscore_findings
+WHERE text_id = $text
+ORDER BY doc_token_start
+"""
+FINDING_CELLS = "SELECT * FROM boxscore_finding_cells WHERE text_id = $text"
+
+# The errors raters marked on an MQM text or its source, numbered E1, E2… in reading order, the target first.
+RATED = """
+SELECT
+    'E' || row_number() OVER (ORDER BY side DESC, char_start, char_end, line_number, error_index) AS label,
+    side, char_start, char_end, severity, category, rater
+FROM rated_error_spans
+WHERE text_id = $text
+ORDER BY side DESC, char_start, char_end, line_number, error_index
+"""
 
 # The lists of the lanes and side-by-side layouts, each span with its outcome when its list is a scored
 # submission (matched or a false alarm in the ALL scope, against the gold list).
@@ -184,7 +208,24 @@ frames = data.read(
     game=(GAME, params),
     teams=(TEAMS, params),
     players=(PLAYERS, params),
+    findings=(FINDINGS, params),
+    finding_cells=(FINDING_CELLS, params),
+    rated=(RATED, params),
 )
+rated = frames["rated"]
+# A text of a corpus with severities (an MQM file's): its target and its source with the raters' errors by
+# severity, in the first layout (a text no rater found an error in, plain).
+by_severity = bool(data.severities(corpus, split)) and layout == LAYOUTS[0]
+
+
+def rated_errors(side: str) -> list[severities.RatedError]:
+    return [
+        severities.RatedError(row["label"], row["char_start"], row["char_end"], row["severity"], row["category"],
+                              row["rater"])
+        for row in rated.filter(side=side).iter_rows(named=True)
+    ]  # fmt: skip
+
+
 tokens = frames["text"]["tokens"][0].to_list()
 mistakes = frames["mistakes"]
 marked = {"gold": [], "submitted": []}
@@ -241,7 +282,12 @@ def show_text() -> None:
         st.markdown(summary)
     used = {span.category for span in marked_now}
     shown = [category for category in categories.names if category in used]
-    if layout == LAYOUTS[0]:
+    if by_severity:
+        st.html(severities.severity_legend_html(rated["severity"].unique().to_list()))
+        with st.container(key="rated_target"):
+            st.markdown("**Target**")
+            st.html(severities.rated_html(frames["text"]["generated_text"][0], rated_errors("target")))
+    elif layout == LAYOUTS[0]:
         st.html(spans.legend_html(shown, with_submission=params["submission"] is not None, categories=categories))
         st.html(spans.text_html(tokens, marked["gold"], marked["submitted"], categories))
     elif layout == "lanes":
@@ -276,9 +322,22 @@ with game_column:
             caption += f" · [box score on basketball-reference.com]({game['bref_box_url']})"
         st.markdown(caption)
         highlights = box_score.highlight_css(marked_now, teams, frames["players"])
+        cells = box_score.finding_cells(frames["finding_cells"], frames["findings"])
         with st.container(key="box_score"):
-            st.html(box_score.box_score_html(teams, frames["players"]) + highlights)
-        st.caption("Point at a marked word, or click it: the players and teams its mistake names light up.")
+            st.html(box_score.box_score_html(teams, frames["players"], cells) + highlights)
+        st.caption(
+            "Point at a marked word, or click it: the players and teams its mistake names light up. A cell in a "
+            "thick outline, its figure bold, is one the box-score checker's findings contradict (point at it for "
+            "the finding)."
+        )
+        if not frames["findings"].is_empty():
+            st.markdown(f"**The box-score checker's findings** ({len(frames['findings'])})")
+            with st.container(key="document_findings"):
+                st.html(box_score.findings_html(frames["findings"]))
+    elif by_severity:
+        st.subheader("Source")
+        with st.container(key="rated_source"):
+            st.html(severities.rated_html(frames["text"]["source"][0] or "", rated_errors("source")))
     elif source is not None:
         st.subheader("Source data")
         found, left_out = source_tables(source)
@@ -293,7 +352,20 @@ with game_column:
 
 # Below both columns: the whole width keeps every column of the list in view at 1440 px.
 st.subheader("Mistakes")
-if layout == LAYOUTS[0]:
+if by_severity:
+    # each error's characters (plain Python: a polars function of a column runs on threads of its own, issue 36)
+    texts_of = {"target": frames["text"]["generated_text"][0] or "", "source": frames["text"]["source"][0] or ""}
+    marked_characters = [
+        texts_of[side][begin:end] for side, begin, end in rated.select("side", "char_start", "char_end").iter_rows()
+    ]
+    tables.table(
+        rated.with_columns(marked=pl.Series(marked_characters, dtype=pl.String)).select(
+            "label", "side", "severity", "category", "rater", "marked", "char_start", "char_end"
+        ),
+        column_config={"char_start": "from character", "char_end": "to character"},
+        key="document_rated",
+    )
+elif layout == LAYOUTS[0]:
     tables.table(
         mistakes.select(
             "label",

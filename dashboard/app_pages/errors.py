@@ -33,13 +33,13 @@ FROM scored_mistakes
 # parameters are constants to DuckDB, so the branch they rule out is dropped from the plan.
 COUNTED = f"""
 {ROWS}
-WHERE $search <> '' OR len($texts) > 0
+WHERE $search <> '' OR len($texts) > 0 OR len($systems) > 0 OR len($severities) > 0
 UNION ALL
 SELECT
     submission_id, submission, split, side, category, outcome, category_outcome, NULL,
     NULL, NULL, NULL, NULL, mistakes
 FROM scored_mistake_counts
-WHERE $search = '' AND len($texts) = 0
+WHERE $search = '' AND len($texts) = 0 AND len($systems) = 0 AND len($severities) = 0
 """
 
 
@@ -64,6 +64,11 @@ WHERE outcome.split = $split
     AND list_contains($categories, outcome.category)
     AND list_contains($outcomes, CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END)
     AND (len($texts) = 0 OR list_contains($texts, outcome.text_id))
+    -- the texts of the generating systems chosen (none chosen: every text), and the mistakes of the severities
+    AND (len($systems) = 0
+        OR outcome.text_id IN (SELECT text_id FROM text_generators WHERE list_contains($systems, system)))
+    AND (len($severities) = 0
+        OR outcome.mistake_id IN (SELECT mistake_id FROM mistakes WHERE list_contains($severities, severity)))
     -- the search: a literal piece of text (no pattern), in any case, in the tokens, the correction or the comment
     -- (without one, SEARCHED is empty and DuckDB drops it from the plan: the parameters are constants to it)
     AND ($search = '' OR outcome.mistake_id IN ({SEARCHED}))
@@ -86,6 +91,8 @@ SELECT
     page.text_id,
     page.outcome,
     page.category,
+    mistakes.severity,
+    generators.system,
     mistakes.correction,
     mistakes.comment,
     page.side,
@@ -95,6 +102,7 @@ SELECT
     page.counterpart_id
 FROM ({FILTERED} {ORDER} LIMIT $page_size OFFSET $offset) AS page
 JOIN mistakes ON mistakes.mistake_id = page.mistake_id
+LEFT JOIN text_generators AS generators ON generators.text_id = page.text_id
 ORDER BY page.submission, page.text_id, page.doc_token_start, page.side
 """
 
@@ -106,12 +114,25 @@ WHERE list_contains($counterpart_ids, mistake_id)
 """
 COLUMNS = [
     "submission", "text_id", "outcome", "category", "in_context", "marked", "correction", "comment",
-    "matched_category", "matched_tokens",
+    "matched_category", "matched_tokens", "system", "severity", "mistake_id", "counterpart_id",
 ]  # fmt: skip
-ROW_HEIGHT = 35  # st.dataframe's rows (and its header), in pixels
+# What the box score says about the mistakes of a page (queries/marts/mistake_box_evidence.sql), by their ids.
+EVIDENCE = """
+SELECT mistake_id, evidence, entity, stat, claimed, actual, rule
+FROM mistake_box_evidence
+WHERE list_contains($mistake_ids, mistake_id)
+"""
+
+ROW_HEIGHT = 35  # st.dataframe's header, in pixels
+# A row's height: four lines, so that a cell wraps its text (st.dataframe wraps only in rows taller than 4rem): the
+# longest context of the shared task (115 characters) and comment (94) fit whole in their columns at 7 px a
+# character.
+WRAPPED_ROW_HEIGHT = 84
 # The chart's two bars a category: the gold mistakes (matched or missed: together, the gold list's count) and the
 # submission's false alarms, which are not gold mistakes and so are a bar of their own, not stacked on them.
 BAR_OF_SIDE = {"gold": "gold mistakes", "submitted": "false alarms"}
+# Above the panels, its labels whole: at the right of three panels it was cut at the page's edge ("mis", "fals").
+LEGEND = alt.Legend(title="outcome", orient="top", direction="horizontal", labelLimit=0)
 
 
 def page_rows(page: pl.DataFrame) -> pl.DataFrame:
@@ -158,10 +179,11 @@ def counts_chart(counts: pl.DataFrame, category_names: list[str]) -> alt.FacetCh
         .mark_bar()
         .add_params(alt.selection_point(name="bar", fields=["submission", "category", "outcome_key"]))
         .encode(
-            y=alt.Y("category:N", sort=category_names, title=None),
+            # every label whole, however thin its bars (Vega-Lite cuts them at 180 px and drops overlapping ones)
+            y=alt.Y("category:N", sort=category_names, title=None, axis=alt.Axis(labelLimit=0, labelOverlap=False)),
             yOffset=alt.YOffset("bar:N", sort=list(BAR_OF_SIDE.values())),
             x=alt.X("mistakes:Q", title="mistakes"),
-            color=alt.Color("outcome:N", scale=palette.outcome_scale(), legend=alt.Legend(title="outcome")),
+            color=alt.Color("outcome:N", scale=palette.outcome_scale(), legend=LEGEND),
             order=alt.Order("outcome_position:Q"),
             tooltip=["submission", "category", alt.Tooltip("bar:N", title="of"), "outcome", "mistakes"],
         )
@@ -169,6 +191,18 @@ def counts_chart(counts: pl.DataFrame, category_names: list[str]) -> alt.FacetCh
         .properties(width=260, height=alt.Step(12))
         .facet(facet=alt.Facet("submission:N", title=None), columns=3)
     )
+
+
+# The filters by generating system and by severity: label, address parameter, placeholder and help.
+BY_TEXT_AND_SPAN = [
+    (
+        "Generating systems",
+        "system",
+        "All texts",
+        "The mistakes of the texts these systems generated (the texts whose system is known: `text_generators`).",
+    ),
+    ("Severities", "severity", "Any severity", "The mistakes of these severities (a matched gold mistake by its own)."),
+]
 
 
 st.title("Errors browser")
@@ -198,7 +232,9 @@ category_names = data.categories(corpus).names
 of_corpus = f"{corpus}-{split}"  # the widgets' keys: another corpus or split has other choices
 links.from_address(f"error_submissions-{of_corpus}", "submission", submission_names, submission_names, many=True)
 links.from_address("error_matching", "matching", MATCHINGS)
-links.from_address(f"error_categories-{corpus}", "category", category_names, category_names, many=True)
+# The scope chosen on another page (kept as the sidebar opens this one): a category starts the filter on it alone.
+in_scope = [links.kept("scope")] if links.kept("scope") in category_names else category_names
+links.from_address(f"error_categories-{corpus}", "category", category_names, in_scope, many=True)
 links.from_address("error_outcomes", "outcome", palette.OUTCOMES, palette.OUTCOMES, many=True)
 links.from_address(f"error_texts-{of_corpus}", "text", text_ids, [], many=True)
 links.from_address("error_search", "search")
@@ -220,6 +256,18 @@ texts = middle[2].multiselect("Texts", text_ids, placeholder="All texts", key=f"
 search = middle[3].text_input(
     "Search", key="error_search", placeholder="in tokens, corrections and comments", help="Any case; no patterns."
 )
+# By generating system and severity, where the corpus knows them (an MQM file's systems and severities; the systems
+# of the shared task's nlg_systems.csv): none chosen keeps every one.
+system_names, severity_names = data.systems_of(corpus, split), data.severities(corpus, split)
+more = st.columns([5, 5]) if system_names or severity_names else [None, None]
+chosen = []
+for where, names, (label, name, placeholder, explained) in zip(more, (system_names, severity_names), BY_TEXT_AND_SPAN):
+    key = f"error_{name}-{of_corpus}"
+    links.from_address(key, name, names, [], many=True)
+    chosen.append(
+        where.multiselect(label, names, placeholder=placeholder, key=key, wrap=True, help=explained) if names else []
+    )
+systems, severities = chosen
 if len(submissions) == 1:  # one submission chosen: the other pages show it too
     links.keep("submission", submissions[0])
 links.to_address(
@@ -229,11 +277,18 @@ links.to_address(
     outcome=None if outcomes == palette.OUTCOMES else outcomes,
     text=texts or None,
     search=search or None,
+    system=systems or None,
+    severity=severities or None,
 )
 with st.container(key="error_filters"):
     st.markdown(
         filters_line(
             split, submissions, submission_names, matching, categories, category_names, outcomes, texts, search
+        )
+        + "".join(
+            f" · {name}: {', '.join(literal(value) for value in chosen)}"
+            for name, chosen in (("systems", systems), ("severities", severities))
+            if chosen
         )
     )
 if len(texts) == 1:  # and back to the text: the document view of it
@@ -254,6 +309,8 @@ params = {
     "outcomes": outcomes,
     "texts": texts,
     "search": search,
+    "systems": systems,
+    "severities": severities,
 }
 counts = data.read_one(COUNTS, params)
 total = int(counts["mistakes"].sum()) if not counts.is_empty() else 0
@@ -293,21 +350,25 @@ if st.session_state.get("error_page", 1) > pages:  # fewer rows than before: bac
     st.session_state.error_page = 1
 page = controls[0].number_input("Page", min_value=1, max_value=pages, step=1, key="error_page")
 controls[1].caption(
-    f"of {pages}, {PAGE_SIZE} rows a page; [brackets] mark the tokens of each mistake. Click a row for the whole "
-    "of its context and comment, and its text in the document view."
+    f"of {pages}, {PAGE_SIZE} rows a page; [brackets] mark the tokens of each mistake. Click a row for its detail "
+    "just below (the whole of its context and comment, what the box score says about it) and its text in the "
+    "document view."
 )
+# The detail of the row clicked goes here, above the table, where it is seen at once (the table is drawn first, as
+# its selection is known only then).
+detail = st.container()
 rows = page_rows(data.read_one(PAGE, {**params, "page_size": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE}))
 # The columns shown, in widths that fit a 1440 px screen beside the sidebar (the CSV has every column, the marked
 # tokens and what a mistake was matched with too).
 SHOWN = {
-    "submission": st.column_config.TextColumn("submission", width=120),
+    "submission": st.column_config.TextColumn("submission", width=100),
     "text_id": st.column_config.TextColumn("text", width=55),
     "outcome": st.column_config.TextColumn("outcome", width=80),
-    "category": st.column_config.TextColumn("category", width=105),
-    "in_context": st.column_config.TextColumn("in context", width=255),
+    "category": st.column_config.TextColumn("category", width=95),
+    "in_context": st.column_config.TextColumn("in context", width=245),
     "correction": st.column_config.TextColumn("correction", width=95),
-    "comment": st.column_config.TextColumn("comment", width=120),
-    "matched_category": st.column_config.TextColumn("matched with", width=95, help="The category it was matched with"),
+    "comment": st.column_config.TextColumn("comment", width=185),
+    "matched_category": st.column_config.TextColumn("matched with", width=80, help="The category it was matched with"),
 }
 # Every row of the page in view: the table is as tall as its rows, so the page scrolls, not a box inside it.
 event = tables.table(
@@ -315,23 +376,35 @@ event = tables.table(
     column_config=SHOWN,
     column_order=list(SHOWN),
     key="error_rows",
-    height=ROW_HEIGHT * (len(rows) + 1) + 3,
+    height=ROW_HEIGHT + WRAPPED_ROW_HEIGHT * len(rows) + 3,
+    row_height=WRAPPED_ROW_HEIGHT,
     on_select="rerun",
     selection_mode="single-row",
 )
 chosen = [number for number in event.selection.rows if number < len(rows)]  # of this page's rows
 if chosen:
     row = rows.row(chosen[0], named=True)
-    with st.container(key="error_detail", border=True):
+    # What the box score says: of a checker list's finding (the row itself, a false alarm, or what a matched gold
+    # mistake was matched with), or the value of a gold NUMBER or NAME mistake's claim.
+    evidence = data.read_one(EVIDENCE, {"mistake_ids": [row["mistake_id"], row["counterpart_id"]]})
+    with detail, st.container(key="error_detail", border=True):
         st.markdown(
             f"**{literal(row['submission'])}** · {literal(row['text_id'])} · {literal(row['outcome'])} · "
             f"{literal(row['category'])}"
             + (f" (matched with {literal(row['matched_category'])})" if row["matched_category"] else "")
+            + "".join(f" · {key} {literal(row[key])}" for key in ("system", "severity") if row[key])
         )
         st.markdown(literal(row["in_context"]))
         for label in ("correction", "comment"):
             if row[label]:
                 st.markdown(f"*{label.capitalize()}:* {literal(row[label])}")
+        for found in evidence.sort("evidence", descending=True).iter_rows(named=True):
+            st.markdown(
+                ("*The checker's finding:* " if found["evidence"] == "finding" else "*In the box score:* ")
+                + f"{literal(found['entity'] or '–')} · {literal(found['stat'])}: the text says "
+                f"{literal(found['claimed'])}, the box score {literal(found['actual'] or '–')} "
+                f"(rule: {literal(found['rule'])})"
+            )
         links.link(
             None,
             "document",

@@ -198,7 +198,8 @@ def ignore_interrupts() -> None:
 )
 def dashboard(db: Path, port: int, host: str, warm: bool, sql_seconds: float) -> None:
     """Serve the dashboard at http://HOST:PORT: its pages Leaderboard, Significance, Agreement, Validity,
-    Calibration, Metrics, Difficulty, Errors browser, Document view, Gold explorer, Refresh status and SQL.
+    Calibration, Metrics, Systems, Difficulty, Errors browser, Document view, Gold explorer, Refresh status and
+    SQL.
 
     It only reads the database, and follows it when `build` or `refresh` republishes it. Ctrl+C stops it."""
     from accuracy_db.store import database
