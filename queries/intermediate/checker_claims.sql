@@ -32,45 +32,70 @@
 --     team (a team named just before it), or game (the game itself).
 --   stat: The statistic claimed (checker_box_score.stat).
 --   claimed: The value the text gives.
--- each token with the words after (up to twelve) and before (up to sixteen) it in its sentence, each word followed
--- by a space
+-- each token a pattern starts from (a number, a word of the patterns, a split "7/12"), with the words after (up to
+-- twelve) and before (up to sixteen) it in its sentence, each word followed by a space (after is ' ' and before '  '
+-- when there is none): lead and lag over the sentence's tokens, in one window, joined only for those tokens
 WITH contexts AS (
-    SELECT
-        tokens.corpus,
-        tokens.split,
-        tokens.text_id,
-        tokens.doc_token,
-        tokens.sentence_id,
-        tokens.sent_token,
-        tokens.token,
-        tokens.word,
-        tokens.number,
-        coalesce(
-            string_agg(CASE WHEN near.sent_token > tokens.sent_token THEN near.word END, ' ' ORDER BY near.sent_token),
-            ''
-        ) || ' ' AS after,
-        ' ' || coalesce(
-            string_agg(CASE WHEN near.sent_token < tokens.sent_token THEN near.word END, ' ' ORDER BY near.sent_token),
-            ''
-        ) || ' ' AS before
-    FROM checker_tokens AS tokens
-    JOIN checker_tokens AS near
-        ON near.text_id = tokens.text_id
-        AND near.sentence_id = tokens.sentence_id
-        AND near.sent_token BETWEEN tokens.sent_token - 16 AND tokens.sent_token + 12
-    WHERE tokens.number IS NOT NULL
-        OR tokens.word IN ('a', 'an', 'pair', 'double', 'triple', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth')
-        OR regexp_matches(tokens.token, '^([0-9]{1,3}/[0-9]{1,3})$')
-    GROUP BY
-        tokens.corpus,
-        tokens.split,
-        tokens.text_id,
-        tokens.doc_token,
-        tokens.sentence_id,
-        tokens.sent_token,
-        tokens.token,
-        tokens.word,
-        tokens.number
+    SELECT corpus, split, text_id, doc_token, sentence_id, sent_token, token, word, number, after, before
+    FROM (
+        SELECT
+            corpus,
+            split,
+            text_id,
+            doc_token,
+            sentence_id,
+            sent_token,
+            token,
+            word,
+            number,
+            CASE
+                WHEN NOT starts THEN NULL
+                WHEN lead(word, 1) OVER sentence IS NULL THEN ' '
+                ELSE lead(word, 1) OVER sentence || ' '
+                    || coalesce(lead(word, 2) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 3) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 4) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 5) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 6) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 7) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 8) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 9) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 10) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 11) OVER sentence || ' ', '')
+                    || coalesce(lead(word, 12) OVER sentence || ' ', '')
+            END AS after,
+            CASE
+                WHEN NOT starts THEN NULL
+                WHEN lag(word, 1) OVER sentence IS NULL THEN '  '
+                ELSE ' '
+                    || coalesce(lag(word, 16) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 15) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 14) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 13) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 12) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 11) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 10) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 9) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 8) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 7) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 6) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 5) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 4) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 3) OVER sentence || ' ', '')
+                    || coalesce(lag(word, 2) OVER sentence || ' ', '')
+                    || lag(word, 1) OVER sentence || ' '
+            END AS before
+        FROM (
+            SELECT
+                *,
+                number IS NOT NULL
+                OR word IN ('a', 'an', 'pair', 'double', 'triple', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth')
+                OR regexp_matches(token, '^([0-9]{1,3}/[0-9]{1,3})$') AS starts
+            FROM checker_tokens
+        ) AS tokens
+        WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
+    ) AS neighbours
+    WHERE after IS NOT NULL
 ),
 
 -- each number with the words that may join it to a second: "- of -", "- for -", "of", "for" or "-"; '' for none
