@@ -30,11 +30,12 @@ WITH compared AS (
         entities.named_at,
         entities.of_game,
         box.value,
-        -- the entity whose value the finding gives: of those with a value, the one named last, then by name
+        -- the entity whose value the finding gives: of those with a value, the one named last, then by name, then
+        -- by side and place in the box score (two players of one name)
         row_number() OVER (
             PARTITION BY claims.text_id, claims.doc_token
             ORDER BY CASE WHEN box.value IS NULL THEN 1 ELSE 0 END, entities.named_at DESC NULLS LAST,
-                entities.entity NULLS LAST
+                entities.entity NULLS LAST, entities.side NULLS LAST, entities.player_index NULLS LAST
         ) AS pick
     FROM checker_claims AS claims
     JOIN checker_claim_entities AS entities

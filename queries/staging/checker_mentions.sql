@@ -63,68 +63,62 @@ all_names AS (
     WHERE kind = 'team' OR form = 'full name'
 ),
 
--- each name with its words, one row a word (a name of more than four words is none: the runs are of up to four)
-name_words AS (
-    SELECT named.*, positions.position, split_part(named.name, ' ', positions.position) AS word
-    FROM (
-        SELECT
-            text_id, kind, entity, form, name, TRUE AS of_game, side, player_index,
-            length(name) - length(replace(name, ' ', '')) + 1 AS words
-        FROM game_names
-        UNION ALL
-        SELECT
-            NULL, kind, entity, form, name, FALSE, NULL, NULL,
-            length(name) - length(replace(name, ' ', '')) + 1
-        FROM all_names
-    ) AS named
-    JOIN (VALUES (1), (2), (3), (4)) AS positions (position) ON positions.position <= named.words
-    WHERE named.words <= 4
+-- the first word of every name of every game: a run of tokens is a name only from a token that is one
+first_words AS (
+    SELECT DISTINCT split_part(name, ' ', 1) AS word
+    FROM game_names
 ),
 
--- each token that is a word of a name of this game's, or of any game's, with the run's first token it gives
-matched_words AS (
-    SELECT tokens.corpus, tokens.split, tokens.text_id, tokens.sentence_id, tokens.doc_token, name_words.*
-    FROM checker_tokens AS tokens
-    JOIN name_words ON name_words.text_id = tokens.text_id AND name_words.word = tokens.token
-    WHERE name_words.of_game
-    UNION ALL
-    SELECT tokens.corpus, tokens.split, tokens.text_id, tokens.sentence_id, tokens.doc_token, name_words.*
-    FROM checker_tokens AS tokens
-    JOIN name_words ON name_words.word = tokens.token
-    WHERE NOT name_words.of_game
-),
-
--- the runs of tokens of one sentence that spell a name: every word of the name, each in its place
-candidates AS (
+wide_grams AS (
+    -- each run of one to four tokens of a sentence, from each token that is a name's first word: one column a length
     SELECT
         corpus,
         split,
         text_id,
         sentence_id,
-        doc_token - position + 1 AS doc_token,
-        kind,
-        entity,
-        form,
-        name,
-        of_game,
-        side,
-        player_index
-    FROM matched_words
-    GROUP BY
-        corpus,
-        split,
-        text_id,
-        sentence_id,
-        doc_token - position + 1,
-        kind,
-        entity,
-        form,
-        name,
-        of_game,
-        side,
-        player_index,
-        words
-    HAVING count(*) = words
+        doc_token,
+        CASE WHEN starts THEN token END AS gram1,
+        CASE WHEN starts THEN token || ' ' || lead(token, 1) OVER sentence END AS gram2,
+        CASE WHEN starts THEN token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence END
+        AS gram3,
+        CASE WHEN starts THEN token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence
+            || ' ' || lead(token, 3) OVER sentence END AS gram4
+    FROM (
+        SELECT tokens.*, first_words.word IS NOT NULL AS starts
+        FROM checker_tokens AS tokens
+        LEFT JOIN first_words ON first_words.word = tokens.token
+    ) AS tokens
+    WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
+),
+
+grams AS (
+    -- each run of one to four tokens of a sentence from a name's first word: one row a run (none past the sentence's
+    -- end)
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram1 AS gram FROM wide_grams WHERE gram1 IS NOT NULL
+    UNION ALL
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram2 FROM wide_grams WHERE gram2 IS NOT NULL
+    UNION ALL
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram3 FROM wide_grams WHERE gram3 IS NOT NULL
+    UNION ALL
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram4 FROM wide_grams WHERE gram4 IS NOT NULL
+),
+
+candidates AS (
+    SELECT
+        grams.*,
+        game_names.kind,
+        game_names.entity,
+        game_names.form,
+        game_names.name,
+        TRUE AS of_game,
+        game_names.side,
+        game_names.player_index
+    FROM grams
+    JOIN game_names ON game_names.text_id = grams.text_id AND game_names.name = grams.gram
+    UNION ALL
+    SELECT grams.*, all_names.kind, all_names.entity, all_names.form, all_names.name, FALSE, NULL, NULL
+    FROM grams
+    JOIN all_names ON all_names.name = grams.gram
 ),
 
 mentions AS (
