@@ -32,70 +32,59 @@
 --     team (a team named just before it), or game (the game itself).
 --   stat: The statistic claimed (checker_box_score.stat).
 --   claimed: The value the text gives.
+-- each sentence's words in lower case, each followed by a space
+WITH sentences AS (
+    SELECT text_id, sentence_id, string_agg(word, ' ' ORDER BY sent_token) || ' ' AS words
+    FROM checker_tokens
+    GROUP BY text_id, sentence_id
+),
+
 -- each token a pattern starts from (a number, a word of the patterns, a split "7/12"), with the words after (up to
 -- twelve) and before (up to sixteen) it in its sentence, each word followed by a space (after is ' ' and before '  '
--- when there is none): lead and lag over the sentence's tokens, in one window, joined only for those tokens
-WITH contexts AS (
-    SELECT corpus, split, text_id, doc_token, sentence_id, sent_token, token, word, number, after, before
+-- when there is none): cut from its sentence's words by where they start, the lengths of the words before summed
+-- over the sentence
+contexts AS (
+    SELECT
+        places.corpus,
+        places.split,
+        places.text_id,
+        places.doc_token,
+        places.sentence_id,
+        places.sent_token,
+        places.token,
+        places.word,
+        places.number,
+        CASE
+            WHEN places.through_twelve_after = places.through_it THEN ' '
+            ELSE substr(sentences.words, places.through_it + 1, places.through_twelve_after - places.through_it)
+        END AS after,
+        CASE
+            WHEN places.before_it = 0 THEN '  '
+            ELSE ' ' || substr(
+                sentences.words, places.before_sixteen_before + 1, places.before_it - places.before_sixteen_before
+            )
+        END AS before
     FROM (
         SELECT
-            corpus,
-            split,
-            text_id,
-            doc_token,
-            sentence_id,
-            sent_token,
-            token,
-            word,
-            number,
-            CASE
-                WHEN NOT starts THEN NULL
-                WHEN lead(word, 1) OVER sentence IS NULL THEN ' '
-                ELSE lead(word, 1) OVER sentence || ' '
-                    || coalesce(lead(word, 2) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 3) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 4) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 5) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 6) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 7) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 8) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 9) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 10) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 11) OVER sentence || ' ', '')
-                    || coalesce(lead(word, 12) OVER sentence || ' ', '')
-            END AS after,
-            CASE
-                WHEN NOT starts THEN NULL
-                WHEN lag(word, 1) OVER sentence IS NULL THEN '  '
-                ELSE ' '
-                    || coalesce(lag(word, 16) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 15) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 14) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 13) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 12) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 11) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 10) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 9) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 8) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 7) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 6) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 5) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 4) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 3) OVER sentence || ' ', '')
-                    || coalesce(lag(word, 2) OVER sentence || ' ', '')
-                    || lag(word, 1) OVER sentence || ' '
-            END AS before
-        FROM (
-            SELECT
-                *,
-                number IS NOT NULL
-                OR word IN ('a', 'an', 'pair', 'double', 'triple', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth')
-                OR regexp_matches(token, '^([0-9]{1,3}/[0-9]{1,3})$') AS starts
-            FROM checker_tokens
-        ) AS tokens
+            *,
+            -- the characters of the sentence's words (a space each) up to the token, before it, through the
+            -- twelfth word after it, and before the sixteenth word before it
+            CAST(sum(length(word) + 1) OVER (sentence ROWS UNBOUNDED PRECEDING) AS INTEGER) AS through_it,
+            CAST(sum(length(word) + 1) OVER (sentence ROWS UNBOUNDED PRECEDING) AS INTEGER) - length(word) - 1
+            AS before_it,
+            CAST(sum(length(word) + 1) OVER (sentence ROWS BETWEEN UNBOUNDED PRECEDING AND 12 FOLLOWING) AS INTEGER)
+            AS through_twelve_after,
+            CAST(
+                coalesce(sum(length(word) + 1) OVER (sentence ROWS BETWEEN UNBOUNDED PRECEDING AND 17 PRECEDING), 0)
+                AS INTEGER
+            ) AS before_sixteen_before
+        FROM checker_tokens
         WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
-    ) AS neighbours
-    WHERE after IS NOT NULL
+    ) AS places
+    JOIN sentences ON sentences.text_id = places.text_id AND sentences.sentence_id = places.sentence_id
+    WHERE places.number IS NOT NULL
+        OR places.word IN ('a', 'an', 'pair', 'double', 'triple', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth')
+        OR regexp_matches(places.token, '^([0-9]{1,3}/[0-9]{1,3})$')
 ),
 
 -- each number with the words that may join it to a second: "- of -", "- for -", "of", "for" or "-"; '' for none
