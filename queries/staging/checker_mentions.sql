@@ -72,11 +72,7 @@ first_words AS (
 wide_grams AS (
     -- each run of one to four tokens of a sentence, from each token that is a name's first word: one column a length
     SELECT
-        corpus,
-        split,
-        text_id,
-        sentence_id,
-        doc_token,
+        corpus, split, text_id, sentence_id, doc_token,
         CASE WHEN starts THEN token END AS gram1,
         CASE WHEN starts THEN token || ' ' || lead(token, 1) OVER sentence END AS gram2,
         CASE WHEN starts THEN token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence END
