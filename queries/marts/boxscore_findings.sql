@@ -22,7 +22,15 @@
 --   claimed: What the text says: the number, or the name.
 --   actual: What the box score says: the statistic's value, or this game's two teams for a name.
 --   rule: The rule that found it: a rule of checker_claims, or player of another game.
-WITH compared AS (
+-- how often a sentence names each team of its game
+WITH team_names AS (
+    SELECT text_id, sentence_id, side, count(*) AS times
+    FROM checker_mentions
+    WHERE kind = 'team' AND of_game
+    GROUP BY text_id, sentence_id, side
+),
+
+compared AS (
     SELECT
         claims.*,
         entities.kind,
@@ -30,6 +38,13 @@ WITH compared AS (
         entities.named_at,
         entities.of_game,
         box.value,
+        -- a team's figure that is the other team's, in a sentence that names the team twice and the other team not
+        -- at all ("the Kings shot 45 percent, while the Kings shot 40 percent"): one of the names is the mistake,
+        -- which the annotators mark, not the figure; a record, just after its team's name, is the figure's mistake
+        CASE
+            WHEN claims.rule <> 'record' AND named_twice.times >= 2 AND opponent_named.times IS NULL
+                THEN opponent.value
+        END AS opponent_value,
         -- the entity whose value the finding gives: of those with a value, the one named last, then by name, then
         -- by side and place in the box score (two players of one name)
         row_number() OVER (
@@ -46,6 +61,20 @@ WITH compared AS (
         AND box.side IS NOT DISTINCT FROM entities.side
         AND box.player_index IS NOT DISTINCT FROM entities.player_index
         AND box.stat = claims.stat
+    LEFT JOIN checker_box_score AS opponent
+        ON entities.kind = 'team'
+        AND opponent.text_id = claims.text_id
+        AND opponent.kind = 'team'
+        AND opponent.side <> entities.side
+        AND opponent.stat = claims.stat
+    LEFT JOIN team_names AS named_twice
+        ON named_twice.text_id = claims.text_id
+        AND named_twice.sentence_id = claims.sentence_id
+        AND named_twice.side = entities.side
+    LEFT JOIN team_names AS opponent_named
+        ON opponent_named.text_id = claims.text_id
+        AND opponent_named.sentence_id = claims.sentence_id
+        AND opponent_named.side = opponent.side
 ),
 
 number_findings AS (
@@ -71,6 +100,7 @@ number_findings AS (
     HAVING bool_and(of_game)
         AND count(value) > 0
         AND NOT bool_or(CASE WHEN rule = 'double-double' THEN value >= claimed ELSE value = claimed END)
+        AND NOT (bool_and(kind = 'team') AND coalesce(bool_or(opponent_value = claimed), FALSE))
 ),
 
 name_findings AS (
