@@ -152,6 +152,8 @@ CASES = [
     ("Isaiah Thomas led the way . Al Horford was right behind him with 11 points .", []),
     # percentages, records, scores, quarters, margins, ranks
     ("The Celtics shot 48 percent from the field .", []),
+    # a bound is no figure
+    ("The Celtics shot over 50 percent from the field .", []),
     (
         "The Lakers shot 40 percent from the field .",
         [("40", "NUMBER", "Lakers", "fg_pct", "40", "39", "percentage")],

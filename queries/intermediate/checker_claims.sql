@@ -9,7 +9,7 @@
 --     made and attempted field goals, threes or free throws as the words after say (FG, 3Pt, FT, from the field,
 --     from three, from the line …); "of" or "for" without such words are field goals.
 --   percentage: a number before "percent" or "%", a field-goal, three-point or free-throw percentage as the words
---     after say.
+--     after say; not a bound ("over 50 percent").
 --   record: "( W - L )", the wins and losses of the team named before it.
 --   score: two numbers joined by "-" that are none of the above, the points of the game (the larger number the
 --     winner's), or of a quarter or half when the sentence names one.
@@ -319,6 +319,8 @@ percentage_claims AS (
         WHERE number IS NOT NULL AND regexp_matches(after, '^(percent|%) ')
     ) AS percentages
     WHERE shooting IS NOT NULL
+        -- a bound ("shooting over 50 percent"), not the figure
+        AND NOT regexp_matches(before, ' (over|under|above|below|than|least|most|nearly|almost|near) $')
 ),
 
 margin_claims AS (
