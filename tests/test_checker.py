@@ -178,6 +178,8 @@ CASES = [
         [("20", "NUMBER", "Celtics - Lakers", "pts_qtr2_low", "20", "21", "score")],
     ),
     ("The Celtics won by 6 .", []),
+    # points "over" a team are a margin's, not the team's points
+    ("The Celtics finished with nine points over the Lakers .", []),
     ("The Celtics won by 8 .", [("8", "NUMBER", "Celtics - Lakers", "pts_margin", "8", "6", "margin")]),
     (
         "Jae Crowder was third on the team .",

@@ -297,7 +297,7 @@ stat_claims AS (
                 END
             END AS period
         FROM single_claims
-        WHERE NOT (stat = 'pts' AND regexp_matches(later, '^(lead|deficit|run|swing|edge|cushion|advantage|margin|game|spread|underdog|favorite|win|victory|loss|defeat|blowout|rout|triumph|shot|play|range|line|attempt|attempts|outing|effort|performance|night|contest|quarter|half|stretch|spurt|scoring|first|second|third|fourth|opening) '))
+        WHERE NOT (stat = 'pts' AND regexp_matches(later, '^(lead|deficit|run|swing|edge|cushion|advantage|margin|game|spread|underdog|favorite|win|victory|loss|defeat|blowout|rout|triumph|shot|play|range|line|attempt|attempts|outing|effort|performance|night|contest|quarter|half|stretch|spurt|scoring|first|second|third|fourth|opening|over) '))
     ) AS periods
     WHERE NOT regexp_matches(later, '^(in|during) the (first|opening|1st|second|2nd|third|3rd|fourth|final|4th|last) (quarter|half|period|frame|minutes?) ')
         OR period IS NOT NULL
