@@ -165,6 +165,9 @@ CASES = [
         "The Lakers shot 48 percent from the field , while the Celtics shot 48 percent from the floor .",
         [("48", "NUMBER", "Lakers", "fg_pct", "48", "39", "percentage")],
     ),
+    # a team named once with the other team's whole record, the other team not named: the name is the mistake
+    ("The Lakers ( 32 - 18 ) lost again .", []),
+    ("The Lakers ( 32 - 36 ) lost again .", [("32", "NUMBER", "Lakers", "wins", "32", "17", "record")]),
     (
         "The Celtics ( 32 - 19 ) beat the Lakers ( 17 - 36 ) .",
         [("19", "NUMBER", "Celtics", "losses", "19", "18", "record")],

@@ -38,11 +38,17 @@ compared AS (
         entities.named_at,
         entities.of_game,
         box.value,
-        -- a team's figure that is the other team's, in a sentence that names the team twice and the other team not
-        -- at all ("the Kings shot 45 percent, while the Kings shot 40 percent"): one of the names is the mistake,
-        -- which the annotators mark, not the figure; a record, just after its team's name, is the figure's mistake
+        -- a team's figure that is the other team's, in a sentence that does not name the other team, where the
+        -- name is the mistake, which the annotators mark, not the figure: when the sentence names the team twice
+        -- ("the Kings shot 45 percent, while the Kings shot 40 percent"), or, for a record, when the whole record
+        -- is the other team's and the sentence names the team once ("the Grizzlies ( 8 - 36 )", the 76ers' record)
         CASE
-            WHEN claims.rule <> 'record' AND named_twice.times >= 2 AND opponent_named.times IS NULL
+            WHEN opponent_named.times IS NOT NULL THEN NULL
+            WHEN claims.rule <> 'record' AND named_twice.times >= 2 THEN opponent.value
+            WHEN claims.rule = 'record' AND named_twice.times = 1
+                AND bool_and(opponent.value = claims.claimed) OVER (
+                    PARTITION BY claims.text_id, claims.rule, entities.named_at
+                )
                 THEN opponent.value
         END AS opponent_value,
         -- the entity whose value the finding gives: of those with a value, the one named last, then by name, then
