@@ -3,7 +3,9 @@
 -- and none of them equals, the box-score value of the entity named last beside it (of two named there, the
 -- first by name); a NAME finding is a player or a
 -- team named in a text (checker_mentions) that is not of its game. A claim no entity or statistic settles, or about
--- an entity of another game, is no finding. Every rule reads the box score of the text's game; none names a text, a
+-- an entity of another game, is no finding; nor is a team's figure that is the other team's in a sentence that does
+-- not name the other team, after the team named twice (a record: wholly the other team's, after the team named once):
+-- the name is the mistake there. Every rule reads the box score of the text's game; none names a text, a
 -- player, a team or a number.
 -- Grain: one row per finding.
 -- Key: text_id, doc_token_start
