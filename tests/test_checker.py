@@ -450,4 +450,4 @@ def test_check_does_not_replace_a_submission_of_a_file(tmp_path, capsys):
         check(db)
     capsys.readouterr()
     assert run(["check", "--db", str(db), "--split", "nosuch", "--as", "rules"]) == 1
-    assert capsys.readouterr().err == "error: no texts of the split nosuch in the database\n"
+    assert capsys.readouterr().err == "error: split 'nosuch' is not a split of corpus shared-task (test, train)\n"
