@@ -9,7 +9,7 @@ import json
 from datetime import date
 
 import pytest
-from shared_data import DATA, EXAMPLES
+from shared_data import DATA, EXAMPLES, REPO
 
 from accuracy_db.cli.main import run
 from accuracy_db.errors import AccuracyDbError
@@ -153,10 +153,22 @@ CASES = [
     ("Isaiah Thomas led the way . Al Horford was right behind him with 11 points .", []),
     # percentages, records, scores, quarters, margins, ranks
     ("The Celtics shot 48 percent from the field .", []),
+    # a bound is no figure
+    ("The Celtics shot over 50 percent from the field .", []),
     (
         "The Lakers shot 40 percent from the field .",
         [("40", "NUMBER", "Lakers", "fg_pct", "40", "39", "percentage")],
     ),
+    # a sentence that names one team twice and the other not: a figure of the other team is a wrong name's, no
+    # finding; with both teams named it is the figure's mistake
+    ("The Lakers shot 48 percent from the field , while the Lakers shot 39 percent from the floor .", []),
+    (
+        "The Lakers shot 48 percent from the field , while the Celtics shot 48 percent from the floor .",
+        [("48", "NUMBER", "Lakers", "fg_pct", "48", "39", "percentage")],
+    ),
+    # a team named once with the other team's whole record, the other team not named: the name is the mistake
+    ("The Lakers ( 32 - 18 ) lost again .", []),
+    ("The Lakers ( 32 - 36 ) lost again .", [("32", "NUMBER", "Lakers", "wins", "32", "17", "record")]),
     (
         "The Celtics ( 32 - 19 ) beat the Lakers ( 17 - 36 ) .",
         [("19", "NUMBER", "Celtics", "losses", "19", "18", "record")],
@@ -170,6 +182,8 @@ CASES = [
         [("20", "NUMBER", "Celtics - Lakers", "pts_qtr2_low", "20", "21", "score")],
     ),
     ("The Celtics won by 6 .", []),
+    # points "over" a team are a margin's, not the team's points
+    ("The Celtics finished with nine points over the Lakers .", []),
     ("The Celtics won by 8 .", [("8", "NUMBER", "Celtics - Lakers", "pts_margin", "8", "6", "margin")]),
     (
         "Jae Crowder was third on the team .",
@@ -337,6 +351,50 @@ def test_every_name_finding_is_of_another_game(built):
         names = set(record["box_score"]["PLAYER_NAME"].values())
         teams = {record[key] for key in ("home_name", "vis_name", "home_city", "vis_city")}
         assert tokens not in names and not set(tokens.split(" ")) & teams, (text_id, tokens)
+
+
+def documented_table(heading: str) -> list[list[str]]:
+    """The rows of the first table of docs/checker.md from the line starting with heading, cell by cell (without
+    the header and its rule, and without the bold and code marks)."""
+    lines = (REPO / "docs" / "checker.md").read_text(encoding="utf-8").splitlines()
+    start = next(number for number, line in enumerate(lines) if line.startswith(heading))
+    table: list[str] = []
+    for line in lines[start:]:
+        if line.startswith("|"):
+            table.append(line)
+        elif table:
+            break
+    return [[cell.strip().strip("*`") for cell in line.strip("|").split("|")] for line in table[2:]]
+
+
+def test_the_findings_are_those_docs_checker_gives(built):
+    """Per split and rule, the findings and how many of them the scorer matched to a gold mistake are the figures
+    of docs/checker.md's table, measured when the rules were written: a rewrite of the models for speed keeps them
+    on both splits, and a change of a rule changes the table with it."""
+    documented = {}
+    for rule, category, *figures in documented_table("Per rule, findings and how many are gold mistakes"):
+        for split, findings, gold in (("train", *figures[:2]), ("test", *figures[2:])):
+            documented[(split, rule, category)] = (int(findings), int(gold.split(" ")[0]))
+    measured = built.execute(
+        "SELECT findings.split, findings.rule, findings.category, count(*),"
+        " count(*) FILTER (WHERE outcomes.outcome = 'matched')"
+        " FROM boxscore_findings AS findings LEFT JOIN mistake_outcomes AS outcomes"
+        " ON outcomes.submission = 'boxscore' AND outcomes.side = 'submitted' AND outcomes.scope = findings.category"
+        " AND outcomes.split = findings.split AND outcomes.text_id = findings.text_id"
+        " AND outcomes.doc_token_start = findings.doc_token_start"
+        " GROUP BY findings.split, findings.rule, findings.category"
+    ).fetchall()
+    assert {(split, rule, category): (found, gold) for split, rule, category, found, gold in measured} == {
+        key: value for key, value in documented.items() if value != (0, 0)
+    }
+    scores = {
+        (split, scope): (matched, gold, submitted)
+        for split, scope, matched, gold, submitted in built.execute(
+            "SELECT split, scope, matched, gold_total, submitted_total FROM scores WHERE submission = 'boxscore'"
+        ).fetchall()
+    }
+    for split, scope, *_, counts in documented_table("| split | scope | recall |"):
+        assert scores[(split, scope)] == tuple(int(count) for count in counts.split(" / ")), (split, scope)
 
 
 def test_build_scores_the_checker_as_a_submission(built):

@@ -19,25 +19,46 @@
 --   named_at: The token that names the entity (the mention's last, or the pronoun); NULL for the game.
 --   via: name, pronoun or game.
 --   of_game: Whether the entity is of this text's game.
-WITH player_positions AS (
-    SELECT DISTINCT text_id, last_token
+-- the claims and the mentions, each read once (a view named twice below would be computed twice)
+WITH claims AS (
+    SELECT text_id, sentence_id, doc_token, entity_kind, rule, stat
+    FROM checker_claims
+),
+
+mentions AS (
+    SELECT text_id, sentence_id, last_token, kind, side, player_index, entity, of_game
     FROM checker_mentions
-    WHERE kind = 'player'
 ),
 
 pronouns AS (
-    -- the player named last before the pronoun in the text
-    SELECT pronouns.text_id, pronouns.sentence_id, pronouns.doc_token, max(antecedents.last_token) AS antecedent
-    FROM checker_tokens AS pronouns
-    JOIN player_positions AS antecedents
-        ON antecedents.text_id = pronouns.text_id AND antecedents.last_token < pronouns.doc_token
-    WHERE pronouns.word IN ('he', 'his', 'him')
-    GROUP BY pronouns.text_id, pronouns.sentence_id, pronouns.doc_token
+    -- the player named last before the pronoun in the text: the largest last token of a player's mention among the
+    -- text's mentions and pronouns before it, in the text's order (a pronoun before a mention ending on its token)
+    SELECT text_id, sentence_id, doc_token, antecedent
+    FROM (
+        SELECT
+            text_id,
+            sentence_id,
+            doc_token,
+            is_pronoun,
+            max(CASE WHEN NOT is_pronoun THEN doc_token END) OVER (
+                PARTITION BY text_id ORDER BY doc_token, is_pronoun DESC ROWS UNBOUNDED PRECEDING
+            ) AS antecedent
+        FROM (
+            SELECT DISTINCT text_id, sentence_id, last_token AS doc_token, FALSE AS is_pronoun
+            FROM mentions
+            WHERE kind = 'player'
+            UNION ALL
+            SELECT text_id, sentence_id, doc_token, TRUE
+            FROM checker_tokens
+            WHERE word IN ('he', 'his', 'him')
+        ) AS positions
+    ) AS running
+    WHERE is_pronoun AND antecedent IS NOT NULL
 ),
 
 named AS (
     SELECT text_id, sentence_id, last_token AS named_at, kind, side, player_index, entity, 'name' AS via, of_game
-    FROM checker_mentions
+    FROM mentions
     UNION ALL
     SELECT
         pronouns.text_id,
@@ -50,7 +71,7 @@ named AS (
         'pronoun',
         mentions.of_game
     FROM pronouns
-    JOIN checker_mentions AS mentions
+    JOIN mentions
         ON mentions.text_id = pronouns.text_id AND mentions.last_token = pronouns.antecedent AND mentions.kind = 'player'
 ),
 
@@ -73,7 +94,7 @@ before_claims AS (
             max(CASE WHEN named.kind = 'player' THEN named.named_at END) OVER claim
         ) AS last_player,
         max(CASE WHEN named.kind = 'team' THEN named.named_at END) OVER claim AS last_team
-    FROM checker_claims AS claims
+    FROM claims
     JOIN named
         ON named.text_id = claims.text_id
         AND named.sentence_id = claims.sentence_id
@@ -100,6 +121,6 @@ FROM (
 WHERE latest = 1
 UNION ALL
 SELECT claims.text_id, claims.doc_token, 'game', NULL, NULL, games.home_name || ' - ' || games.vis_name, NULL, 'game', TRUE
-FROM checker_claims AS claims
+FROM claims
 JOIN games ON games.text_id = claims.text_id
 WHERE claims.entity_kind = 'game'

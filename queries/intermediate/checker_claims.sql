@@ -9,7 +9,7 @@
 --     made and attempted field goals, threes or free throws as the words after say (FG, 3Pt, FT, from the field,
 --     from three, from the line …); "of" or "for" without such words are field goals.
 --   percentage: a number before "percent" or "%", a field-goal, three-point or free-throw percentage as the words
---     after say.
+--     after say; not a bound ("over 50 percent").
 --   record: "( W - L )", the wins and losses of the team named before it.
 --   score: two numbers joined by "-" that are none of the above, the points of the game (the larger number the
 --     winner's), or of a quarter or half when the sentence names one.
@@ -32,45 +32,59 @@
 --     team (a team named just before it), or game (the game itself).
 --   stat: The statistic claimed (checker_box_score.stat).
 --   claimed: The value the text gives.
--- each token with the words after (up to twelve) and before (up to sixteen) it in its sentence, each word followed
--- by a space
-WITH contexts AS (
+-- each sentence's words in lower case, each followed by a space
+WITH sentences AS (
+    SELECT text_id, sentence_id, string_agg(word, ' ' ORDER BY sent_token) || ' ' AS words
+    FROM checker_tokens
+    GROUP BY text_id, sentence_id
+),
+
+-- each token a pattern starts from (a number, a word of the patterns, a split "7/12"), with the words after (up to
+-- twelve) and before (up to sixteen) it in its sentence, each word followed by a space (after is ' ' and before '  '
+-- when there is none): cut from its sentence's words by where they start, the lengths of the words before summed
+-- over the sentence
+contexts AS (
     SELECT
-        tokens.corpus,
-        tokens.split,
-        tokens.text_id,
-        tokens.doc_token,
-        tokens.sentence_id,
-        tokens.sent_token,
-        tokens.token,
-        tokens.word,
-        tokens.number,
-        coalesce(
-            string_agg(CASE WHEN near.sent_token > tokens.sent_token THEN near.word END, ' ' ORDER BY near.sent_token),
-            ''
-        ) || ' ' AS after,
-        ' ' || coalesce(
-            string_agg(CASE WHEN near.sent_token < tokens.sent_token THEN near.word END, ' ' ORDER BY near.sent_token),
-            ''
-        ) || ' ' AS before
-    FROM checker_tokens AS tokens
-    JOIN checker_tokens AS near
-        ON near.text_id = tokens.text_id
-        AND near.sentence_id = tokens.sentence_id
-        AND near.sent_token BETWEEN tokens.sent_token - 16 AND tokens.sent_token + 12
-    WHERE tokens.number IS NOT NULL
-        OR tokens.word IN ('a', 'an', 'pair', 'double', 'triple', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth')
-        OR regexp_matches(tokens.token, '^([0-9]{1,3}/[0-9]{1,3})$')
-    GROUP BY
-        tokens.corpus,
-        tokens.split,
-        tokens.text_id,
-        tokens.doc_token,
-        tokens.sentence_id,
-        tokens.sent_token,
-        tokens.token,
-        tokens.word,
-        tokens.number
+        places.corpus,
+        places.split,
+        places.text_id,
+        places.doc_token,
+        places.sentence_id,
+        places.sent_token,
+        places.token,
+        places.word,
+        places.number,
+        CASE
+            WHEN places.through_twelve_after = places.through_it THEN ' '
+            ELSE substr(sentences.words, places.through_it + 1, places.through_twelve_after - places.through_it)
+        END AS after,
+        CASE
+            WHEN places.before_it = 0 THEN '  '
+            ELSE ' ' || substr(
+                sentences.words, places.before_sixteen_before + 1, places.before_it - places.before_sixteen_before
+            )
+        END AS before
+    FROM (
+        SELECT
+            *,
+            -- the characters of the sentence's words (a space each) up to the token, before it, through the
+            -- twelfth word after it, and before the sixteenth word before it
+            CAST(sum(length(word) + 1) OVER (sentence ROWS UNBOUNDED PRECEDING) AS INTEGER) AS through_it,
+            CAST(sum(length(word) + 1) OVER (sentence ROWS UNBOUNDED PRECEDING) AS INTEGER) - length(word) - 1
+            AS before_it,
+            CAST(sum(length(word) + 1) OVER (sentence ROWS BETWEEN UNBOUNDED PRECEDING AND 12 FOLLOWING) AS INTEGER)
+            AS through_twelve_after,
+            CAST(
+                coalesce(sum(length(word) + 1) OVER (sentence ROWS BETWEEN UNBOUNDED PRECEDING AND 17 PRECEDING), 0)
+                AS INTEGER
+            ) AS before_sixteen_before
+        FROM checker_tokens
+        WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
+    ) AS places
+    JOIN sentences ON sentences.text_id = places.text_id AND sentences.sentence_id = places.sentence_id
+    WHERE places.number IS NOT NULL
+        OR places.word IN ('a', 'an', 'pair', 'double', 'triple', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth')
+        OR regexp_matches(places.token, '^([0-9]{1,3}/[0-9]{1,3})$')
 ),
 
 -- each number with the words that may join it to a second: "- of -", "- for -", "of", "for" or "-"; '' for none
@@ -283,7 +297,7 @@ stat_claims AS (
                 END
             END AS period
         FROM single_claims
-        WHERE NOT (stat = 'pts' AND regexp_matches(later, '^(lead|deficit|run|swing|edge|cushion|advantage|margin|game|spread|underdog|favorite|win|victory|loss|defeat|blowout|rout|triumph|shot|play|range|line|attempt|attempts|outing|effort|performance|night|contest|quarter|half|stretch|spurt|scoring|first|second|third|fourth|opening) '))
+        WHERE NOT (stat = 'pts' AND regexp_matches(later, '^(lead|deficit|run|swing|edge|cushion|advantage|margin|game|spread|underdog|favorite|win|victory|loss|defeat|blowout|rout|triumph|shot|play|range|line|attempt|attempts|outing|effort|performance|night|contest|quarter|half|stretch|spurt|scoring|first|second|third|fourth|opening|over) '))
     ) AS periods
     WHERE NOT regexp_matches(later, '^(in|during) the (first|opening|1st|second|2nd|third|3rd|fourth|final|4th|last) (quarter|half|period|frame|minutes?) ')
         OR period IS NOT NULL
@@ -305,6 +319,8 @@ percentage_claims AS (
         WHERE number IS NOT NULL AND regexp_matches(after, '^(percent|%) ')
     ) AS percentages
     WHERE shooting IS NOT NULL
+        -- a bound ("shooting over 50 percent"), not the figure
+        AND NOT regexp_matches(before, ' (over|under|above|below|than|least|most|nearly|almost|near) $')
 ),
 
 margin_claims AS (

@@ -3,7 +3,9 @@
 -- and none of them equals, the box-score value of the entity named last beside it (of two named there, the
 -- first by name); a NAME finding is a player or a
 -- team named in a text (checker_mentions) that is not of its game. A claim no entity or statistic settles, or about
--- an entity of another game, is no finding. Every rule reads the box score of the text's game; none names a text, a
+-- an entity of another game, is no finding; nor is a team's figure that is the other team's in a sentence that does
+-- not name the other team, after the team named twice (a record: wholly the other team's, after the team named once):
+-- the name is the mistake there. Every rule reads the box score of the text's game; none names a text, a
 -- player, a team or a number.
 -- Grain: one row per finding.
 -- Key: text_id, doc_token_start
@@ -22,7 +24,15 @@
 --   claimed: What the text says: the number, or the name.
 --   actual: What the box score says: the statistic's value, or this game's two teams for a name.
 --   rule: The rule that found it: a rule of checker_claims, or player of another game.
-WITH compared AS (
+-- how often a sentence names each team of its game
+WITH team_names AS (
+    SELECT text_id, sentence_id, side, count(*) AS times
+    FROM checker_mentions
+    WHERE kind = 'team' AND of_game
+    GROUP BY text_id, sentence_id, side
+),
+
+compared AS (
     SELECT
         claims.*,
         entities.kind,
@@ -30,11 +40,25 @@ WITH compared AS (
         entities.named_at,
         entities.of_game,
         box.value,
-        -- the entity whose value the finding gives: of those with a value, the one named last, then by name
+        -- a team's figure that is the other team's, in a sentence that does not name the other team, where the
+        -- name is the mistake, which the annotators mark, not the figure: when the sentence names the team twice
+        -- ("the Kings shot 45 percent, while the Kings shot 40 percent"), or, for a record, when the whole record
+        -- is the other team's and the sentence names the team once ("the Grizzlies ( 8 - 36 )", the 76ers' record)
+        CASE
+            WHEN opponent_named.times IS NOT NULL THEN NULL
+            WHEN claims.rule <> 'record' AND named_twice.times >= 2 THEN opponent.value
+            WHEN claims.rule = 'record' AND named_twice.times = 1
+                AND bool_and(opponent.value = claims.claimed) OVER (
+                    PARTITION BY claims.text_id, claims.rule, entities.named_at
+                )
+                THEN opponent.value
+        END AS opponent_value,
+        -- the entity whose value the finding gives: of those with a value, the one named last, then by name, then
+        -- by side and place in the box score (two players of one name)
         row_number() OVER (
             PARTITION BY claims.text_id, claims.doc_token
             ORDER BY CASE WHEN box.value IS NULL THEN 1 ELSE 0 END, entities.named_at DESC NULLS LAST,
-                entities.entity NULLS LAST
+                entities.entity NULLS LAST, entities.side NULLS LAST, entities.player_index NULLS LAST
         ) AS pick
     FROM checker_claims AS claims
     JOIN checker_claim_entities AS entities
@@ -45,6 +69,20 @@ WITH compared AS (
         AND box.side IS NOT DISTINCT FROM entities.side
         AND box.player_index IS NOT DISTINCT FROM entities.player_index
         AND box.stat = claims.stat
+    LEFT JOIN checker_box_score AS opponent
+        ON entities.kind = 'team'
+        AND opponent.text_id = claims.text_id
+        AND opponent.kind = 'team'
+        AND opponent.side <> entities.side
+        AND opponent.stat = claims.stat
+    LEFT JOIN team_names AS named_twice
+        ON named_twice.text_id = claims.text_id
+        AND named_twice.sentence_id = claims.sentence_id
+        AND named_twice.side = entities.side
+    LEFT JOIN team_names AS opponent_named
+        ON opponent_named.text_id = claims.text_id
+        AND opponent_named.sentence_id = claims.sentence_id
+        AND opponent_named.side = opponent.side
 ),
 
 number_findings AS (
@@ -70,6 +108,7 @@ number_findings AS (
     HAVING bool_and(of_game)
         AND count(value) > 0
         AND NOT bool_or(CASE WHEN rule = 'double-double' THEN value >= claimed ELSE value = claimed END)
+        AND NOT (bool_and(kind = 'team') AND coalesce(bool_or(opponent_value = claimed), FALSE))
 ),
 
 name_findings AS (

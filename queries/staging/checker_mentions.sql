@@ -20,35 +20,7 @@
 --   of_game: Whether the entity is of this text's game (one of its rosters or its teams).
 --   side: home or visitor for an entity of this game; NULL for one of another game.
 --   player_index: The player's index in this game's box score; NULL for a team or an entity of another game.
-WITH wide_grams AS (
-    -- each run of one to four tokens of a sentence, from each token: one column a length
-    SELECT
-        corpus,
-        split,
-        text_id,
-        sentence_id,
-        doc_token,
-        token AS gram1,
-        token || ' ' || lead(token, 1) OVER sentence AS gram2,
-        token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence AS gram3,
-        token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence || ' '
-        || lead(token, 3) OVER sentence AS gram4
-    FROM checker_tokens
-    WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
-),
-
-grams AS (
-    -- each run of one to four tokens of a sentence, from each token: one row a run (none past the sentence's end)
-    SELECT corpus, split, text_id, sentence_id, doc_token, gram1 AS gram FROM wide_grams WHERE gram1 IS NOT NULL
-    UNION ALL
-    SELECT corpus, split, text_id, sentence_id, doc_token, gram2 FROM wide_grams WHERE gram2 IS NOT NULL
-    UNION ALL
-    SELECT corpus, split, text_id, sentence_id, doc_token, gram3 FROM wide_grams WHERE gram3 IS NOT NULL
-    UNION ALL
-    SELECT corpus, split, text_id, sentence_id, doc_token, gram4 FROM wide_grams WHERE gram4 IS NOT NULL
-),
-
-game_names AS (
+WITH game_names AS (
     SELECT text_id, kind, entity, form, name, side, player_index
     FROM (
         SELECT
@@ -89,6 +61,42 @@ all_names AS (
     SELECT DISTINCT kind, entity, form, name
     FROM game_names
     WHERE kind = 'team' OR form = 'full name'
+),
+
+-- the first word of every name of every game: a run of tokens is a name only from a token that is one
+first_words AS (
+    SELECT DISTINCT split_part(name, ' ', 1) AS word
+    FROM game_names
+),
+
+wide_grams AS (
+    -- each run of one to four tokens of a sentence, from each token that is a name's first word: one column a length
+    SELECT
+        corpus, split, text_id, sentence_id, doc_token,
+        CASE WHEN starts THEN token END AS gram1,
+        CASE WHEN starts THEN token || ' ' || lead(token, 1) OVER sentence END AS gram2,
+        CASE WHEN starts THEN token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence END
+        AS gram3,
+        CASE WHEN starts THEN token || ' ' || lead(token, 1) OVER sentence || ' ' || lead(token, 2) OVER sentence
+            || ' ' || lead(token, 3) OVER sentence END AS gram4
+    FROM (
+        SELECT tokens.*, first_words.word IS NOT NULL AS starts
+        FROM checker_tokens AS tokens
+        LEFT JOIN first_words ON first_words.word = tokens.token
+    ) AS tokens
+    WINDOW sentence AS (PARTITION BY text_id, sentence_id ORDER BY sent_token)
+),
+
+grams AS (
+    -- each run of one to four tokens of a sentence from a name's first word: one row a run (none past the sentence's
+    -- end)
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram1 AS gram FROM wide_grams WHERE gram1 IS NOT NULL
+    UNION ALL
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram2 FROM wide_grams WHERE gram2 IS NOT NULL
+    UNION ALL
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram3 FROM wide_grams WHERE gram3 IS NOT NULL
+    UNION ALL
+    SELECT corpus, split, text_id, sentence_id, doc_token, gram4 FROM wide_grams WHERE gram4 IS NOT NULL
 ),
 
 candidates AS (
