@@ -564,3 +564,99 @@ def with_context(frame: pl.DataFrame, id_column: str = "mistake_id") -> pl.DataF
         pl.col("context_before"), pl.lit("[") + pl.col("marked") + pl.lit("]"), pl.col("context_after"), separator=" "
     ).str.strip_chars()
     return frame.join(contexts, on=id_column, how="left", maintain_order="left").with_columns(in_context=in_context)
+
+
+# The pages' own reads: each page's SQL, named here, so that a page holds layout alone.
+
+RANKED = """
+SELECT submission
+FROM leaderboard
+WHERE corpus = $corpus AND split = $split AND scope = $scope
+ORDER BY rank, submission
+"""
+# The lists the mushroom scheme scores (read with character labels), in its rank order: by iou, then cor.
+MUSHROOM_RANKED = """
+SELECT submission
+FROM mushroom_leaderboard
+WHERE corpus = $corpus AND split = $split
+ORDER BY rank, submission
+"""
+
+
+def ranked_submissions(corpus: str, split: str, scope: str, scheme: str) -> list[str]:
+    """The submissions of a corpus's split scored under a scheme, in rank order (the mushroom scheme's one scope
+    is ALL: scope is not read for it)."""
+    if scheme == MUSHROOM:
+        return read_one(MUSHROOM_RANKED, {"corpus": corpus, "split": split})["submission"].to_list()
+    return read_one(RANKED, {"corpus": corpus, "split": split, "scope": scope})["submission"].to_list()
+
+
+EVALUATED = """
+SELECT submission_id, submission, split
+FROM evaluations
+WHERE corpus = $corpus
+ORDER BY split <> 'test', split, submission
+"""
+
+
+def evaluated_submissions(corpus: str) -> pl.DataFrame:
+    """The scored submissions of a corpus (submission_id, submission, split), the test split first."""
+    return read_one(EVALUATED, {"corpus": corpus})
+
+
+PER_TEXT = """
+SELECT submission, scope, text_id, gold, submitted, matched
+FROM text_statistics
+WHERE list_contains($submission_ids, submission_id)
+ORDER BY position, submission, text_id
+"""
+
+
+def counts_per_text(submission_ids: list[int]) -> pl.DataFrame:
+    """text_statistics of these submissions: the gold, submitted and matched mistakes of each text and scope."""
+    return read_one(PER_TEXT, {"submission_ids": submission_ids})
+
+
+NOT_CURATED = "not curated"  # the gold mistakes that no mistake of the curation exports covers
+
+
+def _recall_at_levels(analysis: str, level: str) -> str:
+    """A saved analysis, only the rows of the submissions of the corpus $corpus and split $split, its level as a
+    label."""
+    label = f"coalesce({level}::VARCHAR, '{NOT_CURATED}')"
+    return (
+        f"SELECT submission, {label} AS level, gold, matched, recall FROM ({saved_analysis(analysis).sql}) "
+        "WHERE corpus = $corpus AND split = $split"
+    )
+
+
+def recall_by_difficulty(corpus: str, split: str) -> dict[str, pl.DataFrame]:
+    """The saved analyses recall_by_found_by and recall_by_annotators of a corpus's split, as found_by and
+    annotators: each submission's recall at each level, the level as a label."""
+    params = {"corpus": corpus, "split": split}
+    return read(
+        found_by=(_recall_at_levels("recall_by_found_by", "found_by"), params),
+        annotators=(_recall_at_levels("recall_by_annotators", "annotators"), params),
+    )
+
+
+# The gold mistakes at a level of a measure, and whether a submission found them (in the ALL scope).
+AT_LEVEL = f"""
+SELECT difficulty.text_id, difficulty.category, difficulty.tokens, difficulty.correction,
+    scored.counterpart_id IS NOT NULL AS found
+FROM gold_mistake_difficulty AS difficulty
+JOIN scored_mistakes AS scored
+    ON scored.mistake_id = difficulty.gold_mistake_id AND scored.side = 'gold'
+JOIN evaluations USING (submission_id)
+WHERE evaluations.corpus = $corpus AND evaluations.split = $split AND evaluations.submission = $submission
+    AND CASE WHEN $measure = 'found_by' THEN difficulty.found_by::VARCHAR
+        ELSE coalesce(difficulty.annotators::VARCHAR, '{NOT_CURATED}') END = $level
+ORDER BY difficulty.text_id, difficulty.doc_token_start
+"""
+
+
+def gold_mistakes_at_level(corpus: str, split: str, submission: str, measure: str, level: str) -> pl.DataFrame:
+    """The gold mistakes of a corpus's split at a level of a measure (found_by or annotators), and whether the
+    submission found each (in the ALL scope)."""
+    params = {"corpus": corpus, "split": split, "submission": submission, "measure": measure, "level": level}
+    return read_one(AT_LEVEL, params)
