@@ -660,3 +660,79 @@ def gold_mistakes_at_level(corpus: str, split: str, submission: str, measure: st
     submission found each (in the ALL scope)."""
     params = {"corpus": corpus, "split": split, "submission": submission, "measure": measure, "level": level}
     return read_one(AT_LEVEL, params)
+
+
+CATEGORY_SCORES = """
+SELECT submission_id, submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
+    matched, gold_total, submitted_total
+FROM scores
+WHERE corpus = $corpus AND split = $split
+ORDER BY submission, position
+"""
+
+# A submitter's url is a link only when it is a web address (never javascript: or data:).
+METADATA = """
+SELECT meta.submission, meta.team, meta.system, meta.approach, meta.description,
+    CASE WHEN regexp_matches(meta.url, '^https?://[^\\s]+$') THEN meta.url END AS url
+FROM submission_metadata AS meta
+WHERE meta.corpus = $corpus
+    AND meta.submission IN (SELECT submission FROM evaluations WHERE corpus = $corpus AND split = $split)
+ORDER BY meta.submission
+"""
+
+
+def scores_and_metadata(corpus: str, split: str) -> dict[str, pl.DataFrame]:
+    """A corpus's split, read at once: categories, the scores view's figures of each submission in each scope
+    (by submission, then scope), and metadata, who submitted each scored submission (its url a link only when a
+    web address)."""
+    params = {"corpus": corpus, "split": split}
+    return read(categories=(CATEGORY_SCORES, params), metadata=(METADATA, params))
+
+
+# The Refresh status page's reads: the publications (latest first), the lists with their hashes, the rejections
+# and the input files.
+REFRESH_STATUS = {
+    "publications": "SELECT * FROM publications ORDER BY published_at DESC",
+    "lists": """
+        SELECT kind, name, split, row_count AS mistakes, sha256, loaded_at, source_file
+        FROM annotation_sets
+        ORDER BY kind, split DESC, name
+    """,
+    # A problem of a file that is not the CSV is one of the metadata sidecar (inbox.load_sidecar).
+    # The same message on many lines is one row (a blank column refuses every one of 571 lines): its lines as
+    # runs (2–572), each run the lines whose number less their rank in the group is the same.
+    "rejections": """
+        WITH ranked AS (
+            SELECT submission, file, message, line,
+                line - row_number() OVER (PARTITION BY submission, file, message ORDER BY line) AS run
+            FROM rejections
+        ),
+
+        runs AS (
+            SELECT submission, file, message, min(line) AS first_line, max(line) AS last_line, count(*) AS times
+            FROM ranked
+            GROUP BY submission, file, message, run
+        )
+
+        SELECT
+            submission,
+            string_agg(
+                CASE WHEN first_line = last_line THEN first_line::VARCHAR ELSE first_line || '–' || last_line END,
+                ', ' ORDER BY first_line
+            ) AS lines,
+            sum(times)::BIGINT AS times,
+            message,
+            file,
+            suffix(file, '.csv') AS of_csv
+        FROM runs
+        GROUP BY submission, file, message
+        ORDER BY submission, file, min(first_line) NULLS FIRST
+    """,
+    "sources": "SELECT role, corpus, name, sha256, size, path FROM source_files ORDER BY role, corpus, name",
+}
+
+
+def refresh_status() -> dict[str, pl.DataFrame]:
+    """The publications (latest first), the lists with their hashes, the rejections (a message's lines as runs,
+    of_csv: a problem of the CSV, else of the metadata sidecar) and the input files with theirs."""
+    return read(**REFRESH_STATUS)
