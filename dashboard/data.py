@@ -736,3 +736,47 @@ def refresh_status() -> dict[str, pl.DataFrame]:
     """The publications (latest first), the lists with their hashes, the rejections (a message's lines as runs,
     of_csv: a problem of the CSV, else of the metadata sidecar) and the input files with theirs."""
     return read(**REFRESH_STATUS)
+
+
+# The lists that can be compared: those the shared-task scheme scores (scheme_refusals names those it refuses).
+COMPARABLE_LISTS = """
+SELECT set_id, CASE kind WHEN 'gold' THEN 'gold list' ELSE name END AS list, split, kind = 'submission' AS scored
+FROM annotation_sets
+WHERE corpus = $corpus AND set_id NOT IN (SELECT set_id FROM scheme_refusals)
+ORDER BY split <> 'test', split, kind <> 'gold', name
+"""
+
+
+def comparable_lists(corpus: str) -> pl.DataFrame:
+    """The lists of a corpus the shared-task scheme scores (set_id, list: its name or 'gold list', split, scored:
+    a submission), by split (test first), the gold list first, then by name."""
+    return read_one(COMPARABLE_LISTS, {"corpus": corpus})
+
+
+REFUSED_LISTS = """
+SELECT count(*) AS refused
+FROM scheme_refusals
+JOIN annotation_sets USING (set_id)
+WHERE corpus = $corpus AND split = $split
+"""
+
+
+def refused_lists(corpus: str, split: str) -> int:
+    """How many lists of a corpus's split the shared-task scheme refuses (scheme_refusals)."""
+    return read_one(REFUSED_LISTS, {"corpus": corpus, "split": split})["refused"][0]
+
+
+TEXTS_OF_SPLIT = "SELECT text_id FROM texts WHERE corpus = $corpus AND split = $split ORDER BY text_id"
+
+
+def texts_of(corpus: str, split: str) -> list[str]:
+    """The texts of a corpus's split, by id."""
+    return read_one(TEXTS_OF_SPLIT, {"corpus": corpus, "split": split})["text_id"].to_list()
+
+
+TOKENS = "SELECT list(token ORDER BY doc_token) AS tokens FROM tokens WHERE text_id = $text"
+
+
+def tokens_of(text_id: str) -> list[str]:
+    """A text's tokens, in order."""
+    return read_one(TOKENS, {"text": text_id})["tokens"][0].to_list()
