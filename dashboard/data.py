@@ -780,3 +780,147 @@ TOKENS = "SELECT list(token ORDER BY doc_token) AS tokens FROM tokens WHERE text
 def tokens_of(text_id: str) -> list[str]:
     """A text's tokens, in order."""
     return read_one(TOKENS, {"text": text_id})["tokens"][0].to_list()
+
+
+METRIC_SPLITS = """
+SELECT DISTINCT split
+FROM metric_targets
+WHERE corpus = $corpus
+ORDER BY split <> 'test', split
+"""
+
+# One point a text the metric scores: its score as given, the gold list's mistakes of the scope in it, its system.
+METRIC_POINTS = """
+SELECT
+    scores.text_id,
+    scores.score,
+    targets.gold_count AS gold,
+    coalesce(targets.system, 'not known') AS system,
+    scores.higher_is_better
+FROM scoped_metric_scores AS scores
+JOIN metric_targets AS targets USING (corpus, split, scope, text_id)
+WHERE scores.corpus = $corpus AND scores.split = $split AND scores.scope = $scope AND scores.metric = $metric
+ORDER BY scores.text_id
+"""
+
+# The ROC curve of flagging a text as having a gold mistake when its score is at least the threshold (at most, for
+# a metric whose higher scores are better): a point a distinct score, highest error-likeness first, and (0, 0).
+METRIC_ROC = f"""
+WITH points AS ({METRIC_POINTS}),
+at_score AS (
+    SELECT
+        score AS threshold,
+        any_value(higher_is_better) AS higher_is_better,
+        count(*) FILTER (WHERE gold > 0) AS positives,
+        count(*) FILTER (WHERE gold = 0) AS negatives
+    FROM points
+    GROUP BY score
+),
+curve AS (
+    SELECT
+        row_number() OVER flagged AS position,
+        threshold,
+        sum(positives) OVER flagged / sum(positives) OVER () AS true_positive_rate,
+        sum(negatives) OVER flagged / sum(negatives) OVER () AS false_positive_rate
+    FROM at_score
+    WINDOW flagged AS (
+        ORDER BY CASE WHEN higher_is_better THEN -threshold ELSE threshold END DESC ROWS UNBOUNDED PRECEDING
+    )
+)
+SELECT position, threshold, true_positive_rate, false_positive_rate FROM curve
+UNION ALL
+SELECT 0, NULL, 0.0, 0.0
+ORDER BY position
+"""
+
+
+def metric_splits(corpus: str) -> list[str]:
+    """The splits of a corpus whose metrics are measured (metric_targets), test first."""
+    return read_one(METRIC_SPLITS, {"corpus": corpus})["split"].to_list()
+
+
+def metric_points_and_roc(corpus: str, split: str, scope: str, metric: str) -> dict[str, pl.DataFrame]:
+    """One metric of a corpus's split in a scope, read at once: points, a row a text it scores (METRIC_POINTS),
+    and curve, its ROC curve (METRIC_ROC)."""
+    of_metric = {"corpus": corpus, "split": split, "scope": scope, "metric": metric}
+    return read(points=(METRIC_POINTS, of_metric), curve=(METRIC_ROC, of_metric))
+
+
+# The Gold explorer's reads.
+BY_CATEGORY = """
+SELECT categories.category, count(gold.mistake_id) AS mistakes, categories.description
+FROM categories
+LEFT JOIN (
+    SELECT gold.* FROM gold_mistakes AS gold JOIN annotation_sets AS lists ON lists.set_id = gold.gold_id
+    WHERE lists.corpus = $corpus
+) AS gold ON gold.category = categories.category AND gold.split = $split
+WHERE categories.corpus = $corpus
+GROUP BY ALL
+ORDER BY any_value(categories.position)
+"""
+
+
+def _of_split_texts(analysis: str) -> str:
+    """A saved analysis, only the rows of the texts of the corpus $corpus and split $split, in the analysis's own
+    order. The texts are a list the rows are checked against, not a join: DuckDB keeps the order of the rows
+    through a filter, and a join (IN a subquery is one) hashes them out of it (the By text table went T005,
+    T010, T016, …)."""
+    return (
+        f"SELECT * FROM ({saved_analysis(analysis).sql}) WHERE split = $split"
+        " AND list_contains((SELECT list(text_id) FROM texts WHERE corpus = $corpus AND split = $split), text_id)"
+    )
+
+
+# Another corpus's gold mistakes per text and category (mistakes_per_text has the shared task's categories as
+# its columns): one row per text and category, pivoted below.
+PER_TEXT_AND_CATEGORY = """
+SELECT texts.text_id, categories.category, count(gold.mistake_id) AS mistakes
+FROM texts
+JOIN categories ON categories.corpus = texts.corpus
+LEFT JOIN gold_mistakes AS gold ON gold.text_id = texts.text_id AND gold.category = categories.category
+WHERE texts.corpus = $corpus AND texts.split = $split
+GROUP BY ALL
+ORDER BY texts.text_id, any_value(categories.position)
+"""
+
+
+MISSED_BY_ALL = f"""
+SELECT text_id, category, correction, gold_mistake_id
+FROM ({_of_split_texts("missed_by_every_submission")})
+ORDER BY text_id, doc_token_start
+"""
+
+
+GOLD_SPLITS = """
+SELECT split
+FROM annotation_sets
+WHERE kind = 'gold' AND corpus = $corpus
+ORDER BY split <> 'test', split
+"""
+
+
+def gold_splits(corpus: str) -> list[str]:
+    """The splits of a corpus with a gold list, test first."""
+    return read_one(GOLD_SPLITS, {"corpus": corpus})["split"].to_list()
+
+
+def gold_explorer(corpus: str, split: str) -> dict[str, pl.DataFrame]:
+    """The gold list of a corpus's split, read at once: by_category (its mistakes per category), per_text (the
+    saved analysis mistakes_per_text for the shared task; another corpus's, whose categories are not its columns,
+    a row per text and category), per_system (mistakes_per_text_by_system), missed (missed_by_every_submission)
+    and submissions (how many the split has)."""
+    params = {"corpus": corpus, "split": split}
+    shared_task = corpus == SHARED_TASK
+    return read(
+        by_category=(BY_CATEGORY, params),
+        per_text=(_of_split_texts("mistakes_per_text"), params) if shared_task else (PER_TEXT_AND_CATEGORY, params),
+        per_system=(
+            f"SELECT * FROM ({saved_analysis('mistakes_per_text_by_system').sql}) WHERE split = $split",
+            params,
+        ),
+        missed=(MISSED_BY_ALL, params),
+        submissions=(
+            "SELECT count(*) AS submissions FROM evaluations WHERE corpus = $corpus AND split = $split",
+            params,
+        ),
+    )
