@@ -924,3 +924,148 @@ def gold_explorer(corpus: str, split: str) -> dict[str, pl.DataFrame]:
             params,
         ),
     )
+
+
+# The Errors browser's reads: every query takes the page's filters ($split, $within_category, $submission_ids,
+# $categories, $outcomes, $texts, $search, $systems, $severities).
+# Matched gold mistakes stand for their matched pair (the submitted side is in the "matched with" columns);
+# so every row is a matched gold mistake, a missed one, or a false alarm. The rows come from scored_mistakes (the
+# table behind mistake_outcomes, a row per mistake with its outcome in both scopes), and the mistakes' own columns
+# are joined to the page alone: at scale 1000 the filters leave 17 million rows to count and sort.
+SEARCHED = """
+SELECT mistake_id
+FROM mistakes
+WHERE $search <> '' AND contains(lower(concat_ws(' ', tokens, correction, comment)), lower($search))
+"""
+ERROR_ROWS = """
+SELECT
+    submission_id, submission, split, side, category, outcome, category_outcome, counterpart_id,
+    category_counterpart_id, text_id, doc_token_start, mistake_id, 1 AS mistakes
+FROM scored_mistakes
+"""
+# The counts need the rows only when a text is chosen or something searched; otherwise they add up the counts kept
+# per submission (scored_mistake_counts: some hundred rows, where the rows are 24 million at scale 1000). The
+# parameters are constants to DuckDB, so the branch they rule out is dropped from the plan.
+COUNTED = f"""
+{ERROR_ROWS}
+WHERE $search <> '' OR len($texts) > 0 OR len($systems) > 0 OR len($severities) > 0
+UNION ALL
+SELECT
+    submission_id, submission, split, side, category, outcome, category_outcome, NULL,
+    NULL, NULL, NULL, NULL, mistakes
+FROM scored_mistake_counts
+WHERE $search = '' AND len($texts) = 0 AND len($systems) = 0 AND len($severities) = 0
+"""
+
+
+# The rows (or counts) the filters leave, of a relation with the columns of ERROR_ROWS.
+CHOSEN_COLUMNS = """
+SELECT
+    outcome.submission,
+    outcome.text_id,
+    CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END AS outcome,
+    outcome.category,
+    outcome.side,
+    outcome.doc_token_start,
+    outcome.mistake_id,
+    CASE WHEN $within_category THEN outcome.category_counterpart_id ELSE outcome.counterpart_id END AS counterpart_id,
+    outcome.mistakes
+"""
+CHOSEN = f"""
+WHERE outcome.split = $split
+    AND NOT (outcome.side = 'submitted'
+        AND CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END = 'matched')
+    AND list_contains($submission_ids, outcome.submission_id)
+    AND list_contains($categories, outcome.category)
+    AND list_contains($outcomes, CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END)
+    AND (len($texts) = 0 OR list_contains($texts, outcome.text_id))
+    -- the texts of the generating systems chosen (none chosen: every text), and the mistakes of the severities
+    AND (len($systems) = 0
+        OR outcome.text_id IN (SELECT text_id FROM text_generators WHERE list_contains($systems, system)))
+    AND (len($severities) = 0
+        OR outcome.mistake_id IN (SELECT mistake_id FROM mistakes WHERE list_contains($severities, severity)))
+    -- the search: a literal piece of text (no pattern), in any case, in the tokens, the correction or the comment
+    -- (without one, SEARCHED is empty and DuckDB drops it from the plan: the parameters are constants to it)
+    AND ($search = '' OR outcome.mistake_id IN ({SEARCHED}))
+"""
+FILTERED = f"{CHOSEN_COLUMNS} FROM ({ERROR_ROWS}) AS outcome {CHOSEN}"
+FILTERED_COUNTS = f"{CHOSEN_COLUMNS} FROM ({COUNTED}) AS outcome {CHOSEN}"
+
+ERRORS_ORDER = "ORDER BY submission, text_id, doc_token_start, side"
+
+ERROR_COUNTS = f"""
+SELECT submission, category, side, outcome, sum(mistakes)::BIGINT AS mistakes
+FROM ({FILTERED_COUNTS})
+GROUP BY ALL
+ORDER BY ALL
+"""
+
+ERROR_PAGE = f"""
+SELECT
+    page.submission,
+    page.text_id,
+    page.outcome,
+    page.category,
+    mistakes.severity,
+    generators.system,
+    mistakes.correction,
+    mistakes.comment,
+    page.side,
+    page.doc_token_start,
+    mistakes.doc_token_end,
+    page.mistake_id,
+    page.counterpart_id
+FROM ({FILTERED} {ERRORS_ORDER} LIMIT $page_size OFFSET $offset) AS page
+JOIN mistakes ON mistakes.mistake_id = page.mistake_id
+LEFT JOIN text_generators AS generators ON generators.text_id = page.text_id
+ORDER BY page.submission, page.text_id, page.doc_token_start, page.side
+"""
+
+# What the mistakes of a page were matched with, by their ids (see data.with_context).
+COUNTERPARTS = """
+SELECT mistake_id AS counterpart_id, category AS matched_category, tokens AS matched_tokens
+FROM mistakes
+WHERE list_contains($counterpart_ids, mistake_id)
+"""
+
+# What the box score says about the mistakes of a page (queries/marts/mistake_box_evidence.sql), by their ids.
+EVIDENCE = """
+SELECT mistake_id, evidence, entity, stat, claimed, actual, rule
+FROM mistake_box_evidence
+WHERE list_contains($mistake_ids, mistake_id)
+"""
+
+
+def error_choices(corpus: str, split: str) -> dict[str, pl.DataFrame]:
+    """What the Errors browser offers for a corpus's split: submissions (submission, submission_id, by name) and
+    texts (by id)."""
+    params = {"corpus": corpus, "split": split}
+    return read(
+        submissions=(
+            "SELECT submission, submission_id FROM evaluations WHERE corpus = $corpus AND split = $split"
+            " ORDER BY submission",
+            params,
+        ),
+        texts=(TEXTS_OF_SPLIT, params),
+    )
+
+
+def error_counts(filters: dict) -> pl.DataFrame:
+    """The mistakes the filters leave, counted by submission, category, side and outcome."""
+    return read_one(ERROR_COUNTS, filters)
+
+
+def error_page(filters: dict, page_size: int, offset: int) -> pl.DataFrame:
+    """A page of the mistakes the filters leave (page_size rows from offset), with their own columns."""
+    return read_one(ERROR_PAGE, filters | {"page_size": page_size, "offset": offset})
+
+
+def counterparts(counterpart_ids: list[int]) -> pl.DataFrame:
+    """What mistakes were matched with, by the ids of their counterparts: counterpart_id, matched_category,
+    matched_tokens."""
+    return read_one(COUNTERPARTS, {"counterpart_ids": counterpart_ids})
+
+
+def box_evidence(mistake_ids: list[int]) -> pl.DataFrame:
+    """What the box score says about these mistakes (mistake_box_evidence)."""
+    return read_one(EVIDENCE, {"mistake_ids": mistake_ids})
