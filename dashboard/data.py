@@ -1069,3 +1069,181 @@ def counterparts(counterpart_ids: list[int]) -> pl.DataFrame:
 def box_evidence(mistake_ids: list[int]) -> pl.DataFrame:
     """What the box score says about these mistakes (mistake_box_evidence)."""
     return read_one(EVIDENCE, {"mistake_ids": mistake_ids})
+
+
+# The Document view's reads.
+DOCUMENT_TEXT = """
+SELECT texts.text_id, texts.split, texts.source_data, texts.generated_text,
+    json_extract_string(texts.source_data, '$.source') AS source,
+    list(tokens.token ORDER BY tokens.doc_token) AS tokens
+FROM texts
+JOIN tokens USING (text_id)
+WHERE texts.text_id = $text
+GROUP BY ALL
+"""
+
+# Numbered in reading order, G for gold and S for submitted: the labels on the text and in the side list.
+DOCUMENT_MISTAKES = """
+WITH listed AS (
+    SELECT side, mistake_id, outcome, counterpart_id, doc_token_start, doc_token_end, category, tokens,
+        correction, comment
+    FROM mistake_outcomes
+    WHERE submission = $submission AND scope = 'ALL' AND text_id = $text
+    UNION ALL
+    SELECT 'gold', mistake_id, NULL, NULL, doc_token_start, doc_token_end, category, tokens, correction, comment
+    FROM gold_mistakes
+    WHERE $submission IS NULL AND text_id = $text
+),
+
+labelled AS (
+    SELECT
+        CASE side WHEN 'gold' THEN 'G' ELSE 'S' END
+            || row_number() OVER (PARTITION BY side ORDER BY doc_token_start) AS label,
+        *
+    FROM listed
+)
+SELECT labelled.*, counterpart.label AS matched_with
+FROM labelled
+LEFT JOIN labelled AS counterpart ON counterpart.mistake_id = labelled.counterpart_id
+ORDER BY labelled.side, labelled.doc_token_start
+"""
+
+DOCUMENT_GAME = """
+SELECT game_date, home_city, home_name, vis_city, vis_name, bref_box_url
+FROM games
+WHERE text_id = $text
+"""
+
+DOCUMENT_TEAMS = """
+SELECT
+    team_name AS team,
+    team_city AS city,
+    side,
+    wins || '–' || losses AS record,
+    pts_qtr1 AS Q1, pts_qtr2 AS Q2, pts_qtr3 AS Q3, pts_qtr4 AS Q4, pts AS PTS,
+    fg_pct AS "FG%", fg3_pct AS "3P%", ft_pct AS "FT%", reb AS REB, ast AS AST, tov AS TOV
+FROM team_games
+WHERE text_id = $text
+ORDER BY side DESC
+"""
+
+DOCUMENT_PLAYERS = """
+SELECT
+    coalesce(teams.team_name, players.team_city) AS team,
+    players.player_name AS player,
+    players.second_name AS surname,
+    coalesce(players.start_position, '') AS pos,
+    CASE WHEN players.did_not_play THEN 'DNP' ELSE players.minutes::VARCHAR END AS MIN,
+    players.pts AS PTS,
+    players.fgm || '-' || players.fga AS FG,
+    players.fg3m || '-' || players.fg3a AS "3P",
+    players.ftm || '-' || players.fta AS FT,
+    players.reb AS REB, players.ast AS AST, players.stl AS STL, players.blk AS BLK, players.tov AS TOV,
+    players.pf AS PF,
+    players.side,
+    players.player_index
+FROM player_games AS players
+LEFT JOIN team_games AS teams USING (text_id, side)
+WHERE players.text_id = $text
+ORDER BY players.side DESC NULLS LAST, players.starter DESC, players.minutes DESC NULLS LAST, players.player_index
+"""
+
+# The box-score checker's findings on the text, and the cells of the box score they contradict.
+DOCUMENT_FINDINGS = """
+SELECT doc_token_start, tokens, category, entity, stat, claimed, actual, rule
+FROM boxscore_findings
+WHERE text_id = $text
+ORDER BY doc_token_start
+"""
+DOCUMENT_FINDING_CELLS = "SELECT * FROM boxscore_finding_cells WHERE text_id = $text"
+
+# The errors raters marked on an MQM text or its source, numbered E1, E2… in reading order, the target first.
+DOCUMENT_RATED = """
+SELECT
+    'E' || row_number() OVER (ORDER BY side DESC, char_start, char_end, line_number, error_index) AS label,
+    side, char_start, char_end, severity, category, rater
+FROM rated_error_spans
+WHERE text_id = $text
+ORDER BY side DESC, char_start, char_end, line_number, error_index
+"""
+
+# The lists of the lanes and side-by-side layouts, each span with its outcome when its list is a scored
+# submission (matched or a false alarm in the ALL scope, against the gold list).
+LISTED_SPANS = """
+SELECT listed.set_id, listed.mistake_id, listed.doc_token_start, listed.doc_token_end, listed.category,
+    listed.tokens, listed.correction, listed.comment, outcomes.outcome
+FROM mistakes AS listed
+LEFT JOIN (
+    SELECT mistake_id, outcome FROM mistake_outcomes WHERE text_id = $text AND scope = 'ALL' AND side = 'submitted'
+) AS outcomes USING (mistake_id)
+WHERE listed.text_id = $text AND list_contains($set_ids, listed.set_id)
+ORDER BY listed.set_id, listed.doc_token_start
+"""
+
+LISTS_OF_SPLIT = """
+SELECT set_id, CASE kind WHEN 'gold' THEN 'gold list' ELSE name END AS list
+FROM annotation_sets
+WHERE corpus = $corpus AND split = $split
+ORDER BY kind <> 'gold', name
+"""
+
+
+def corpus_of_text(text_id: str) -> str | None:
+    """The corpus of a text, None when no text has that id."""
+    found = read_one("SELECT corpus FROM texts WHERE text_id = $text", {"text": text_id})["corpus"]
+    return found[0] if len(found) else None
+
+
+def document_choices(corpus: str) -> dict[str, pl.DataFrame]:
+    """What the Document view offers for a corpus: texts (text_id, split; the test split first, by id) and
+    submissions (submission, split; by name)."""
+    return read(
+        texts=(
+            "SELECT text_id, split FROM texts WHERE corpus = $corpus ORDER BY split DESC, text_id",
+            {"corpus": corpus},
+        ),
+        submissions=(
+            "SELECT submission, split FROM evaluations WHERE corpus = $corpus ORDER BY submission",
+            {"corpus": corpus},
+        ),
+    )
+
+
+def document(text_id: str, submission: str | None) -> dict[str, pl.DataFrame]:
+    """A text as the Document view shows it, read at once: text, mistakes (the submission's, scored, with the gold
+    list's; the gold list's alone when submission is None), game, teams, players, findings, finding_cells and
+    rated."""
+    params = {"text": text_id, "submission": submission}
+    return read(
+        text=(DOCUMENT_TEXT, params),
+        mistakes=(DOCUMENT_MISTAKES, params),
+        game=(DOCUMENT_GAME, params),
+        teams=(DOCUMENT_TEAMS, params),
+        players=(DOCUMENT_PLAYERS, params),
+        findings=(DOCUMENT_FINDINGS, params),
+        finding_cells=(DOCUMENT_FINDING_CELLS, params),
+        rated=(DOCUMENT_RATED, params),
+    )
+
+
+def lists_of(corpus: str, split: str) -> pl.DataFrame:
+    """The lists of a corpus's split (set_id, list: its name or 'gold list'), the gold list first, then by name."""
+    return read_one(LISTS_OF_SPLIT, {"corpus": corpus, "split": split})
+
+
+def spans_of_lists(text_id: str, set_ids: list[int]) -> pl.DataFrame:
+    """The spans of these lists in a text, each with its outcome when its list is a scored submission."""
+    return read_one(LISTED_SPANS, {"text": text_id, "set_ids": set_ids})
+
+
+RELATIONS = """
+SELECT table_name AS name, 'table' AS kind, comment AS description FROM duckdb_tables() WHERE schema_name = 'main'
+UNION ALL
+SELECT view_name, 'view', comment FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal
+ORDER BY kind, name
+"""
+
+
+def relations() -> pl.DataFrame:
+    """The tables and views of the database (name, kind, description), tables first, by name."""
+    return read_one(RELATIONS)
