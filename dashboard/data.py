@@ -564,3 +564,686 @@ def with_context(frame: pl.DataFrame, id_column: str = "mistake_id") -> pl.DataF
         pl.col("context_before"), pl.lit("[") + pl.col("marked") + pl.lit("]"), pl.col("context_after"), separator=" "
     ).str.strip_chars()
     return frame.join(contexts, on=id_column, how="left", maintain_order="left").with_columns(in_context=in_context)
+
+
+# The pages' own reads: each page's SQL, named here, so that a page holds layout alone.
+
+RANKED = """
+SELECT submission
+FROM leaderboard
+WHERE corpus = $corpus AND split = $split AND scope = $scope
+ORDER BY rank, submission
+"""
+# The lists the mushroom scheme scores (read with character labels), in its rank order: by iou, then cor.
+MUSHROOM_RANKED = """
+SELECT submission
+FROM mushroom_leaderboard
+WHERE corpus = $corpus AND split = $split
+ORDER BY rank, submission
+"""
+
+
+def ranked_submissions(corpus: str, split: str, scope: str, scheme: str) -> list[str]:
+    """The submissions of a corpus's split scored under a scheme, in rank order (the mushroom scheme's one scope
+    is ALL: scope is not read for it)."""
+    if scheme == MUSHROOM:
+        return read_one(MUSHROOM_RANKED, {"corpus": corpus, "split": split})["submission"].to_list()
+    return read_one(RANKED, {"corpus": corpus, "split": split, "scope": scope})["submission"].to_list()
+
+
+EVALUATED = """
+SELECT submission_id, submission, split
+FROM evaluations
+WHERE corpus = $corpus
+ORDER BY split <> 'test', split, submission
+"""
+
+
+def evaluated_submissions(corpus: str) -> pl.DataFrame:
+    """The scored submissions of a corpus (submission_id, submission, split), the test split first."""
+    return read_one(EVALUATED, {"corpus": corpus})
+
+
+PER_TEXT = """
+SELECT submission, scope, text_id, gold, submitted, matched
+FROM text_statistics
+WHERE list_contains($submission_ids, submission_id)
+ORDER BY position, submission, text_id
+"""
+
+
+def counts_per_text(submission_ids: list[int]) -> pl.DataFrame:
+    """text_statistics of these submissions: the gold, submitted and matched mistakes of each text and scope."""
+    return read_one(PER_TEXT, {"submission_ids": submission_ids})
+
+
+NOT_CURATED = "not curated"  # the gold mistakes that no mistake of the curation exports covers
+
+
+def _recall_at_levels(analysis: str, level: str) -> str:
+    """A saved analysis, only the rows of the submissions of the corpus $corpus and split $split, its level as a
+    label."""
+    label = f"coalesce({level}::VARCHAR, '{NOT_CURATED}')"
+    return (
+        f"SELECT submission, {label} AS level, gold, matched, recall FROM ({saved_analysis(analysis).sql}) "
+        "WHERE corpus = $corpus AND split = $split"
+    )
+
+
+def recall_by_difficulty(corpus: str, split: str) -> dict[str, pl.DataFrame]:
+    """The saved analyses recall_by_found_by and recall_by_annotators of a corpus's split, as found_by and
+    annotators: each submission's recall at each level, the level as a label."""
+    params = {"corpus": corpus, "split": split}
+    return read(
+        found_by=(_recall_at_levels("recall_by_found_by", "found_by"), params),
+        annotators=(_recall_at_levels("recall_by_annotators", "annotators"), params),
+    )
+
+
+# The gold mistakes at a level of a measure, and whether a submission found them (in the ALL scope).
+AT_LEVEL = f"""
+SELECT difficulty.text_id, difficulty.category, difficulty.tokens, difficulty.correction,
+    scored.counterpart_id IS NOT NULL AS found
+FROM gold_mistake_difficulty AS difficulty
+JOIN scored_mistakes AS scored
+    ON scored.mistake_id = difficulty.gold_mistake_id AND scored.side = 'gold'
+JOIN evaluations USING (submission_id)
+WHERE evaluations.corpus = $corpus AND evaluations.split = $split AND evaluations.submission = $submission
+    AND CASE WHEN $measure = 'found_by' THEN difficulty.found_by::VARCHAR
+        ELSE coalesce(difficulty.annotators::VARCHAR, '{NOT_CURATED}') END = $level
+ORDER BY difficulty.text_id, difficulty.doc_token_start
+"""
+
+
+def gold_mistakes_at_level(corpus: str, split: str, submission: str, measure: str, level: str) -> pl.DataFrame:
+    """The gold mistakes of a corpus's split at a level of a measure (found_by or annotators), and whether the
+    submission found each (in the ALL scope)."""
+    params = {"corpus": corpus, "split": split, "submission": submission, "measure": measure, "level": level}
+    return read_one(AT_LEVEL, params)
+
+
+CATEGORY_SCORES = """
+SELECT submission_id, submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
+    matched, gold_total, submitted_total
+FROM scores
+WHERE corpus = $corpus AND split = $split
+ORDER BY submission, position
+"""
+
+# A submitter's url is a link only when it is a web address (never javascript: or data:).
+METADATA = """
+SELECT meta.submission, meta.team, meta.system, meta.approach, meta.description,
+    CASE WHEN regexp_matches(meta.url, '^https?://[^\\s]+$') THEN meta.url END AS url
+FROM submission_metadata AS meta
+WHERE meta.corpus = $corpus
+    AND meta.submission IN (SELECT submission FROM evaluations WHERE corpus = $corpus AND split = $split)
+ORDER BY meta.submission
+"""
+
+
+def scores_and_metadata(corpus: str, split: str) -> dict[str, pl.DataFrame]:
+    """A corpus's split, read at once: categories, the scores view's figures of each submission in each scope
+    (by submission, then scope), and metadata, who submitted each scored submission (its url a link only when a
+    web address)."""
+    params = {"corpus": corpus, "split": split}
+    return read(categories=(CATEGORY_SCORES, params), metadata=(METADATA, params))
+
+
+# The Refresh status page's reads: the publications (latest first), the lists with their hashes, the rejections
+# and the input files.
+REFRESH_STATUS = {
+    "publications": "SELECT * FROM publications ORDER BY published_at DESC",
+    "lists": """
+        SELECT kind, name, split, row_count AS mistakes, sha256, loaded_at, source_file
+        FROM annotation_sets
+        ORDER BY kind, split DESC, name
+    """,
+    # A problem of a file that is not the CSV is one of the metadata sidecar (inbox.load_sidecar).
+    # The same message on many lines is one row (a blank column refuses every one of 571 lines): its lines as
+    # runs (2–572), each run the lines whose number less their rank in the group is the same.
+    "rejections": """
+        WITH ranked AS (
+            SELECT submission, file, message, line,
+                line - row_number() OVER (PARTITION BY submission, file, message ORDER BY line) AS run
+            FROM rejections
+        ),
+
+        runs AS (
+            SELECT submission, file, message, min(line) AS first_line, max(line) AS last_line, count(*) AS times
+            FROM ranked
+            GROUP BY submission, file, message, run
+        )
+
+        SELECT
+            submission,
+            string_agg(
+                CASE WHEN first_line = last_line THEN first_line::VARCHAR ELSE first_line || '–' || last_line END,
+                ', ' ORDER BY first_line
+            ) AS lines,
+            sum(times)::BIGINT AS times,
+            message,
+            file,
+            suffix(file, '.csv') AS of_csv
+        FROM runs
+        GROUP BY submission, file, message
+        ORDER BY submission, file, min(first_line) NULLS FIRST
+    """,
+    "sources": "SELECT role, corpus, name, sha256, size, path FROM source_files ORDER BY role, corpus, name",
+}
+
+
+def refresh_status() -> dict[str, pl.DataFrame]:
+    """The publications (latest first), the lists with their hashes, the rejections (a message's lines as runs,
+    of_csv: a problem of the CSV, else of the metadata sidecar) and the input files with theirs."""
+    return read(**REFRESH_STATUS)
+
+
+# The lists that can be compared: those the shared-task scheme scores (scheme_refusals names those it refuses).
+COMPARABLE_LISTS = """
+SELECT set_id, CASE kind WHEN 'gold' THEN 'gold list' ELSE name END AS list, split, kind = 'submission' AS scored
+FROM annotation_sets
+WHERE corpus = $corpus AND set_id NOT IN (SELECT set_id FROM scheme_refusals)
+ORDER BY split <> 'test', split, kind <> 'gold', name
+"""
+
+
+def comparable_lists(corpus: str) -> pl.DataFrame:
+    """The lists of a corpus the shared-task scheme scores (set_id, list: its name or 'gold list', split, scored:
+    a submission), by split (test first), the gold list first, then by name."""
+    return read_one(COMPARABLE_LISTS, {"corpus": corpus})
+
+
+REFUSED_LISTS = """
+SELECT count(*) AS refused
+FROM scheme_refusals
+JOIN annotation_sets USING (set_id)
+WHERE corpus = $corpus AND split = $split
+"""
+
+
+def refused_lists(corpus: str, split: str) -> int:
+    """How many lists of a corpus's split the shared-task scheme refuses (scheme_refusals)."""
+    return read_one(REFUSED_LISTS, {"corpus": corpus, "split": split})["refused"][0]
+
+
+TEXTS_OF_SPLIT = "SELECT text_id FROM texts WHERE corpus = $corpus AND split = $split ORDER BY text_id"
+
+
+def texts_of(corpus: str, split: str) -> list[str]:
+    """The texts of a corpus's split, by id."""
+    return read_one(TEXTS_OF_SPLIT, {"corpus": corpus, "split": split})["text_id"].to_list()
+
+
+TOKENS = "SELECT list(token ORDER BY doc_token) AS tokens FROM tokens WHERE text_id = $text"
+
+
+def tokens_of(text_id: str) -> list[str]:
+    """A text's tokens, in order."""
+    return read_one(TOKENS, {"text": text_id})["tokens"][0].to_list()
+
+
+METRIC_SPLITS = """
+SELECT DISTINCT split
+FROM metric_targets
+WHERE corpus = $corpus
+ORDER BY split <> 'test', split
+"""
+
+# One point a text the metric scores: its score as given, the gold list's mistakes of the scope in it, its system.
+METRIC_POINTS = """
+SELECT
+    scores.text_id,
+    scores.score,
+    targets.gold_count AS gold,
+    coalesce(targets.system, 'not known') AS system,
+    scores.higher_is_better
+FROM scoped_metric_scores AS scores
+JOIN metric_targets AS targets USING (corpus, split, scope, text_id)
+WHERE scores.corpus = $corpus AND scores.split = $split AND scores.scope = $scope AND scores.metric = $metric
+ORDER BY scores.text_id
+"""
+
+# The ROC curve of flagging a text as having a gold mistake when its score is at least the threshold (at most, for
+# a metric whose higher scores are better): a point a distinct score, highest error-likeness first, and (0, 0).
+METRIC_ROC = f"""
+WITH points AS ({METRIC_POINTS}),
+at_score AS (
+    SELECT
+        score AS threshold,
+        any_value(higher_is_better) AS higher_is_better,
+        count(*) FILTER (WHERE gold > 0) AS positives,
+        count(*) FILTER (WHERE gold = 0) AS negatives
+    FROM points
+    GROUP BY score
+),
+curve AS (
+    SELECT
+        row_number() OVER flagged AS position,
+        threshold,
+        sum(positives) OVER flagged / sum(positives) OVER () AS true_positive_rate,
+        sum(negatives) OVER flagged / sum(negatives) OVER () AS false_positive_rate
+    FROM at_score
+    WINDOW flagged AS (
+        ORDER BY CASE WHEN higher_is_better THEN -threshold ELSE threshold END DESC ROWS UNBOUNDED PRECEDING
+    )
+)
+SELECT position, threshold, true_positive_rate, false_positive_rate FROM curve
+UNION ALL
+SELECT 0, NULL, 0.0, 0.0
+ORDER BY position
+"""
+
+
+def metric_splits(corpus: str) -> list[str]:
+    """The splits of a corpus whose metrics are measured (metric_targets), test first."""
+    return read_one(METRIC_SPLITS, {"corpus": corpus})["split"].to_list()
+
+
+def metric_points_and_roc(corpus: str, split: str, scope: str, metric: str) -> dict[str, pl.DataFrame]:
+    """One metric of a corpus's split in a scope, read at once: points, a row a text it scores (METRIC_POINTS),
+    and curve, its ROC curve (METRIC_ROC)."""
+    of_metric = {"corpus": corpus, "split": split, "scope": scope, "metric": metric}
+    return read(points=(METRIC_POINTS, of_metric), curve=(METRIC_ROC, of_metric))
+
+
+# The Gold explorer's reads.
+BY_CATEGORY = """
+SELECT categories.category, count(gold.mistake_id) AS mistakes, categories.description
+FROM categories
+LEFT JOIN (
+    SELECT gold.* FROM gold_mistakes AS gold JOIN annotation_sets AS lists ON lists.set_id = gold.gold_id
+    WHERE lists.corpus = $corpus
+) AS gold ON gold.category = categories.category AND gold.split = $split
+WHERE categories.corpus = $corpus
+GROUP BY ALL
+ORDER BY any_value(categories.position)
+"""
+
+
+def _of_split_texts(analysis: str) -> str:
+    """A saved analysis, only the rows of the texts of the corpus $corpus and split $split, in the analysis's own
+    order. The texts are a list the rows are checked against, not a join: DuckDB keeps the order of the rows
+    through a filter, and a join (IN a subquery is one) hashes them out of it (the By text table went T005,
+    T010, T016, …)."""
+    return (
+        f"SELECT * FROM ({saved_analysis(analysis).sql}) WHERE split = $split"
+        " AND list_contains((SELECT list(text_id) FROM texts WHERE corpus = $corpus AND split = $split), text_id)"
+    )
+
+
+# Another corpus's gold mistakes per text and category (mistakes_per_text has the shared task's categories as
+# its columns): one row per text and category, pivoted below.
+PER_TEXT_AND_CATEGORY = """
+SELECT texts.text_id, categories.category, count(gold.mistake_id) AS mistakes
+FROM texts
+JOIN categories ON categories.corpus = texts.corpus
+LEFT JOIN gold_mistakes AS gold ON gold.text_id = texts.text_id AND gold.category = categories.category
+WHERE texts.corpus = $corpus AND texts.split = $split
+GROUP BY ALL
+ORDER BY texts.text_id, any_value(categories.position)
+"""
+
+
+MISSED_BY_ALL = f"""
+SELECT text_id, category, correction, gold_mistake_id
+FROM ({_of_split_texts("missed_by_every_submission")})
+ORDER BY text_id, doc_token_start
+"""
+
+
+GOLD_SPLITS = """
+SELECT split
+FROM annotation_sets
+WHERE kind = 'gold' AND corpus = $corpus
+ORDER BY split <> 'test', split
+"""
+
+
+def gold_splits(corpus: str) -> list[str]:
+    """The splits of a corpus with a gold list, test first."""
+    return read_one(GOLD_SPLITS, {"corpus": corpus})["split"].to_list()
+
+
+def gold_explorer(corpus: str, split: str) -> dict[str, pl.DataFrame]:
+    """The gold list of a corpus's split, read at once: by_category (its mistakes per category), per_text (the
+    saved analysis mistakes_per_text for the shared task; another corpus's, whose categories are not its columns,
+    a row per text and category), per_system (mistakes_per_text_by_system), missed (missed_by_every_submission)
+    and submissions (how many the split has)."""
+    params = {"corpus": corpus, "split": split}
+    shared_task = corpus == SHARED_TASK
+    return read(
+        by_category=(BY_CATEGORY, params),
+        per_text=(_of_split_texts("mistakes_per_text"), params) if shared_task else (PER_TEXT_AND_CATEGORY, params),
+        per_system=(
+            f"SELECT * FROM ({saved_analysis('mistakes_per_text_by_system').sql}) WHERE split = $split",
+            params,
+        ),
+        missed=(MISSED_BY_ALL, params),
+        submissions=(
+            "SELECT count(*) AS submissions FROM evaluations WHERE corpus = $corpus AND split = $split",
+            params,
+        ),
+    )
+
+
+# The Errors browser's reads: every query takes the page's filters ($split, $within_category, $submission_ids,
+# $categories, $outcomes, $texts, $search, $systems, $severities).
+# Matched gold mistakes stand for their matched pair (the submitted side is in the "matched with" columns);
+# so every row is a matched gold mistake, a missed one, or a false alarm. The rows come from scored_mistakes (the
+# table behind mistake_outcomes, a row per mistake with its outcome in both scopes), and the mistakes' own columns
+# are joined to the page alone: at scale 1000 the filters leave 17 million rows to count and sort.
+SEARCHED = """
+SELECT mistake_id
+FROM mistakes
+WHERE $search <> '' AND contains(lower(concat_ws(' ', tokens, correction, comment)), lower($search))
+"""
+ERROR_ROWS = """
+SELECT
+    submission_id, submission, split, side, category, outcome, category_outcome, counterpart_id,
+    category_counterpart_id, text_id, doc_token_start, mistake_id, 1 AS mistakes
+FROM scored_mistakes
+"""
+# The counts need the rows only when a text is chosen or something searched; otherwise they add up the counts kept
+# per submission (scored_mistake_counts: some hundred rows, where the rows are 24 million at scale 1000). The
+# parameters are constants to DuckDB, so the branch they rule out is dropped from the plan.
+COUNTED = f"""
+{ERROR_ROWS}
+WHERE $search <> '' OR len($texts) > 0 OR len($systems) > 0 OR len($severities) > 0
+UNION ALL
+SELECT
+    submission_id, submission, split, side, category, outcome, category_outcome, NULL,
+    NULL, NULL, NULL, NULL, mistakes
+FROM scored_mistake_counts
+WHERE $search = '' AND len($texts) = 0 AND len($systems) = 0 AND len($severities) = 0
+"""
+
+
+# The rows (or counts) the filters leave, of a relation with the columns of ERROR_ROWS.
+CHOSEN_COLUMNS = """
+SELECT
+    outcome.submission,
+    outcome.text_id,
+    CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END AS outcome,
+    outcome.category,
+    outcome.side,
+    outcome.doc_token_start,
+    outcome.mistake_id,
+    CASE WHEN $within_category THEN outcome.category_counterpart_id ELSE outcome.counterpart_id END AS counterpart_id,
+    outcome.mistakes
+"""
+CHOSEN = f"""
+WHERE outcome.split = $split
+    AND NOT (outcome.side = 'submitted'
+        AND CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END = 'matched')
+    AND list_contains($submission_ids, outcome.submission_id)
+    AND list_contains($categories, outcome.category)
+    AND list_contains($outcomes, CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END)
+    AND (len($texts) = 0 OR list_contains($texts, outcome.text_id))
+    -- the texts of the generating systems chosen (none chosen: every text), and the mistakes of the severities
+    AND (len($systems) = 0
+        OR outcome.text_id IN (SELECT text_id FROM text_generators WHERE list_contains($systems, system)))
+    AND (len($severities) = 0
+        OR outcome.mistake_id IN (SELECT mistake_id FROM mistakes WHERE list_contains($severities, severity)))
+    -- the search: a literal piece of text (no pattern), in any case, in the tokens, the correction or the comment
+    -- (without one, SEARCHED is empty and DuckDB drops it from the plan: the parameters are constants to it)
+    AND ($search = '' OR outcome.mistake_id IN ({SEARCHED}))
+"""
+FILTERED = f"{CHOSEN_COLUMNS} FROM ({ERROR_ROWS}) AS outcome {CHOSEN}"
+FILTERED_COUNTS = f"{CHOSEN_COLUMNS} FROM ({COUNTED}) AS outcome {CHOSEN}"
+
+ERRORS_ORDER = "ORDER BY submission, text_id, doc_token_start, side"
+
+ERROR_COUNTS = f"""
+SELECT submission, category, side, outcome, sum(mistakes)::BIGINT AS mistakes
+FROM ({FILTERED_COUNTS})
+GROUP BY ALL
+ORDER BY ALL
+"""
+
+ERROR_PAGE = f"""
+SELECT
+    page.submission,
+    page.text_id,
+    page.outcome,
+    page.category,
+    mistakes.severity,
+    generators.system,
+    mistakes.correction,
+    mistakes.comment,
+    page.side,
+    page.doc_token_start,
+    mistakes.doc_token_end,
+    page.mistake_id,
+    page.counterpart_id
+FROM ({FILTERED} {ERRORS_ORDER} LIMIT $page_size OFFSET $offset) AS page
+JOIN mistakes ON mistakes.mistake_id = page.mistake_id
+LEFT JOIN text_generators AS generators ON generators.text_id = page.text_id
+ORDER BY page.submission, page.text_id, page.doc_token_start, page.side
+"""
+
+# What the mistakes of a page were matched with, by their ids (see data.with_context).
+COUNTERPARTS = """
+SELECT mistake_id AS counterpart_id, category AS matched_category, tokens AS matched_tokens
+FROM mistakes
+WHERE list_contains($counterpart_ids, mistake_id)
+"""
+
+# What the box score says about the mistakes of a page (queries/marts/mistake_box_evidence.sql), by their ids.
+EVIDENCE = """
+SELECT mistake_id, evidence, entity, stat, claimed, actual, rule
+FROM mistake_box_evidence
+WHERE list_contains($mistake_ids, mistake_id)
+"""
+
+
+def error_choices(corpus: str, split: str) -> dict[str, pl.DataFrame]:
+    """What the Errors browser offers for a corpus's split: submissions (submission, submission_id, by name) and
+    texts (by id)."""
+    params = {"corpus": corpus, "split": split}
+    return read(
+        submissions=(
+            "SELECT submission, submission_id FROM evaluations WHERE corpus = $corpus AND split = $split"
+            " ORDER BY submission",
+            params,
+        ),
+        texts=(TEXTS_OF_SPLIT, params),
+    )
+
+
+def error_counts(filters: dict) -> pl.DataFrame:
+    """The mistakes the filters leave, counted by submission, category, side and outcome."""
+    return read_one(ERROR_COUNTS, filters)
+
+
+def error_page(filters: dict, page_size: int, offset: int) -> pl.DataFrame:
+    """A page of the mistakes the filters leave (page_size rows from offset), with their own columns."""
+    return read_one(ERROR_PAGE, filters | {"page_size": page_size, "offset": offset})
+
+
+def counterparts(counterpart_ids: list[int]) -> pl.DataFrame:
+    """What mistakes were matched with, by the ids of their counterparts: counterpart_id, matched_category,
+    matched_tokens."""
+    return read_one(COUNTERPARTS, {"counterpart_ids": counterpart_ids})
+
+
+def box_evidence(mistake_ids: list[int]) -> pl.DataFrame:
+    """What the box score says about these mistakes (mistake_box_evidence)."""
+    return read_one(EVIDENCE, {"mistake_ids": mistake_ids})
+
+
+# The Document view's reads.
+DOCUMENT_TEXT = """
+SELECT texts.text_id, texts.split, texts.source_data, texts.generated_text,
+    json_extract_string(texts.source_data, '$.source') AS source,
+    list(tokens.token ORDER BY tokens.doc_token) AS tokens
+FROM texts
+JOIN tokens USING (text_id)
+WHERE texts.text_id = $text
+GROUP BY ALL
+"""
+
+# Numbered in reading order, G for gold and S for submitted: the labels on the text and in the side list.
+DOCUMENT_MISTAKES = """
+WITH listed AS (
+    SELECT side, mistake_id, outcome, counterpart_id, doc_token_start, doc_token_end, category, tokens,
+        correction, comment
+    FROM mistake_outcomes
+    WHERE submission = $submission AND scope = 'ALL' AND text_id = $text
+    UNION ALL
+    SELECT 'gold', mistake_id, NULL, NULL, doc_token_start, doc_token_end, category, tokens, correction, comment
+    FROM gold_mistakes
+    WHERE $submission IS NULL AND text_id = $text
+),
+
+labelled AS (
+    SELECT
+        CASE side WHEN 'gold' THEN 'G' ELSE 'S' END
+            || row_number() OVER (PARTITION BY side ORDER BY doc_token_start) AS label,
+        *
+    FROM listed
+)
+SELECT labelled.*, counterpart.label AS matched_with
+FROM labelled
+LEFT JOIN labelled AS counterpart ON counterpart.mistake_id = labelled.counterpart_id
+ORDER BY labelled.side, labelled.doc_token_start
+"""
+
+DOCUMENT_GAME = """
+SELECT game_date, home_city, home_name, vis_city, vis_name, bref_box_url
+FROM games
+WHERE text_id = $text
+"""
+
+DOCUMENT_TEAMS = """
+SELECT
+    team_name AS team,
+    team_city AS city,
+    side,
+    wins || '–' || losses AS record,
+    pts_qtr1 AS Q1, pts_qtr2 AS Q2, pts_qtr3 AS Q3, pts_qtr4 AS Q4, pts AS PTS,
+    fg_pct AS "FG%", fg3_pct AS "3P%", ft_pct AS "FT%", reb AS REB, ast AS AST, tov AS TOV
+FROM team_games
+WHERE text_id = $text
+ORDER BY side DESC
+"""
+
+DOCUMENT_PLAYERS = """
+SELECT
+    coalesce(teams.team_name, players.team_city) AS team,
+    players.player_name AS player,
+    players.second_name AS surname,
+    coalesce(players.start_position, '') AS pos,
+    CASE WHEN players.did_not_play THEN 'DNP' ELSE players.minutes::VARCHAR END AS MIN,
+    players.pts AS PTS,
+    players.fgm || '-' || players.fga AS FG,
+    players.fg3m || '-' || players.fg3a AS "3P",
+    players.ftm || '-' || players.fta AS FT,
+    players.reb AS REB, players.ast AS AST, players.stl AS STL, players.blk AS BLK, players.tov AS TOV,
+    players.pf AS PF,
+    players.side,
+    players.player_index
+FROM player_games AS players
+LEFT JOIN team_games AS teams USING (text_id, side)
+WHERE players.text_id = $text
+ORDER BY players.side DESC NULLS LAST, players.starter DESC, players.minutes DESC NULLS LAST, players.player_index
+"""
+
+# The box-score checker's findings on the text, and the cells of the box score they contradict.
+DOCUMENT_FINDINGS = """
+SELECT doc_token_start, tokens, category, entity, stat, claimed, actual, rule
+FROM boxscore_findings
+WHERE text_id = $text
+ORDER BY doc_token_start
+"""
+DOCUMENT_FINDING_CELLS = "SELECT * FROM boxscore_finding_cells WHERE text_id = $text"
+
+# The errors raters marked on an MQM text or its source, numbered E1, E2… in reading order, the target first.
+DOCUMENT_RATED = """
+SELECT
+    'E' || row_number() OVER (ORDER BY side DESC, char_start, char_end, line_number, error_index) AS label,
+    side, char_start, char_end, severity, category, rater
+FROM rated_error_spans
+WHERE text_id = $text
+ORDER BY side DESC, char_start, char_end, line_number, error_index
+"""
+
+# The lists of the lanes and side-by-side layouts, each span with its outcome when its list is a scored
+# submission (matched or a false alarm in the ALL scope, against the gold list).
+LISTED_SPANS = """
+SELECT listed.set_id, listed.mistake_id, listed.doc_token_start, listed.doc_token_end, listed.category,
+    listed.tokens, listed.correction, listed.comment, outcomes.outcome
+FROM mistakes AS listed
+LEFT JOIN (
+    SELECT mistake_id, outcome FROM mistake_outcomes WHERE text_id = $text AND scope = 'ALL' AND side = 'submitted'
+) AS outcomes USING (mistake_id)
+WHERE listed.text_id = $text AND list_contains($set_ids, listed.set_id)
+ORDER BY listed.set_id, listed.doc_token_start
+"""
+
+LISTS_OF_SPLIT = """
+SELECT set_id, CASE kind WHEN 'gold' THEN 'gold list' ELSE name END AS list
+FROM annotation_sets
+WHERE corpus = $corpus AND split = $split
+ORDER BY kind <> 'gold', name
+"""
+
+
+def corpus_of_text(text_id: str) -> str | None:
+    """The corpus of a text, None when no text has that id."""
+    found = read_one("SELECT corpus FROM texts WHERE text_id = $text", {"text": text_id})["corpus"]
+    return found[0] if len(found) else None
+
+
+def document_choices(corpus: str) -> dict[str, pl.DataFrame]:
+    """What the Document view offers for a corpus: texts (text_id, split; the test split first, by id) and
+    submissions (submission, split; by name)."""
+    return read(
+        texts=(
+            "SELECT text_id, split FROM texts WHERE corpus = $corpus ORDER BY split DESC, text_id",
+            {"corpus": corpus},
+        ),
+        submissions=(
+            "SELECT submission, split FROM evaluations WHERE corpus = $corpus ORDER BY submission",
+            {"corpus": corpus},
+        ),
+    )
+
+
+def document(text_id: str, submission: str | None) -> dict[str, pl.DataFrame]:
+    """A text as the Document view shows it, read at once: text, mistakes (the submission's, scored, with the gold
+    list's; the gold list's alone when submission is None), game, teams, players, findings, finding_cells and
+    rated."""
+    params = {"text": text_id, "submission": submission}
+    return read(
+        text=(DOCUMENT_TEXT, params),
+        mistakes=(DOCUMENT_MISTAKES, params),
+        game=(DOCUMENT_GAME, params),
+        teams=(DOCUMENT_TEAMS, params),
+        players=(DOCUMENT_PLAYERS, params),
+        findings=(DOCUMENT_FINDINGS, params),
+        finding_cells=(DOCUMENT_FINDING_CELLS, params),
+        rated=(DOCUMENT_RATED, params),
+    )
+
+
+def lists_of(corpus: str, split: str) -> pl.DataFrame:
+    """The lists of a corpus's split (set_id, list: its name or 'gold list'), the gold list first, then by name."""
+    return read_one(LISTS_OF_SPLIT, {"corpus": corpus, "split": split})
+
+
+def spans_of_lists(text_id: str, set_ids: list[int]) -> pl.DataFrame:
+    """The spans of these lists in a text, each with its outcome when its list is a scored submission."""
+    return read_one(LISTED_SPANS, {"text": text_id, "set_ids": set_ids})
+
+
+RELATIONS = """
+SELECT table_name AS name, 'table' AS kind, comment AS description FROM duckdb_tables() WHERE schema_name = 'main'
+UNION ALL
+SELECT view_name, 'view', comment FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal
+ORDER BY kind, name
+"""
+
+
+def relations() -> pl.DataFrame:
+    """The tables and views of the database (name, kind, description), tables first, by name."""
+    return read_one(RELATIONS)

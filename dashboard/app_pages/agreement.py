@@ -15,21 +15,6 @@ from accuracy_db.formatting import UNDEFINED, p_value_text
 MAX_LISTS = 8  # lists compared at once: every ordered pair is scored
 FIRST_LISTS = 4  # lists compared when the page opens (12 ordered pairs: a few seconds on the shared task's train)
 
-# The lists that can be compared: those the shared-task scheme scores (scheme_refusals names those it refuses).
-LISTS = """
-SELECT set_id, CASE kind WHEN 'gold' THEN 'gold list' ELSE name END AS list, split, kind = 'submission' AS scored
-FROM annotation_sets
-WHERE corpus = $corpus AND set_id NOT IN (SELECT set_id FROM scheme_refusals)
-ORDER BY split <> 'test', split, kind <> 'gold', name
-"""
-REFUSED = """
-SELECT count(*) AS refused
-FROM scheme_refusals
-JOIN annotation_sets USING (set_id)
-WHERE corpus = $corpus AND split = $split
-"""
-TEXTS = "SELECT text_id FROM texts WHERE corpus = $corpus AND split = $split ORDER BY text_id"
-
 FIGURES = tables.RATIOS | {"kappa": "Cohen's κ"}
 
 
@@ -87,7 +72,7 @@ def pair_lanes(outcomes: list[dict], names: tuple[str, str]) -> list[spans.Lane]
 st.title("Agreement")
 corpus, top = data.corpus_and_columns([1, 4])
 categories = data.categories(corpus)
-lists = data.read_one(LISTS, {"corpus": corpus})
+lists = data.comparable_lists(corpus)
 splits = [split for split, count in lists.group_by("split", maintain_order=True).len().iter_rows() if count >= 2]
 if not splits:
     st.info("No split of this corpus has two lists to compare.")
@@ -106,7 +91,7 @@ chosen = top[1].multiselect(
     wrap=True,  # every list's name whole (in a column, Streamlit cuts the chips at its width)
     help="The gold list and the submissions of the split; every two are compared both ways.",
 )
-refused = data.read_one(REFUSED, {"corpus": corpus, "split": split})["refused"][0]
+refused = data.refused_lists(corpus, split)
 if refused:
     st.caption(
         f"{refused} list(s) of this split are left out: the shared-task scheme does not score a list whose spans "
@@ -239,12 +224,10 @@ second = pick[1].selectbox(
     format_func=names.get,
     key=f"agreement_b-{corpus}-{split}",
 )
-text_ids = data.read_one(TEXTS, {"corpus": corpus, "split": split})["text_id"].to_list()
+text_ids = data.texts_of(corpus, split)
 text_id = pick[2].selectbox("Text", text_ids, key=f"agreement_text-{corpus}-{split}")
 outcomes = data.pair_outcomes(first, second, text_id)
-tokens = data.read_one(
-    "SELECT list(token ORDER BY doc_token) AS tokens FROM tokens WHERE text_id = $text", {"text": text_id}
-)["tokens"][0].to_list()
+tokens = data.tokens_of(text_id)
 lanes = pair_lanes(outcomes, (names[first], names[second]))
 matched = sum(row["outcome"] == "matched" and row["side"] == "gold" for row in outcomes)
 only_a = sum(row["outcome"] == "missed" for row in outcomes)

@@ -9,33 +9,6 @@ from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
 
-NOT_CURATED = "not curated"  # the gold mistakes that no mistake of the curation exports covers
-
-
-def of_split(analysis: str, level: str) -> str:
-    """A saved analysis, only the rows of the submissions of the corpus $corpus and split $split, its level as a
-    label."""
-    label = f"coalesce({level}::VARCHAR, '{NOT_CURATED}')"
-    return (
-        f"SELECT submission, {label} AS level, gold, matched, recall FROM ({data.saved_analysis(analysis).sql}) "
-        "WHERE corpus = $corpus AND split = $split"
-    )
-
-
-# The gold mistakes at a level of a measure, and whether a submission found them (in the ALL scope).
-AT_LEVEL = f"""
-SELECT difficulty.text_id, difficulty.category, difficulty.tokens, difficulty.correction,
-    scored.counterpart_id IS NOT NULL AS found
-FROM gold_mistake_difficulty AS difficulty
-JOIN scored_mistakes AS scored
-    ON scored.mistake_id = difficulty.gold_mistake_id AND scored.side = 'gold'
-JOIN evaluations USING (submission_id)
-WHERE evaluations.corpus = $corpus AND evaluations.split = $split AND evaluations.submission = $submission
-    AND CASE WHEN $measure = 'found_by' THEN difficulty.found_by::VARCHAR
-        ELSE coalesce(difficulty.annotators::VARCHAR, '{NOT_CURATED}') END = $level
-ORDER BY difficulty.text_id, difficulty.doc_token_start
-"""
-
 
 def recall_chart(frame, title: str, levels: list[str]) -> alt.Chart:
     """Recall at each level, one bar per submission; a click on a bar selects its submission and level."""
@@ -65,7 +38,7 @@ def mistakes_at(event, params: dict, measure: str, words: str) -> None:
     if not picked:
         return
     bar = picked[0]
-    rows = data.read_one(AT_LEVEL, params | {"measure": measure} | {k: bar[k] for k in ("submission", "level")})
+    rows = data.gold_mistakes_at_level(params["corpus"], params["split"], bar["submission"], measure, bar["level"])
     st.markdown(
         f"The {len(rows)} gold mistakes {words} {literal(bar['level'])}, and whether "
         f"**{literal(bar['submission'])}** found each; click a row for its text in the Document view."
@@ -86,10 +59,7 @@ if not splits:
     st.stop()
 split = choices.split(top[0], corpus, splits)
 params = {"corpus": corpus, "split": split}
-frames = data.read(
-    found_by=(of_split("recall_by_found_by", "found_by"), params),
-    annotators=(of_split("recall_by_annotators", "annotators"), params),
-)
+frames = data.recall_by_difficulty(corpus, split)
 
 
 st.subheader("Recall by how many submissions found the mistake")
@@ -117,11 +87,11 @@ st.subheader("Recall by how many annotators marked the mistake")
 annotators = frames["annotators"]
 st.caption(
     "k = how many of the three annotators marked the gold mistake (as the curation exports record it); "
-    f"{NOT_CURATED} gathers the gold mistakes no curated mistake covers (every one, without curation exports). "
+    f"{data.NOT_CURATED} gathers the gold mistakes no curated mistake covers (every one, without curation exports). "
     "Click a bar for those mistakes."
 )
 with st.container(key="annotators_chart"):
-    levels = sorted(set(annotators["level"].to_list()), key=lambda level: (level == NOT_CURATED, level))
+    levels = sorted(set(annotators["level"].to_list()), key=lambda level: (level == data.NOT_CURATED, level))
     event = charts.draw(
         None,
         recall_chart,

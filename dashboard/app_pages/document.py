@@ -15,121 +15,6 @@ from accuracy_db.dashboard.source_data import source_tables
 
 WEB_ADDRESS = re.compile(r"https://[A-Za-z0-9.-]+/[A-Za-z0-9._~/%-]*")  # linked only when it is one
 
-TEXT = """
-SELECT texts.text_id, texts.split, texts.source_data, texts.generated_text,
-    json_extract_string(texts.source_data, '$.source') AS source,
-    list(tokens.token ORDER BY tokens.doc_token) AS tokens
-FROM texts
-JOIN tokens USING (text_id)
-WHERE texts.text_id = $text
-GROUP BY ALL
-"""
-
-# Numbered in reading order, G for gold and S for submitted: the labels on the text and in the side list.
-MISTAKES = """
-WITH listed AS (
-    SELECT side, mistake_id, outcome, counterpart_id, doc_token_start, doc_token_end, category, tokens,
-        correction, comment
-    FROM mistake_outcomes
-    WHERE submission = $submission AND scope = 'ALL' AND text_id = $text
-    UNION ALL
-    SELECT 'gold', mistake_id, NULL, NULL, doc_token_start, doc_token_end, category, tokens, correction, comment
-    FROM gold_mistakes
-    WHERE $submission IS NULL AND text_id = $text
-),
-
-labelled AS (
-    SELECT
-        CASE side WHEN 'gold' THEN 'G' ELSE 'S' END
-            || row_number() OVER (PARTITION BY side ORDER BY doc_token_start) AS label,
-        *
-    FROM listed
-)
-SELECT labelled.*, counterpart.label AS matched_with
-FROM labelled
-LEFT JOIN labelled AS counterpart ON counterpart.mistake_id = labelled.counterpart_id
-ORDER BY labelled.side, labelled.doc_token_start
-"""
-
-GAME = """
-SELECT game_date, home_city, home_name, vis_city, vis_name, bref_box_url
-FROM games
-WHERE text_id = $text
-"""
-
-TEAMS = """
-SELECT
-    team_name AS team,
-    team_city AS city,
-    side,
-    wins || '–' || losses AS record,
-    pts_qtr1 AS Q1, pts_qtr2 AS Q2, pts_qtr3 AS Q3, pts_qtr4 AS Q4, pts AS PTS,
-    fg_pct AS "FG%", fg3_pct AS "3P%", ft_pct AS "FT%", reb AS REB, ast AS AST, tov AS TOV
-FROM team_games
-WHERE text_id = $text
-ORDER BY side DESC
-"""
-
-PLAYERS = """
-SELECT
-    coalesce(teams.team_name, players.team_city) AS team,
-    players.player_name AS player,
-    players.second_name AS surname,
-    coalesce(players.start_position, '') AS pos,
-    CASE WHEN players.did_not_play THEN 'DNP' ELSE players.minutes::VARCHAR END AS MIN,
-    players.pts AS PTS,
-    players.fgm || '-' || players.fga AS FG,
-    players.fg3m || '-' || players.fg3a AS "3P",
-    players.ftm || '-' || players.fta AS FT,
-    players.reb AS REB, players.ast AS AST, players.stl AS STL, players.blk AS BLK, players.tov AS TOV,
-    players.pf AS PF,
-    players.side,
-    players.player_index
-FROM player_games AS players
-LEFT JOIN team_games AS teams USING (text_id, side)
-WHERE players.text_id = $text
-ORDER BY players.side DESC NULLS LAST, players.starter DESC, players.minutes DESC NULLS LAST, players.player_index
-"""
-
-# The box-score checker's findings on the text, and the cells of the box score they contradict.
-FINDINGS = """
-SELECT doc_token_start, tokens, category, entity, stat, claimed, actual, rule
-FROM boxscore_findings
-WHERE text_id = $text
-ORDER BY doc_token_start
-"""
-FINDING_CELLS = "SELECT * FROM boxscore_finding_cells WHERE text_id = $text"
-
-# The errors raters marked on an MQM text or its source, numbered E1, E2… in reading order, the target first.
-RATED = """
-SELECT
-    'E' || row_number() OVER (ORDER BY side DESC, char_start, char_end, line_number, error_index) AS label,
-    side, char_start, char_end, severity, category, rater
-FROM rated_error_spans
-WHERE text_id = $text
-ORDER BY side DESC, char_start, char_end, line_number, error_index
-"""
-
-# The lists of the lanes and side-by-side layouts, each span with its outcome when its list is a scored
-# submission (matched or a false alarm in the ALL scope, against the gold list).
-LISTED = """
-SELECT listed.set_id, listed.mistake_id, listed.doc_token_start, listed.doc_token_end, listed.category,
-    listed.tokens, listed.correction, listed.comment, outcomes.outcome
-FROM mistakes AS listed
-LEFT JOIN (
-    SELECT mistake_id, outcome FROM mistake_outcomes WHERE text_id = $text AND scope = 'ALL' AND side = 'submitted'
-) AS outcomes USING (mistake_id)
-WHERE listed.text_id = $text AND list_contains($set_ids, listed.set_id)
-ORDER BY listed.set_id, listed.doc_token_start
-"""
-
-LISTS = """
-SELECT set_id, CASE kind WHEN 'gold' THEN 'gold list' ELSE name END AS list
-FROM annotation_sets
-WHERE corpus = $corpus AND split = $split
-ORDER BY kind <> 'gold', name
-"""
-
 LAYOUTS = ["gold and one submission", "lanes", "side by side"]
 
 
@@ -150,20 +35,14 @@ def lane_spans(rows: pl.DataFrame, set_id: int, letter: str, name: str) -> list[
 st.title("Document view")
 given_text = st.query_params.get("text")
 if given_text and "corpus" not in st.query_params:  # a link names a text alone: show it in its own corpus
-    found = data.read_one("SELECT corpus FROM texts WHERE text_id = $text", {"text": given_text})
-    if not found.is_empty():
-        st.query_params["corpus"] = found["corpus"][0]
+    found = data.corpus_of_text(given_text)
+    if found is not None:
+        st.query_params["corpus"] = found
 # The corpus on a row of its own (only when there are several): the row below keeps today's widths.
 corpus = data.choose_corpus(st.columns([2, 5])[0] if len(data.corpora()) > 1 else None)
 top = st.columns([2, 3, 1, 1], vertical_alignment="bottom")
 categories = data.categories(corpus)
-choices = data.read(
-    texts=("SELECT text_id, split FROM texts WHERE corpus = $corpus ORDER BY split DESC, text_id", {"corpus": corpus}),
-    submissions=(
-        "SELECT submission, split FROM evaluations WHERE corpus = $corpus ORDER BY submission",
-        {"corpus": corpus},
-    ),
-)
+choices = data.document_choices(corpus)
 text_ids = choices["texts"]["text_id"].to_list()
 if not text_ids:
     st.info("The corpus has no texts.")
@@ -202,16 +81,7 @@ links.link(
     submission=params["submission"],
     matching="across categories",  # as the marks on the text are scored: the ALL scope
 )
-frames = data.read(
-    text=(TEXT, params),
-    mistakes=(MISTAKES, params),
-    game=(GAME, params),
-    teams=(TEAMS, params),
-    players=(PLAYERS, params),
-    findings=(FINDINGS, params),
-    finding_cells=(FINDING_CELLS, params),
-    rated=(RATED, params),
-)
+frames = data.document(text_id, params["submission"])
 rated = frames["rated"]
 # A text of a corpus with severities (an MQM file's): its target and its source with the raters' errors by
 # severity, in the first layout (a text no rater found an error in, plain).
@@ -234,7 +104,7 @@ for row in mistakes.iter_rows(named=True):
 
 lanes: list[spans.Lane] = []
 if layout != LAYOUTS[0]:
-    lists = data.read_one(LISTS, {"corpus": corpus, "split": split})
+    lists = data.lists_of(corpus, split)
     names = dict(lists.iter_rows())
     by_name = {name: set_id for set_id, name in names.items()}
     given = list(dict.fromkeys(by_name[name] for name in st.query_params.get_all("list") if name in by_name))
@@ -249,7 +119,7 @@ if layout != LAYOUTS[0]:
         key=f"document_lists-{corpus}-{split}",
         help="Lane A is the first list chosen, nearest the text.",
     )
-    rows = data.read_one(LISTED, {"text": text_id, "set_ids": chosen})
+    rows = data.spans_of_lists(text_id, chosen)
     lanes = [
         spans.Lane(names[set_id], lane_spans(rows, set_id, spans.lane_letter(number), names[set_id]))
         for number, set_id in enumerate(chosen)
@@ -346,7 +216,7 @@ with game_column:
                 st.caption(literal(path))
                 tables.table(pl.DataFrame(rows, infer_schema_length=None), key=f"source_data_{number}")
         if left_out:
-            st.caption(f"{left_out} more tables: the query `SELECT source_data FROM texts` gives the whole of it.")
+            st.caption(f"{left_out} more tables: the column source_data of the table texts gives the whole of it.")
     else:
         st.info("No game data or source data for this text.")
 

@@ -11,118 +11,11 @@ from accuracy_db.dashboard.literal import literal
 
 PAGE_SIZE = 50
 DOWNLOAD_LIMIT = 100_000
-FIRST_DOWNLOAD = {"page_size": DOWNLOAD_LIMIT, "offset": 0}  # the page the CSV download holds
 
-# Matched gold mistakes stand for their matched pair (the submitted side is in the "matched with" columns);
-# so every row is a matched gold mistake, a missed one, or a false alarm. The rows come from scored_mistakes (the
-# table behind mistake_outcomes, a row per mistake with its outcome in both scopes), and the mistakes' own columns
-# are joined to the page alone: at scale 1000 the filters leave 17 million rows to count and sort.
-SEARCHED = """
-SELECT mistake_id
-FROM mistakes
-WHERE $search <> '' AND contains(lower(concat_ws(' ', tokens, correction, comment)), lower($search))
-"""
-ROWS = """
-SELECT
-    submission_id, submission, split, side, category, outcome, category_outcome, counterpart_id,
-    category_counterpart_id, text_id, doc_token_start, mistake_id, 1 AS mistakes
-FROM scored_mistakes
-"""
-# The counts need the rows only when a text is chosen or something searched; otherwise they add up the counts kept
-# per submission (scored_mistake_counts: some hundred rows, where the rows are 24 million at scale 1000). The
-# parameters are constants to DuckDB, so the branch they rule out is dropped from the plan.
-COUNTED = f"""
-{ROWS}
-WHERE $search <> '' OR len($texts) > 0 OR len($systems) > 0 OR len($severities) > 0
-UNION ALL
-SELECT
-    submission_id, submission, split, side, category, outcome, category_outcome, NULL,
-    NULL, NULL, NULL, NULL, mistakes
-FROM scored_mistake_counts
-WHERE $search = '' AND len($texts) = 0 AND len($systems) = 0 AND len($severities) = 0
-"""
-
-
-# The rows (or counts) the filters leave, of a relation with the columns of ROWS.
-CHOSEN_COLUMNS = """
-SELECT
-    outcome.submission,
-    outcome.text_id,
-    CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END AS outcome,
-    outcome.category,
-    outcome.side,
-    outcome.doc_token_start,
-    outcome.mistake_id,
-    CASE WHEN $within_category THEN outcome.category_counterpart_id ELSE outcome.counterpart_id END AS counterpart_id,
-    outcome.mistakes
-"""
-CHOSEN = f"""
-WHERE outcome.split = $split
-    AND NOT (outcome.side = 'submitted'
-        AND CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END = 'matched')
-    AND list_contains($submission_ids, outcome.submission_id)
-    AND list_contains($categories, outcome.category)
-    AND list_contains($outcomes, CASE WHEN $within_category THEN outcome.category_outcome ELSE outcome.outcome END)
-    AND (len($texts) = 0 OR list_contains($texts, outcome.text_id))
-    -- the texts of the generating systems chosen (none chosen: every text), and the mistakes of the severities
-    AND (len($systems) = 0
-        OR outcome.text_id IN (SELECT text_id FROM text_generators WHERE list_contains($systems, system)))
-    AND (len($severities) = 0
-        OR outcome.mistake_id IN (SELECT mistake_id FROM mistakes WHERE list_contains($severities, severity)))
-    -- the search: a literal piece of text (no pattern), in any case, in the tokens, the correction or the comment
-    -- (without one, SEARCHED is empty and DuckDB drops it from the plan: the parameters are constants to it)
-    AND ($search = '' OR outcome.mistake_id IN ({SEARCHED}))
-"""
-FILTERED = f"{CHOSEN_COLUMNS} FROM ({ROWS}) AS outcome {CHOSEN}"
-FILTERED_COUNTS = f"{CHOSEN_COLUMNS} FROM ({COUNTED}) AS outcome {CHOSEN}"
-
-ORDER = "ORDER BY submission, text_id, doc_token_start, side"
-
-COUNTS = f"""
-SELECT submission, category, side, outcome, sum(mistakes)::BIGINT AS mistakes
-FROM ({FILTERED_COUNTS})
-GROUP BY ALL
-ORDER BY ALL
-"""
-
-PAGE = f"""
-SELECT
-    page.submission,
-    page.text_id,
-    page.outcome,
-    page.category,
-    mistakes.severity,
-    generators.system,
-    mistakes.correction,
-    mistakes.comment,
-    page.side,
-    page.doc_token_start,
-    mistakes.doc_token_end,
-    page.mistake_id,
-    page.counterpart_id
-FROM ({FILTERED} {ORDER} LIMIT $page_size OFFSET $offset) AS page
-JOIN mistakes ON mistakes.mistake_id = page.mistake_id
-LEFT JOIN text_generators AS generators ON generators.text_id = page.text_id
-ORDER BY page.submission, page.text_id, page.doc_token_start, page.side
-"""
-
-# What the mistakes of a page were matched with, by their ids (see data.with_context).
-COUNTERPARTS = """
-SELECT mistake_id AS counterpart_id, category AS matched_category, tokens AS matched_tokens
-FROM mistakes
-WHERE list_contains($counterpart_ids, mistake_id)
-"""
 COLUMNS = [
     "submission", "text_id", "outcome", "category", "in_context", "marked", "correction", "comment",
     "matched_category", "matched_tokens", "system", "severity", "mistake_id", "counterpart_id",
 ]  # fmt: skip
-# What the box score says about the mistakes of a page (queries/marts/mistake_box_evidence.sql), by their ids.
-EVIDENCE = """
-SELECT mistake_id, evidence, entity, stat, claimed, actual, rule
-FROM mistake_box_evidence
-WHERE list_contains($mistake_ids, mistake_id)
-"""
-
 ROW_HEIGHT = 35  # st.dataframe's header, in pixels
 # A row's height: four lines, so that a cell wraps its text (st.dataframe wraps only in rows taller than 4rem): the
 # longest context of the shared task (115 characters) and comment (94) fit whole in their columns at 7 px a
@@ -139,7 +32,7 @@ def page_rows(page: pl.DataFrame) -> pl.DataFrame:
     """A page of rows with their contexts and counterparts, in the table's columns (the download is one page of
     up to DOWNLOAD_LIMIT rows and data.SQL_MAX_BYTES: a corpus of a million mistakes is for `accuracy-db query`,
     not a browser)."""
-    counterparts = data.read_one(COUNTERPARTS, {"counterpart_ids": page["counterpart_id"].drop_nulls().to_list()})
+    counterparts = data.counterparts(page["counterpart_id"].drop_nulls().to_list())
     rows = data.with_context(page).join(counterparts, on="counterpart_id", how="left", maintain_order="left")
     return rows.with_columns(outcome=pl.col("outcome").replace_strict(palette.OUTCOME_LABELS)).select(COLUMNS)
 
@@ -216,15 +109,7 @@ if not splits:
     st.stop()
 
 split = links.select(top[0], "Split", "split", splits)
-of_split = {"corpus": corpus, "split": split}
-choices = data.read(
-    submissions=(
-        "SELECT submission, submission_id FROM evaluations WHERE corpus = $corpus AND split = $split"
-        " ORDER BY submission",
-        of_split,
-    ),
-    texts=("SELECT text_id FROM texts WHERE corpus = $corpus AND split = $split ORDER BY text_id", of_split),
-)
+choices = data.error_choices(corpus, split)
 submission_ids = dict(choices["submissions"].iter_rows())
 submission_names = list(submission_ids)
 text_ids = choices["texts"]["text_id"].to_list()
@@ -312,7 +197,7 @@ params = {
     "systems": systems,
     "severities": severities,
 }
-counts = data.read_one(COUNTS, params)
+counts = data.error_counts(params)
 total = int(counts["mistakes"].sum()) if not counts.is_empty() else 0
 
 st.subheader(f"{total} mistakes")
@@ -357,7 +242,7 @@ controls[1].caption(
 # The detail of the row clicked goes here, above the table, where it is seen at once (the table is drawn first, as
 # its selection is known only then).
 detail = st.container()
-rows = page_rows(data.read_one(PAGE, {**params, "page_size": PAGE_SIZE, "offset": (page - 1) * PAGE_SIZE}))
+rows = page_rows(data.error_page(params, PAGE_SIZE, (page - 1) * PAGE_SIZE))
 # The columns shown, in widths that fit a 1440 px screen beside the sidebar (the CSV has every column, the marked
 # tokens and what a mistake was matched with too).
 SHOWN = {
@@ -386,7 +271,7 @@ if chosen:
     row = rows.row(chosen[0], named=True)
     # What the box score says: of a checker list's finding (the row itself, a false alarm, or what a matched gold
     # mistake was matched with), or the value of a gold NUMBER or NAME mistake's claim.
-    evidence = data.read_one(EVIDENCE, {"mistake_ids": [row["mistake_id"], row["counterpart_id"]]})
+    evidence = data.box_evidence([row["mistake_id"], row["counterpart_id"]])
     with detail, st.container(key="error_detail", border=True):
         st.markdown(
             f"**{literal(row['submission'])}** · {literal(row['text_id'])} · {literal(row['outcome'])} · "
@@ -415,7 +300,7 @@ if chosen:
         )
 st.download_button(
     "Download these rows as CSV",
-    data=lambda: data.bounded_csv(page_rows(data.read_one(PAGE, {**params, **FIRST_DOWNLOAD})))[0],
+    data=lambda: data.bounded_csv(page_rows(data.error_page(params, DOWNLOAD_LIMIT, 0)))[0],
     help=f"At most the first {DOWNLOAD_LIMIT:,} rows and {data.megabytes(data.SQL_MAX_BYTES)}, cut after a whole row.",
     file_name=f"errors-{split}.csv",
     mime="text/csv",

@@ -1,25 +1,14 @@
 """Gold explorer: the gold-standard mistakes of a corpus's split by category and by text, the error rate of the
 texts per generating system (the shared task's), and the gold mistakes that every submission missed. The last
 three are the saved analyses of queries/analysis/ that `accuracy-db query` runs, filtered to the chosen split; the
-mistakes per text of another corpus, whose categories are not the analysis's columns, are counted here."""
+mistakes per text of another corpus, whose categories are not the analysis's columns, are counted by
+data.gold_explorer."""
 
 import altair as alt
 import polars as pl
 import streamlit as st
 from accuracy_db.dashboard import charts, choices, data, links, palette, tables
 from accuracy_db.dashboard.literal import literal
-
-BY_CATEGORY = """
-SELECT categories.category, count(gold.mistake_id) AS mistakes, categories.description
-FROM categories
-LEFT JOIN (
-    SELECT gold.* FROM gold_mistakes AS gold JOIN annotation_sets AS lists ON lists.set_id = gold.gold_id
-    WHERE lists.corpus = $corpus
-) AS gold ON gold.category = categories.category AND gold.split = $split
-WHERE categories.corpus = $corpus
-GROUP BY ALL
-ORDER BY any_value(categories.position)
-"""
 
 
 def category_bars(by_category: pl.DataFrame, categories: palette.Categories) -> alt.Chart:
@@ -52,37 +41,6 @@ def text_bars(long: pl.DataFrame, categories: palette.Categories) -> alt.Chart:
     )
 
 
-def of_split(analysis: str) -> str:
-    """A saved analysis, only the rows of the texts of the corpus $corpus and split $split, in the analysis's own
-    order. The texts are a list the rows are checked against, not a join: DuckDB keeps the order of the rows
-    through a filter, and a join (IN a subquery is one) hashes them out of it (the By text table went T005,
-    T010, T016, …)."""
-    return (
-        f"SELECT * FROM ({data.saved_analysis(analysis).sql}) WHERE split = $split"
-        " AND list_contains((SELECT list(text_id) FROM texts WHERE corpus = $corpus AND split = $split), text_id)"
-    )
-
-
-# Another corpus's gold mistakes per text and category (mistakes_per_text has the shared task's categories as
-# its columns): one row per text and category, pivoted below.
-PER_TEXT_AND_CATEGORY = """
-SELECT texts.text_id, categories.category, count(gold.mistake_id) AS mistakes
-FROM texts
-JOIN categories ON categories.corpus = texts.corpus
-LEFT JOIN gold_mistakes AS gold ON gold.text_id = texts.text_id AND gold.category = categories.category
-WHERE texts.corpus = $corpus AND texts.split = $split
-GROUP BY ALL
-ORDER BY texts.text_id, any_value(categories.position)
-"""
-
-
-MISSED_BY_ALL = f"""
-SELECT text_id, category, correction, gold_mistake_id
-FROM ({of_split("missed_by_every_submission")})
-ORDER BY text_id, doc_token_start
-"""
-
-
 def text_rows(frame: pl.DataFrame, key: str, **options) -> None:
     """A table of texts whose rows open their text in the document view, with the gold mistakes only, when
     clicked (in the same tab: a link column would open another)."""
@@ -92,34 +50,17 @@ def text_rows(frame: pl.DataFrame, key: str, **options) -> None:
 
 
 COUNT_COLUMNS = {category.lower(): category for category in palette.CATEGORIES}  # the analyses' column names
-GOLD_SPLITS = """
-SELECT split
-FROM annotation_sets
-WHERE kind = 'gold' AND corpus = $corpus
-ORDER BY split <> 'test', split
-"""
-
 st.title("Gold explorer")
 several = len(data.corpora()) > 1
 corpus, top = data.corpus_and_columns([1]) if several else (data.choose_corpus(), [st])
 categories = data.categories(corpus)
 shared_task = corpus == data.SHARED_TASK
-splits = data.read_one(GOLD_SPLITS, {"corpus": corpus})
-if splits.is_empty():
+splits = data.gold_splits(corpus)
+if not splits:
     st.info("The corpus has no gold list.")
     st.stop()
-split = choices.split(top[0], corpus, splits["split"].to_list())
-params = {"corpus": corpus, "split": split}
-frames = data.read(
-    by_category=(BY_CATEGORY, params),
-    per_text=(of_split("mistakes_per_text"), params) if shared_task else (PER_TEXT_AND_CATEGORY, params),
-    per_system=(
-        f"SELECT * FROM ({data.saved_analysis('mistakes_per_text_by_system').sql}) WHERE split = $split",
-        params,
-    ),
-    missed=(MISSED_BY_ALL, params),
-    submissions=("SELECT count(*) AS submissions FROM evaluations WHERE corpus = $corpus AND split = $split", params),
-)
+split = choices.split(top[0], corpus, splits)
+frames = data.gold_explorer(corpus, split)
 by_category = frames["by_category"]
 if shared_task:
     per_text = frames["per_text"].drop("split").rename(COUNT_COLUMNS)

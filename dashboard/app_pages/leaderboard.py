@@ -16,24 +16,6 @@ from accuracy_db.dashboard.literal import literal
 from accuracy_db import formatting
 from accuracy_db.formatting import p_value_text
 
-CATEGORY_SCORES = """
-SELECT submission_id, submission, scope, position, recall, precision, f1, token_recall, token_precision, token_f1,
-    matched, gold_total, submitted_total
-FROM scores
-WHERE corpus = $corpus AND split = $split
-ORDER BY submission, position
-"""
-
-# A submitter's url is a link only when it is a web address (never javascript: or data:).
-METADATA = """
-SELECT meta.submission, meta.team, meta.system, meta.approach, meta.description,
-    CASE WHEN regexp_matches(meta.url, '^https?://[^\\s]+$') THEN meta.url END AS url
-FROM submission_metadata AS meta
-WHERE meta.corpus = $corpus
-    AND meta.submission IN (SELECT submission FROM evaluations WHERE corpus = $corpus AND split = $split)
-ORDER BY meta.submission
-"""
-
 INTERVAL = f"{data.RESAMPLING.confidence:.0%} interval"
 
 
@@ -295,8 +277,7 @@ if opening == data.MUSHROOM:
         st.caption(f"Not under the match schemes: {literal(data.not_scored(corpus, split, data.SCHEME))}.")
     another_scheme(scoring[1:], split, scope, corpus)
     st.stop()
-params = {"corpus": corpus, "split": split}
-frames = data.read(categories=(CATEGORY_SCORES, params), metadata=(METADATA, params))
+frames = data.scores_and_metadata(corpus, split)
 ranked = data.ranked_with_intervals(split, scope, corpus)
 st.caption(
     "Ranked by mistake recall, then precision. Click a column heading to sort by it (figures sort as numbers); an "

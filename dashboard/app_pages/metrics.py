@@ -1,8 +1,8 @@
 """Metrics: is my metric valid? Every metric of a split (imported scores, the built-ins bleu, chrf and length, and each
 submission's count of mistakes) set against the gold list's mistakes per text, as metric_validity.table.metric_table
 measures it for `accuracy-db metrics`; then one metric's scores against the gold counts, text by text, and its ROC
-curve of finding the texts with a gold mistake of the scope. The per-text points and the curve are SQL over
-scoped_metric_scores and metric_targets."""
+curve of finding the texts with a gold mistake of the scope. The per-text points and the curve are
+data.metric_points_and_roc's SQL over scoped_metric_scores and metric_targets."""
 
 import altair as alt
 import polars as pl
@@ -12,57 +12,6 @@ from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
 from accuracy_db.formatting import with_interval
-
-SPLITS = """
-SELECT DISTINCT split
-FROM metric_targets
-WHERE corpus = $corpus
-ORDER BY split <> 'test', split
-"""
-
-# One point a text the metric scores: its score as given, the gold list's mistakes of the scope in it, its system.
-POINTS = """
-SELECT
-    scores.text_id,
-    scores.score,
-    targets.gold_count AS gold,
-    coalesce(targets.system, 'not known') AS system,
-    scores.higher_is_better
-FROM scoped_metric_scores AS scores
-JOIN metric_targets AS targets USING (corpus, split, scope, text_id)
-WHERE scores.corpus = $corpus AND scores.split = $split AND scores.scope = $scope AND scores.metric = $metric
-ORDER BY scores.text_id
-"""
-
-# The ROC curve of flagging a text as having a gold mistake when its score is at least the threshold (at most, for
-# a metric whose higher scores are better): a point a distinct score, highest error-likeness first, and (0, 0).
-ROC = f"""
-WITH points AS ({POINTS}),
-at_score AS (
-    SELECT
-        score AS threshold,
-        any_value(higher_is_better) AS higher_is_better,
-        count(*) FILTER (WHERE gold > 0) AS positives,
-        count(*) FILTER (WHERE gold = 0) AS negatives
-    FROM points
-    GROUP BY score
-),
-curve AS (
-    SELECT
-        row_number() OVER flagged AS position,
-        threshold,
-        sum(positives) OVER flagged / sum(positives) OVER () AS true_positive_rate,
-        sum(negatives) OVER flagged / sum(negatives) OVER () AS false_positive_rate
-    FROM at_score
-    WINDOW flagged AS (
-        ORDER BY CASE WHEN higher_is_better THEN -threshold ELSE threshold END DESC ROWS UNBOUNDED PRECEDING
-    )
-)
-SELECT position, threshold, true_positive_rate, false_positive_rate FROM curve
-UNION ALL
-SELECT 0, NULL, 0.0, 0.0
-ORDER BY position
-"""
 
 LEVELS = {"text": "Text level: each text's score against its gold count", "system": "System level: the systems' means"}
 INTERVAL = f"{data.METRIC_SETTINGS.resampling.confidence:.0%} interval"
@@ -228,7 +177,7 @@ def roc_chart(curve: pl.DataFrame) -> alt.LayerChart:
 
 st.title("Metrics")
 corpus, top = data.corpus_and_columns([1, 1])
-splits = data.read_one(SPLITS, {"corpus": corpus})["split"].to_list()
+splits = data.metric_splits(corpus)
 if not splits:
     st.info("This corpus has no gold list to measure metrics against.")
     st.stop()
@@ -286,8 +235,7 @@ st.subheader("One metric, text by text")
 links.from_address(f"metric_choice-{corpus}-{split}", "metric", names, default=opening_metric(rows, names))
 metric = st.columns(2)[0].selectbox("Metric", names, key=f"metric_choice-{corpus}-{split}")
 links.to_address(metric=metric)
-of_metric = {"corpus": corpus, "split": split, "scope": scope, "metric": metric}
-frames = data.read(points=(POINTS, of_metric), curve=(ROC, of_metric))
+frames = data.metric_points_and_roc(corpus, split, scope, metric)
 points = frames["points"]
 direction = "higher" if points["higher_is_better"][0] else "lower"
 shown, curve = st.columns([3, 2])

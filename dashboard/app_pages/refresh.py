@@ -31,46 +31,7 @@ def listed(refused: pl.DataFrame) -> str:
     )
 
 
-queries = {
-    "publications": "SELECT * FROM publications ORDER BY published_at DESC",
-    "lists": """
-        SELECT kind, name, split, row_count AS mistakes, sha256, loaded_at, source_file
-        FROM annotation_sets
-        ORDER BY kind, split DESC, name
-    """,
-    # A problem of a file that is not the CSV is one of the metadata sidecar (inbox.load_sidecar).
-    # The same message on many lines is one row (a blank column refuses every one of 571 lines): its lines as
-    # runs (2–572), each run the lines whose number less their rank in the group is the same.
-    "rejections": """
-        WITH ranked AS (
-            SELECT submission, file, message, line,
-                line - row_number() OVER (PARTITION BY submission, file, message ORDER BY line) AS run
-            FROM rejections
-        ),
-
-        runs AS (
-            SELECT submission, file, message, min(line) AS first_line, max(line) AS last_line, count(*) AS times
-            FROM ranked
-            GROUP BY submission, file, message, run
-        )
-
-        SELECT
-            submission,
-            string_agg(
-                CASE WHEN first_line = last_line THEN first_line::VARCHAR ELSE first_line || '–' || last_line END,
-                ', ' ORDER BY first_line
-            ) AS lines,
-            sum(times)::BIGINT AS times,
-            message,
-            file,
-            suffix(file, '.csv') AS of_csv
-        FROM runs
-        GROUP BY submission, file, message
-        ORDER BY submission, file, min(first_line) NULLS FIRST
-    """,
-    "sources": "SELECT role, corpus, name, sha256, size, path FROM source_files ORDER BY role, corpus, name",
-}
-frames = data.read(**queries)
+frames = data.refresh_status()
 
 st.title("Refresh status")
 rejections = frames["rejections"]

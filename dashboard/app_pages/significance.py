@@ -14,19 +14,6 @@ from accuracy_db.dashboard.literal import literal
 from accuracy_db import formatting
 from accuracy_db.formatting import p_value_text
 
-RANKED = """
-SELECT submission
-FROM leaderboard
-WHERE corpus = $corpus AND split = $split AND scope = $scope
-ORDER BY rank, submission
-"""
-# The lists the mushroom scheme scores (read with character labels), in its rank order: by iou, then cor.
-MUSHROOM_RANKED = """
-SELECT submission
-FROM mushroom_leaderboard
-WHERE corpus = $corpus AND split = $split
-ORDER BY rank, submission
-"""
 LABELS = tables.RATIOS | tables.MEANS  # the figures' names, the mushroom scheme's too
 
 INTERVAL = f"{data.RESAMPLING.confidence:.0%} interval"
@@ -133,12 +120,7 @@ if scheme == data.MUSHROOM:  # the mushroom scheme reads every label: its one sc
 else:
     scope = choices.scope(top[1], corpus)
 figure = top[3].selectbox("Figure", data.scheme_figures(scheme), format_func=LABELS.get)
-ranked_names = (
-    (MUSHROOM_RANKED, {"corpus": corpus, "split": split})
-    if scheme == data.MUSHROOM
-    else (RANKED, {"corpus": corpus, "split": split, "scope": scope})
-)
-names = data.read_one(*ranked_names)["submission"].to_list()
+names = data.ranked_submissions(corpus, split, scope, scheme)
 if len(names) < 2:
     why = "" if names else f" ({literal(data.not_scored(corpus, split, scheme))})"
     st.info(

@@ -16,13 +16,6 @@ WHERE scope = 'ALL'
 ORDER BY split, rank, submission"""
 DIALECTS = ["duckdb", "postgres", "sqlite", "mysql", "bigquery", "snowflake", "tsql"]
 
-RELATIONS = """
-SELECT table_name AS name, 'table' AS kind, comment AS description FROM duckdb_tables() WHERE schema_name = 'main'
-UNION ALL
-SELECT view_name, 'view', comment FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal
-ORDER BY kind, name
-"""
-
 
 def start_from(analyses: dict[str, str]) -> None:
     """Put the chosen saved analysis in the query box."""
@@ -136,5 +129,5 @@ if "sql_outcome" in st.session_state:
     show(*st.session_state.sql_outcome)
 
 with st.expander("Tables and views"):
-    tables.table(data.read_one(RELATIONS), key="relations")
+    tables.table(data.relations(), key="relations")
     st.caption("`accuracy-db schema` lists their columns too.")

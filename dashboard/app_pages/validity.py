@@ -11,21 +11,6 @@ from accuracy_db.dashboard.literal import literal
 
 from accuracy_db import formatting
 
-SUBMISSIONS = """
-SELECT submission_id, submission, split
-FROM evaluations
-WHERE corpus = $corpus
-ORDER BY split <> 'test', split, submission
-"""
-
-PER_TEXT = """
-SELECT submission, scope, text_id, gold, submitted, matched
-FROM text_statistics
-WHERE list_contains($submission_ids, submission_id)
-ORDER BY position, submission, text_id
-"""
-
-
 SCATTER_PIXELS = 230  # each scatter's width and height: equal axes, so that y = x is the diagonal
 SCATTERS_A_ROW = 3  # at 1440 px beside the sidebar: three squares and their axes
 
@@ -77,7 +62,7 @@ def scatters(per_text, scopes: list[str]) -> alt.ConcatChart:
 
 st.title("Validity")
 corpus, top = data.corpus_and_columns([1, 1])
-submissions = data.read_one(SUBMISSIONS, {"corpus": corpus})
+submissions = data.evaluated_submissions(corpus)
 if submissions.is_empty():
     # why, in one line: no submission loaded, or a corpus the match schemes cannot score (mushroom's)
     st.info(f"Nothing to correlate: {literal(data.not_scored(corpus))}.")
@@ -132,7 +117,7 @@ overlaid = st.multiselect(
     help="Several submissions of the split overlaid on the same texts, in colours of their own.",
 )
 ids = of_split.filter(pl.col("submission").is_in(overlaid))["submission_id"].to_list()
-per_text = data.read_one(PER_TEXT, {"submission_ids": ids})
+per_text = data.counts_per_text(ids)
 scopes = data.scopes(corpus)
 st.caption(
     f"One chart per scope, one point per text of the {literal(split)} split "
