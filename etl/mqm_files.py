@@ -43,10 +43,10 @@ from accuracy_db.errors import AccuracyDbError, InputError, Problem, quoted
 from accuracy_db.names import MAX_CATEGORIES, name_problem, too_many_categories
 from accuracy_db.regular_files import read_bytes
 
-from .char_spans import TokenIndex
+from .annotation_sets import cover_texts, insert_annotation_sets
 from .corpus_texts import Category, CorpusText, create_corpus, held_texts, insert_texts
-from .frames import insert_rows
-from .span_lists import ImportReport, NewList, Record, Span, insert_lists
+from .frames import create_temp_table, insert_rows
+from .span_lists import ImportReport, insert_campaign_spans
 
 DEFAULT_SPLIT = "test"
 REQUIRED = ("system", "doc", "seg_id", "rater", "source", "target", "category", "severity")
@@ -291,169 +291,151 @@ def categories_of(mqm: MqmFile) -> list[Category]:
     return [Category(name, f"MQM error category {name}", None) for name in names]
 
 
-@dataclass
-class Loaded:
-    """What a file gives a corpus whose texts are known: each item's text id and token index, and each item's target
-    errors, with their raters, each placed on the item's tokens once (the gold list and its rater's list share it)."""
-
-    mqm: MqmFile
-    text_ids: list[str]
-    indexes: dict[str, TokenIndex]
-    spans: list[list[tuple[str, Error, Span]]] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.spans = [spans_of(self, index) for index in range(len(self.mqm.items))]
-
-
-def spans_of(loaded: Loaded, index: int) -> list[tuple[str, Error, Span]]:
-    """The target errors of an item, each with its rater and its span placed on the item's tokens; an error whose
-    marked characters are only white space or empty is left out (it stays in mqm_errors)."""
-    item, text = loaded.mqm.items[index], loaded.text_ids[index]
-    token_index = loaded.indexes[text]
-    path = str(loaded.mqm.path)
-    spans = []
-    for rater, errors in item.errors.items():
-        for error in errors:
-            if error.side != "target":
-                continue
-            start, end = error.span
-            given = token_index.text[start:end]
-            placed = token_index.locate(start, given)
-            if not isinstance(placed, str):
-                span = Span(path, error.line, start, given, error.category, None, placed, None, error.severity)
-                spans.append((rater, error, span))
-    return spans
-
-
-def new_list(loaded: Loaded, kind: str, name: str, rater: str | None) -> tuple[NewList, list[tuple[int, int]]]:
-    """The list of the rater named (None: of all, the gold): a rater's covers the items it rated alone (list_texts),
-    and is one person's (annotation_sets.annotator); with the (line, index) of the error each of its spans is, in
-    the order of the spans (their mistake ids')."""
-    records, placed = [], []
-    for item, text, spans in zip(loaded.mqm.items, loaded.text_ids, loaded.spans, strict=True):
-        if rater is not None and rater not in item.raters:
-            continue
-        kept = [(error, span) for by, error, span in spans if rater is None or by == rater]
-        placed += [(error.line, error.index) for error, _ in kept]
-        records.append(
-            Record(
-                str(loaded.mqm.path),
-                item.line,
-                text,
-                DEFAULT_SPLIT,
-                loaded.indexes[text].text,
-                "",
-                [span for _, span in kept],
-            )
-        )
-    if rater is None:
-        return NewList(kind, name, DEFAULT_SPLIT, records), placed
-    texts = [record.text_id for record in records]
-    return NewList(kind, name, DEFAULT_SPLIT, records, texts, rater), placed
-
-
-def insert_ratings(
-    con: duckdb.DuckDBPyConnection,
-    set_id: int,
-    loaded: Loaded,
-    placed: list[tuple[int, int]],
-    rater_sets: dict[str, int] | None = None,
-) -> None:
-    """The list's rated items and errors (mqm_ratings, mqm_errors; every rater's), each error linked to the span it
-    became (placed: the (line, index) of the error of each of the list's spans, in order). rater_sets: the list of
-    each rater of a gold file, given the gold's items and errors of its rater, each error linked to the span of the
-    rater's list it became: the rater's spans are the gold's of the rater, in the same order."""
-    mistake_ids = [
-        row[0]
-        for row in con.execute(
-            "SELECT mistake_id FROM mistakes WHERE set_id = ? ORDER BY mistake_id", [set_id]
-        ).fetchall()
-    ]
-    span_of = dict(zip(placed, mistake_ids, strict=True))
-    ratings, errors = [], []
-    for item, text in zip(loaded.mqm.items, loaded.text_ids, strict=True):
+def stage_ratings(con: duckdb.DuckDBPyConnection, mqm: MqmFile, text_ids: list[str]) -> None:
+    """The file's rated items and its errors (every rater's, wherever their span), in the temporary tables
+    mqm_file_ratings and mqm_file_errors, each row numbered in the file's order: item by item (by its first line),
+    rater by rater, error by error, the order of the gold list's spans."""
+    ratings: dict[str, list] = {name: [] for name in ("text_id", "rater", "line_number")}
+    errors: dict[str, list] = {name: [] for name in ERROR_COLUMNS}
+    for item, text in zip(mqm.items, text_ids, strict=True):
         for rater, line in item.raters.items():
-            ratings.append((set_id, text, rater, line))
+            for name, value in zip(ratings, (text, rater, line), strict=True):
+                ratings[name].append(value)
             for error in item.errors[rater]:
                 start, end = error.span if error.span is not None else (None, None)
-                errors.append(
-                    (
-                        set_id,
-                        text,
-                        rater,
-                        error.line,
-                        error.index,
-                        error.category,
-                        error.severity,
-                        error.side,
-                        start,
-                        end,
-                        span_of.get((error.line, error.index)),
-                    )
-                )
-    insert_rows(
-        con,
-        "mqm_ratings",
-        ratings,
-        {"set_id": pl.Int32, "text_id": pl.String, "rater": pl.String, "line_number": pl.Int32},
-    )
-    insert_rows(
-        con,
-        "mqm_errors",
-        errors,
-        {
-            "set_id": pl.Int32,
-            "text_id": pl.String,
-            "rater": pl.String,
-            "line_number": pl.Int32,
-            "error_index": pl.Int32,
-            "category": pl.String,
-            "severity": pl.String,
-            "side": pl.String,
-            "char_start": pl.Int32,
-            "char_end": pl.Int32,
-            "mistake_id": pl.Int64,
-        },
-    )
-    if not rater_sets:
-        return
-    raters = {"gold": set_id, "raters": list(rater_sets), "sets": list(rater_sets.values())}
-    con.execute(
-        """
-        INSERT INTO mqm_ratings
-        SELECT lists.set_id, gold.text_id, gold.rater, gold.line_number
-        FROM mqm_ratings AS gold
-        JOIN (SELECT unnest($raters) AS rater, unnest($sets) AS set_id) AS lists USING (rater)
-        WHERE gold.set_id = $gold
-        ORDER BY lists.set_id, gold.line_number
-        """,
-        raters,
-    )
-    # the n-th span of a rater's list is the n-th of the gold's spans of that rater
-    con.execute(
-        """
-        INSERT INTO mqm_errors
-        WITH gold_spans AS (
-            SELECT mistake_id, row_number() OVER (PARTITION BY rater ORDER BY mistake_id) AS number
-            FROM mqm_errors
-            WHERE set_id = $gold AND mistake_id IS NOT NULL
-        ),
-        rater_spans AS (
-            SELECT set_id, mistake_id, row_number() OVER (PARTITION BY set_id ORDER BY mistake_id) AS number
-            FROM mistakes
-            WHERE set_id = ANY($sets)
+                row = (text, rater, error.line, error.index, error.category, error.severity, error.side, start, end)
+                for name, value in zip(errors, row, strict=True):
+                    errors[name].append(value)
+    create_temp_table(con, "mqm_file_ratings", pl.DataFrame(ratings, schema=RATING_COLUMNS).with_row_index("number"))
+    create_temp_table(con, "mqm_file_errors", pl.DataFrame(errors, schema=ERROR_COLUMNS).with_row_index("number"))
+
+
+RATING_COLUMNS = {"text_id": pl.String, "rater": pl.String, "line_number": pl.Int32}
+ERROR_COLUMNS = RATING_COLUMNS | {
+    "error_index": pl.Int32,
+    "category": pl.String,
+    "severity": pl.String,
+    "side": pl.String,
+    "char_start": pl.Int32,
+    "char_end": pl.Int32,
+}
+
+# Each target error placed on its text's tokens, as TokenIndex.locate places a span read at its offset
+# (etl/char_spans.py): the tokens its characters touch, widened to them ("widened") or trimmed of white space at an
+# edge ("trimmed"); an error whose marked characters are empty or only white space touches none and is left out
+# (it stays in mqm_errors). The text's characters are the marked ones: a span is never relocated.
+PLACE_ERRORS = """
+CREATE OR REPLACE TEMP TABLE mqm_placed AS
+WITH touched AS (
+    SELECT errors.number, min(tokens.doc_token) AS doc_token_start, max(tokens.doc_token) AS doc_token_end,
+        min(tokens.char_start) AS char_start, max(tokens.char_end) AS char_end
+    FROM mqm_file_errors AS errors
+    JOIN tokens ON tokens.text_id = errors.text_id
+        AND tokens.char_end > errors.char_start AND tokens.char_start < errors.char_end
+    WHERE errors.side = 'target' AND errors.char_end > errors.char_start
+    GROUP BY errors.number
+)
+SELECT errors.number, errors.text_id, errors.rater, errors.line_number, errors.category, errors.severity,
+    errors.char_start AS given_start,
+    substring(texts.generated_text, errors.char_start + 1, errors.char_end - errors.char_start) AS given_text,
+    touched.doc_token_start, touched.doc_token_end, touched.char_start, touched.char_end,
+    CASE
+        WHEN touched.char_start < errors.char_start OR touched.char_end > errors.char_end THEN 'widened'
+        WHEN touched.char_start <> errors.char_start OR touched.char_end <> errors.char_end THEN 'trimmed'
+    END AS adjustment
+FROM touched
+JOIN mqm_file_errors AS errors USING (number)
+JOIN texts ON texts.text_id = errors.text_id
+"""
+
+
+def insert_mqm_lists(
+    con: duckdb.DuckDBPyConnection,
+    mqm: MqmFile,
+    corpus: str,
+    text_ids: list[str],
+    lists: list[tuple[str, str, str | None]],
+    report: ImportReport,
+) -> None:
+    """Lists of the file, (kind, name, rater) each: a rater's list has that rater's target errors as spans, covers
+    the items it rated alone (list_texts) and is that person's (annotation_sets.annotator); rater None: every
+    rater's, of every item. Each error is placed on its tokens once, in SQL (PLACE_ERRORS), and the lists' spans,
+    rated items and errors (mqm_ratings, mqm_errors, each error linked to the span it became) are inserted from
+    there; the spans' mistake ids follow the file's order, list after list."""
+    stage_ratings(con, mqm, text_ids)
+    try:
+        con.execute(PLACE_ERRORS)
+        raters = [rater for _, _, rater in lists]
+        counts = dict(con.execute("SELECT rater, count(*) FROM mqm_placed GROUP BY rater").fetchall())
+        set_ids = insert_annotation_sets(
+            con,
+            mqm.path,
+            mqm.sha256,
+            corpus,
+            [
+                (kind, name, DEFAULT_SPLIT, sum(counts.values()) if rater is None else counts.get(rater, 0))
+                for kind, name, rater in lists
+            ],
+            raters,
         )
-        SELECT lists.set_id, gold.text_id, gold.rater, gold.line_number, gold.error_index, gold.category,
-            gold.severity, gold.side, gold.char_start, gold.char_end, rater_spans.mistake_id
-        FROM mqm_errors AS gold
-        JOIN (SELECT unnest($raters) AS rater, unnest($sets) AS set_id) AS lists USING (rater)
-        LEFT JOIN gold_spans USING (mistake_id)
-        LEFT JOIN rater_spans ON rater_spans.set_id = lists.set_id AND rater_spans.number = gold_spans.number
-        WHERE gold.set_id = $gold
-        ORDER BY lists.set_id, gold.line_number, gold.error_index
-        """,
-        raters,
-    )
+        cover_texts(
+            con,
+            {
+                set_id: [text for item, text in zip(mqm.items, text_ids, strict=True) if rater in item.raters]
+                for set_id, rater in zip(set_ids, raters, strict=True)
+                if rater is not None
+            },
+        )
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE mqm_file_lists AS"
+            " SELECT unnest($orders) AS list_order, unnest($sets) AS set_id, unnest($raters) AS rater",
+            {"orders": list(range(len(lists))), "sets": set_ids, "raters": raters},
+        )
+        con.execute(
+            """
+            CREATE OR REPLACE TEMP TABLE campaign_spans AS
+            SELECT row_number() OVER (ORDER BY lists.list_order, placed.number) - 1 AS span_number,
+                lists.set_id, placed.number AS error_number, placed.line_number, $file AS file, placed.text_id,
+                placed.doc_token_start, placed.doc_token_end, placed.category, NULL::VARCHAR AS comment,
+                NULL::VARCHAR AS correction, placed.adjustment, placed.given_start, placed.given_text,
+                placed.char_start, placed.char_end, NULL::DOUBLE AS probability, placed.severity
+            FROM mqm_placed AS placed
+            JOIN mqm_file_lists AS lists ON lists.rater IS NULL OR lists.rater = placed.rater
+            """,
+            {"file": str(mqm.path)},
+        )
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE mqm_list_spans AS SELECT set_id, error_number, span_number"
+            " FROM campaign_spans"
+        )
+        first_id = insert_campaign_spans(
+            con, set_ids, [(name, DEFAULT_SPLIT) for _, name, _ in lists], report, reported=True, seal=True
+        )
+        con.execute(
+            """
+            INSERT INTO mqm_ratings
+            SELECT lists.set_id, ratings.text_id, ratings.rater, ratings.line_number
+            FROM mqm_file_ratings AS ratings
+            JOIN mqm_file_lists AS lists ON lists.rater IS NULL OR lists.rater = ratings.rater
+            ORDER BY lists.list_order, ratings.number
+            """
+        )
+        con.execute(
+            """
+            INSERT INTO mqm_errors
+            SELECT lists.set_id, errors.text_id, errors.rater, errors.line_number, errors.error_index,
+                errors.category, errors.severity, errors.side, errors.char_start, errors.char_end,
+                $first_id + spans.span_number
+            FROM mqm_file_errors AS errors
+            JOIN mqm_file_lists AS lists ON lists.rater IS NULL OR lists.rater = errors.rater
+            LEFT JOIN mqm_list_spans AS spans ON spans.set_id = lists.set_id AND spans.error_number = errors.number
+            ORDER BY lists.list_order, errors.number
+            """,
+            {"first_id": first_id},
+        )
+    finally:
+        for table in ("mqm_file_ratings", "mqm_file_errors", "mqm_placed", "mqm_file_lists", "mqm_list_spans"):
+            con.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, humans: list[str] | None = None) -> ImportReport:
@@ -503,12 +485,9 @@ def load_gold(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, humans: l
         ],
         {"text_id": pl.String, "system": pl.String, "human": pl.Boolean, "doc": pl.String, "seg_id": pl.String},
     )
-    loaded = Loaded(mqm, text_ids, {text.text_id: TokenIndex(text.text) for text in texts})
     raters = sorted({rater for item in mqm.items for rater in item.raters})
-    gold, placed = new_list(loaded, "gold", "gold", None)
-    made = [gold, *(new_list(loaded, "submission", f"rater/{rater}", rater)[0] for rater in raters)]
-    set_ids = insert_lists(con, path, mqm.sha256, corpus, made, report)
-    insert_ratings(con, set_ids[0], loaded, placed, dict(zip(raters, set_ids[1:], strict=True)))
+    lists = [("gold", "gold", None), *(("submission", f"rater/{rater}", rater) for rater in raters)]
+    insert_mqm_lists(con, mqm, corpus, text_ids, lists, report)
     unknown = [system for system in humans or [] if system not in {item.system for item in mqm.items}]
     if unknown:
         report.warnings.append(Problem(str(path), None, f"--human names no system of the file: {', '.join(unknown)}"))
@@ -545,8 +524,5 @@ def load_submission(con: duckdb.DuckDBPyConnection, path: Path, corpus: str, nam
             problems.add("differs", item.line, f"the target differs from the text {text} of corpus {corpus}")
     problems.raise_any()
     report = ImportReport(corpus, warnings=list(mqm.warnings))
-    loaded = Loaded(mqm, text_ids, {text: TokenIndex(known[text]) for text in text_ids})
-    new, placed = new_list(loaded, "submission", name, None)
-    set_ids = insert_lists(con, path, mqm.sha256, corpus, [new], report)
-    insert_ratings(con, set_ids[0], loaded, placed)
+    insert_mqm_lists(con, mqm, corpus, text_ids, [("submission", name, None)], report)
     return report

@@ -103,9 +103,6 @@ def insert_lists(
         for record in new.records
         for span in record.spans
     ]
-    first_id = reserve_mistake_ids(con, len(spans))
-    report.lists += [new.name for new in lists]
-    report.spans += len(spans)
     frame = pl.DataFrame(
         {
             "set_id": [set_id for set_id, _, _ in spans],
@@ -145,6 +142,26 @@ def insert_lists(
         },
     ).with_row_index("span_number")
     create_temp_table(con, "campaign_spans", frame)
+    insert_campaign_spans(con, set_ids, [(new.name, new.split) for new in lists], report, reported, seal)
+    return set_ids
+
+
+def insert_campaign_spans(
+    con: duckdb.DuckDBPyConnection,
+    set_ids: list[int],
+    names: list[tuple[str, str]],
+    report: ImportReport,
+    reported: bool = True,
+    seal: bool = True,
+) -> int:
+    """The rest of insert_lists, from the temporary table campaign_spans (its frame's columns, span_number from 0 in
+    the spans' order), which it drops: the spans of lists already in annotation_sets (set_ids, their (name, split)
+    each), whatever made the table (a frame of Python spans, or a format placed on tokens in SQL: etl/mqm_files.py).
+    The first of the spans' mistake ids, which follow span_number."""
+    (count,) = con.execute("SELECT count(*) FROM campaign_spans").fetchone()
+    first_id = reserve_mistake_ids(con, count)
+    report.lists += [name for name, _ in names]
+    report.spans += count
     try:
         con.execute(
             """
@@ -198,15 +215,15 @@ def insert_lists(
             {"ids": set_ids},
         ).fetchall()
     }
-    for set_id, new in zip(set_ids, lists, strict=True):
+    for set_id, (name, split) in zip(set_ids, names, strict=True):
         refusal = overlap_refusal(con, set_id) if set_id in overlapping else None
         if refusal:
             con.execute("INSERT INTO scheme_refusals VALUES (?, ?, ?)", [set_id, SCHEME, refusal])
             if reported:
-                report.refused_by_scheme.append(f"{new.name} ({new.split}): {refusal}")
+                report.refused_by_scheme.append(f"{name} ({split}): {refusal}")
     if seal:
         seal_lists(con, set_ids)
-    return set_ids
+    return first_id
 
 
 def overlap_refusal(con: duckdb.DuckDBPyConnection, set_id: int) -> str | None:

@@ -4,6 +4,7 @@ WMT21 TED talks, zh→en, read independently (tests/mqm_oracle.py), against the 
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -322,3 +323,76 @@ def test_a_build_loads_the_imported_files_again_with_their_human_references(db, 
     assert report.corpora_loaded == ["re"] and report.corpus_refusals == {}
     assert rows(db, query) == before
     assert rows(db, "SELECT * FROM mqm_segments WHERE corpus = 're' ORDER BY ALL") == segments
+
+
+def placed_by_oracle(text: str, start: int, end: int) -> tuple[int, int, int, int, str | None] | None:
+    """Where a marked span of a target lands: the tokens (runs of non-white space, from 1) its characters touch,
+    their characters, and how the span was changed to reach them; None when it touches none (empty, white space)."""
+    touched = [
+        (number, match.start(), match.end())
+        for number, match in enumerate(re.finditer(r"\S+", text), start=1)
+        if match.end() > start and match.start() < end and end > start
+    ]
+    if not touched:
+        return None
+    first, last = touched[0], touched[-1]
+    char_start, char_end = first[1], last[2]
+    change = (
+        "widened"
+        if char_start < start or char_end > end
+        else "trimmed"
+        if (char_start, char_end) != (start, end)
+        else None
+    )
+    return first[0], last[0], char_start, char_end, change
+
+
+def test_each_target_error_is_placed_on_the_tokens_its_characters_touch(db, tmp_path):
+    """Spans inside a word, with white space at an edge, empty, only white space, after characters outside the
+    Basic Multilingual Plane (offsets count characters, not bytes or UTF-16 units), over several words, and one
+    error of a rater that a second rater's list must not take."""
+    targets = [
+        "The <v>ca</v>t sat",
+        "𝒜 émoji 😀 <v>then</v> words",
+        "Lead<v> space</v> here",
+        "An <v></v>empty one",
+        "Only<v>  </v>blanks",
+        "Two <v>whole words</v> and more",
+        "<v>😀😀</v> x",
+    ]
+    lines = [HEADER] + [
+        f"A\td\t1\t{seg}\tr{1 + seg % 2}\t源{seg}\t{target}\tAccuracy/Mistranslation\tMinor"
+        for seg, target in enumerate(targets)
+    ]
+    path = tmp_path / "edges.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert run(["import", "mqm", "--db", str(db), "--corpus", "edges", str(path)]) == 0
+    expected = {}
+    for seg, target in enumerate(targets):
+        start, end = target.index("<v>"), target.index("</v>") - 3
+        placed = placed_by_oracle(target.replace("<v>", "").replace("</v>", ""), start, end)
+        if placed is not None:
+            given = target.replace("<v>", "").replace("</v>", "")[start:end] if placed[-1] else None
+            expected[str(seg)] = (f"r{1 + seg % 2}", *placed, given)
+    found = rows(
+        db,
+        "SELECT ts.seg_id, e.rater, m.doc_token_start, m.doc_token_end, t1.char_start, t2.char_end,"
+        " a.adjustment, a.given_text, s.name FROM mqm_errors e JOIN mistakes m USING (mistake_id)"
+        " JOIN annotation_sets s ON s.set_id = m.set_id JOIN text_systems ts ON ts.text_id = m.text_id"
+        " JOIN tokens t1 ON t1.text_id = m.text_id AND t1.doc_token = m.doc_token_start"
+        " JOIN tokens t2 ON t2.text_id = m.text_id AND t2.doc_token = m.doc_token_end"
+        " LEFT JOIN offset_adjustments a ON a.set_id = m.set_id AND a.line_number = m.line_number"
+        " WHERE s.corpus = 'edges' ORDER BY s.name, ts.seg_id",
+    )
+    assert found == sorted(
+        [(seg, *placed, "gold") for seg, placed in expected.items()]
+        + [(seg, *placed, f"rater/{placed[0]}") for seg, placed in expected.items()],
+        key=lambda row: (row[-1], row[0]),
+    )
+    assert [row[6] for row in found[:5]] == ["widened", None, "trimmed", None, None]
+    # the empty and blank spans are kept as errors, with no span
+    assert rows(
+        db,
+        "SELECT count(*) FROM mqm_errors JOIN annotation_sets USING (set_id)"
+        " WHERE corpus = 'edges' AND kind = 'gold' AND mistake_id IS NULL",
+    ) == [(2,)]
