@@ -773,7 +773,7 @@ def test_the_dashboard_visits_every_page_once_before_its_first_visitor(built_db,
     with serving(built_db, log) as (url, _):
         line = wait_for_line(log, "Computed the first view of")
         pages = visited(url, "").pages
-        assert len(pages) == len(app_pages()) == 12
+        assert len(pages) == len(app_pages()) == 13
         assert re.fullmatch(r"Computed the first view of 13 pages in \d+\.\d s", line), log.read_text()
         assert COSTLY_FIRST_VIEWS <= cached_functions(url)
 

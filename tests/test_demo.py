@@ -17,10 +17,10 @@ from shared_data import DATA, EXAMPLES, SHARED
 
 from accuracy_db.cli.main import run
 from accuracy_db.interchange import demo
+from accuracy_db.metric_validity.table import metric_table
 from accuracy_db.scoring import scores
 from accuracy_db.stats import calibration, ranking
 from accuracy_db.stats.intervals import Resampling
-from accuracy_db.stats.metric_evaluation import metric_table
 from accuracy_db.store import database
 
 

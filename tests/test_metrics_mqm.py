@@ -21,8 +21,8 @@ from test_dashboard import APP, fresh_caches, labelled  # noqa: F401 (fresh_cach
 from test_mqm import CORPUS, HEADER, mqm_db  # noqa: F401 (the fixture)
 
 from accuracy_db.cli.main import run
-from accuracy_db.stats import resampling
 from accuracy_db.metric_validity.groups import Grouping, pearson_rows
+from accuracy_db.stats import resampling
 
 REFERENCE = "ref"
 FAST = ["--resamples", "100", "--trials", "50"]

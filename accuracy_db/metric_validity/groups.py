@@ -23,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from accuracy_db.stats import resampling
 from accuracy_db.metric_validity.measures import Measure, kendall_tau_b
+from accuracy_db.stats import resampling
 
 AVERAGE_BY = ("none", "item", "sys")
 GROUPED_MEASURES = ("pearson", "spearman", "kendall")

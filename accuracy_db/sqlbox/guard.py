@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from accuracy_db.defaults import default_db
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.store.sql_parse import duckdb_parse, parse_nodes, parser, read_tables
+from accuracy_db.sql_parse import duckdb_parse, parse_nodes, parser, read_tables
 
 if TYPE_CHECKING:
     import duckdb

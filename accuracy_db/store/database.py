@@ -17,8 +17,9 @@ from pathlib import Path
 
 import duckdb
 
+from accuracy_db import sql_parse
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.store import model_headers, sql_parse
+from accuracy_db.store import model_headers
 from accuracy_db.store.model_headers import BATCHED, GOLD_TABLE, INCREMENTAL, QUERY, TABLE
 
 # DuckDB takes up to 80% of the machine's memory by default. The largest step (scoring a million-mistake corpus)
