@@ -16,7 +16,16 @@ import pytest
 from accuracy_db.dashboard import DB_ENV
 from shared_data import DATA, EXAMPLES
 from streamlit.testing.v1 import AppTest
-from test_dashboard import APP, chart, click_chart, fresh_caches, labelled, open_page, table  # noqa: F401
+from test_dashboard import (  # noqa: F401
+    APP,
+    chart,
+    click_chart,
+    examples_without_checker,
+    fresh_caches,
+    labelled,
+    open_page,
+    table,
+)
 
 from accuracy_db.cli.main import cli, run
 from accuracy_db.ingest.build import build
@@ -38,6 +47,12 @@ PAGES = [
 
 
 @pytest.fixture(scope="module")
+def built_db(tmp_path_factory) -> Path:
+    """The pages' database: the example submissions alone, on the train split (test_dashboard.py's)."""
+    return examples_without_checker(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
 def two_splits_db(tmp_path_factory) -> Path:
     """The shared-task data with submissions on both splits: the example submission (train), and the test gold
     list's NAME rows (test)."""
@@ -53,7 +68,7 @@ def two_splits_db(tmp_path_factory) -> Path:
         writer.writeheader()
         writer.writerows(names)
     path = folder / "accuracy.duckdb"
-    build(DATA, path, submissions)
+    build(DATA, path, submissions, check=False)  # these two alone (no box-score checker's list)
     return path
 
 
@@ -120,7 +135,9 @@ COMMANDS = [
 WITHOUT_P = {
     "adjudicate": "a majority list",
     "build": "what was loaded",
+    "check": "what the box-score checker found",
     "dashboard": "the server's address",
+    "demo": "what the demo database holds",
     "evaluate": "the official scorer's report, in its JSON",
     "export": "files",
     "fetch-data": "what was fetched",
