@@ -6,6 +6,7 @@ import fcntl
 import functools
 import os
 import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -67,6 +68,16 @@ def built_in(folder: Path) -> Path:
     path = folder / "accuracy.duckdb"
     build(DATA, path, EXAMPLES)
     return path
+
+
+@pytest.fixture(autouse=True)
+def main_module_kept():
+    """An AppTest runs a page as __main__ (Streamlit's ScriptRunner puts the page's module in sys.modules) and leaves
+    it there: a process pool spawned later in the same test process (builtin_metrics.scored_pairs) would run the
+    dashboard's app.py in each child, which dies there. Each test gets back the process's own __main__."""
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
 
 
 @pytest.fixture(autouse=True, scope="session")
