@@ -735,6 +735,20 @@ def perm_both_p(scored: dict[str, Scored], y, measure: str, resamples: Resamples
     return tested["p_value"]
 
 
+def checked_choice(
+    con, corpus: str | None, split: str | None, scopes: list[str], settings: Settings
+) -> tuple[str, bool, list[str], list[str]]:
+    """The corpus (named or chosen), whether it is measured against MQM, the scopes checked, and the splits with a
+    gold list: the corpus named, and the split, checked as every command checks them."""
+    lists = gold_lists(con)
+    check_corpus_choice(con, corpus)
+    corpus = choose_corpus(lists, corpus)
+    check_corpus_choice(con, corpus, split)
+    check_weights(con, corpus, settings.weights)
+    mqm = is_mqm(con, corpus)
+    return corpus, mqm, checked_scopes(con, corpus, mqm, scopes, settings), lists[corpus]
+
+
 def metric_table(
     con: duckdb.DuckDBPyConnection,
     corpus: str | None = None,
@@ -748,14 +762,7 @@ def metric_table(
     only), reason (why value is None, or what it lacks: see INTERVAL_TEXTS), signature. Every split with a gold
     list, scope and level unless told which."""
     settings = settings or Settings()
-    lists = gold_lists(con)
-    check_corpus_choice(con, corpus)  # the corpus named, and the split, checked as every command checks them
-    corpus = choose_corpus(lists, corpus)
-    check_corpus_choice(con, corpus, split)
-    check_weights(con, corpus, settings.weights)
-    mqm = is_mqm(con, corpus)
-    scopes = checked_scopes(con, corpus, mqm, scopes or [], settings)
-    splits = lists[corpus]
+    corpus, mqm, scopes, splits = checked_choice(con, corpus, split, scopes or [], settings)
     if split is not None:
         splits = [checked_split(con, corpus, split, splits)]
     rows, metrics, resampled = [], {}, {}
@@ -856,14 +863,7 @@ def compare_metrics(
         raise AccuracyDbError(f"--measure {measure}: one of {', '.join(MEASURE_FUNCTIONS)}")
     if test == "williams" and measure != "pearson":
         raise AccuracyDbError("Williams' test compares Pearson correlations: give --measure pearson")
-    lists = gold_lists(con)
-    check_corpus_choice(con, corpus)  # the corpus named, and the split, checked as every command checks them
-    corpus = choose_corpus(lists, corpus)
-    check_corpus_choice(con, corpus, split)
-    check_weights(con, corpus, settings.weights)
-    mqm = is_mqm(con, corpus)
-    (scope,) = checked_scopes(con, corpus, mqm, [scope], settings)
-    splits = lists[corpus]
+    corpus, mqm, (scope,), splits = checked_choice(con, corpus, split, [scope], settings)
     if split is None and len(splits) != 1:
         raise AccuracyDbError(f"give --split: corpus {corpus} has gold lists of {', '.join(splits)}")
     split = splits[0] if split is None else checked_split(con, corpus, split, splits)
