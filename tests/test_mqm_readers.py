@@ -38,11 +38,16 @@ def write(path: Path, lines: list[str]) -> Path:
     return path
 
 
+def imported(db: Path, path: Path, *more: str, corpus: str = "esa25") -> int:
+    """accuracy-db import mqm of one file into a corpus: its exit code."""
+    return run(["import", "mqm", "--db", str(db), "--corpus", corpus, *more, str(path)])
+
+
 @pytest.fixture
 def task2_db(db, tmp_path) -> Path:
     """A corpus made from a task-2 gold file."""
     gold = write(tmp_path / "task2_refs.tsv", [HEADER, *GOLD_ROWS])
-    assert run(["import", "mqm", "--db", str(db), "--corpus", "esa25", str(gold)]) == 0
+    assert imported(db, gold) == 0
     return db
 
 
@@ -56,22 +61,7 @@ def test_a_task2_gold_and_prediction_score_as_the_oracle_computes(task2_db, tmp_
         task2_line(("A", "d", "2"), "0", "4", "major"),
     ]
     write(tmp_path / "predictions.tsv", lines)
-    assert (
-        run(
-            [
-                "import",
-                "mqm",
-                "--db",
-                str(task2_db),
-                "--corpus",
-                "esa25",
-                "--as",
-                "submission",
-                str(tmp_path / "predictions.tsv"),
-            ]
-        )
-        == 0
-    )
+    assert imported(task2_db, tmp_path / "predictions.tsv", "--as", "submission") == 0
     gold = {("A", "d", "1"): [(4, 7, "major"), (8, 11, "minor")], ("B", "d", "1"): [(2, 7, "critical")]}
     predicted = {
         ("A", "d", "1"): [(4, 11, "minor"), (8, 40, "major"), (0, 3, "undecided")],
@@ -100,22 +90,7 @@ def test_what_the_scorer_reads_past_is_read_past_and_told(task2_db, tmp_path, ca
         task2_line(("A", "d", "2"), "0", "4", "major", set_id="testsuite"),
     ]
     write(tmp_path / "lenient.tsv", lines)
-    assert (
-        run(
-            [
-                "import",
-                "mqm",
-                "--db",
-                str(task2_db),
-                "--corpus",
-                "esa25",
-                "--as",
-                "submission",
-                str(tmp_path / "lenient.tsv"),
-            ]
-        )
-        == 0
-    )
+    assert imported(task2_db, tmp_path / "lenient.tsv", "--as", "submission") == 0
     err = capsys.readouterr().err
     assert f"{tmp_path / 'lenient.tsv'}: line 4: 1 row(s) of a set_id other than official left out" in err
     assert (
@@ -145,7 +120,7 @@ def test_json_lines_of_predicted_spans_score_as_the_oracle_computes(task2_db, tm
     ]
     path = tmp_path / "xcomet.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    assert run(["import", "mqm", "--db", str(task2_db), "--corpus", "esa25", "--as", "submission", str(path)]) == 0
+    assert imported(task2_db, path, "--as", "submission") == 0
     gold = {("A", "d", "1"): [(4, 7, "major"), (8, 11, "minor")], ("B", "d", "1"): [(2, 7, "critical")]}
     predicted = {("A", "d", "1"): [(4, 11, "Major")], ("B", "d", "1"): [(2, 7, "minor"), (0, 1, "Neutral")]}
     expected = char_f1([(gold.get(key, []), predicted.get(key, []), len(text)) for key, text in HYPOTHESES.items()])
@@ -157,7 +132,7 @@ def test_json_lines_of_predicted_spans_score_as_the_oracle_computes(task2_db, tm
 
 def refused(db: Path, path: Path, capsys, corpus: str = "esa25", *more: str) -> list[str]:
     before = rows(db, "SELECT count(*) FROM annotation_sets")
-    assert run(["import", "mqm", "--db", str(db), "--corpus", corpus, *more, str(path)]) == 1
+    assert imported(db, path, *more, corpus=corpus) == 1
     assert rows(db, "SELECT count(*) FROM annotation_sets") == before
     return capsys.readouterr().err.splitlines()
 
@@ -239,20 +214,7 @@ def test_bad_predicted_spans_are_refused_with_file_and_line(task2_db, tmp_path, 
 def test_many_bad_lines_are_one_line_with_their_count_and_json_lines_are_no_gold(db, tmp_path, capsys):
     path = tmp_path / "bad.jsonl"
     path.write_text("[1]\n" * 40, encoding="utf-8")
-    assert (
-        run(
-            [
-                "import",
-                "mqm",
-                "--db",
-                str(db),
-                "--corpus",
-                "esa25",
-                str(write(tmp_path / "g.tsv", [HEADER, *GOLD_ROWS])),
-            ]
-        )
-        == 0
-    )
+    assert imported(db, write(tmp_path / "g.tsv", [HEADER, *GOLD_ROWS])) == 0
     found = refused(db, path, capsys, "esa25", "--as", "submission")
     assert found[0] == f"{path}: line 1: not a JSON object (and 39 more line(s) like it)"
     found = refused(db, path, capsys, "fresh")
@@ -264,7 +226,7 @@ def test_many_bad_lines_are_one_line_with_their_count_and_json_lines_are_no_gold
 
 def test_a_build_loads_an_imported_task2_prediction_again(task2_db, tmp_path):
     path = write(tmp_path / "again.tsv", [HEADER, task2_line(("A", "d", "1"), "0", "3", "minor")])
-    assert run(["import", "mqm", "--db", str(task2_db), "--corpus", "esa25", "--as", "submission", str(path)]) == 0
+    assert imported(task2_db, path, "--as", "submission") == 0
     query = "SELECT submission, precision, recall FROM esa_scores WHERE corpus = 'esa25' ORDER BY ALL"
     before = rows(task2_db, query)
     assert run(["build", "--db", str(task2_db), "--data", str(DATA), "--submissions", str(EXAMPLES)]) == 0
