@@ -7,12 +7,14 @@ import io
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 
 import polars as pl
 import pytest
 
+from accuracy_db.errors import AccuracyDbError
 from accuracy_db.store.analyses import saved_analyses
 
 
@@ -232,16 +234,17 @@ def test_one_variable_names_the_database_for_every_command_and_the_api(built_db,
 
 
 # What a plain query needs, in each of its processes; the rest is imported only by what asks for it. The command
-# (the parent) reads the answer with polars and pyarrow and runs no SQL itself; the query's process reads the
-# database with DuckDB, checks the SQL with sqlglot and sends Arrow.
-NEVER = {"streamlit", "scipy", "pandas", "sklearn", "altair", "statsmodels", "orjson", "yaml"}
-COMMAND_NEVER = NEVER | {"duckdb", "sqlglot", "accuracy_db.store", "accuracy_db.ingest", "accuracy_db.etl"}
+# (the parent) runs no SQL itself and reads a small plain answer as JSON, without polars or pyarrow; the query's
+# process reads the database with DuckDB, checks the SQL with sqlglot and counts the result in Arrow, without numpy.
+NEVER = {"streamlit", "scipy", "pandas", "sklearn", "altair", "statsmodels", "orjson", "yaml", "numpy"}
+COMMAND_NEVER = NEVER | {"duckdb", "sqlglot", "polars", "pyarrow", "accuracy_db.store", "accuracy_db.ingest"}
+COMMAND_NEVER |= {"accuracy_db.etl"}
 CHILD_NEVER = NEVER | {"polars", "rich", "click", "accuracy_db.ingest", "accuracy_db.etl"}
 
 MODULES_AFTER = """
 import json, sys
 {run}
-print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+print(json.dumps(sorted(name for name, module in sys.modules.items() if module is not None)), file=sys.stderr)
 """
 
 
@@ -260,14 +263,67 @@ def imported(code: str, stdin: bytes = b"") -> set[str]:
 
 def test_a_plain_query_imports_only_what_it_needs_in_each_process(built_db):
     """`accuracy-db query "SELECT 1"`: the command imports no DuckDB, sqlglot, store or loader (the query's process
-    does the SQL), nor the dashboard's or the statistics' libraries; the query's process no polars or rich."""
+    does the SQL), no polars or pyarrow (a small plain result comes as JSON), nor the dashboard's or the statistics'
+    libraries; the query's process no polars, rich or numpy."""
     from accuracy_db.sqlbox.guard import Limits
     from accuracy_db.sqlbox.sandbox import request_for
 
     command = imported(f"from accuracy_db.cli.main import run; run(['query', '--db', {str(built_db)!r}, 'SELECT 1'])")
-    assert {"polars", "pyarrow", "accuracy_db.sqlbox", "accuracy_db.cli"} <= command
+    assert {"rich", "accuracy_db.sqlbox", "accuracy_db.cli"} <= command
     assert command & COMMAND_NEVER == set()
     request = pickle.dumps(request_for(built_db, "SELECT 1", None, None, Limits()))
     child = imported("from accuracy_db.sqlbox.sandbox import child_main; child_main()", stdin=request)
     assert {"duckdb", "pyarrow", "sqlglot", "accuracy_db.sqlbox"} <= child
     assert child & CHILD_NEVER == set()
+
+
+PLAIN = (
+    "SELECT 1 AS i, 1.50 AS d, 'x' AS t, NULL AS n, true AS b, DATE '2021-08-01' AS day, 2.5::FLOAT AS f, "
+    "'nan'::DOUBLE AS nan, -0.0::DOUBLE AS z, 255::UTINYINT AS u, 1::HUGEINT AS h, "
+    "12345678901234567890123456789.5::DECIMAL(38, 1) AS wide, 'é\n\"'::VARCHAR AS quoted"
+)
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        PLAIN,
+        "SELECT text_id, count(*) AS n FROM mistakes GROUP BY ALL ORDER BY ALL",
+        "SELECT * FROM mistakes ORDER BY ALL LIMIT 0",
+    ],
+)
+def test_a_small_plain_result_comes_as_the_values_polars_gives(built_db, sql):
+    """Asked for as Python values (the command's way, which spares it polars), a small result of plain types comes
+    without a frame, and its rows are those the frame of the same query gives, value for value and type for type."""
+    from accuracy_db.sqlbox.sandbox import run_query
+
+    rows = run_query(built_db, sql, rows=True)
+    frame = run_query(built_db, sql)
+    assert rows.frame is None and frame.frame is not None
+    assert rows.columns == frame.frame.columns
+    typed = [[(type(value), repr(value)) for value in row.values()] for row in rows.records]  # nan == nan too
+    assert typed == [[(type(value), repr(value)) for value in row.values()] for row in frame.frame.to_dicts()]
+    assert len(typed) == frame.frame.height
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT [1, 2] AS l, {'a': 1} AS s",  # nested: polars reads them its own way
+        "SELECT MAP {'k': 1} AS m",
+        "SELECT TIMESTAMP '2021-08-01 10:00' AS t",
+        "SELECT 1 AS a, 2 AS a",  # one name twice: not a dict
+        "SELECT repeat('x', 200) AS t FROM range(1000)",  # past ROWS_BYTES
+    ],
+)
+def test_any_other_result_comes_as_a_frame(built_db, sql):
+    from accuracy_db.sqlbox.sandbox import run_query
+
+    try:
+        frame = run_query(built_db, sql).frame
+    except AccuracyDbError as error:
+        with pytest.raises(type(error), match=re.escape(str(error))):
+            run_query(built_db, sql, rows=True)
+        return
+    result = run_query(built_db, sql, rows=True)
+    assert result.frame is not None and result.frame.equals(frame)

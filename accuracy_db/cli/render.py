@@ -44,6 +44,13 @@ def make_console():
     return printer
 
 
+def import_table_printer(_seconds: float = 0.0) -> None:
+    """Import what printing a table takes (rich's console and table): a query's tick, so that the imports are made
+    while the query's process works (on two cores they overlap)."""
+    import rich.console  # noqa: F401
+    import rich.table  # noqa: F401
+
+
 @dataclass(frozen=True)
 class Column:
     """A column of a table for people: its heading, one cell per row (a cell may hold lines), how its cells are
@@ -297,7 +304,20 @@ def write_frame(
         frame.write_parquet(data)
         output_files.write_file(output, data.getvalue(), force, inputs)
         return
-    rows, columns = frame.to_dicts(), frame.columns
+    write_rows(frame.to_dicts(), frame.columns, fmt, output, title, notes, force, inputs)
+
+
+def write_rows(
+    rows: list[dict],
+    columns: list[str],
+    fmt: str,
+    output: Path | None = None,
+    title: str | None = None,
+    notes: tuple[str, ...] = (),
+    force: bool = False,
+    inputs: Inputs = NO_INPUTS,
+) -> None:
+    """write_frame's text formats, of rows as dicts (polars' to_dicts) and their columns."""
     if fmt == "table":
         if output is not None:
             raise AccuracyDbError(

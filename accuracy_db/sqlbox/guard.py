@@ -86,11 +86,21 @@ class QueryFailed(AccuracyDbError):
 
 @dataclass
 class QueryResult:
-    """The rows of a query (at most the limit), whether there were more, and the DuckDB SQL that ran."""
+    """The rows of a query (at most the limit), whether there were more, and the DuckDB SQL that ran. The rows are
+    a polars frame, or, when they were asked for as Python values and the result is small and of plain types
+    (sandbox.plain_rows), records and columns, with frame None."""
 
-    frame: pl.DataFrame
+    frame: pl.DataFrame | None
     truncated: bool
     sql: str
+    records: list[dict] | None = None
+    columns: list[str] | None = None
+
+    def rows(self) -> tuple[list[dict], list[str]]:
+        """The rows as dicts (polars' to_dicts) and the column names, however they came."""
+        if self.frame is None:
+            return self.records, self.columns
+        return self.frame.to_dicts(), self.frame.columns
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,10 @@ long strings). So the guard's parse, the checks and the query all run in a child
 The parent sends the request (pickled) on the child's stdin; the child answers on its stdout with one byte when
 it is ready, a line of JSON (the outcome), and for a result the Arrow IPC stream of its batches.
 
+A parent that prints rows (the query command, but for parquet) asks for them as Python values: a small result of
+plain types (numbers, text, dates; plain_rows) then comes as one line of JSON, and the parent reads it without
+polars or pyarrow, whose imports cost more than a small query. The bounds are counted on the Arrow batches alike.
+
 A child imports what every query needs (DuckDB, pyarrow, sqlglot) before it reads its request. The dashboard keeps
 one child started ahead (keep_spare), which also warms up the guard (its parser, DuckDB's lists of functions and
 views): a visitor's query then waits for no Python start, no imports and no first parse (most of the time of a small
@@ -68,6 +72,7 @@ BATCH_ROWS = 1024  # rows of a record batch: the result is counted batch by batc
 READY = b"R"
 WARM = "--warm"  # the argument that makes a child a spare, which warms up the guard while it waits
 HEADER_OVERHEAD = 1_000_000  # bytes of JSON and Arrow framing the parent reads beyond the result bound
+ROWS_BYTES = 100_000  # the Arrow bytes of the largest result sent as JSON rows (JSON is at most ~6 times as long)
 MEMORY_STOP = f"the query needed more than {guard.MEMORY_LIMIT} of memory and was stopped"
 
 
@@ -79,17 +84,18 @@ def run(
     limits: Limits | None = None,
     tick: Callable[[float], None] | None = None,
     keep_spare: bool = False,
+    rows: bool = False,
 ) -> QueryResult:
     """Check and run one query in a child process within the limits; tick(seconds) is called about ten times a
     second while it runs (an exception it raises, such as a cancelled page's, kills the child). keep_spare: run it
     in the spare child if one is waiting, and have another started for the next query (a long-lived process's
-    choice: the dashboard's)."""
+    choice: the dashboard's). rows: the rows as Python values when the result is small and plain (QueryResult)."""
     limits = limits or Limits()
     guard.check_size(sql)  # the cheap checks need no process
     path = Path(db)
     if not path.is_file():
         raise AccuracyDbError(f"no database at {path}: build one with `accuracy-db build`")
-    request = pickle.dumps(request_for(path, sql, params, dialect, limits))
+    request = pickle.dumps(request_for(path, sql, params, dialect, limits, rows))
     child = (take_spare() if keep_spare else None) or start_child()
     try:
         try:
@@ -97,8 +103,9 @@ def run(
             child.stdin.close()
         except BrokenPipeError:
             pass  # the child died at once; what it said is read below
-        import polars  # noqa: F401  (decode's imports, made while the child starts: on two cores they overlap)
-        import pyarrow  # noqa: F401
+        if not rows:
+            import polars  # noqa: F401  (decode's imports, made while the child starts: on two cores they overlap)
+            import pyarrow  # noqa: F401
 
         output, errors = collect(child, limits, tick)
     finally:
@@ -235,15 +242,18 @@ OUTCOMES = {
 
 def decode(output: bytes, errors: bytes, status: int) -> QueryResult:
     """The child's answer as a result, or the exception it stands for."""
-    import polars as pl
-    import pyarrow as pa
-
     header_end = output.find(b"\n")
     if not output.startswith(READY) or header_end < 0:
         raise died(errors, status)
     header = json.loads(output[len(READY) : header_end])
     if header["outcome"] != "ok":
         raise OUTCOMES[header["outcome"]](header["message"])
+    if "rows" in header:
+        records = rows_read(header["columns"], header["kinds"], header["rows"])
+        return QueryResult(None, header["truncated"], header["sql"], records, header["columns"])
+    import polars as pl
+    import pyarrow as pa
+
     table = pa.ipc.open_stream(pa.py_buffer(output)[header_end + 1 :]).read_all()
     try:
         frame = pl.from_arrow(table, rechunk=False)
@@ -290,9 +300,53 @@ def die_with_parent() -> None:
         os._exit(1)
 
 
-def request_for(db: Path, sql: str, params, dialect: str | None, limits: Limits) -> dict:
-    """What the child is asked: the query, its parameters and dialect, the database and the limits."""
-    return {"db": str(db), "sql": sql, "params": params, "dialect": dialect, "limits": limits}
+def request_for(db: Path, sql: str, params, dialect: str | None, limits: Limits, rows: bool = False) -> dict:
+    """What the child is asked: the query, its parameters and dialect, the database and the limits; rows: the
+    result as Python values if it is small and plain."""
+    return {"db": str(db), "sql": sql, "params": params, "dialect": dialect, "limits": limits, "rows": rows}
+
+
+# The Arrow types whose values go through JSON unchanged, or as text (a kind) that rows_read makes them again from:
+# the values pyarrow's to_pylist and polars' to_dicts give alike (tests/test_query_cli.py compares them).
+PLAIN_TYPES = ("null", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float")
+PLAIN_TYPES += ("double", "string", "large_string")
+TEXT_KINDS = {"decimal128": "decimal", "date32[day]": "date"}
+
+
+def plain_rows(schema, batches: list) -> dict | None:
+    """The result as JSON's columns, kinds and rows, when every column has a plain type and its own name (rows are
+    dicts); None otherwise."""
+    columns = schema.names
+    kinds = []
+    for field in schema:
+        name = str(field.type).split("(")[0]
+        if name not in PLAIN_TYPES and name not in TEXT_KINDS:
+            return None
+        kinds.append(TEXT_KINDS.get(name))
+    if len(set(columns)) < len(columns):
+        return None
+    rows = [
+        [value if value is None or kind is None else str(value) for value, kind in zip(row, kinds)]
+        for batch in batches
+        for row in zip(*(column.to_pylist() for column in batch.columns))
+    ]
+    return {"columns": columns, "kinds": kinds, "rows": rows}
+
+
+def rows_read(columns: list[str], kinds: list[str | None], rows: list[list]) -> list[dict]:
+    """plain_rows' rows as dicts of Python values."""
+    from datetime import date
+    from decimal import Decimal
+
+    make = {None: None, "decimal": Decimal, "date": date.fromisoformat}
+    makers = [make[kind] for kind in kinds]
+    return [
+        {
+            column: value if value is None or maker is None else maker(value)
+            for column, value, maker in zip(columns, row, makers)
+        }
+        for row in rows
+    ]
 
 
 def fetch(request: dict) -> tuple[dict, list]:
@@ -314,7 +368,11 @@ def fetch(request: dict) -> tuple[dict, list]:
             batches.append(batch)
             if truncated:
                 break
-        return {"outcome": "ok", "sql": sql, "truncated": truncated}, (reader.schema, batches)
+        header = {"outcome": "ok", "sql": sql, "truncated": truncated}
+        plain = plain_rows(reader.schema, batches) if request.get("rows") and size <= ROWS_BYTES else None
+        if plain is not None:
+            return header | plain, None
+        return header, (reader.schema, batches)
     except duckdb.OutOfMemoryException:
         raise QueryStopped(MEMORY_STOP) from None
     except duckdb.PermissionException as error:
@@ -327,7 +385,10 @@ def fetch(request: dict) -> tuple[dict, list]:
 
 
 def import_for_queries() -> None:
-    """What every query needs, imported before the request is read (the time limit starts after)."""
+    """What every query needs, imported before the request is read (the time limit starts after). Not numpy, which
+    pyarrow would import (it costs more than pyarrow itself) though nothing here uses it: DuckDB hands its results
+    to Arrow in C++, and a process that has no numpy is an import pyarrow runs without."""
+    sys.modules["numpy"] = None  # the import system's way to mark a module absent: `import numpy` fails at once
     import duckdb  # noqa: F401
     import pyarrow  # noqa: F401
     import sqlglot  # noqa: F401
@@ -386,14 +447,16 @@ def run_query(
     max_bytes: int = DEFAULT_MAX_BYTES,
     tick=None,
     keep_spare: bool = False,
+    rows: bool = False,
 ) -> QueryResult:
     """Check a query and run it in a process of its own (run, below) on a locked-down read-only
     connection, within the limits; keep_spare: in a process started ahead (run says how).
 
     params: a dict for $name parameters, a list for ? or $1. At most limit rows are returned (all when None);
     truncated says there were more. A query running longer than timeout seconds is stopped, and one whose result
-    passes max_bytes is refused. tick(seconds) is called while it runs."""
-    return run(db, sql, params, dialect, Limits(limit, timeout, max_bytes), tick, keep_spare)
+    passes max_bytes is refused. tick(seconds) is called while it runs. rows: a small result of plain types as
+    Python values (QueryResult's records, for a parent that prints them), which spares the parent polars."""
+    return run(db, sql, params, dialect, Limits(limit, timeout, max_bytes), tick, keep_spare, rows)
 
 
 def query(

@@ -112,7 +112,7 @@ def query(
     databases or extensions is refused. It runs in a process of its own, stopped at the time limit or when it
     needs more memory than it is given; a result larger than --max-bytes is refused."""
     # Imported as needed (each import is a cost of every query: tests/test_query_cli.py checks what a plain one
-    # imports); the process the query runs in is started before polars and pyarrow are imported here.
+    # imports); a small plain result is printed without polars and pyarrow.
     from accuracy_db.cli import render as out
     from accuracy_db.errors import AccuracyDbError
     from accuracy_db.output_files import NO_INPUTS, check
@@ -158,13 +158,20 @@ def query(
     if limit is None:
         limit = DEFAULT_ROW_LIMIT if output is None else 0  # a file gets every row unless told otherwise
     limit = limit or None
+    as_rows = fmt != "parquet"  # a small plain result then comes without polars (sandbox.plain_rows)
+    tick = out.import_table_printer if fmt == "table" else None
     try:
-        result = run_query(db, sql, parse_params(params) or None, dialect, limit, timeout, max_bytes)
+        result = run_query(
+            db, sql, parse_params(params) or None, dialect, limit, timeout, max_bytes, tick, rows=as_rows
+        )
     except ResultTooLarge as error:
         raise ResultTooLarge(f"{error}; --max-bytes raises the bound") from None
-    if not result.truncated:
-        write(result.frame, fmt, title=title)
-        return
-    cut = f"the result has more than {limit:,} rows; only the first {limit:,} are given (--limit)"
-    write(result.frame, fmt, title=title, notes=(cut,))
-    stderr.print(f"[yellow]note:[/] {cut}")
+    notes = ()
+    if result.truncated:
+        notes = (f"the result has more than {limit:,} rows; only the first {limit:,} are given (--limit)",)
+    if as_rows:
+        out.write_rows(*result.rows(), fmt, output, title, notes, force, inputs)
+    else:
+        write(result.frame, fmt, title=title, notes=notes)
+    if notes:
+        stderr.print(f"[yellow]note:[/] {notes[0]}")
