@@ -1,9 +1,10 @@
 """The click paths of issue 51 on the demo database, in headless Chromium (as tests/test_dashboard_browser.py drives
 it: `accuracy-db dashboard` as a process, Debian's chromium through Playwright): Leaderboard → Errors browser →
 Document view; a cell of the Significance matrix → the pair → both lists' errors; a bar of the leaderboard's
-categories → that category's false alarms. And on every page that shows p-values or a column of values: p written
-one way (`< 0.0001`, else three significant digits), and a value column, sorted ascending by a click on its heading,
-in numeric order (not the text's: −0.040 before −0.048). One server for the module."""
+categories → that category's false alarms. And p written one way (`< 0.0001`, else three significant digits) on the
+Significance matrix and the Agreement and Validity tables; a value column of Agreement, Validity and Metrics, sorted
+ascending by a click on its heading, in numeric order (not the text's: −0.040 before −0.048). One server for the
+module."""
 
 from __future__ import annotations
 
@@ -130,10 +131,18 @@ def test_a_bar_of_precision_to_that_categorys_false_alarms(page, demo_url):  # n
 
 def column(view: Page, key: str, name: str) -> list[str]:
     """The cells of a table's column `name`, as its table for screen readers holds them (numbers unformatted)."""
+    return cells(view, key, index_of(view, key, name))
+
+
+def index_of(view: Page, key: str, name: str) -> str:
+    """The place of column `name` in the table (aria-colindex), before any sort (which marks the heading)."""
     table_rows(view, key)  # (waits for the table's rows)
     head = view.locator(f".st-key-{key} thead th").filter(has_text=re.compile(f"^{re.escape(name)}$"))
     expect(head).to_have_count(1)
-    index = head.get_attribute("aria-colindex")
+    return head.get_attribute("aria-colindex")
+
+
+def cells(view: Page, key: str, index: str) -> list[str]:
     return view.locator(f".st-key-{key} tbody td[aria-colindex='{index}']").all_text_contents()
 
 
@@ -151,3 +160,57 @@ def test_p_is_written_one_way(page, demo_url, path):  # noqa: F811
     visit(page, f"{demo_url}/{path}")
     written = [cell for cell in column(page, key, p_heading) if cell != UNDEFINED]
     assert written and all(P_TEXT.fullmatch(cell) for cell in written), written
+
+
+CELLS = "([key, index]) => [...document.querySelectorAll(`.st-key-${key} tbody td[aria-colindex='${index}']`)]"
+CHANGED = f"([key, index, before]) => ({CELLS})([key, index]).map(cell => cell.textContent).join('\\n') !== before"
+SELECTED = """([key, row]) => {
+    const cell = document.querySelector(`.st-key-${key} tbody td[aria-selected='true']`);
+    return cell && cell.parentElement.getAttribute('aria-rowindex') === String(row) ? cell : null;
+}"""
+STEP = 20  # pixels between the cells clicked to find a column: less than a third of the narrowest one
+
+
+def sorted_by_click(view: Page, key: str, name: str) -> list[str]:
+    """Click the heading of column `name` once (the grid sorts by it, ascending), and return its cells as they then
+    read. The grid draws on a canvas: the column's place is found by clicking cells along the first two rows until
+    the cell selected (in the grid's table for screen readers) is one of that column's."""
+    index = index_of(view, key, name)
+    before = cells(view, key, index)
+    grid = view.locator(f'.st-key-{key} [data-testid="stDataFrame"]')
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    inside = []
+    for step, x in enumerate(range(int(box["x"]) + STEP, int(box["x"] + box["width"]), STEP)):
+        row = 1 + step % 2  # the first row, then the second: each click's selection told from the one before
+        view.mouse.click(x, box["y"] + ROW_PIXELS * (row + 0.5))
+        selected = view.wait_for_function(SELECTED, arg=[key, row + 1]).get_property("ariaColIndex").json_value()
+        if selected == index:
+            inside.append(x)
+        elif inside:
+            break
+    assert inside, f"no cell of {name} found in {key}"
+    view.mouse.click((inside[0] + inside[-1]) / 2, box["y"] + ROW_PIXELS / 2)
+    view.wait_for_function(CHANGED, arg=[key, index, "\n".join(before)])
+    return cells(view, key, index)
+
+
+# The pages with a table of values (its key and the values' heading) on the demo database.
+VALUE_TABLES = {
+    "agreement?split=train": ("agreement_correlations", "value"),
+    "validity?split=train": ("validity_figures", "value"),
+    "metrics?split=train&scope=ALL": ("metrics_text", "value"),
+}
+
+
+@pytest.mark.parametrize("path", VALUE_TABLES)
+def test_values_sort_as_numbers(page, demo_url, path):  # noqa: F811
+    """A column of values sorted ascending by a click on its heading reads in numeric order (as text, "value
+    [interval]" sorted −0.040, −0.048, −0.073, …, then 0.068)."""
+    key, name = VALUE_TABLES[path]
+    visit(page, f"{demo_url}/{path}")
+    shown = sorted_by_click(page, key, name)
+    numbers = [float(cell) for cell in shown if cell != ""]
+    assert len(set(numbers)) > 1 and numbers == sorted(numbers), shown
+    if path.startswith("metrics"):  # negative values, whose text sorts otherwise (-0.056 first): the check has teeth
+        assert numbers[0] < 0 and sorted(shown) != shown
