@@ -286,7 +286,7 @@ def print_table(
 
 
 def write_frame(
-    frame: pl.DataFrame,
+    frame: pl.DataFrame | tuple[list[dict], list[str]],
     fmt: str,
     output: Path | None = None,
     title: str | None = None,
@@ -296,7 +296,8 @@ def write_frame(
 ) -> None:
     """Print a query result in a format, or write it to a file (as output_files writes one: an existing file only
     with force, never an input). Parquet needs a file; a table is for the terminal only, and its caption carries
-    the notes."""
+    the notes. frame: a polars frame, or, for every format but parquet, the rows as dicts (polars' to_dicts) and
+    their columns."""
     if fmt == "parquet":
         if output is None:
             raise AccuracyDbError("parquet is a binary format: give --output FILE.parquet")
@@ -304,20 +305,7 @@ def write_frame(
         frame.write_parquet(data)
         output_files.write_file(output, data.getvalue(), force, inputs)
         return
-    write_rows(frame.to_dicts(), frame.columns, fmt, output, title, notes, force, inputs)
-
-
-def write_rows(
-    rows: list[dict],
-    columns: list[str],
-    fmt: str,
-    output: Path | None = None,
-    title: str | None = None,
-    notes: tuple[str, ...] = (),
-    force: bool = False,
-    inputs: Inputs = NO_INPUTS,
-) -> None:
-    """write_frame's text formats, of rows as dicts (polars' to_dicts) and their columns."""
+    rows, columns = frame if isinstance(frame, tuple) else (frame.to_dicts(), frame.columns)
     if fmt == "table":
         if output is not None:
             raise AccuracyDbError(

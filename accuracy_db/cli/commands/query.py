@@ -169,9 +169,6 @@ def query(
     notes = ()
     if result.truncated:
         notes = (f"the result has more than {limit:,} rows; only the first {limit:,} are given (--limit)",)
-    if as_rows:
-        out.write_rows(*result.rows(), fmt, output, title, notes, force, inputs)
-    else:
-        write(result.frame, fmt, title=title, notes=notes)
+    write(result.rows() if as_rows else result.frame, fmt, title=title, notes=notes)
     if notes:
         stderr.print(f"[yellow]note:[/] {notes[0]}")
