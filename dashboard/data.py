@@ -121,8 +121,10 @@ def _current(compute: Callable[..., T], *args) -> T:
         except AccuracyDbError as error:
             problem = literal(error)
         break
-    st.error(f"Cannot read the database {literal(path)}: {problem}.")
+    message = f"Cannot read the database {literal(path)}: {problem}."
+    st.error(message)
     st.stop()
+    raise AccuracyDbError(message)  # outside a page's run (first_views), where st.stop() does not stop
 
 
 def cached_read(max_entries: int = 64) -> Callable[[Callable[..., T]], Callable[..., T]]:
