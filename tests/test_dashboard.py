@@ -1635,6 +1635,23 @@ def cached_reads_computed(monkeypatch) -> list[str]:
     return computed
 
 
+def test_a_cached_read_given_or_left_its_defaults_is_computed_once(built_db, monkeypatch):
+    """data.cached_read keys a read by its arguments with their defaults applied: the page that leaves one out
+    finds what first_views computed giving it."""
+    monkeypatch.setenv(DB_ENV, str(built_db))
+    st.cache_data.clear()
+    computed = cached_reads_computed(monkeypatch)
+    ways = [
+        data.not_scored(data.SHARED_TASK, "test"),
+        data.not_scored(data.SHARED_TASK, "test", data.SCHEME),
+        data.not_scored(corpus=data.SHARED_TASK, scheme=data.SCHEME, split="test"),
+    ]
+    assert ways == [ways[0]] * 3 and "test" in ways[0]
+    assert computed == ["not_scored"]
+    data.not_scored(data.SHARED_TASK, "train")
+    assert computed == ["not_scored"] * 2
+
+
 def app_pages() -> list[str]:
     """The pages dashboard/app.py lists."""
     return re.findall(r'st\.Page\("app_pages/(\w+)\.py"', APP.read_text())
