@@ -42,6 +42,7 @@ def leaderboard(corpus: str) -> None:
     if len(names) > 1:
         data.against_best(names, scope, next(iter(tables.RATIOS)), split, corpus)
     categories = data.scores_and_metadata(corpus, split)["categories"]
+    data.best_submission(corpus, split)
     data.category_intervals(categories["submission_id"].unique().sort().to_list(), data.scopes(corpus)[1:])
 
 
@@ -64,9 +65,11 @@ def agreement(corpus: str) -> None:
         return
     split = opening_split(corpus, splits)
     chosen = lists.filter(split=split)["set_id"].to_list()[: choices.FIRST_LISTS]
+    data.refused_lists(corpus, split)
     data.agreement_of(chosen, data.scopes(corpus), data.SCHEMES[0])
     if len(chosen) > 1 and (text_ids := data.texts_of(corpus, split)):  # two lists text by text: A first, B last
         data.pair_outcomes(chosen[0], chosen[-1], text_ids[0])
+        data.tokens_of(text_ids[0])
 
 
 def validity(corpus: str) -> None:
@@ -75,8 +78,9 @@ def validity(corpus: str) -> None:
         return
     first_split = choices.default_split(corpus) or submissions["split"][0]
     submission = links.opening(submissions["submission"].to_list(), data.best_submission(corpus, first_split))
-    split = submissions.filter(submission=submission)["split"][0]
-    data.correlations(submission, split, links.opening(data.scopes(corpus), choices.DEFAULT_SCOPE), corpus)
+    chosen = submissions.filter(submission=submission)
+    data.correlations(submission, chosen["split"][0], links.opening(data.scopes(corpus), choices.DEFAULT_SCOPE), corpus)
+    data.counts_per_text(chosen["submission_id"].to_list())
 
 
 def calibration(corpus: str) -> None:
