@@ -27,16 +27,26 @@ def opening_split(corpus: str, splits: list[str]) -> str | None:
     return links.opening(splits, choices.default_split(corpus))
 
 
+def ranked_opening(corpus: str) -> tuple[str, str | None]:
+    """The scheme and split the pages that rank submissions open on: the corpus's first scoring scheme, and the
+    opening split among those with submissions scored under it (None when none has)."""
+    scheme = next(iter(data.scoring_schemes(corpus)), data.SCHEME)
+    return scheme, opening_split(corpus, data.splits_with_submissions(corpus, scheme))
+
+
+def opening_scope(corpus: str) -> str:
+    """The scope a page that offers the corpus's scopes opens on (choices.scope with nothing given)."""
+    return links.opening(data.scopes(corpus), choices.DEFAULT_SCOPE)
+
+
 def leaderboard(corpus: str) -> None:
-    scoring = data.scoring_schemes(corpus)
-    scheme = next(iter(scoring), data.SCHEME)
-    split = opening_split(corpus, data.splits_with_submissions(corpus, scheme))
+    scheme, split = ranked_opening(corpus)
     if split is None:
         return
     if scheme == data.MUSHROOM:
         data.ranked_with_intervals(split, "ALL", corpus, data.MUSHROOM)
         return
-    scope = links.opening(data.scopes(corpus), choices.DEFAULT_SCOPE)
+    scope = opening_scope(corpus)
     ranked = data.ranked_with_intervals(split, scope, corpus)
     names = [row["submission"] for row in ranked]
     if len(names) > 1:
@@ -47,12 +57,10 @@ def leaderboard(corpus: str) -> None:
 
 
 def significance(corpus: str) -> None:
-    scoring = data.scoring_schemes(corpus)
-    scheme = next(iter(scoring), data.SCHEME)
-    split = opening_split(corpus, data.splits_with_submissions(corpus, scheme))
+    scheme, split = ranked_opening(corpus)
     if split is None:
         return
-    scope = "ALL" if scheme == data.MUSHROOM else links.opening(data.scopes(corpus), choices.DEFAULT_SCOPE)
+    scope = "ALL" if scheme == data.MUSHROOM else opening_scope(corpus)
     names = data.ranked_submissions(corpus, split, scope, scheme)
     if len(names) > 1:
         data.pairwise(names, scope, data.scheme_figures(scheme)[0], split, corpus, scheme)
@@ -79,7 +87,7 @@ def validity(corpus: str) -> None:
     first_split = choices.default_split(corpus) or submissions["split"][0]
     submission = links.opening(submissions["submission"].to_list(), data.best_submission(corpus, first_split))
     chosen = submissions.filter(submission=submission)
-    data.correlations(submission, chosen["split"][0], links.opening(data.scopes(corpus), choices.DEFAULT_SCOPE), corpus)
+    data.correlations(submission, chosen["split"][0], opening_scope(corpus), corpus)
     data.counts_per_text(chosen["submission_id"].to_list())
 
 
