@@ -1372,7 +1372,7 @@ def test_without_a_database_the_page_says_so(tmp_path, monkeypatch):
 def test_the_command_serves_the_installed_app_on_loopback():
     command = streamlit_command("127.0.0.1", 8501)
     assert command[:4] == [sys.executable, "-m", "accuracy_db.dashboard.server", "run"]
-    assert Path(command[4]) == APP and APP.is_file()
+    assert Path(command[4]) == APP.with_name("lifespan.py") and APP.is_file()  # the st.App over app.py
     options = dict(zip(command[5::2], command[6::2]))
     assert options["--server.address"] == "127.0.0.1"
     assert options["--server.port"] == "8501"
