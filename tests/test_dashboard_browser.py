@@ -493,8 +493,10 @@ def test_an_error_a_page_does_not_catch_shows_the_visitor_neither_its_message_no
     or the traceback (which name the server's files); both go to the command's output."""
     failing = tmp_path / "failing.py"
     failing.write_text('raise RuntimeError("the-secret-detail of /srv/private/accuracy.duckdb")\n')
+    served = tmp_path / "served.py"  # served as the dashboard is: an st.App over the pages' script
+    served.write_text('import streamlit as st\n\napp = st.App("failing.py")\n')
     port = free_port()
-    command = [str(failing) if part == str(app_file()) else part for part in streamlit_command("127.0.0.1", port)]
+    command = [str(served) if part == str(app_file()) else part for part in streamlit_command("127.0.0.1", port)]
     with running(command, tmp_path / "server.log", f"http://127.0.0.1:{port}"):
         context = browser.new_context(reduced_motion=REDUCED_MOTION)
         page = context.new_page()
