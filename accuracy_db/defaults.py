@@ -8,6 +8,7 @@ VERSION = "0.2.0"
 DB_ENV = "ACCURACY_DB_PATH"  # the database of every command, connect() and query() when none is given
 DEFAULT_DB = "accuracy.duckdb"  # the one definition: the commands' --db, the API and the dashboard take it
 SQL_SECONDS_ENV = "ACCURACY_DB_SQL_SECONDS"  # the dashboard's limit on a query of its SQL page, set by `dashboard`
+WARM_ENV = "ACCURACY_DB_WARM"  # "0": the dashboard computes no page's first view ahead (`dashboard --no-warm`)
 
 
 def default_db() -> Path:

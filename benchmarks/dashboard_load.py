@@ -4,7 +4,7 @@
         [--client browser|protocol] [--no-warm] [--out benchmarks/results/dashboard-load-DATE.md]
 
 For each N it starts `accuracy-db dashboard --db DB` afresh (so each N's memory is its own), waits until the
-command says it has visited every page once (as it does when it starts; --no-warm starts it without), and opens
+command says it has computed every page's first view (as it does when it starts; --no-warm starts it without), and opens
 N browser contexts in one headless Debian /usr/bin/chromium driven by Playwright (never `playwright install`).
 With --client protocol the sessions are not browsers but speak Streamlit's protocol from this process
 (benchmarks.dashboard_protocol), so that the timings are the server's alone, without twenty Chromiums drawing
@@ -40,11 +40,12 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from urllib.parse import urlencode
 
-from accuracy_db.cli.commands.dashboard import WARMED
-from accuracy_db.page_visits import answering
+from accuracy_db.dashboard.first_views import WARMED
+
 from benchmarks import dashboard_protocol
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -67,7 +68,7 @@ REDUCED_MOTION = "reduce"
 DONE = '[data-testid="stApp"][data-test-script-state="notRunning"]'  # the page's script has finished
 QUERY = "SELECT text_id, count(*) AS gold FROM gold_mistakes GROUP BY text_id ORDER BY gold DESC, text_id LIMIT 20"
 STARTUP_SECONDS = 120
-WARM_SECONDS = 3600  # for `accuracy-db dashboard` to visit every page once, as it does when it starts
+WARM_SECONDS = 3600  # for `accuracy-db dashboard` to compute every page's first view, as it does when it starts
 HEALTH_SECONDS = 5
 STOP_BOUND_SECONDS = 30  # the command is killed, and the run reported as failed, when SIGTERM has not ended it by then
 PAGES = ("leaderboard", "errors", "document", "gold", "agreement", "sql")  # a session's walk, in its order
@@ -140,10 +141,19 @@ class MemorySampler(threading.Thread):
             self.peak_kb = max(self.peak_kb, total)
 
 
+def answering(base: str, seconds: float = 2) -> bool:
+    """Whether the server's health endpoint says ok."""
+    try:
+        with urllib.request.urlopen(f"{base}/_stcore/health", timeout=seconds) as response:
+            return response.read() == b"ok"
+    except OSError:
+        return False
+
+
 @contextlib.contextmanager
 def dashboard(db: Path, log: Path, warm: bool = True):
     """`accuracy-db dashboard --db DB` on a free port while the block runs: (url, the command's process). With warm
-    (the command's default), the block starts once the command says it has visited every page once."""
+    (the command's default), the block starts once the command says it has computed every page's first view."""
     port = free_port()
     command = [str(Path(sys.executable).with_name("accuracy-db")), "dashboard", "--db", str(db), "--port", str(port)]
     url = f"http://127.0.0.1:{port}"
@@ -152,7 +162,7 @@ def dashboard(db: Path, log: Path, warm: bool = True):
     try:
         awaited(server, lambda: answering(url), STARTUP_SECONDS, f"come up at {url}", log)
         if warm:
-            awaited(server, lambda: warmed(log), WARM_SECONDS, "say it had visited its pages", log)
+            awaited(server, lambda: warmed(log), WARM_SECONDS, "say it had computed its pages' first views", log)
         yield url, server
     finally:
         if server.poll() is None:
@@ -169,7 +179,7 @@ def awaited(server: subprocess.Popen, ready, seconds: float, what: str, log: Pat
 
 
 def warmed(log: Path) -> str | None:
-    """The command's line saying it has visited every page once (how many, in how long), once it is written."""
+    """The command's line saying it has computed every page's first view (how many, in how long), once written."""
     return next((line for line in log.read_text(errors="replace").splitlines() if line.startswith(WARMED)), None)
 
 
@@ -370,7 +380,7 @@ def run_n(
     client: str = "browser",
     warm: bool = True,
 ) -> dict:
-    """One N: a fresh server (which has visited its pages once, when warm), the crowd's batches, the server's
+    """One N: a fresh server (which has computed its pages' first views, when warm), the crowd's batches, the server's
     memory, and SIGTERM at the end."""
     load_before = os.getloadavg()
     with dashboard(db, log, warm) as (url, server):

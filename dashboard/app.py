@@ -30,7 +30,6 @@ PAGES = [
 page = st.navigation(PAGES, expanded=True)  # every page named (collapsed past twelve, it hid three)
 with st.sidebar:
     st.caption(f"Database: {literal(data.db_path().name)}")  # its name: where it lives is the server's own business
-    latest = data.read_one("SELECT max(published_at) AS published_at FROM publications")["published_at"][0]
-    if latest is not None:
+    if (latest := data.latest_publication()) is not None:
         st.caption(f"Published {latest:%Y-%m-%d %H:%M:%S}")
 page.run()

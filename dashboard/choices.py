@@ -9,6 +9,7 @@ from . import data, links
 
 DEFAULT_SCOPE = "ALL"
 SCOPE_HELP = "ALL mistakes, or the mistakes of one category alone."
+FIRST_LISTS = 4  # the lists the Agreement page compares when it opens: 12 ordered pairs
 
 
 def default_split(corpus: str) -> str | None:

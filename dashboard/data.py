@@ -10,10 +10,13 @@ modification time), so a republished file is a new key and the old results are n
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
 
@@ -118,25 +121,49 @@ def _current(compute: Callable[..., T], *args) -> T:
         except AccuracyDbError as error:
             problem = literal(error)
         break
-    st.error(f"Cannot read the database {literal(path)}: {problem}.")
+    message = f"Cannot read the database {literal(path)}: {problem}."
+    st.error(message)
     st.stop()
+    raise AccuracyDbError(message)  # outside a page's run (first_views), where st.stop() does not stop
 
 
-@st.cache_data(show_spinner=False, max_entries=512)
-def _read_batch(file: FileIdentity, queries: dict[str, tuple[str, dict]]) -> dict[str, pl.DataFrame]:
-    return _on_file(
-        file,
-        lambda con: {
-            name: pl.from_arrow(con.sql(sql, params=_named(sql, params)).to_arrow_table())
-            for name, (sql, params) in queries.items()
-        },
-    )
+def cached_read(max_entries: int = 64) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """A read of the database written once, as work(con, *args): called as work(*args), it runs on the file the
+    path names now (_current), its result cached by the file's identity and the arguments (with their defaults, so
+    that a call that leaves one out and a call that gives it share a result). The cache keeps work's name
+    (Streamlit's metrics name it so) and its source (a changed read is computed anew)."""
+
+    def decorate(work: Callable[..., T]) -> Callable[..., T]:
+        signature = inspect.signature(work)
+
+        @st.cache_data(show_spinner=False, max_entries=max_entries)
+        @functools.wraps(work)
+        def on_file(file: FileIdentity, *args) -> T:
+            return _on_file(file, lambda con: work(con, *args))
+
+        @functools.wraps(work)
+        def current(*args, **kwargs) -> T:
+            called = signature.bind(None, *args, **kwargs)
+            called.apply_defaults()
+            return _current(on_file, *called.args[1:])
+
+        return current
+
+    return decorate
+
+
+@cached_read(max_entries=512)
+def _batch(con: duckdb.DuckDBPyConnection, queries: dict[str, tuple[str, dict]]) -> dict[str, pl.DataFrame]:
+    return {
+        name: pl.from_arrow(con.sql(sql, params=_named(sql, params)).to_arrow_table())
+        for name, (sql, params) in queries.items()
+    }
 
 
 def read(**queries: str | tuple[str, dict]) -> dict[str, pl.DataFrame]:
     """Run a batch of named queries (SQL, or SQL with its parameters) on one connection; the frames by name.
     Stops the page with a message when there is no database to read."""
-    return _current(_read_batch, {name: (q, {}) if isinstance(q, str) else q for name, q in queries.items()})
+    return _batch({name: (q, {}) if isinstance(q, str) else q for name, q in queries.items()})
 
 
 # The statistics as the command line computes them (accuracy_db.stats.ranking, accuracy_db.stats.significance), with its
@@ -145,101 +172,68 @@ RESAMPLING = Resampling()
 TRIALS = DEFAULT_TRIALS["permutation"]
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _ranked_with_intervals(file: FileIdentity, split: str, scope: str, corpus: str, scheme: str) -> list[dict]:
-    return _on_file(file, lambda con: ranking.leaderboard(con, split, scope, RESAMPLING, TRIALS, corpus, scheme))
-
-
+@cached_read()
 def ranked_with_intervals(
-    split: str, scope: str, corpus: str = SHARED_TASK, scheme: str = schemes.SCHEME
+    con, split: str, scope: str, corpus: str = SHARED_TASK, scheme: str = schemes.SCHEME
 ) -> list[dict]:
     """ranking.leaderboard of a corpus's split in a scope under a scheme with intervals (<figure>_ci) and clusters,
     as `accuracy-db leaderboard --ci` prints it."""
-    return _current(_ranked_with_intervals, split, scope, corpus, scheme)
+    return ranking.leaderboard(con, split, scope, RESAMPLING, TRIALS, corpus, scheme)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _ranked_under_scheme(file: FileIdentity, split: str, scope: str, scheme: str, corpus: str) -> list[dict]:
-    return _on_file(file, lambda con: ranking.leaderboard(con, split, scope, None, TRIALS, corpus, scheme))
-
-
-def ranked_under_scheme(split: str, scope: str, scheme: str, corpus: str = SHARED_TASK) -> list[dict]:
+@cached_read()
+def ranked_under_scheme(con, split: str, scope: str, scheme: str, corpus: str = SHARED_TASK) -> list[dict]:
     """ranking.leaderboard: a corpus's split ranked under a match scheme in a scope, as `accuracy-db leaderboard
     --scheme` prints it."""
-    return _current(_ranked_under_scheme, split, scope, scheme, corpus)
+    return ranking.leaderboard(con, split, scope, None, TRIALS, corpus, scheme)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _scoring_schemes(file: FileIdentity, corpus: str) -> list[str]:
-    return _on_file(file, lambda con: schemes.scoring_schemes(con, corpus))
-
-
-def scoring_schemes(corpus: str) -> list[str]:
+@cached_read()
+def scoring_schemes(con, corpus: str) -> list[str]:
     """schemes.scoring_schemes: the schemes that rank some list of a corpus, the one its pages open on first (as
     `accuracy-db leaderboard` ranks it by default): the mushroom scheme where its gold list is read with character
     labels, then the match schemes where they score a list of it."""
-    return _current(_scoring_schemes, corpus)
+    return schemes.scoring_schemes(con, corpus)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _not_scored(file: FileIdentity, corpus: str, split: str | None, scheme: str) -> str:
-    return _on_file(file, lambda con: schemes.not_scored(con, corpus, split, scheme))
-
-
-def not_scored(corpus: str, split: str | None = None, scheme: str = schemes.SCHEME) -> str:
+@cached_read()
+def not_scored(con, corpus: str, split: str | None = None, scheme: str = schemes.SCHEME) -> str:
     """schemes.not_scored: why no submission of a corpus (of a split) is ranked under a scheme, in one line, as
     `accuracy-db leaderboard` says it."""
-    return _current(_not_scored, corpus, split, scheme)
+    return schemes.not_scored(con, corpus, split, scheme)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _pairwise(
-    file: FileIdentity, names: tuple[str, ...], scope: str, figure: str, split: str, corpus: str, scheme: str
-) -> list[dict]:
-    return _on_file(
-        file,
-        lambda con: significance.pairwise(
-            con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus, scheme, interval=True
-        ),
-    )
-
-
+@cached_read()
 def pairwise(
-    names: list[str], scope: str, figure: str, split: str, corpus: str = SHARED_TASK, scheme: str = schemes.SCHEME
+    con,
+    names: list[str],
+    scope: str,
+    figure: str,
+    split: str,
+    corpus: str = SHARED_TASK,
+    scheme: str = schemes.SCHEME,
 ) -> list[dict]:
     """significance.pairwise: the paired permutation test of every ordered pair of these submissions (of a corpus's
     split) under a match scheme, and the bootstrap interval of each difference, as `accuracy-db compare --scheme`
     tests one pair."""
-    return _current(_pairwise, tuple(names), scope, figure, split, corpus, scheme)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _against_best(file: FileIdentity, names: tuple[str, ...], scope: str, figure: str, split: str, corpus: str):
-    return _on_file(
-        file,
-        lambda con: significance.against_best(con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus),
+    return significance.pairwise(
+        con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus, scheme, interval=True
     )
 
 
-def against_best(names: list[str], scope: str, figure: str, split: str, corpus: str = SHARED_TASK) -> list[dict]:
+@cached_read()
+def against_best(con, names: list[str], scope: str, figure: str, split: str, corpus: str = SHARED_TASK) -> list[dict]:
     """significance.against_best: each of these submissions (of a corpus's split, the best first) against the
     best, its difference with its bootstrap interval and p, as `accuracy-db compare OTHER BEST` gives them."""
-    return _current(_against_best, tuple(names), scope, figure, split, corpus)
+    return significance.against_best(con, list(names), scope, figure, TRIALS, RESAMPLING, split, corpus)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _category_intervals(file: FileIdentity, submission_ids: tuple[int, ...], scopes: tuple[str, ...]) -> list[dict]:
-    return _on_file(
-        file,
-        lambda con: list(intervals.bootstrap_intervals(con, list(submission_ids), list(scopes), RESAMPLING).values()),
-    )
-
-
-def category_intervals(submission_ids: list[int], scopes: list[str]) -> pl.DataFrame:
+@cached_read()
+def category_intervals(con, submission_ids: list[int], scopes: list[str]) -> pl.DataFrame:
     """intervals.bootstrap_intervals of these submissions (of one split) in these scopes: a row per (submission_id,
     scope, figure) with its low and high, the same as `accuracy-db leaderboard --ci --scope SCOPE` gives (the same
     resamples of the split's texts)."""
-    rows = _current(_category_intervals, tuple(submission_ids), tuple(scopes))
+    rows = intervals.bootstrap_intervals(con, list(submission_ids), list(scopes), RESAMPLING).values()
     return pl.DataFrame(
         [{key: row[key] for key in ("submission_id", "scope", "figure", "low", "high")} for row in rows],
         schema={"submission_id": pl.Int64, "scope": pl.String, "figure": pl.String, "low": pl.Float64}
@@ -247,89 +241,61 @@ def category_intervals(submission_ids: list[int], scopes: list[str]) -> pl.DataF
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _correlations(file: FileIdentity, submission: str, split: str, scope: str, corpus: str) -> list[dict]:
-    return _on_file(file, lambda con: validity.validity(con, submission, [scope], ["text"], split, RESAMPLING, corpus))
-
-
-def correlations(submission: str, split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
+@cached_read()
+def correlations(con, submission: str, split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
     """validity.validity at the text level: Pearson, Spearman and Kendall of the mistakes per text (of a corpus's
     submission), as `accuracy-db validity` prints them."""
-    return _current(_correlations, submission, split, scope, corpus)
+    return validity.validity(con, submission, [scope], ["text"], split, RESAMPLING, corpus)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _soft_label_quality(file: FileIdentity, corpus: str) -> list[dict]:
-    return _on_file(file, lambda con: calibration.soft_label_quality(con, corpus))
-
-
-def soft_label_quality(corpus: str) -> list[dict]:
+@cached_read()
+def soft_label_quality(con, corpus: str) -> list[dict]:
     """calibration.soft_label_quality: the average precision and expected calibration error of each list with
     probabilities, split by split, as `accuracy-db calibration` prints them."""
-    return _current(_soft_label_quality, corpus)
+    return calibration.soft_label_quality(con, corpus)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _corpora_with_probabilities(file: FileIdentity) -> list[str]:
-    return _on_file(file, calibration.corpora_with_probabilities)
-
-
-def corpora_with_probabilities() -> list[str]:
+@cached_read()
+def corpora_with_probabilities(con) -> list[str]:
     """calibration.corpora_with_probabilities: the corpora whose lists the Calibration page can weigh."""
-    return _current(_corpora_with_probabilities)
+    return calibration.corpora_with_probabilities(con)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _curve_and_diagram(file: FileIdentity, submission: str, corpus: str, split: str) -> tuple[list, list]:
-    return _on_file(
-        file,
-        lambda con: tuple(
-            calibration.curve_or_diagram(con, submission, corpus, split, curve) for curve in (True, False)
-        ),
-    )
-
-
-def curve_and_diagram(submission: str, corpus: str, split: str) -> tuple[list[dict], list[dict]]:
+@cached_read()
+def curve_and_diagram(con, submission: str, corpus: str, split: str) -> tuple[list[dict], list[dict]]:
     """calibration.curve_or_diagram, both: a list's precision-recall curve (from the highest threshold down) and
     its reliability diagram, as `accuracy-db calibration --submission NAME [--curve]` prints them."""
-    return _current(_curve_and_diagram, submission, corpus, split)
+    return tuple(calibration.curve_or_diagram(con, submission, corpus, split, curve) for curve in (True, False))
 
 
 # The metrics' validity as `accuracy-db metrics` measures it by default: the same resampling and permutation trials.
 METRIC_SETTINGS = metric_validity.Settings(resampling=RESAMPLING)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _metric_table(file: FileIdentity, split: str, scope: str, corpus: str) -> list[dict]:
-    return _on_file(file, lambda con: metric_validity.metric_table(con, corpus, split, [scope], None, METRIC_SETTINGS))
-
-
-def metric_table(split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
+@cached_read()
+def metric_table(con, split: str, scope: str, corpus: str = SHARED_TASK) -> list[dict]:
     """metric_validity.table.metric_table of one split and scope, both levels, with METRIC_SETTINGS: every metric's
     measures against the gold list with intervals and clusters, as `accuracy-db metrics` prints them."""
-    return _current(_metric_table, split, scope, corpus)
+    return metric_validity.metric_table(con, corpus, split, [scope], None, METRIC_SETTINGS)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _measured_against_mqm(file: FileIdentity, corpus: str) -> bool:
-    return _on_file(file, lambda con: metric_validity.is_mqm(con, corpus))
+@cached_read()
+def measured_against_mqm(con, corpus: str) -> bool:
+    """metric_validity.is_mqm: whether a corpus's metrics are measured against its MQM scores."""
+    return metric_validity.is_mqm(con, corpus)
 
 
 def metric_scopes(corpus: str) -> list[str]:
     """The scopes the metrics of a corpus are measured in: ALL alone for a corpus measured against its MQM scores
     (metric_validity.is_mqm), else every scope."""
-    return ["ALL"] if _current(_measured_against_mqm, corpus) else scopes(corpus)
+    return ["ALL"] if measured_against_mqm(corpus) else scopes(corpus)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _ranked_systems(file: FileIdentity, corpus: str, split: str, weights: str) -> list[dict]:
-    return _on_file(file, lambda con: system_ranking.ranked_systems(con, corpus, split, weights, RESAMPLING, TRIALS))
-
-
-def ranked_systems(corpus: str, split: str, weights: str = "google") -> list[dict]:
+@cached_read()
+def ranked_systems(con, corpus: str, split: str, weights: str = "google") -> list[dict]:
     """system_ranking.ranked_systems of a corpus's split with intervals and clusters: the generating systems by their
     mean errors per text, as `accuracy-db systems --ci` prints them (its default settings)."""
-    return _current(_ranked_systems, corpus, split, weights)
+    return system_ranking.ranked_systems(con, corpus, split, weights, RESAMPLING, TRIALS)
 
 
 def system_splits(corpus: str) -> list[str]:
@@ -436,9 +402,9 @@ def corpus_and_columns(widths: list[float], corpus_width: float = 1) -> tuple[st
 CATEGORIES = "SELECT category, colour FROM categories WHERE corpus = $corpus ORDER BY position"
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def _categories(file: FileIdentity, corpus: str) -> palette.Categories:
-    return palette.Categories.of(_on_file(file, lambda con: con.sql(CATEGORIES, params={"corpus": corpus}).fetchall()))
+@cached_read()
+def _categories(con, corpus: str) -> palette.Categories:
+    return palette.Categories.of(con.sql(CATEGORIES, params={"corpus": corpus}).fetchall())
 
 
 def categories(corpus: str) -> palette.Categories:
@@ -446,7 +412,7 @@ def categories(corpus: str) -> palette.Categories:
     worked out once per corpus of the file, not on every run of a page."""
     if corpus == SHARED_TASK:
         return palette.SHARED_TASK
-    return _current(_categories, corpus)
+    return _categories(corpus)
 
 
 def scopes(corpus: str) -> list[str]:
@@ -455,18 +421,11 @@ def scopes(corpus: str) -> list[str]:
 
 
 # Agreement (accuracy_db.stats.agreement), as `accuracy-db agreement` computes it, of lists given by their ids.
-@st.cache_data(show_spinner=False, max_entries=32)
-def _agreement(file: FileIdentity, set_ids: tuple[int, ...], scopes: tuple[str, ...], scheme: str) -> dict:
-    return _on_file(
-        file,
-        lambda con: agreement.agreement_of(con, pair_evaluations.sets_by_id(con, list(set_ids)), list(scopes), scheme),
-    )
-
-
-def agreement_of(set_ids: list[int], scopes: list[str], scheme: str = schemes.SCHEME) -> dict:
+@cached_read(max_entries=32)
+def agreement_of(con, set_ids: list[int], scopes: list[str], scheme: str = schemes.SCHEME) -> dict:
     """agreement.agreement_of these lists (annotation_sets.set_id) in these scopes, the pairs' figures under a match
     scheme: pairs, correlations and, for three lists or more, categories."""
-    return _current(_agreement, tuple(set_ids), tuple(scopes), scheme)
+    return agreement.agreement_of(con, pair_evaluations.sets_by_id(con, list(set_ids)), list(scopes), scheme)
 
 
 PAIR_SPANS = """
@@ -476,7 +435,11 @@ WHERE list_contains($set_ids, set_id) AND text_id = $text
 """
 
 
-def _pair_outcomes_on(con, reference_id: int, compared_id: int, text_id: str) -> list[dict]:
+@cached_read(max_entries=128)
+def pair_outcomes(con, reference_id: int, compared_id: int, text_id: str) -> list[dict]:
+    """What became of each span of two lists in one text when the second is scored against the first as if it
+    were the gold list (pair_evaluations.outcomes, the ALL scope): side gold is the first list's, submitted the
+    second's; matched, missed (only the first marks it) or false_alarm (only the second)."""
     reference, compared = pair_evaluations.sets_by_id(con, [reference_id, compared_id])
     scoring = pair_evaluations.score_pairs(con, [(reference, compared)], [text_id])
     try:
@@ -494,18 +457,6 @@ def _pair_outcomes_on(con, reference_id: int, compared_id: int, text_id: str) ->
         own = listed[(reference_id if row["side"] == "gold" else compared_id, row["doc_token_start"])]
         row |= {key: own[key] for key in ("tokens", "correction", "comment")}
     return found
-
-
-@st.cache_data(show_spinner=False, max_entries=128)
-def _pair_outcomes(file: FileIdentity, reference_id: int, compared_id: int, text_id: str) -> list[dict]:
-    return _on_file(file, lambda con: _pair_outcomes_on(con, reference_id, compared_id, text_id))
-
-
-def pair_outcomes(reference_id: int, compared_id: int, text_id: str) -> list[dict]:
-    """What became of each span of two lists in one text when the second is scored against the first as if it
-    were the gold list (pair_evaluations.outcomes, the ALL scope): side gold is the first list's, submitted the
-    second's; matched, missed (only the first marks it) or false_alarm (only the second)."""
-    return _current(_pair_outcomes, reference_id, compared_id, text_id)
 
 
 _sql_slots = threading.BoundedSemaphore(SQL_QUERIES_AT_ONCE)
@@ -687,6 +638,14 @@ def scores_and_metadata(corpus: str, split: str) -> dict[str, pl.DataFrame]:
     web address)."""
     params = {"corpus": corpus, "split": split}
     return read(categories=(CATEGORY_SCORES, params), metadata=(METADATA, params))
+
+
+LATEST_PUBLICATION = "SELECT max(published_at) AS published_at FROM publications"
+
+
+def latest_publication() -> datetime | None:
+    """When the database was last published (the sidebar says it), None when it has no record of it."""
+    return read_one(LATEST_PUBLICATION)["published_at"][0]
 
 
 # The Refresh status page's reads: the publications (latest first), the lists with their hashes, the rejections

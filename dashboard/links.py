@@ -36,6 +36,12 @@ def keep(name: str, value) -> None:
     st.session_state[KEPT + name] = value
 
 
+def opening(choices: list, default=None):
+    """The value a shared choice opens on when neither the address nor another page gives one: the default when it
+    is one of the choices, else the first choice (None when there is none)."""
+    return default if default is not None and default in choices else next(iter(choices), None)
+
+
 def shared(name: str, choices: list, default=None):
     """A shared choice's value on this run of a page: the address's when it is one of the choices, else the one
     kept from another page, else the default (or the first choice). It is kept, and written in the address.
@@ -45,8 +51,7 @@ def shared(name: str, choices: list, default=None):
     given = st.query_params.get(name)
     wanted = next((value for value in (given, kept(name)) if value is not None), None)
     value = next(
-        (value for value in (given, kept(name), default) if value is not None and value in choices),
-        choices[0] if choices else None,
+        (value for value in (given, kept(name)) if value is not None and value in choices), opening(choices, default)
     )
     if wanted is not None and wanted not in choices:
         unhonoured(name, wanted, value)

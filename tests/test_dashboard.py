@@ -28,7 +28,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 import streamlit as st
-from accuracy_db.dashboard import DB_ENV
+from accuracy_db.dashboard import DB_ENV, data, first_views
 from accuracy_db.dashboard.literal import literal
 from hostile_names import (
     HOSTILE_NAMES,
@@ -42,11 +42,11 @@ from hypothesis import given, settings, strategies
 from markdown_it import MarkdownIt
 from shared_data import DATA, EXAMPLES
 from sklearn.metrics import roc_auc_score, roc_curve
-from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.testing.v1 import AppTest
 
-from accuracy_db.cli.commands.dashboard import streamlit_command
+from accuracy_db.cli.commands.dashboard import app_file, streamlit_command
 from accuracy_db.cli.main import run
+from accuracy_db.defaults import WARM_ENV
 from accuracy_db.formatting import UNDEFINED, p_value_text
 from accuracy_db.ingest.build import build
 from accuracy_db.stats import ranking, resampling, significance
@@ -132,23 +132,32 @@ def chart(at: AppTest, key: str):
     return json.loads(element.proto.spec), pa.ipc.open_stream(dataset.data.data).read_pandas()
 
 
+class Selected(dict):
+    """A selection as Streamlit hands it to a page: a dict whose keys read as attributes too (event.selection.rows)."""
+
+    def __getattr__(self, name: str):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
 def click_chart(at: AppTest, key: str, selection: dict) -> AppTest:
-    """Rerun the page as the browser does after a click on a chart that reruns on selection: with the chart's
-    selection state set (AppTest has no call for it, so the state goes in with the other widgets')."""
+    """Rerun the page as the browser does after a click on the chart (in the container named by key) that reruns on
+    selection: with the chart's selection set through its key in the session state, as AppTest has it (it has no
+    call to click a chart)."""
     [element] = at.get_by_key(key).get("vega_lite_chart")
-    states = WidgetStates()
-    states.CopyFrom(at._tree.get_widget_states())
-    state = states.widgets.add()
-    state.id = element.proto.id
-    state.string_value = json.dumps({"selection": selection})
-    return at._run(states)
+    at.session_state[element.key] = Selected(selection=Selected(selection))
+    return at.run()
 
 
 def select_rows(at: AppTest, key: str, rows: list[int]) -> AppTest:
-    """Rerun the page as the browser does after a click on rows of a table that reruns on selection."""
+    """Rerun the page as the browser does after a click on rows of a table (in the container named by key) that
+    reruns on selection. The table's st.dataframe has no key (with one, a selection would outlive a change of its
+    rows), which AppTest's session state needs: the selection goes in with the widgets' states instead, as the
+    browser sends it (AppTest has no call to click a table's row)."""
     [element] = at.get_by_key(key).dataframe
-    states = WidgetStates()
-    states.CopyFrom(at._tree.get_widget_states())
+    states = at._tree.get_widget_states()
     state = states.widgets.add()
     state.id = element.proto.id
     state.string_value = json.dumps({"selection": {"rows": rows, "columns": [], "cells": []}})
@@ -1363,7 +1372,7 @@ def test_without_a_database_the_page_says_so(tmp_path, monkeypatch):
 def test_the_command_serves_the_installed_app_on_loopback():
     command = streamlit_command("127.0.0.1", 8501)
     assert command[:4] == [sys.executable, "-m", "accuracy_db.dashboard.server", "run"]
-    assert Path(command[4]) == APP and APP.is_file()
+    assert Path(command[4]) == APP.with_name("lifespan.py") and APP.is_file()  # the st.App over app.py
     options = dict(zip(command[5::2], command[6::2]))
     assert options["--server.address"] == "127.0.0.1"
     assert options["--server.port"] == "8501"
@@ -1394,15 +1403,13 @@ def test_the_server_imports_the_libraries_the_pages_share_before_streamlit_start
 
 def test_the_command_gives_the_server_its_database_and_the_sql_pages_time_limit(built_db, monkeypatch, capsys):
     served = []
-    monkeypatch.setattr(
-        "accuracy_db.cli.commands.dashboard.serve", lambda command, env, warm_at: served.append((env, warm_at)) or 0
-    )
+    monkeypatch.setattr("accuracy_db.cli.commands.dashboard.serve", lambda command, env: served.append(env) or 0)
     monkeypatch.setattr("accuracy_db.cli.commands.dashboard.check_can_listen", lambda host, port: None)
     assert run(["dashboard", "--db", str(built_db), "--port", "8599", "--sql-seconds", "2.5"]) == 0
     assert run(["dashboard", "--db", str(built_db), "--port", "8599", "--host", "0.0.0.0", "--no-warm"]) == 0
-    assert [(env[DB_ENV], env["ACCURACY_DB_SQL_SECONDS"], warm_at) for env, warm_at in served] == [
-        (str(built_db.resolve()), "2.5", "http://127.0.0.1:8599"),  # the pages visited once at start, there
-        (str(built_db.resolve()), "10", None),
+    assert [(env[DB_ENV], env["ACCURACY_DB_SQL_SECONDS"], env[WARM_ENV]) for env in served] == [
+        (str(built_db.resolve()), "2.5", "1"),  # the server computes the pages' first views at start
+        (str(built_db.resolve()), "10", "0"),
     ]
     assert run(["dashboard", "--db", str(built_db), "--sql-seconds", "0"]) == 2
     assert "--sql-seconds" in capsys.readouterr().err
@@ -1596,3 +1603,116 @@ def test_literal_markdown_renders_as_the_text_itself(text):
     assert "<" not in rendered  # no element: a < of the text is &lt;
     pictured = "".join("\u2421" if c == "\x7f" else chr(0x2400 + ord(c)) if ord(c) < 0x20 else c for c in text)
     assert html.unescape(rendered) == pictured
+
+
+# --- the first views computed ahead (issue 36) on supported ground (issue 52): in the server's process, through
+# data.py's cached reads, by the lifespan of Streamlit's st.App ---
+
+
+def test_the_server_runs_the_pages_under_st_app_with_a_lifespan():
+    """streamlit run finds the st.App of the file the command hands it (by parsing it, as Streamlit does), whose
+    script is the pages' entry point."""
+    from streamlit.web.server.app_discovery import discover_asgi_app
+
+    assert app_file().name == "lifespan.py"
+    found = discover_asgi_app(app_file())
+    assert (found.is_asgi_app, found.import_string) == (True, "lifespan:app")
+    assert re.search(r'^app = st\.App\("app\.py", lifespan=lifespan\)$', app_file().read_text(), re.MULTILINE)
+
+
+def cached_reads_computed(monkeypatch) -> list[str]:
+    """The names of data.py's cached reads computed (not found in the cache) from now on, as they are computed:
+    each calls data._on_file with a function of the read's own (work, in its closure)."""
+    computed = []
+    on_file = data._on_file
+
+    def spy(file, work):
+        closure = dict(zip(work.__code__.co_freevars, (cell.cell_contents for cell in work.__closure__ or ())))
+        computed.append(closure["work"].__name__)
+        return on_file(file, work)
+
+    monkeypatch.setattr(data, "_on_file", spy)
+    return computed
+
+
+def test_a_cached_read_given_or_left_its_defaults_is_computed_once(built_db, monkeypatch):
+    """data.cached_read keys a read by its arguments with their defaults applied: the page that leaves one out
+    finds what first_views computed giving it."""
+    monkeypatch.setenv(DB_ENV, str(built_db))
+    st.cache_data.clear()
+    computed = cached_reads_computed(monkeypatch)
+    ways = [
+        data.not_scored(data.SHARED_TASK, "test"),
+        data.not_scored(data.SHARED_TASK, "test", data.SCHEME),
+        data.not_scored(corpus=data.SHARED_TASK, scheme=data.SCHEME, split="test"),
+    ]
+    assert ways == [ways[0]] * 3 and "test" in ways[0]
+    assert computed == ["not_scored"]
+    data.not_scored(data.SHARED_TASK, "train")
+    assert computed == ["not_scored"] * 2
+
+
+def app_pages() -> list[str]:
+    """The pages dashboard/app.py lists."""
+    return re.findall(r'st\.Page\("app_pages/(\w+)\.py"', APP.read_text())
+
+
+# The pages whose first view first_views computes whole: every cached read found in the cache, SQL batches too.
+# The others' statistics are computed ahead; some of their SQL (the errors browser's filtered rows, the document
+# view's text, the metrics page's scatter of its first metric) is left to their first visitor.
+WHOLE_FIRST_VIEWS = {"leaderboard", "significance", "agreement", "validity", "calibration", "systems", "difficulty"}
+WHOLE_FIRST_VIEWS |= {"refresh", "sql"}
+
+
+@pytest.mark.parametrize("page", app_pages())
+def test_each_pages_first_view_finds_its_statistics_computed_ahead(built_db, page, monkeypatch):
+    """After first_views' function of a page, the page's first view (as a visitor who gives no choice opens it)
+    computes no statistic anew: every cached read other than a batch of plain SQL is found in the cache; for the
+    pages of WHOLE_FIRST_VIEWS, every cached read."""
+    monkeypatch.setenv(DB_ENV, str(built_db))
+    st.cache_data.clear()
+    data.latest_publication()
+    first_views.PAGES[page](first_views.opening_corpus())
+    computed = cached_reads_computed(monkeypatch)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, at.exception
+    assert [name for name in computed if name != "_batch" or page in WHOLE_FIRST_VIEWS] == []
+    st.cache_data.clear()  # as a fresh server: nothing computed ahead, the same view computes them
+    computed.clear()
+    AppTest.from_file(str(APP), default_timeout=60).switch_page(f"app_pages/{page}.py").run()
+    assert computed  # the spy sees what a page computes
+
+
+def test_the_first_views_are_those_of_every_page_and_the_costly_ones_are_computed(built_db, monkeypatch):
+    monkeypatch.setenv(DB_ENV, str(built_db))
+    st.cache_data.clear()
+    computed = cached_reads_computed(monkeypatch)
+    pages, failed, _ = first_views.compute()
+    assert (list(first_views.PAGES), pages, failed) == (app_pages(), 13, [])
+    names = set(computed)
+    # the leaderboard's intervals and clusters, the agreement matrix, the metrics table, the significance matrix
+    assert {"ranked_with_intervals", "agreement_of", "metric_table", "pairwise", "category_intervals"} <= names
+
+
+def test_first_views_name_the_pages_left_cold_and_why(tmp_path, monkeypatch):
+    monkeypatch.setenv(DB_ENV, str(tmp_path / "gone.duckdb"))
+    st.cache_data.clear()
+    pages, failed, _ = first_views.compute()
+    assert pages == 0 and len(failed) == 1  # the sidebar's read fails first: no page is tried on no database
+    assert failed[0].startswith("AccuracyDbError: Cannot read the database ") and "no such file" in failed[0]
+
+
+def test_no_code_of_the_package_or_its_tests_speaks_streamlits_private_protocol():
+    """streamlit.proto (the messages between a browser and the server) is Streamlit's own business: the dashboard
+    is warmed by its lifespan and the tests drive pages through AppTest and Chromium (issue 52)."""
+    repo = Path(__file__).resolve().parents[1]
+    private = re.compile(r"^\s*(from|import)\s+streamlit\.proto\b|\bstreamlit\.proto\.", re.MULTILINE)
+    found = [
+        str(path.relative_to(repo))
+        for folder in ("accuracy_db", "dashboard", "tests")
+        for path in sorted((repo / folder).rglob("*.py"))
+        if private.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+    assert private.search("from streamlit" + ".proto.WidgetStates_pb2 import WidgetStates")  # what it finds

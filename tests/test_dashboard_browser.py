@@ -6,8 +6,6 @@ Set DASHBOARD_SCREENSHOTS=DIR to also save the screenshots there (docs/dashboard
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import contextlib
 import json
 import os
@@ -29,11 +27,10 @@ from playwright.sync_api import Page, expect, sync_playwright
 from shared_data import DATA, EXAMPLES
 from test_dashboard import examples_without_checker
 
-from accuracy_db import page_visits
 from accuracy_db.cli.commands.dashboard import app_file, streamlit_command
 from accuracy_db.cli.main import run
 from accuracy_db.ingest.build import build
-from benchmarks.dashboard_load import CHROMIUM, CHROMIUM_ARGS, REDUCED_MOTION  # the benchmark's Chromium and sessions
+from benchmarks.dashboard_load import CHROMIUM, CHROMIUM_ARGS, REDUCED_MOTION, answering  # the benchmark's Chromium
 
 REPO = Path(__file__).resolve().parents[1]
 STARTUP_SECONDS = 60
@@ -68,7 +65,7 @@ def running(command: list[str], log: Path, url: str):
         server = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not page_visits.answering(url):
+        while not answering(url):
             if server.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the dashboard did not come up at {url}:\n{log.read_text()}")
             time.sleep(0.2)
@@ -496,8 +493,10 @@ def test_an_error_a_page_does_not_catch_shows_the_visitor_neither_its_message_no
     or the traceback (which name the server's files); both go to the command's output."""
     failing = tmp_path / "failing.py"
     failing.write_text('raise RuntimeError("the-secret-detail of /srv/private/accuracy.duckdb")\n')
+    served = tmp_path / "served.py"  # served as the dashboard is: an st.App over the pages' script
+    served.write_text('import streamlit as st\n\napp = st.App("failing.py")\n')
     port = free_port()
-    command = [str(failing) if part == str(app_file()) else part for part in streamlit_command("127.0.0.1", port)]
+    command = [str(served) if part == str(app_file()) else part for part in streamlit_command("127.0.0.1", port)]
     with running(command, tmp_path / "server.log", f"http://127.0.0.1:{port}"):
         context = browser.new_context(reduced_motion=REDUCED_MOTION)
         page = context.new_page()
@@ -663,7 +662,7 @@ def test_ctrl_c_ends_the_dashboard_quietly_and_leaves_no_server(built_db, tmp_pa
         )
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not (page_visits.answering(f"http://127.0.0.1:{port}") if up else "Serving" in log.read_text()):
+        while not (answering(f"http://127.0.0.1:{port}") if up else "Serving" in log.read_text()):
             if server.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the dashboard did not start:\n{log.read_text()}")
             time.sleep(0.05)
@@ -677,7 +676,7 @@ def test_ctrl_c_ends_the_dashboard_quietly_and_leaves_no_server(built_db, tmp_pa
         with contextlib.suppress(ProcessLookupError):
             os.killpg(server.pid, signal.SIGKILL)
         raise
-    assert not page_visits.answering(f"http://127.0.0.1:{port}")
+    assert not answering(f"http://127.0.0.1:{port}")
 
 
 @pytest.mark.parametrize("stuck", [False, True], ids=["serving", "stuck"])
@@ -694,7 +693,7 @@ def test_sigterm_ends_the_dashboard_within_seconds_even_when_its_server_is_stuck
         )
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
-        while not page_visits.answering(url):
+        while not answering(url):
             if command.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the dashboard did not start:\n{log.read_text()}")
             time.sleep(0.1)
@@ -709,7 +708,7 @@ def test_sigterm_ends_the_dashboard_within_seconds_even_when_its_server_is_stuck
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(command.pid, signal.SIGKILL)
-    assert not page_visits.answering(url)
+    assert not answering(url)
 
 
 def test_ctrl_c_while_the_server_is_being_started_is_not_lost(monkeypatch):
@@ -738,12 +737,12 @@ def test_ctrl_c_while_the_server_is_being_started_is_not_lost(monkeypatch):
                 process.kill()
 
 
-# --- the command visits each page once when its server is up (issue 36), so that no visitor computes a page's
-# first figures (the leaderboard's took 6.6 s at scale 100) ---
+# --- the server computes each page's first view when it is up (issue 36), in its lifespan (issue 52), so that no
+# visitor computes a page's first figures (the leaderboard's took 6.6 s at scale 100) ---
 
 # The cached functions behind the pages' most costly first views: the leaderboard's intervals, the agreement
 # matrix, the metrics table.
-COSTLY_FIRST_VIEWS = {"_ranked_with_intervals", "_agreement", "_metric_table"}
+COSTLY_FIRST_VIEWS = {"ranked_with_intervals", "agreement_of", "metric_table"}
 
 
 def cached_functions(url: str) -> set[str]:
@@ -757,28 +756,21 @@ def cached_functions(url: str) -> set[str]:
     }
 
 
-def visited(url: str, address: str) -> page_visits.PageRun:
-    """A page visited as accuracy-db dashboard visits it when it starts, from a thread of its own: the sync API of
-    Playwright that the tests above use keeps an event loop running in this one."""
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, page_visits.visit(url, address)).result()
-
-
 def said(log: Path, start: str) -> str | None:
     return next((line for line in log.read_text().splitlines() if line.startswith(start)), None)
 
 
-def test_the_dashboard_visits_every_page_once_before_its_first_visitor(built_db, tmp_path):
+def test_the_dashboard_computes_every_pages_first_view_before_its_first_visitor(built_db, tmp_path):
     log = tmp_path / "server.log"
     with serving(built_db, log) as (url, _):
         line = wait_for_line(log, "Computed the first view of")
-        pages = visited(url, "").pages
-        assert len(pages) == len(app_pages()) == 13
         assert re.fullmatch(r"Computed the first view of 13 pages in \d+\.\d s", line), log.read_text()
         assert COSTLY_FIRST_VIEWS <= cached_functions(url)
+    assert len(app_pages()) == 13
+    assert "ScriptRunContext" not in log.read_text() and "No runtime found" not in log.read_text()
 
 
-def test_the_pages_are_visited_again_when_the_database_is_republished(built_db, tmp_path):
+def test_the_pages_first_views_are_computed_again_when_the_database_is_republished(built_db, tmp_path):
     db, log = tmp_path / "accuracy.duckdb", tmp_path / "server.log"
     shutil.copyfile(built_db, db)
     with serving(db, log):
@@ -799,13 +791,15 @@ def wait_for_line(log: Path, start: str, count: int = 1) -> str:
     return lines[count - 1]
 
 
-def test_without_warm_a_page_is_computed_by_its_first_visitor(built_db, tmp_path):
+def test_without_warm_a_page_is_computed_by_its_first_visitor(built_db, tmp_path, page):
     log = tmp_path / "server.log"
     with serving(built_db, log, "--no-warm") as (url, _):
         assert cached_functions(url).isdisjoint(COSTLY_FIRST_VIEWS)
-        assert not visited(url, "").exception  # the leaderboard
+        page.goto(url)  # the leaderboard
+        expect(page.locator(NOT_RUNNING)).to_be_attached()
+        expect(page.locator(".st-key-leaderboard")).to_be_visible()
         deadline = time.monotonic() + STARTUP_SECONDS  # the endpoint keeps its figures 5 s
-        while "_ranked_with_intervals" not in cached_functions(url):
+        while "ranked_with_intervals" not in cached_functions(url):
             assert time.monotonic() < deadline
             time.sleep(0.5)
     assert said(log, "Computed") is None
@@ -814,27 +808,6 @@ def test_without_warm_a_page_is_computed_by_its_first_visitor(built_db, tmp_path
 def app_pages() -> list[str]:
     """The pages dashboard/app.py lists."""
     return re.findall(r'st\.Page\("app_pages/(\w+)\.py"', (REPO / "dashboard" / "app.py").read_text())
-
-
-@pytest.mark.parametrize(
-    ("host", "address"),
-    [
-        ("127.0.0.1", "http://127.0.0.1:8501"),
-        ("0.0.0.0", "http://127.0.0.1:8501"),
-        ("", "http://127.0.0.1:8501"),
-        ("::", "http://[::1]:8501"),
-        ("::1", "http://[::1]:8501"),
-        ("localhost", "http://localhost:8501"),
-    ],
-)
-def test_the_pages_are_visited_at_the_address_this_machine_reaches_the_server_at(host, address):
-    from accuracy_db.cli.commands.dashboard import local_address
-
-    assert local_address(host, 8501) == address
-
-
-def test_warm_gives_up_quietly_on_a_server_that_ended_before_it_answered():
-    assert page_visits.warm(f"http://127.0.0.1:{free_port()}", lambda: False) == (0, [], 0.0)
 
 
 # --- a crowd (issue 36): ten visitors at once, twice over, on the same worker as the tests above, whose timings

@@ -176,7 +176,8 @@ def test_build_creates_the_database(venv, outside):
 
 
 def test_dashboard_runs_from_the_wheel(venv, outside):
-    """The app file `accuracy-db dashboard` serves, and every page of it, work from the installed wheel."""
+    """The app file `accuracy-db dashboard` serves (the st.App over app.py), every page of app.py, and the pages'
+    first views its lifespan computes, work from the installed wheel."""
     run(
         venv / "bin/accuracy-db",
         "build",
@@ -193,15 +194,18 @@ def test_dashboard_runs_from_the_wheel(venv, outside):
 import sys
 from streamlit.testing.v1 import AppTest
 from accuracy_db.cli.commands.dashboard import app_file
+from accuracy_db.dashboard import first_views
 print(app_file())
-at = AppTest.from_file(str(app_file()), default_timeout=60).run()
+at = AppTest.from_file(str(app_file().with_name("app.py")), default_timeout=60).run()
 for page in ("leaderboard", "errors", "document", "gold", "refresh", "sql"):
     at.switch_page(f"app_pages/{page}.py").run()
     assert not at.exception, (page, at.exception)
     print(at.title[0].value)
+print(first_views.compute()[:2])
 """
     env = clean_env() | {"ACCURACY_DB_PATH": str(outside / "x.duckdb")}
     result = run(venv / "bin/python", "-c", script, cwd=outside, env=env)
-    app, *titles = result.stdout.split("\n")[:7]
-    assert Path(app).resolve().is_relative_to(venv.resolve()), app
+    app, *titles, computed = result.stdout.split("\n")[:8]
+    assert Path(app).resolve().is_relative_to(venv.resolve()) and Path(app).name == "lifespan.py", app
     assert titles == ["Leaderboard", "Errors browser", "Document view", "Gold explorer", "Refresh status", "SQL"]
+    assert computed == "(13, [])"

@@ -13,7 +13,6 @@ from accuracy_db import formatting
 from accuracy_db.formatting import UNDEFINED, p_value_text
 
 MAX_LISTS = 8  # lists compared at once: every ordered pair is scored
-FIRST_LISTS = 4  # lists compared when the page opens (12 ordered pairs: a few seconds on the shared task's train)
 
 FIGURES = tables.RATIOS | {"kappa": "Cohen's κ"}
 
@@ -84,7 +83,7 @@ scored = set(of_split.filter("scored")["set_id"])  # the submissions: the gold l
 chosen = top[1].multiselect(
     "Lists",
     list(names),
-    default=list(names)[:FIRST_LISTS],
+    default=list(names)[: choices.FIRST_LISTS],
     format_func=names.get,
     max_selections=MAX_LISTS,
     key=f"agreement_lists-{corpus}-{split}",

@@ -8,21 +8,20 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
-import time
 from importlib import resources
 from pathlib import Path
 
 import click
 
 from accuracy_db.cli.commands import db_option
-from accuracy_db.defaults import DB_ENV, SQL_SECONDS_ENV
+from accuracy_db.defaults import DB_ENV, SQL_SECONDS_ENV, WARM_ENV
 from accuracy_db.errors import AccuracyDbError
 
 
 def app_file() -> Path:
-    """The dashboard's entry point where the package is installed."""
-    return Path(str(resources.files("accuracy_db.dashboard") / "app.py"))
+    """The dashboard's server application where the package is installed (dashboard/lifespan.py: st.App over the
+    pages' entry point, app.py)."""
+    return Path(str(resources.files("accuracy_db.dashboard") / "lifespan.py"))
 
 
 def streamlit_command(host: str, port: int) -> list[str]:
@@ -83,10 +82,8 @@ def check_can_listen(host: str, port: int) -> None:
 STOP_SECONDS = 5
 
 
-def serve(command: list[str], env: dict[str, str], warm_at: str | None = None) -> int:
-    """Run the server until it ends or Ctrl+C or SIGTERM stops it (quietly: exit status 0); with warm_at (the
-    server's address), visit each page once as soon as it answers, and whenever the database is republished
-    (warm_pages).
+def serve(command: list[str], env: dict[str, str]) -> int:
+    """Run the server until it ends or Ctrl+C or SIGTERM stops it (quietly: exit status 0).
 
     The server starts with SIGINT ignored, so that a Ctrl+C while Python imports Streamlit (a second or so) is no
     traceback; once up, Streamlit sets its own handlers, which stop it with one line. A signal that comes while
@@ -97,8 +94,6 @@ def serve(command: list[str], env: dict[str, str], warm_at: str | None = None) -
     with Signals() as signals:
         signals.hold()
         server = subprocess.Popen(command, env=env, preexec_fn=ignore_interrupts)
-        if warm_at:
-            threading.Thread(target=warm_pages, args=(warm_at, server, Path(env[DB_ENV])), daemon=True).start()
         try:
             signals.release()
             return server.wait()
@@ -130,45 +125,6 @@ def ended(server: subprocess.Popen, seconds: float) -> bool:
     return True
 
 
-# How often the command looks whether `build` or `refresh` has republished the database.
-REWARM_SECONDS = 2
-WARMED = "Computed the first view of"  # how the command says it has visited the pages (benchmarks wait for it)
-
-
-def warm_pages(base: str, server: subprocess.Popen, db: Path) -> None:
-    """Visit each page of the server at base once, as a browser would but drawing nothing, so that the first
-    visitor of a page finds its figures computed (at scale 100 the leaderboard's and the metrics page's first views
-    took seconds each: issue 36, benchmarks/results/code-timings.md), and again each time `build` or `refresh`
-    republishes the database, whose figures the pages would otherwise compute for their next visitors; each time,
-    say so in one line, naming any page left cold and why."""
-    from accuracy_db.page_visits import warm
-    from accuracy_db.store.publish import publication
-
-    def running() -> bool:
-        return server.poll() is None
-
-    seen = None
-    while running():
-        try:
-            now = publication(db)  # as the pages tell a republished database (dashboard.data.identity)
-        except OSError:
-            now = None
-        if now is not None and now != seen:
-            republished, seen = seen is not None, now
-            visited, failed, seconds = warm(base, running)
-            if visited and running():
-                again = ", for the database as republished" if republished else ""
-                cold = f"; left cold: {'; '.join(failed)}" if failed else ""
-                click.echo(f"{WARMED} {visited} pages in {seconds:.1f} s{again}{cold}", err=True)
-        time.sleep(REWARM_SECONDS)
-
-
-def local_address(host: str, port: int) -> str:
-    """The address this machine reaches a server listening on host:port at (all addresses: the loopback's)."""
-    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-
-
 def ignore_interrupts() -> None:
     """Run in the server's process before Streamlit starts: SIGINT ignored (an ignored signal stays so across exec)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -187,7 +143,8 @@ def ignore_interrupts() -> None:
     "--warm/--no-warm",
     default=True,
     show_default=True,
-    help="Visit each page once as soon as the server is up, so that no visitor waits for its first figures.",
+    help="Compute each page's first view as soon as the server is up, and again when the database is "
+    "republished, so that no visitor waits for its first figures.",
 )
 @click.option(
     "--sql-seconds",
@@ -207,6 +164,6 @@ def dashboard(db: Path, port: int, host: str, warm: bool, sql_seconds: float) ->
     database.open_existing(db).close()  # a missing or unreadable database is reported here, not in the browser
     check_can_listen(host, port)
     click.echo(f"Serving the dashboard of {db} at http://{host}:{port} (Ctrl+C stops it)", err=True)
-    env = {**os.environ, DB_ENV: str(db.resolve()), SQL_SECONDS_ENV: f"{sql_seconds:g}"}
-    status = serve(streamlit_command(host, port), env, local_address(host, port) if warm else None)
+    env = {**os.environ, DB_ENV: str(db.resolve()), SQL_SECONDS_ENV: f"{sql_seconds:g}", WARM_ENV: str(int(warm))}
+    status = serve(streamlit_command(host, port), env)
     click.get_current_context().exit(status)
