@@ -254,8 +254,13 @@ def overlap_refusal(con: duckdb.DuckDBPyConnection, set_id: int) -> str | None:
         SELECT mistake_id, text_id, annotation_id, tokens, doc_token_start, doc_token_end, previous_end
         FROM mistakes
         WHERE set_id = $set_id
-            AND text_id IN (SELECT text_id FROM mistakes WHERE set_id = $set_id AND previous_end >= doc_token_start)
+            AND text_id IN (
+                SELECT DISTINCT text_id FROM mistakes WHERE set_id = $set_id AND previous_end >= doc_token_start
+                ORDER BY text_id LIMIT $texts
+            )
     """
+    # The pairs named are of the first texts with an overlap, each of which names one at least: those texts'
+    # spans alone are read for them (a gold list of MQM raters' errors overlaps in almost every text).
     pairs = con.execute(
         f"""
         WITH spans AS ({spans}),
@@ -274,7 +279,7 @@ def overlap_refusal(con: duckdb.DuckDBPyConnection, set_id: int) -> str | None:
         ORDER BY b.text_id, b.doc_token_start, b.doc_token_end, b.mistake_id
         LIMIT $listed
         """,
-        {"set_id": set_id, "listed": MAX_LISTED_OVERLAPS},
+        {"set_id": set_id, "listed": MAX_LISTED_OVERLAPS, "texts": MAX_LISTED_OVERLAPS},
     ).fetchall()
     if not pairs:
         return None
@@ -295,7 +300,7 @@ def overlap_refusal(con: duckdb.DuckDBPyConnection, set_id: int) -> str | None:
         SELECT (SELECT sum(n * (n - 1) // 2) FROM (SELECT count(*) AS n FROM spans GROUP BY text_id))
             - (SELECT sum(ends) FROM ends_before WHERE is_end = 0)
         """,
-        {"set_id": set_id},
+        {"set_id": set_id, "texts": None},
     ).fetchone()
     shown = "; ".join(
         f"{text} {a_id} {quoted(a_tokens, 60)} (tokens {a_start}-{a_end})"
