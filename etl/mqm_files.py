@@ -195,6 +195,7 @@ def read_file(path: Path) -> MqmFile:
     sources: dict[tuple[str, str], tuple[int, str]] = {}
     width = len(header)
     cells = operator.itemgetter(*columns.values())  # the cells of REQUIRED, in its order
+    well_named: set[tuple[str, str, str, str]] = set()  # (system, rater, category, severity) of rows that passed
     for number, raw in enumerate(lines[1:], start=2):
         fields = raw.rstrip("\r").split("\t")
         if len(fields) != width:
@@ -204,10 +205,13 @@ def read_file(path: Path) -> MqmFile:
                 problems.add(f"fields {len(fields)}", number, f"{len(fields)} field(s) where the header has {width}")
                 continue
         system, doc, seg_id, rater, source_cell, target_cell, category, severity = cells(fields)
-        row_problem = check_row(system, doc, seg_id, rater, category, severity)
-        if row_problem:
-            problems.add(row_problem[0], number, row_problem[1])
-            continue
+        named = (system, rater, category, severity)  # a file repeats a few of these on every row
+        if named not in well_named or not doc or not seg_id:
+            row_problem = check_row(system, doc, seg_id, rater, category, severity)
+            if row_problem:
+                problems.add(row_problem[0], number, row_problem[1])
+                continue
+            well_named.add(named)
         # a cell without "v>" has no marker: the markers' rules are applied to the others alone
         target = unmarked(target_cell) if "v>" in target_cell else (target_cell, None, False)
         source = unmarked(source_cell) if "v>" in source_cell else (source_cell, None, False)
