@@ -231,6 +231,9 @@ GOOD = "A\td\t1\t1\tr1\t源\tThe <v>cat</v> sat\tAccuracy/Mistranslation\tMajor"
             "line 3: the source differs from line 2's",
         ),
         ([HEADER, GOOD.replace("\tr1\t", "\t\t")], "line 2: rater is empty"),
+        # names that passed on an earlier row: the row's own cells are still checked
+        ([HEADER, GOOD, GOOD.replace("A\td\t", "A\t\t")], "line 3: doc is empty"),
+        ([HEADER, GOOD, GOOD.replace("\t1\tr1", "\t\tr1")], "line 3: seg_id is empty"),
         ([HEADER, GOOD.replace("Accuracy/Mistranslation", "")], "line 2: the error has no category"),
         (
             [HEADER, GOOD.replace("A\td", "A/x\td"), GOOD.replace("A\td", "A\tx/d")],
