@@ -464,6 +464,17 @@ def test_no_check_leaves_it_out_and_check_puts_it_in(tmp_path, capsys):
     con = database.open_existing(db)
     assert con.execute("SELECT count(*) FROM annotation_sets WHERE name = 'rules'").fetchall() == [(1,)]
     con.close()
+    # dev is the train split, as every command reads it
+    assert run(["check", "--db", str(db), "--split", "dev", "--as", "rules"]) == 0
+    assert f"the list rules (train: {train} finding(s))" in capsys.readouterr().out
+    # the function the command calls, given a split the database does not have: one error, nothing replaced
+    with pytest.raises(AccuracyDbError, match="^no texts of the split dev in the database$"):
+        check(db, "dev", "rules")
+    con = database.open_existing(db)
+    assert con.execute("SELECT split, row_count FROM annotation_sets WHERE name = 'rules'").fetchall() == [
+        ("train", train)
+    ]
+    con.close()
 
 
 def test_check_does_not_replace_a_submission_of_a_file(tmp_path, capsys):

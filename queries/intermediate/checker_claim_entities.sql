@@ -6,7 +6,7 @@
 -- every team named between him and the claim; with no player before it, the team named last before it in the
 -- sentence. A claim with no entity
 -- before it in its sentence has no row: the checker leaves it alone. A last name two players of the game share
--- gives both.
+-- gives both. Each row carries its claim's columns (checker_claims), so that boxscore_findings reads the claims once.
 -- Grain: one row per (claim, entity).
 -- Key: text_id, doc_token, kind, side, player_index, entity
 -- Columns:
@@ -19,9 +19,17 @@
 --   named_at: The token that names the entity (the mention's last, or the pronoun); NULL for the game.
 --   via: name, pronoun or game.
 --   of_game: Whether the entity is of this text's game.
+--   corpus: The claim's corpus (checker_claims.corpus).
+--   split: The claim's split (checker_claims.split).
+--   sentence_id: The claim's sentence (checker_claims.sentence_id).
+--   last_token: The claim's last token (checker_claims.last_token).
+--   tokens: The claim's tokens (checker_claims.tokens).
+--   rule: The claim's rule (checker_claims.rule).
+--   stat: The statistic claimed (checker_claims.stat).
+--   claimed: The value the text gives (checker_claims.claimed).
 -- the claims and the mentions, each read once (a view named twice below would be computed twice)
 WITH claims AS (
-    SELECT text_id, sentence_id, doc_token, entity_kind, rule, stat
+    SELECT corpus, split, text_id, sentence_id, doc_token, last_token, tokens, entity_kind, rule, stat, claimed
     FROM checker_claims
 ),
 
@@ -82,6 +90,12 @@ before_claims AS (
         claims.entity_kind,
         claims.rule,
         claims.stat,
+        claims.corpus,
+        claims.split,
+        claims.sentence_id,
+        claims.last_token,
+        claims.tokens,
+        claims.claimed,
         named.named_at,
         named.kind,
         named.side,
@@ -103,7 +117,8 @@ before_claims AS (
     WINDOW claim AS (PARTITION BY claims.text_id, claims.doc_token)
 )
 
-SELECT text_id, doc_token, kind, side, player_index, entity, named_at, via, of_game
+SELECT text_id, doc_token, kind, side, player_index, entity, named_at, via, of_game, corpus, split, sentence_id,
+    last_token, tokens, rule, stat, claimed
 FROM (
     SELECT
         *,
@@ -120,7 +135,9 @@ FROM (
 ) AS chosen
 WHERE latest = 1
 UNION ALL
-SELECT claims.text_id, claims.doc_token, 'game', NULL, NULL, games.home_name || ' - ' || games.vis_name, NULL, 'game', TRUE
+SELECT claims.text_id, claims.doc_token, 'game', NULL, NULL, games.home_name || ' - ' || games.vis_name, NULL, 'game', TRUE,
+    claims.corpus, claims.split, claims.sentence_id, claims.last_token, claims.tokens, claims.rule, claims.stat,
+    claims.claimed
 FROM claims
 JOIN games ON games.text_id = claims.text_id
 WHERE claims.entity_kind = 'game'

@@ -32,8 +32,31 @@
 --     team (a team named just before it), or game (the game itself).
 --   stat: The statistic claimed (checker_box_score.stat).
 --   claimed: The value the text gives.
+-- the parts of the game a claim may name, by the words that name them, in the order the patterns try them
+-- (nearby_only: a name only the score's pattern reads, anywhere near the pair)
+WITH period_names (period, period_rank, phrase, nearby_only) AS (
+    VALUES
+        ('pts_qtr1', 1, 'first quarter', FALSE), ('pts_qtr1', 1, 'opening quarter', FALSE),
+        ('pts_qtr1', 1, '1st quarter', FALSE), ('pts_qtr1', 1, 'after one', TRUE),
+        ('pts_qtr2', 2, 'second quarter', FALSE), ('pts_qtr2', 2, '2nd quarter', FALSE),
+        ('pts_qtr3', 3, 'third quarter', FALSE), ('pts_qtr3', 3, '3rd quarter', FALSE),
+        ('pts_qtr4', 4, 'fourth quarter', FALSE), ('pts_qtr4', 4, 'final quarter', FALSE),
+        ('pts_qtr4', 4, '4th quarter', FALSE),
+        ('pts_half1', 5, 'first half', FALSE), ('pts_half1', 5, 'opening half', FALSE),
+        ('pts_half1', 5, 'halftime', TRUE), ('pts_half1', 5, 'the half', TRUE), ('pts_half1', 5, 'the break', TRUE),
+        ('pts_half2', 6, 'second half', FALSE), ('pts_half2', 6, 'final half', FALSE)
+),
+
+-- the words that start a statistic's part of the game: "in the first quarter ", "during the second half "
+period_starts AS (
+    SELECT period, preposition || ' the ' || phrase || ' ' AS words
+    FROM period_names
+    CROSS JOIN (VALUES ('in'), ('during')) AS prepositions (preposition)
+    WHERE NOT nearby_only
+),
+
 -- each sentence's words in lower case, each followed by a space
-WITH sentences AS (
+sentences AS (
     SELECT text_id, sentence_id, string_agg(word, ' ' ORDER BY sent_token) || ' ' AS words
     FROM checker_tokens
     GROUP BY text_id, sentence_id
@@ -177,14 +200,14 @@ pair_claims AS (
                     THEN 'reb'
                 WHEN regexp_matches(nearby, ' (battle|run|spurt|stretch|paint|bench|rebounding|rebounds|turnovers|overtime|ot|quarters|points off) ')
                     THEN NULL
-                WHEN regexp_matches(nearby, ' (first|opening|1st) quarter | after one ') THEN 'pts_qtr1'
-                WHEN regexp_matches(nearby, ' (second|2nd) quarter ') THEN 'pts_qtr2'
-                WHEN regexp_matches(nearby, ' (third|3rd) quarter ') THEN 'pts_qtr3'
-                WHEN regexp_matches(nearby, ' (fourth|final|4th) quarter ') THEN 'pts_qtr4'
-                WHEN regexp_matches(nearby, ' (first|opening) half | halftime | the half | the break ') THEN 'pts_half1'
-                WHEN regexp_matches(nearby, ' (second|final) half ') THEN 'pts_half2'
-                WHEN regexp_matches(nearby, ' (quarter|period|half|lead|margin|deficit|advantage|edge) ') THEN NULL
-                ELSE 'pts'
+                -- the first part of the game named near the pair, or none
+                ELSE coalesce(
+                    (
+                        SELECT names.period FROM period_names AS names
+                        WHERE nearby LIKE '% ' || names.phrase || ' %' ORDER BY names.period_rank LIMIT 1
+                    ),
+                    CASE WHEN NOT regexp_matches(nearby, ' (quarter|period|half|lead|margin|deficit|advantage|edge) ') THEN 'pts' END
+                )
             END AS period
         FROM (
             -- the words before the pair, and up to eight after it
@@ -286,16 +309,9 @@ stat_claims AS (
     FROM (
         SELECT
             *,
-            CASE WHEN stat = 'pts' THEN
-                CASE
-                    WHEN regexp_matches(later, '^(in|during) the (first|opening|1st) quarter ') THEN 'pts_qtr1'
-                    WHEN regexp_matches(later, '^(in|during) the (second|2nd) quarter ') THEN 'pts_qtr2'
-                    WHEN regexp_matches(later, '^(in|during) the (third|3rd) quarter ') THEN 'pts_qtr3'
-                    WHEN regexp_matches(later, '^(in|during) the (fourth|final|4th) quarter ') THEN 'pts_qtr4'
-                    WHEN regexp_matches(later, '^(in|during) the (first|opening) half ') THEN 'pts_half1'
-                    WHEN regexp_matches(later, '^(in|during) the (second|final) half ') THEN 'pts_half2'
-                END
-            END AS period
+            -- the part of the game the words after name ("in the first quarter")
+            CASE WHEN stat = 'pts' THEN (SELECT starts.period FROM period_starts AS starts WHERE later LIKE starts.words || '%') END
+            AS period
         FROM single_claims
         WHERE NOT (stat = 'pts' AND regexp_matches(later, '^(lead|deficit|run|swing|edge|cushion|advantage|margin|game|spread|underdog|favorite|win|victory|loss|defeat|blowout|rout|triumph|shot|play|range|line|attempt|attempts|outing|effort|performance|night|contest|quarter|half|stretch|spurt|scoring|first|second|third|fourth|opening|over) '))
     ) AS periods
@@ -329,17 +345,18 @@ margin_claims AS (
     FROM (
         SELECT
             *,
-            CASE
-                WHEN regexp_matches(after, '^(points )?(in|during) the (first|opening|1st) quarter ') THEN 'pts_qtr1'
-                WHEN regexp_matches(after, '^(points )?(in|during) the (second|2nd) quarter ') THEN 'pts_qtr2'
-                WHEN regexp_matches(after, '^(points )?(in|during) the (third|3rd) quarter ') THEN 'pts_qtr3'
-                WHEN regexp_matches(after, '^(points )?(in|during) the (fourth|final|4th) quarter ') THEN 'pts_qtr4'
-                WHEN regexp_matches(after, '^(points )?(in|during) the (first|opening) half ') THEN 'pts_half1'
-                WHEN regexp_matches(after, '^(points )?(in|during) the (second|final) half ') THEN 'pts_half2'
-                WHEN regexp_matches(before, ' (outscored|outscoring|outscore|out - scored|out - scoring)( \S+){1,4} by $')
-                    THEN NULL
-                ELSE 'pts'
-            END AS period
+            -- the part of the game the words after name ("points in the first quarter"), as the statistics read it
+            coalesce(
+                (
+                    SELECT starts.period FROM period_starts AS starts
+                    WHERE after LIKE starts.words || '%' OR after LIKE 'points ' || starts.words || '%'
+                ),
+                CASE
+                    WHEN regexp_matches(before, ' (outscored|outscoring|outscore|out - scored|out - scoring)( \S+){1,4} by $')
+                        THEN NULL
+                    ELSE 'pts'
+                END
+            ) AS period
         FROM contexts
         WHERE number IS NOT NULL
             AND (regexp_matches(after, '^- point (win|victory|loss|defeat|blowout|rout|triumph) ')

@@ -24,21 +24,28 @@
 --   claimed: What the text says: the number, or the name.
 --   actual: What the box score says: the statistic's value, or this game's two teams for a name.
 --   rule: The rule that found it: a rule of checker_claims, or player of another game.
--- how often a sentence names each team of its game
-WITH team_names AS (
-    SELECT text_id, sentence_id, side, count(*) AS times
+-- the mentions and the box score, each read once (a view named twice below would be computed twice)
+WITH mentions AS (
+    SELECT corpus, split, text_id, sentence_id, first_token, last_token, mention, kind, entity, of_game, side
     FROM checker_mentions
+),
+
+box AS (
+    SELECT text_id, kind, side, player_index, stat, value
+    FROM checker_box_score
+),
+
+-- how often a sentence names each team of its game
+team_names AS (
+    SELECT text_id, sentence_id, side, count(*) AS times
+    FROM mentions
     WHERE kind = 'team' AND of_game
     GROUP BY text_id, sentence_id, side
 ),
 
 compared AS (
     SELECT
-        claims.*,
-        entities.kind,
-        entities.entity,
-        entities.named_at,
-        entities.of_game,
+        entities.*,
         box.value,
         -- a team's figure that is the other team's, in a sentence that does not name the other team, where the
         -- name is the mistake, which the annotators mark, not the figure: when the sentence names the team twice
@@ -46,42 +53,41 @@ compared AS (
         -- is the other team's and the sentence names the team once ("the Grizzlies ( 8 - 36 )", the 76ers' record)
         CASE
             WHEN opponent_named.times IS NOT NULL THEN NULL
-            WHEN claims.rule <> 'record' AND named_twice.times >= 2 THEN opponent.value
-            WHEN claims.rule = 'record' AND named_twice.times = 1
-                AND bool_and(opponent.value = claims.claimed) OVER (
-                    PARTITION BY claims.text_id, claims.rule, entities.named_at
+            WHEN entities.rule <> 'record' AND named_twice.times >= 2 THEN opponent.value
+            WHEN entities.rule = 'record' AND named_twice.times = 1
+                AND bool_and(opponent.value = entities.claimed) OVER (
+                    PARTITION BY entities.text_id, entities.rule, entities.named_at
                 )
                 THEN opponent.value
         END AS opponent_value,
         -- the entity whose value the finding gives: of those with a value, the one named last, then by name, then
         -- by side and place in the box score (two players of one name)
         row_number() OVER (
-            PARTITION BY claims.text_id, claims.doc_token
+            PARTITION BY entities.text_id, entities.doc_token
             ORDER BY CASE WHEN box.value IS NULL THEN 1 ELSE 0 END, entities.named_at DESC NULLS LAST,
                 entities.entity NULLS LAST, entities.side NULLS LAST, entities.player_index NULLS LAST
         ) AS pick
-    FROM checker_claims AS claims
-    JOIN checker_claim_entities AS entities
-        ON entities.text_id = claims.text_id AND entities.doc_token = claims.doc_token
-    LEFT JOIN checker_box_score AS box
-        ON box.text_id = claims.text_id
+    -- each claim with its entities (the claim's columns are on each row: the claims read once)
+    FROM checker_claim_entities AS entities
+    LEFT JOIN box
+        ON box.text_id = entities.text_id
         AND box.kind = entities.kind
         AND box.side IS NOT DISTINCT FROM entities.side
         AND box.player_index IS NOT DISTINCT FROM entities.player_index
-        AND box.stat = claims.stat
-    LEFT JOIN checker_box_score AS opponent
+        AND box.stat = entities.stat
+    LEFT JOIN box AS opponent
         ON entities.kind = 'team'
-        AND opponent.text_id = claims.text_id
+        AND opponent.text_id = entities.text_id
         AND opponent.kind = 'team'
         AND opponent.side <> entities.side
-        AND opponent.stat = claims.stat
+        AND opponent.stat = entities.stat
     LEFT JOIN team_names AS named_twice
-        ON named_twice.text_id = claims.text_id
-        AND named_twice.sentence_id = claims.sentence_id
+        ON named_twice.text_id = entities.text_id
+        AND named_twice.sentence_id = entities.sentence_id
         AND named_twice.side = entities.side
     LEFT JOIN team_names AS opponent_named
-        ON opponent_named.text_id = claims.text_id
-        AND opponent_named.sentence_id = claims.sentence_id
+        ON opponent_named.text_id = entities.text_id
+        AND opponent_named.sentence_id = entities.sentence_id
         AND opponent_named.side = opponent.side
 ),
 
@@ -126,7 +132,7 @@ name_findings AS (
         mentions.mention,
         games.home_name || ' - ' || games.vis_name,
         mentions.kind || ' of another game'
-    FROM checker_mentions AS mentions
+    FROM mentions
     JOIN games ON games.text_id = mentions.text_id
     WHERE NOT mentions.of_game
         -- "without Kevin Durant": a player missing from the game is named as such
