@@ -217,6 +217,10 @@ CASES = [
     # what the data cannot settle is left alone
     ("There were 11 ties in this game .", []),
     ("Isaiah Thomas is averaging 25 points per game .", []),
+    # after "averaging" a number is the game's like any other (the gold marks such numbers); a double-double is not
+    ("Isaiah Thomas was averaging 25 points .", [("25", "NUMBER", "Isaiah Thomas", "pts", "25", "38", "stat")]),
+    ("Jae Crowder is averaging a double - double .", []),
+    ("Jae Crowder narrowly missed a double - double .", []),
     ("Isaiah Thomas scored 20 of his 38 points in the first half .", []),
     ("Isaiah Thomas scored 12 points in the fourth quarter .", []),
 ]

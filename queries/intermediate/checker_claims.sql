@@ -16,7 +16,8 @@
 --   margin: a number before "- point win" (victory, loss, defeat) or after "won by" (beat by …).
 --   double-double: "double - double" or "triple - double", how many of the player's figures reach ten.
 -- A number whose next words put it in a context the box score does not hold (per game, this season, in his last,
--- straight, of his …) or after "averaging" claims nothing; nor a player's points in a quarter or half.
+-- straight, of his …) claims nothing; nor a player's points in a quarter or half, nor a "double-double" after
+-- "averaging". A number after "averaging" is checked as any other: the gold marks such numbers as mistakes.
 -- Grain: one row per claim: a token (its first) that claims one statistic.
 -- Key: text_id, doc_token
 -- Columns:
@@ -383,7 +384,7 @@ double_claims AS (
         CASE word WHEN 'double' THEN 2 ELSE 3 END AS claimed, substr(after, 10) AS later
     FROM contexts
     WHERE word IN ('double', 'triple') AND after LIKE '- double %'
-        AND NOT regexp_matches(before, ' (near|nearly|almost|narrowly|missed|averaging|averages|another|straight|consecutive|career|season|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth) $')
+        AND NOT regexp_matches(before, ' (near|nearly|almost|narrowly|missed|averaging|averages|another|straight|consecutive|career|season|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth) (a |an )?$')  -- "nearly a", "averaging a"
         AND NOT regexp_matches(before, '[0-9]+(th|nd|rd|st) $')
 )
 
@@ -410,6 +411,5 @@ FROM (
     -- a figure of another time, or of a part of the game the box score does not split
     WHERE NOT regexp_matches(' ' || claims.later, '^ (\S+ ){0,4}(per game|a game|per contest|on the season|this season|of the season|on the year|this year|in (his|their|the) (last|past|previous)|over (his|their|the) (last|past)|straight|consecutive|career|games|of (his|their)|in a row)')
         AND NOT regexp_matches(' ' || claims.later, '^ (of|- of) (his|their|the) ')
-        AND NOT regexp_matches(tokens.word, '^(averaging|averages)$')
 ) AS readings
 WHERE reading = 1
