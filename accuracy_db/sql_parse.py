@@ -1,28 +1,60 @@
 """DuckDB's parse of SQL (json_serialize_sql: it parses, never runs), as dicts: what the store reads each model's
-dependencies from, and what the query guard checks the functions and views of ad-hoc SQL with."""
+dependencies from, and what the query guard checks the functions and views of ad-hoc SQL with; and the project's
+macros (the figures), which the parser knows."""
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import duckdb
 
 
-@functools.cache
-def parser() -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB of this process with the project's macros (the figures), for its catalog of functions
-    and its parser."""
-    import duckdb  # here, not at the top: importing the guard stays light
+def figure_macros() -> str:
+    """The macros that define the figures (ratio, f1): part of the DDL (schema/00_figures.sql), and known to the
+    query guard."""
+    return resources.files("accuracy_db.schema").joinpath("00_figures.sql").read_text(encoding="utf-8")
 
-    from accuracy_db.store.database import figure_macros
+
+def figure_macro_names() -> list[str]:
+    """The names of the figure macros, lower case."""
+    return [name.lower() for name in re.findall(r"CREATE MACRO (\w+)", figure_macros())]
+
+
+_borrowed: duckdb.DuckDBPyConnection | None = None  # the connection parser() gives while parsing_with lends one
+
+
+def parser() -> duckdb.DuckDBPyConnection:
+    """The DuckDB this process parses with, for its parser and its catalog of functions: the connection
+    parsing_with lends, else an in-memory DuckDB of the process's own with the project's macros (the figures)."""
+    return _borrowed or own_parser()
+
+
+@functools.cache
+def own_parser() -> duckdb.DuckDBPyConnection:
+    import duckdb  # here, not at the top: importing the guard stays light
 
     con = duckdb.connect(config={"autoload_known_extensions": False, "autoinstall_known_extensions": False})
     con.execute(figure_macros())
     return con
+
+
+@contextmanager
+def parsing_with(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """parser() is con within the block: a process that runs one query parses it with the query's own connection
+    (a built database holds the figure macros), and starts one DuckDB instead of two."""
+    global _borrowed
+    _borrowed = con
+    try:
+        yield
+    finally:
+        _borrowed = None
 
 
 def duckdb_parse(sql: str, con: duckdb.DuckDBPyConnection | None = None) -> dict:

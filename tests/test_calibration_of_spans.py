@@ -30,6 +30,7 @@ from test_dashboard import chart, table
 from test_dashboard_corpora import opened_at
 from test_thresholds import import_corpus, with_probabilities
 
+from accuracy_db import sql_parse
 from accuracy_db.cli.main import run
 from accuracy_db.stats import calibration
 from accuracy_db.store import database
@@ -211,7 +212,7 @@ def figure_models():
     """An empty connection with the figure macros and the three figure models as views over a table of characters
     that stands in for probability_characters (one list, id 1), and probability_evaluations."""
     con = duckdb.connect()
-    con.execute(database.figure_macros())
+    con.execute(sql_parse.figure_macros())
     con.execute("CREATE TABLE probability_characters (submission_id INTEGER, gold_marked BOOLEAN, probability DOUBLE)")
     con.execute(
         "CREATE TABLE probability_evaluations AS SELECT 1 AS submission_id, 'list' AS submission, 'c' AS corpus,"

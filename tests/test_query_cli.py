@@ -235,11 +235,12 @@ def test_one_variable_names_the_database_for_every_command_and_the_api(built_db,
 
 # What a plain query needs, in each of its processes; the rest is imported only by what asks for it. The command
 # (the parent) runs no SQL itself and reads a small plain answer as JSON, without polars or pyarrow; the query's
-# process reads the database with DuckDB, checks the SQL with sqlglot and counts the result in Arrow, without numpy.
+# process reads the database with DuckDB, checks the SQL with sqlglot and counts the result in Arrow, without numpy
+# or the store (the guard reads the figure macros' names from sql_parse).
 NEVER = {"streamlit", "scipy", "pandas", "sklearn", "altair", "statsmodels", "orjson", "yaml", "numpy"}
 COMMAND_NEVER = NEVER | {"duckdb", "sqlglot", "polars", "pyarrow", "accuracy_db.store", "accuracy_db.ingest"}
 COMMAND_NEVER |= {"accuracy_db.etl"}
-CHILD_NEVER = NEVER | {"polars", "rich", "click", "accuracy_db.ingest", "accuracy_db.etl"}
+CHILD_NEVER = NEVER | {"polars", "rich", "click", "accuracy_db.store", "accuracy_db.ingest", "accuracy_db.etl"}
 
 MODULES_AFTER = """
 import json, sys
@@ -264,7 +265,7 @@ def imported(code: str, stdin: bytes = b"") -> set[str]:
 def test_a_plain_query_imports_only_what_it_needs_in_each_process(built_db):
     """`accuracy-db query "SELECT 1"`: the command imports no DuckDB, sqlglot, store or loader (the query's process
     does the SQL), no polars or pyarrow (a small plain result comes as JSON), nor the dashboard's or the statistics'
-    libraries; the query's process no polars, rich or numpy."""
+    libraries; the query's process no polars, rich, numpy or store."""
     from accuracy_db.sqlbox.guard import Limits
     from accuracy_db.sqlbox.sandbox import request_for
 
@@ -275,6 +276,32 @@ def test_a_plain_query_imports_only_what_it_needs_in_each_process(built_db):
     child = imported("from accuracy_db.sqlbox.sandbox import child_main; child_main()", stdin=request)
     assert {"duckdb", "pyarrow", "sqlglot", "accuracy_db.sqlbox"} <= child
     assert child & CHILD_NEVER == set()
+
+
+def test_the_query_process_checks_the_query_on_the_duckdb_it_runs_on(built_db):
+    """The query's process starts one DuckDB, locked down before the guard reads the query: the guard parses it,
+    and lists DuckDB's functions (a figure macro is one, from the database) and views, with the query's own
+    connection, and never makes a parser of its own. A function it does not list is still refused."""
+    from accuracy_db.sqlbox.guard import Limits
+    from accuracy_db.sqlbox.sandbox import READY, request_for
+
+    code = (
+        "import sys; from accuracy_db.sqlbox.sandbox import child_main; child_main(); "
+        "from accuracy_db import sql_parse; print(sql_parse.own_parser.cache_info().currsize, file=sys.stderr)"
+    )
+    for sql, outcome, message in [
+        ("SELECT ratio(3, 4) AS r FROM duckdb_types() LIMIT 1", "ok", None),
+        ("SELECT ratoi(3, 4) AS r", "refused", "unknown function ratoi(): DuckDB has no function of that name; "),
+        ("SELECT * FROM pg_settings", "refused", "pg_settings refused: "),
+    ]:
+        request = pickle.dumps(request_for(built_db, sql, None, None, Limits(), rows=True))
+        child = subprocess.run([sys.executable, "-c", code], input=request, capture_output=True, timeout=120)
+        assert child.returncode == 0, child.stderr.decode()[-2000:]
+        header = json.loads(child.stdout.removeprefix(READY).split(b"\n")[0])
+        assert header["outcome"] == outcome, header
+        assert message is None or header["message"].startswith(message), header
+        assert header.get("rows", [[0.75]])[0] == [0.75]
+        assert child.stderr.decode().split() == ["0"]  # no parser of its own: one DuckDB instance
 
 
 PLAIN = (

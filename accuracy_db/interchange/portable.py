@@ -14,8 +14,8 @@ from contextlib import contextmanager
 import sqlglot
 from sqlglot import ErrorLevel, exp
 
+from accuracy_db import sql_parse
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.store import database
 
 DIALECTS = ("postgres", "spark", "trino")
 
@@ -48,7 +48,7 @@ def sqlglot_warnings():
 
 def figure_macros() -> dict[str, tuple[list[str], exp.Expression]]:
     """The figure macros of schema/00_figures.sql: name -> (parameters, body)."""
-    code = re.sub(r"--[^\n]*", "", database.figure_macros())
+    code = re.sub(r"--[^\n]*", "", sql_parse.figure_macros())
     macros = {}
     for name, parameters, body in re.findall(r"CREATE MACRO (\w+)\(([^)]*)\) AS\s+(.*?);", code, re.DOTALL):
         macros[name.lower()] = ([p.strip().lower() for p in parameters.split(",")], sqlglot.parse_one(body, "duckdb"))

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from accuracy_db.defaults import default_db
 from accuracy_db.errors import AccuracyDbError
-from accuracy_db.sql_parse import duckdb_parse, parse_nodes, parser, read_tables
+from accuracy_db.sql_parse import duckdb_parse, figure_macro_names, parse_nodes, parser, read_tables
 
 if TYPE_CHECKING:
     import duckdb
@@ -293,8 +293,6 @@ def duckdb_functions() -> frozenset[str]:
 def function_verdicts() -> dict[str, str]:
     """Every DuckDB function the guard has classified: name -> "allowed", or why a query may not call it; and the
     project's own macros (ratio, f1: pure expressions), allowed."""
-    from accuracy_db.store.database import figure_macro_names
-
     text = resources.files("accuracy_db.sqlbox").joinpath(FUNCTIONS_FILE).read_text(encoding="utf-8")
     lines = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
     return {name: verdict for name, verdict in lines} | dict.fromkeys(figure_macro_names(), ALLOWED)

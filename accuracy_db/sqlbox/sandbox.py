@@ -45,6 +45,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from accuracy_db import sql_parse
 from accuracy_db.defaults import default_db
 from accuracy_db.errors import AccuracyDbError
 from accuracy_db.sqlbox import guard
@@ -350,13 +351,15 @@ def rows_read(columns: list[str], kinds: list[str | None], rows: list[list]) -> 
 
 
 def fetch(request: dict) -> tuple[dict, list]:
-    """Check and run the query here; the outcome (a dict for the header) and the record batches."""
+    """Check and run the query here; the outcome (a dict for the header) and the record batches. The guard parses
+    the query with the connection it then runs on, locked down before either (one DuckDB instance, not two)."""
     import duckdb
 
     limits: Limits = request["limits"]
-    sql = guard.check_query(request["sql"], request["dialect"], request["params"])
     con = guard.connect(request["db"])
     try:
+        with sql_parse.parsing_with(con):
+            sql = guard.check_query(request["sql"], request["dialect"], request["params"])
         reader = con.sql(sql, params=request["params"]).fetch_record_batch(BATCH_ROWS)
         batches, rows, size, truncated = [], 0, 0, False
         for batch in reader:

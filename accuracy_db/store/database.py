@@ -72,16 +72,6 @@ def table_definitions() -> str:
     return "\n".join(ddl.read_text(encoding="utf-8") for ddl in sql_files("accuracy_db.schema"))
 
 
-def figure_macros() -> str:
-    """The macros that define the figures (ratio, f1): part of the DDL, and known to the query guard."""
-    return resources.files("accuracy_db.schema").joinpath("00_figures.sql").read_text(encoding="utf-8")
-
-
-def figure_macro_names() -> list[str]:
-    """The names of the figure macros, lower case."""
-    return [name.lower() for name in re.findall(r"CREATE MACRO (\w+)", figure_macros())]
-
-
 def create_tables(con: duckdb.DuckDBPyConnection, described: bool = True) -> None:
     """Create every table; undescribed, without the comments on them and their columns (each a line of its own in
     schema/), which take most of the time of a scratch database's DDL."""
