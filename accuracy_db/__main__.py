@@ -1,3 +1,3 @@
-from accuracy_db.cli.main import main
+from accuracy_db.cli.start import main
 
 main()

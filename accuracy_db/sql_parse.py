@@ -45,6 +45,13 @@ def own_parser() -> duckdb.DuckDBPyConnection:
     return con
 
 
+def drop_own_parser() -> None:
+    """Close the process's own parser, if it made one (a spare query process, once its warm-up is done)."""
+    if own_parser.cache_info().currsize:
+        own_parser().close()
+        own_parser.cache_clear()
+
+
 @contextmanager
 def parsing_with(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     """parser() is con within the block: a process that runs one query parses it with the query's own connection

@@ -278,12 +278,14 @@ def test_a_plain_query_imports_only_what_it_needs_in_each_process(built_db):
     assert child & CHILD_NEVER == set()
 
 
-def test_the_query_process_checks_the_query_on_the_duckdb_it_runs_on(built_db):
-    """The query's process starts one DuckDB, locked down before the guard reads the query: the guard parses it,
+@pytest.mark.parametrize("spare", [False, True])
+def test_the_query_process_checks_the_query_on_the_duckdb_it_runs_on(built_db, spare):
+    """The query's process holds one DuckDB, locked down before the guard reads the query: the guard parses it,
     and lists DuckDB's functions (a figure macro is one, from the database) and views, with the query's own
-    connection, and never makes a parser of its own. A function it does not list is still refused."""
+    connection; a spare (the dashboard's) closes the parser it warmed up with before it reads its request. A
+    function it does not list is still refused."""
     from accuracy_db.sqlbox.guard import Limits
-    from accuracy_db.sqlbox.sandbox import READY, request_for
+    from accuracy_db.sqlbox.sandbox import READY, WARM, request_for
 
     code = (
         "import sys; from accuracy_db.sqlbox.sandbox import child_main; child_main(); "
@@ -295,13 +297,45 @@ def test_the_query_process_checks_the_query_on_the_duckdb_it_runs_on(built_db):
         ("SELECT * FROM pg_settings", "refused", "pg_settings refused: "),
     ]:
         request = pickle.dumps(request_for(built_db, sql, None, None, Limits(), rows=True))
-        child = subprocess.run([sys.executable, "-c", code], input=request, capture_output=True, timeout=120)
+        command = [sys.executable, "-c", code, *([WARM] if spare else [])]
+        child = subprocess.run(command, input=request, capture_output=True, timeout=120)
         assert child.returncode == 0, child.stderr.decode()[-2000:]
         header = json.loads(child.stdout.removeprefix(READY).split(b"\n")[0])
         assert header["outcome"] == outcome, header
         assert message is None or header["message"].startswith(message), header
         assert header.get("rows", [[0.75]])[0] == [0.75]
-        assert child.stderr.decode().split() == ["0"]  # no parser of its own: one DuckDB instance
+        assert child.stderr.decode().split() == ["0"]  # no parser of its own while the query runs
+
+
+SPAWNS = """
+import subprocess, sys
+spawned = []  # for each process started: whether click was imported by then
+real = subprocess.Popen.__init__
+def counted(self, *args, **kwargs):
+    spawned.append("click" in sys.modules)
+    real(self, *args, **kwargs)
+subprocess.Popen.__init__ = counted
+from accuracy_db.cli.start import main
+try:
+    main()
+finally:
+    print(spawned, file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "spawned"),
+    [(["SELECT 41 + 1 AS n", "--format", "csv"], "[False]"), (["--help"], "[]"), (["--list"], "[]")],
+)
+def test_the_command_line_starts_the_query_process_before_its_own_imports(built_db, args, spawned):
+    """`accuracy-db query` (the entry point, cli/start.py) starts the query's process before it imports click and
+    the command's modules, and the query runs in that one process; with --help or --list it starts none."""
+    command = [sys.executable, "-c", SPAWNS, "query", "--db", str(built_db), *args]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stderr.splitlines()[-1] == spawned
+    if args[0].startswith("SELECT"):
+        assert result.stdout.split() == ["n", "42"]
 
 
 PLAIN = (

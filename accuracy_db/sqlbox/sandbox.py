@@ -22,8 +22,10 @@ A child imports what every query needs (DuckDB, pyarrow, sqlglot) before it read
 one child started ahead (keep_spare), which also warms up the guard (its parser, DuckDB's lists of functions and
 views): a visitor's query then waits for no Python start, no imports and no first parse (most of the time of a small
 query of the SQL page). A child started for one query (the query command, the Python API) reads its request at once,
-and the guard works out only what that query needs; meanwhile its parent imports what it reads the answer with. A
-spare answers one request, as any child, and ends with the process that started it.
+and the guard works out only what that query needs; meanwhile its parent imports what it reads the answer with. The
+query command's child is started before the command's own imports and checks (start_early, from the command line's
+entry point), so that the two processes start side by side. A spare answers one request, as any child, and ends
+with the process that started it.
 """
 
 from __future__ import annotations
@@ -66,7 +68,9 @@ from accuracy_db.sqlbox.guard import (
 if TYPE_CHECKING:
     import polars as pl
 
-CHILD_ADDRESS_SPACE = 3 * 2**30  # what the child may map besides its result (about 1.1 GB of it once started)
+# What the child may map besides its result: about 0.95 GB of it once started (Python, its imports and the one
+# DuckDB instance the query runs on, 0.4 GB of it), which leaves a query 1.7 GB, as 3 GB did when it held two.
+CHILD_ADDRESS_SPACE = 2600 * 2**20
 STARTUP_SECONDS = 60.0  # for the child to start and import on a busy machine; the time limit starts after
 POLL_SECONDS = 0.1  # how often the parent looks at the clock (and calls tick) while it waits
 BATCH_ROWS = 1024  # rows of a record batch: the result is counted batch by batch
@@ -97,7 +101,7 @@ def run(
     if not path.is_file():
         raise AccuracyDbError(f"no database at {path}: build one with `accuracy-db build`")
     request = pickle.dumps(request_for(path, sql, params, dialect, limits, rows))
-    child = (take_spare() if keep_spare else None) or start_child()
+    child = (take_spare() if keep_spare else take_early()) or start_child()
     try:
         try:
             child.stdin.write(request)
@@ -145,10 +149,32 @@ def take_spare() -> subprocess.Popen | None:
             _spare_requests = queue.SimpleQueue()
             threading.Thread(target=start_spares, args=(_spare_requests,), name="sandbox-spares", daemon=True).start()
         _spare_requests.put(None)
-    if child is not None and child.poll() is not None:  # it died waiting (killed from outside)
+    return alive(child)
+
+
+def alive(child: subprocess.Popen | None) -> subprocess.Popen | None:
+    """child, unless it died waiting for its request (killed from outside): then None."""
+    if child is not None and child.poll() is not None:
         discard(child)
         return None
     return child
+
+
+_early: subprocess.Popen | None = None  # the child the command line started before its own imports
+
+
+def start_early() -> None:
+    """Start the child of the query this process is about to run, ahead of the command's own imports and checks
+    (the command line's entry point does, for `accuracy-db query`); the next run() takes it."""
+    global _early
+    _early = start_child()
+
+
+def take_early() -> subprocess.Popen | None:
+    """The child start_early started, once, if it is alive (None otherwise)."""
+    global _early
+    child, _early = _early, None
+    return alive(child)
 
 
 def start_spares(requests: queue.SimpleQueue) -> None:
@@ -403,6 +429,7 @@ def warm_up() -> None:
     guard.check_query("SELECT 1", None, None)
     guard.duckdb_functions()
     guard.engine_views()
+    sql_parse.drop_own_parser()  # the query's connection parses the query: one DuckDB while it runs, as in any child
 
 
 def child_main() -> None:
