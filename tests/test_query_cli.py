@@ -282,20 +282,23 @@ def test_a_plain_query_imports_only_what_it_needs_in_each_process(built_db):
 def test_the_query_process_checks_the_query_on_the_duckdb_it_runs_on(built_db, spare):
     """The query's process holds one DuckDB, locked down before the guard reads the query: the guard parses it,
     and lists DuckDB's functions (a figure macro is one, from the database) and views, with the query's own
-    connection; a spare (the dashboard's) closes the parser it warmed up with before it reads its request. A
-    function it does not list is still refused."""
+    connection (DuckDB's views only for a query that reads a table or view by name); a spare (the dashboard's)
+    closes the parser it warmed up with before it reads its request. A function it does not list is still
+    refused."""
     from accuracy_db.sqlbox.guard import Limits
     from accuracy_db.sqlbox.sandbox import READY, WARM, request_for
 
     code = (
         "import sys; from accuracy_db.sqlbox.sandbox import child_main; child_main(); "
-        "from accuracy_db import sql_parse; print(sql_parse.own_parser.cache_info().currsize, file=sys.stderr)"
+        "from accuracy_db import sql_parse; from accuracy_db.sqlbox.guard import engine_views; "
+        "print(sql_parse.own_parser.cache_info().currsize, engine_views.cache_info().currsize, file=sys.stderr)"
     )
     for sql, outcome, message in [
         ("SELECT ratio(3, 4) AS r FROM duckdb_types() LIMIT 1", "ok", None),
         ("SELECT ratoi(3, 4) AS r", "refused", "unknown function ratoi(): DuckDB has no function of that name; "),
         ("SELECT * FROM pg_settings", "refused", "pg_settings refused: "),
     ]:
+        views_listed = "1" if spare or "pg_settings" in sql else "0"
         request = pickle.dumps(request_for(built_db, sql, None, None, Limits(), rows=True))
         command = [sys.executable, "-c", code, *([WARM] if spare else [])]
         child = subprocess.run(command, input=request, capture_output=True, timeout=120)
@@ -304,7 +307,7 @@ def test_the_query_process_checks_the_query_on_the_duckdb_it_runs_on(built_db, s
         assert header["outcome"] == outcome, header
         assert message is None or header["message"].startswith(message), header
         assert header.get("rows", [[0.75]])[0] == [0.75]
-        assert child.stderr.decode().split() == ["0"]  # no parser of its own while the query runs
+        assert child.stderr.decode().split() == ["0", views_listed]  # no parser of its own while the query runs
 
 
 SPAWNS = """
