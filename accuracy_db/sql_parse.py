@@ -33,7 +33,7 @@ _borrowed: duckdb.DuckDBPyConnection | None = None  # the connection parser() gi
 def parser() -> duckdb.DuckDBPyConnection:
     """The DuckDB this process parses with, for its parser and its catalog of functions: the connection
     parsing_with lends, else an in-memory DuckDB of the process's own with the project's macros (the figures)."""
-    return _borrowed or own_parser()
+    return _borrowed if _borrowed is not None else own_parser()
 
 
 @functools.cache
