@@ -1,8 +1,7 @@
 """The dashboard as a person sees it: `accuracy-db dashboard` started as a process on a free loopback port, and
 Debian's chromium (headless) driven by Playwright. Playwright's own browser download is not used: .ci/run
-installs the chromium package when /usr/bin/chromium is missing.
-
-Set DASHBOARD_SCREENSHOTS=DIR to also save the screenshots there (docs/dashboard-document.png was made so)."""
+installs the chromium package when /usr/bin/chromium is missing. (The docs' screenshots are made on the demo
+database by `python -m benchmarks.screenshots`.)"""
 
 from __future__ import annotations
 
@@ -135,8 +134,6 @@ def finished_running(page: Page) -> None:
 def screenshot(page: Page, tmp_path: Path, name: str) -> Path:
     path = tmp_path / f"{name}.png"
     page.screenshot(path=path)
-    if os.environ.get("DASHBOARD_SCREENSHOTS"):
-        page.screenshot(path=Path(os.environ["DASHBOARD_SCREENSHOTS"]) / f"{name}.png")
     return path
 
 
