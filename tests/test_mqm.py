@@ -299,6 +299,31 @@ def test_human_references_can_be_named(db, tmp_path):
     ]
 
 
+def test_segments_whose_names_join_alike_stay_two_items(db, tmp_path):
+    """doc x|1 with seg_id 2 and doc x with seg_id 1|2 are two segments: the key that groups a segment's texts
+    (mqm_segments.item, read by systems and metrics) keeps them apart, as a plain doc|seg_id would not."""
+    lines = [
+        "system\tdoc\tseg_id\trater\tsource\ttarget\tcategory\tseverity",
+        "A\tx|1\t2\tr1\tone\tThe <v>cat</v> sat\tAccuracy/Mistranslation\tMajor",
+        "B\tx|1\t2\tr1\tone\tThe cat sits\tNo-error\tNo-error",
+        "A\tx\t1|2\tr1\ttwo\tA dog ran\tNo-error\tNo-error",
+        "B\tx\t1|2\tr1\ttwo\tA dog <v>runs</v>\tAccuracy/Mistranslation\tMinor",
+    ]
+    path = tmp_path / "joined.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert run(["import", "mqm", "--db", str(db), "--corpus", "joined", str(path)]) == 0
+    for sql in (
+        "SELECT doc, seg_id, count(DISTINCT item) FROM mqm_segments WHERE corpus = 'joined' GROUP BY ALL",
+        "SELECT doc, seg_id, count(DISTINCT input_id) FROM mqm_metric_targets JOIN mqm_segments USING (text_id)"
+        " WHERE mqm_metric_targets.corpus = 'joined' GROUP BY ALL",
+    ):
+        assert sorted(rows(db, sql)) == [("x", "1|2", 1), ("x|1", "2", 1)]
+    items = rows(db, "SELECT DISTINCT item FROM system_text_scores WHERE corpus = 'joined'")
+    assert len(items) == 2
+    targets = rows(db, "SELECT DISTINCT input_id FROM mqm_metric_targets WHERE corpus = 'joined'")
+    assert len(targets) == 2
+
+
 def test_a_build_loads_the_imported_files_again_with_their_human_references(db, tmp_path):
     from shared_data import DATA, EXAMPLES
 

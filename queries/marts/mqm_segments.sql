@@ -9,6 +9,8 @@
 --   system: The system that generated the text (text_systems.system).
 --   doc: The document of its input (text_systems.doc).
 --   seg_id: Its input segment (text_systems.seg_id).
+--   item: The segment as one key: the length of doc, :, doc, :, seg_id (unambiguous whatever the names hold; the
+--     systems' texts of one segment share it).
 --   text_id: The text (texts.text_id).
 --   raters: How many raters rated it.
 --   score: The mean over its raters of the sum of their errors' weights: 0 for no error, lower is better.
@@ -25,6 +27,7 @@ SELECT
     systems.system,
     systems.doc,
     systems.seg_id,
+    CAST(length(systems.doc) AS VARCHAR) || ':' || systems.doc || ':' || systems.seg_id AS item,
     rater_scores.text_id,
     count(*) AS raters,
     avg(rater_scores.weighted) AS score

@@ -9,8 +9,8 @@
 --   text_id: The text (texts.text_id).
 --   system: The system that generated it (text_systems.system, nlg_systems.system).
 --   human: Whether the system is a human reference (text_systems.human; false for nlg_systems).
---   item: The input the text was generated from: for an MQM text its doc and seg_id, as the length of doc, :, doc,
---     :, seg_id (the systems' texts of one segment share it, and are resampled together); the text's id otherwise.
+--   item: The input the text was generated from: for an MQM text its segment (mqm_segments.item: the systems' texts
+--     of one segment share it, and are resampled together); the text's id otherwise.
 --   score: Its MQM score, or its gold list's mistakes.
 SELECT
     segments.corpus,
@@ -18,7 +18,7 @@ SELECT
     segments.text_id,
     segments.system,
     systems.human,
-    CAST(length(segments.doc) AS VARCHAR) || ':' || segments.doc || ':' || segments.seg_id AS item,
+    segments.item,
     segments.score
 FROM mqm_segments AS segments
 JOIN text_systems AS systems USING (text_id)

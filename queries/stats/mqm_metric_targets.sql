@@ -9,7 +9,7 @@
 --   text_id: The text (texts.text_id).
 --   system: The system that generated it (text_systems.system).
 --   human: Whether that system is a human reference (text_systems.human).
---   input_id: Its segment, doc|seg_id: what the texts of the systems translating the same source share.
+--   input_id: Its segment (mqm_segments.item): what the texts of the systems translating the same source share.
 --   token_count: The text's number of tokens (texts.token_count).
 --   mqm_score: Its MQM score (mqm_segments.score): the weighted errors, averaged over its raters; 0 for none. Rounded
 --     to 9 decimals (round(score * 1e9) / 1e9, as PostgreSQL rounds a double too): sums of the same weights added
@@ -20,7 +20,7 @@ SELECT
     segments.text_id,
     segments.system,
     systems.human,
-    concat_ws('|', segments.doc, segments.seg_id) AS input_id,
+    segments.item AS input_id,
     texts.token_count,
     round(segments.score * 1000000000) / 1000000000 AS mqm_score
 FROM mqm_segments AS segments
